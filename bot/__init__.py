@@ -1,0 +1,1 @@
+"""The bot runtime: settings, storage, sessions, clocks."""

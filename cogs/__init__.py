@@ -1,0 +1,1 @@
+"""Discord commands and views."""

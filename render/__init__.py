@@ -1,0 +1,1 @@
+"""Pillow renderer: board views to PNG bytes."""

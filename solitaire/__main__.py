@@ -1,0 +1,5 @@
+"""Run the command line: ``python -m solitaire``."""
+
+from solitaire.cli import main
+
+raise SystemExit(main())

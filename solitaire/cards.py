@@ -1,0 +1,92 @@
+"""Cards, their notation (``TH``, ``10h``, ``as``) and the standard 52-card deck."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple
+
+from solitaire.errors import InvalidCardError, InvalidDeckError
+
+RANKS = "A23456789TJQK"
+SUITS = "CDHS"
+SUIT_SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
+SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+ACE, JACK, QUEEN, KING = 1, 11, 12, 13
+
+
+class Card(NamedTuple):
+    """A playing card: ``rank`` 1 (ace) .. 13 (king) and ``suit`` one of ``CDHS``.
+
+    >>> Card.parse("10h")
+    Card(rank=10, suit='H')
+    >>> str(Card.parse("as")), Card.parse("TH").label
+    ('AS', '10♥')
+    """
+
+    rank: int
+    suit: str
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Parse ``TH``, ``10h`` or ``as``; :raises InvalidCardError: otherwise."""
+        cleaned = text.strip().upper()
+        rank_text, suit = cleaned[:-1], cleaned[-1:]
+        if rank_text == "10":
+            rank_text = "T"
+        if len(rank_text) != 1 or rank_text not in RANKS or not suit or suit not in SUITS:
+            raise InvalidCardError(f"invalid card: {text!r} (use rank A23456789TJQK or 10, suit CDHS)")
+        return cls(RANKS.index(rank_text) + 1, suit)
+
+    @property
+    def is_red(self) -> bool:
+        """Whether the card is a diamond or a heart."""
+        return self.suit in "DH"
+
+    @property
+    def rank_name(self) -> str:
+        """The rank as players write it: ``A``, ``2`` .. ``10``, ``J``, ``Q``, ``K``."""
+        return "10" if self.rank == 10 else RANKS[self.rank - 1]
+
+    @property
+    def label(self) -> str:
+        """The card with its suit symbol, e.g. ``10♥``."""
+        return f"{self.rank_name}{SUIT_SYMBOLS[self.suit]}"
+
+    @property
+    def number(self) -> int:
+        """A number 0..51, suit-major in ``CDHS`` order."""
+        return SUITS.index(self.suit) * 13 + self.rank - 1
+
+    def __str__(self) -> str:
+        return f"{RANKS[self.rank - 1]}{self.suit}"
+
+
+FULL_DECK: tuple[Card, ...] = tuple(Card(rank, suit) for suit in SUITS for rank in range(1, 14))
+"""The 52 cards in the documented base order: AC..KC, AD..KD, AH..KH, AS..KS."""
+
+
+def parse_deck(text: str | Iterable[str]) -> tuple[Card, ...]:
+    """Parse 52 distinct card names (a string split on whitespace or commas, or a list).
+
+    :raises InvalidDeckError: unless exactly the 52 cards each appear once.
+    """
+    names = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+    try:
+        cards = tuple(Card.parse(name) for name in names)
+    except InvalidCardError as error:
+        raise InvalidDeckError(f"invalid deck: {error}") from None
+    return check_deck(cards)
+
+
+def check_deck(cards: Sequence[Card]) -> tuple[Card, ...]:
+    """Return the cards as a tuple if they are the 52 distinct cards; :raises InvalidDeckError:."""
+    if len(cards) != 52 or len(set(cards)) != 52:
+        missing = sorted(set(FULL_DECK) - set(cards), key=FULL_DECK.index)
+        detail = f"missing {' '.join(map(str, missing[:5]))}" if missing else "duplicates"
+        raise InvalidDeckError(f"a deck needs 52 distinct cards, got {len(cards)} ({detail})")
+    return tuple(cards)
+
+
+def format_deck(cards: Iterable[Card]) -> str:
+    """Write cards in notation separated by spaces (the inverse of :func:`parse_deck`)."""
+    return " ".join(str(card) for card in cards)

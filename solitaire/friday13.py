@@ -1,0 +1,139 @@
+"""Friday 13: thirteen foundations J Q K A 2 .. 10 built up regardless of suit, one redeal."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from solitaire.cards import ACE, JACK, KING, QUEEN, Card
+from solitaire.game import Game, refuse
+from solitaire.moves import DRAW, FRIDAY13_LABELS, Move, MoveKind
+from solitaire.scoring import FRIDAY13_CARD_POINTS, FRIDAY13_START_POINTS
+
+LABEL_RANKS = (JACK, QUEEN, KING, ACE, 2, 3, 4, 5, 6, 7, 8, 9, 10)
+"""The rank each foundation starts with, left to right."""
+STARTER_RANKS = LABEL_RANKS[:4]
+
+
+def next_rank(rank: int) -> int:
+    """The rank that builds on ``rank``, wrapping K to A."""
+    return ACE if rank == KING else rank + 1
+
+
+class Friday13Game(Game):
+    """Turn the stock one card at a time and play the waste top onto the foundations.
+
+    >>> from solitaire import new_game
+    >>> game = new_game("friday13", seed=1)
+    >>> [len(pile) for pile in game.foundations][:5], len(game.stock)
+    ([1, 1, 1, 1, 0], 48)
+    """
+
+    foundations: list[list[Card]]
+    stock: list[Card]
+    """Face down; the next card drawn is the last one."""
+    waste: list[Card]
+    recycles: int
+    seen: set[Card]
+
+    def _deal(self) -> None:
+        self.foundations = [[] for _ in LABEL_RANKS]
+        for index, rank in enumerate(STARTER_RANKS):
+            self.foundations[index].append(next(card for card in self.deck if card.rank == rank))
+        starters = {pile[0] for pile in self.foundations[:4]}
+        self.stock = [card for card in reversed(self.deck) if card not in starters]
+        self.waste = []
+        self.recycles = 0
+        self.seen = set(starters)
+
+    def _capture(self) -> Any:
+        return (tuple(tuple(pile) for pile in self.foundations), tuple(self.stock), tuple(self.waste), self.recycles)
+
+    def _restore(self, board: Any) -> None:
+        foundations, stock, waste, self.recycles = board
+        self.foundations = [list(pile) for pile in foundations]
+        self.stock, self.waste = list(stock), list(waste)
+
+    @property
+    def draw_count(self) -> int:
+        """Cards a draw turns: always one."""
+        return 1
+
+    def placed_count(self) -> int:
+        """Cards played from the stock onto the foundations."""
+        return 48 - len(self.stock) - len(self.waste)
+
+    def _bonus_total(self) -> int:
+        return 48
+
+    def _deal_blocker(self) -> str | None:
+        if self.stock:
+            return None
+        if not self.waste:
+            return "the stock and the waste are both empty"
+        if self.rules.max_passes is not None and self.recycles + 1 >= self.rules.max_passes:
+            return "the redeal is used up: no passes left"
+        return None
+
+    def _blocker(self, card: Card, index: int) -> str | None:
+        """Why ``card`` may not go on foundation ``index``, or ``None`` if it may."""
+        pile, label = self.foundations[index], FRIDAY13_LABELS[index]
+        if pile:
+            wanted = next_rank(pile[-1].rank)
+            if card.rank != wanted:
+                return f"{card.label} does not go on {pile[-1].label} (it takes any {_rank_name(wanted)})"
+            return None
+        if card.rank != LABEL_RANKS[index]:
+            return f"the empty {label} foundation takes only a {label}, not {card.label}"
+        gaps = [FRIDAY13_LABELS[i] for i in range(index) if not self.foundations[i]]
+        if gaps:
+            return f"fill the {gaps[0]} foundation first: empty foundations fill left to right"
+        return None
+
+    def legal_moves(self) -> list[Move]:
+        """Every draw and waste play allowed now."""
+        if self.is_over:
+            return []
+        moves = [DRAW] if self._deal_blocker() is None else []
+        if self.waste:
+            card = self.waste[-1]
+            moves += [Move.play("w", label) for i, label in enumerate(FRIDAY13_LABELS) if not self._blocker(card, i)]
+        return moves
+
+    def _is_won(self) -> bool:
+        return not self.stock and not self.waste
+
+    def _is_stuck(self) -> bool:
+        return not self.legal_moves()
+
+    def _apply(self, move: Move) -> bool:
+        if move.kind is MoveKind.DRAW:
+            return self._draw(move)
+        if not self.waste:
+            raise refuse(move, "the waste is empty: draw a card first")
+        index = FRIDAY13_LABELS.index(move.target)
+        card = self.waste[-1]
+        blocker = self._blocker(card, index)
+        if blocker is not None:
+            raise refuse(move, blocker)
+        starts = FRIDAY13_START_POINTS if not self.foundations[index] else 0
+        self.foundations[index].append(self.waste.pop())
+        self._score(cards=FRIDAY13_CARD_POINTS, starts=starts)
+        return False
+
+    def _draw(self, move: Move) -> bool:
+        blocker = self._deal_blocker()
+        if blocker is not None:
+            raise refuse(move, blocker)
+        if not self.stock:
+            self.recycles += 1
+            self.stock, self.waste = list(reversed(self.waste)), []
+            return False
+        card = self.stock.pop()
+        self.waste.append(card)
+        revealed = card not in self.seen
+        self.seen.add(card)
+        return revealed
+
+
+def _rank_name(rank: int) -> str:
+    return Card(rank, "S").rank_name

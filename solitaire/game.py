@@ -1,0 +1,219 @@
+"""The engine every variant shares: the move stack, undo lock, clock-free time bonus and JSON."""
+
+from __future__ import annotations
+
+import dataclasses
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from solitaire.cards import Card, check_deck
+from solitaire.errors import GameOverError, IllegalMoveError, SolitaireError
+from solitaire.moves import Move, MoveKind, parse_move
+from solitaire.scoring import ScoreSheet, time_bonus
+from solitaire.variants import Rules
+
+EXPIRE = "expire"
+"""The log entry that records the clock running out (not a player move)."""
+
+
+class Status(Enum):
+    """Where a game stands."""
+
+    PLAYING = "playing"
+    WON = "won"
+    ENDED = "ended"
+    STUCK = "stuck"
+    EXPIRED = "expired"
+
+
+@dataclass(frozen=True)
+class _Snapshot:
+    board: Any
+    sheet: ScoreSheet
+    move_count: int
+
+
+class Game(ABC):
+    """A game in progress; subclasses hold one family's board and rules.
+
+    Every change goes through :meth:`push` (or :meth:`play` with notation), which
+    validates, applies, scores and checks for the end, or raises a
+    :class:`SolitaireError` and leaves the game exactly as it was.
+    """
+
+    def __init__(self, rules: Rules, deck: Sequence[Card]) -> None:
+        self.rules = rules
+        self.deck = check_deck(deck)
+        self.status = Status.PLAYING
+        self.sheet = ScoreSheet()
+        self.move_count = 0
+        """Card moves and draws in effect (undo takes one back)."""
+        self.seconds_used: int | None = None
+        """Whole seconds on the clock when the game ended (frozen at a solve)."""
+        self.log: list[tuple[str, int]] = []
+        """Every accepted command with its clock reading, undo and end included."""
+        self._stack: list[_Snapshot] = []
+        self._locked = False
+        self._deal()
+
+    # -- what subclasses provide ---------------------------------------------
+    @abstractmethod
+    def _deal(self) -> None:
+        """Lay out the deck."""
+
+    @abstractmethod
+    def _capture(self) -> Any:
+        """Return an immutable copy of the board."""
+
+    @abstractmethod
+    def _restore(self, board: Any) -> None:
+        """Put back a board from :meth:`_capture`."""
+
+    @abstractmethod
+    def _apply(self, move: Move) -> bool:
+        """Apply a draw or card move, returning whether it revealed an unseen card."""
+
+    @abstractmethod
+    def legal_moves(self) -> list[Move]:
+        """Every draw and card move allowed now (not undo or end)."""
+
+    @abstractmethod
+    def placed_count(self) -> int:
+        """Cards counted by the time bonus (on foundations / played)."""
+
+    @abstractmethod
+    def _bonus_total(self) -> int:
+        """The denominator of the time bonus (52 or 48)."""
+
+    @abstractmethod
+    def _is_won(self) -> bool:
+        """Whether every card is home."""
+
+    @abstractmethod
+    def _is_stuck(self) -> bool:
+        """Whether no useful move is left."""
+
+    def _after_move(self) -> None:  # noqa: B027 - an optional hook, empty by default
+        """Hook run after each accepted card move or draw (Klondike plays out a solved game)."""
+
+    # -- the public engine ---------------------------------------------------
+    @property
+    def score(self) -> int:
+        """The score so far, time bonus included once the game is over."""
+        return self.sheet.total
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended, in any way."""
+        return self.status is not Status.PLAYING
+
+    @property
+    def can_undo(self) -> bool:
+        """Whether :data:`UNDO` would be accepted now."""
+        return not self.is_over and bool(self._stack)
+
+    @property
+    def version(self) -> int:
+        """How many commands were accepted: changes whenever the game does."""
+        return len(self.log)
+
+    def parse_move(self, text: str) -> Move:
+        """Parse notation for this variant; :raises InvalidMoveError:."""
+        return parse_move(text, self.rules.family)
+
+    def is_legal(self, move: Move) -> bool:
+        """Whether ``move`` would be accepted now."""
+        if self.is_over:
+            return False
+        if move.kind is MoveKind.UNDO:
+            return self.can_undo
+        return move.kind is MoveKind.END or move in self.legal_moves()
+
+    def play(self, text: str, *, seconds: float = 0) -> Move:
+        """Parse ``text`` and :meth:`push` it; return the move."""
+        move = self.parse_move(text)
+        self.push(move, seconds=seconds)
+        return move
+
+    def push(self, move: Move, *, seconds: float = 0) -> None:
+        """Apply ``move`` at clock reading ``seconds``.
+
+        :raises GameOverError: if the game is over or ``seconds`` reached the limit (it expires).
+        :raises IllegalMoveError: if the rules refuse the move; the game is unchanged.
+        """
+        clock = int(max(seconds, 0))
+        if self.is_over:
+            raise GameOverError(f"{move}: the game is over ({self.status.value})")
+        if clock >= self.rules.time_limit:
+            self.expire()
+            raise GameOverError(f"{move}: time is up, the game expired")
+        if move.kind is MoveKind.UNDO:
+            self._undo()
+        elif move.kind is MoveKind.END:
+            self._finish(Status.ENDED, clock)
+        else:
+            self._apply_and_record(move, clock)
+        self.log.append((str(move), clock))
+
+    def pop(self) -> None:
+        """Take back the last move (the same as pushing ``undo``)."""
+        self.push(Move(MoveKind.UNDO), seconds=0)
+
+    def expire(self) -> None:
+        """End a running game because its clock ran out (no time bonus)."""
+        if not self.is_over:
+            self._finish(Status.EXPIRED, self.rules.time_limit)
+            self.log.append((EXPIRE, self.rules.time_limit))
+
+    def _apply_and_record(self, move: Move, clock: int) -> None:
+        snapshot = _Snapshot(self._capture(), self.sheet, self.move_count)
+        try:
+            revealed = self._apply(move)
+        except SolitaireError:
+            self._restore(snapshot.board)
+            self.sheet = snapshot.sheet
+            raise
+        self.move_count += 1
+        if revealed:
+            self._stack.clear()
+            self._locked = True
+        else:
+            self._stack.append(snapshot)
+        self._after_move()
+        if self._is_won():
+            self._finish(Status.WON, clock)
+        elif self._is_stuck():
+            self._finish(Status.STUCK, clock)
+
+    def _undo(self) -> None:
+        if not self._stack:
+            if self._locked:
+                raise IllegalMoveError("undo: the last move revealed a card you had not seen, so it stands")
+            raise IllegalMoveError("undo: there is no move to take back")
+        snapshot = self._stack.pop()
+        self._restore(snapshot.board)
+        self.sheet = snapshot.sheet
+        self.move_count = snapshot.move_count
+
+    def _finish(self, status: Status, clock: int) -> None:
+        self.status = status
+        self.seconds_used = min(clock, self.rules.time_limit)
+        bonus = time_bonus(self.rules.time_limit, clock, self.placed_count(), self._bonus_total())
+        self.sheet = dataclasses.replace(self.sheet, time_bonus=bonus)
+        self._stack.clear()
+
+    def _score(self, **points: int) -> None:
+        """Add points to named lines of the score sheet."""
+        changes = {name: getattr(self.sheet, name) + value for name, value in points.items()}
+        self.sheet = dataclasses.replace(self.sheet, **changes)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.rules.name} {self.status.value} score={self.score}>"
+
+
+def refuse(move: Move, reason: str) -> IllegalMoveError:
+    """Build the error for ``move``, quoting it: ``3-5: 7♥ does not go on 9♠``."""
+    return IllegalMoveError(f"{move}: {reason}")

@@ -1,0 +1,321 @@
+"""Klondike as Solitaire Rush (draw 1 / draw 3) and Gold Rush play it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from solitaire.cards import KING, SUIT_SYMBOLS, SUITS, Card
+from solitaire.game import Game, refuse
+from solitaire.moves import DRAW, FOUNDATION_SOURCES, PILES, Move, MoveKind
+from solitaire.scoring import (
+    FOUNDATION_RETURN_PENALTY,
+    REVEAL_POINTS,
+    WASTE_MOVE_POINTS,
+    foundation_points,
+)
+
+FOUNDATION_ORDER = "SHDC"
+"""The order foundations are shown and named in (``fs fh fd fc``)."""
+
+
+class KlondikeGame(Game):
+    """Seven piles, four suit foundations, a stock and a waste.
+
+    >>> from solitaire import new_game
+    >>> game = new_game("draw3", seed=1)
+    >>> len(game.stock), [len(pile) for pile in game.piles]
+    (24, [1, 2, 3, 4, 5, 6, 7])
+    """
+
+    piles: list[list[Card]]
+    hidden: list[int]
+    stock: list[Card]
+    """Face down; the next card drawn is the last one."""
+    waste: list[Card]
+    """Face up; the playable card is the last one."""
+    foundations: dict[str, int]
+    """Top rank per suit (0 when empty)."""
+    recycles: int
+    scored: set[Card]
+    seen: set[Card]
+
+    def _deal(self) -> None:
+        self.piles, self.hidden, position = [], [], 0
+        for size in range(1, 8):
+            self.piles.append(list(self.deck[position : position + size]))
+            self.hidden.append(size - 1)
+            position += size
+        self.stock = list(reversed(self.deck[position:]))
+        self.waste = []
+        self.foundations = dict.fromkeys(SUITS, 0)
+        self.recycles = 0
+        self.scored = set()
+        self.seen = {pile[-1] for pile in self.piles}
+
+    def _capture(self) -> Any:
+        return (
+            tuple(tuple(pile) for pile in self.piles),
+            tuple(self.hidden),
+            tuple(self.stock),
+            tuple(self.waste),
+            tuple(self.foundations.items()),
+            self.recycles,
+            frozenset(self.scored),
+        )
+
+    def _restore(self, board: Any) -> None:
+        piles, hidden, stock, waste, foundations, recycles, scored = board
+        self.piles = [list(pile) for pile in piles]
+        self.hidden = list(hidden)
+        self.stock, self.waste = list(stock), list(waste)
+        self.foundations = dict(foundations)
+        self.recycles, self.scored = recycles, set(scored)
+
+    # -- questions -----------------------------------------------------------
+    @property
+    def pass_index(self) -> int:
+        """The current pass through the stock, from 0."""
+        return self.recycles
+
+    @property
+    def draw_count(self) -> int:
+        """Cards a draw turns on this pass."""
+        return self.rules.draw_count(self.recycles)
+
+    def placed_count(self) -> int:
+        """Cards on the foundations."""
+        return sum(self.foundations.values())
+
+    def _bonus_total(self) -> int:
+        return 52
+
+    def face_up(self, pile: int) -> list[Card]:
+        """The face-up cards of pile ``pile`` (0-based), bottom to top."""
+        return self.piles[pile][self.hidden[pile] :]
+
+    def fits_foundation(self, card: Card) -> bool:
+        """Whether ``card`` is the next card of its suit's foundation."""
+        return self.foundations[card.suit] == card.rank - 1
+
+    def fits_pile(self, card: Card, pile: int) -> bool:
+        """Whether ``card`` may be placed on pile ``pile`` (0-based)."""
+        cards = self.piles[pile]
+        if not cards:
+            return card.rank == KING
+        top = cards[-1]
+        return top.rank == card.rank + 1 and top.is_red != card.is_red
+
+    def _deal_blocker(self) -> str | None:
+        """Why drawing is refused now, or ``None`` when it is allowed."""
+        if self.stock:
+            if self.rules.deal_needs_full_tableau:
+                empty = [str(i + 1) for i, pile in enumerate(self.piles) if not pile]
+                if empty:
+                    return f"fill empty pile {', '.join(empty)} with a king before dealing"
+            return None
+        if not self.waste:
+            return "the stock and the waste are both empty"
+        if self.rules.max_passes is not None and self.recycles + 1 >= self.rules.max_passes:
+            return "the stock is finished: no passes left"
+        return None
+
+    def legal_moves(self) -> list[Move]:
+        """Every draw and card move allowed now."""
+        return [] if self.is_over else list(self._generate_moves())
+
+    def _generate_moves(self) -> Iterator[Move]:
+        if self._deal_blocker() is None:
+            yield DRAW
+        if self.waste:
+            card = self.waste[-1]
+            if self.fits_foundation(card):
+                yield Move.play("w", "f")
+            for j in range(7):
+                if self.fits_pile(card, j):
+                    yield Move.play("w", PILES[j])
+        for i in range(7):
+            if not self.piles[i]:
+                continue
+            if self.fits_foundation(self.piles[i][-1]):
+                yield Move.play(PILES[i], "f")
+            for j in range(7):
+                if j != i and self._run_start(i, j) is not None:
+                    yield Move.play(PILES[i], PILES[j])
+        if self.rules.foundation_to_tableau:
+            for source, suit in FOUNDATION_SOURCES.items():
+                rank = self.foundations[suit]
+                if rank:
+                    card = Card(rank, suit)
+                    yield from (Move.play(source, PILES[j]) for j in range(7) if self.fits_pile(card, j))
+
+    def _run_start(self, source: int, target: int) -> int | None:
+        """Index in pile ``source`` of the one face-up run that fits on ``target``, if any."""
+        pile = self.piles[source]
+        for index in range(self.hidden[source], len(pile)):
+            if self.fits_pile(pile[index], target):
+                if index == 0 and not self.piles[target]:
+                    return None  # a king already heading its own pile: the move would change nothing
+                return index
+        return None
+
+    def is_solved(self) -> bool:
+        """No face-down card, at most one card in stock and waste, and it can be reached."""
+        if any(self.hidden) or len(self.stock) + len(self.waste) > 1:
+            return False
+        return not self.stock or self._deal_blocker() is None
+
+    def _is_won(self) -> bool:
+        return all(rank == KING for rank in self.foundations.values())
+
+    def _is_stuck(self) -> bool:
+        if any(move.kind is MoveKind.PLAY for move in self._generate_moves()):
+            return False
+        if self._deal_blocker() is not None:
+            return True
+        if not self.rules.stuck_when_only_futile_draws:
+            return False
+        return not any(self._playable_anywhere(card) for card in self._future_waste_tops())
+
+    def _playable_anywhere(self, card: Card) -> bool:
+        return self.fits_foundation(card) or any(self.fits_pile(card, j) for j in range(7))
+
+    def _future_waste_tops(self) -> Iterator[Card]:
+        """Waste tops that drawing alone would show, through one full turn of the stock."""
+        stock, waste, recycles = list(self.stock), list(self.waste), self.recycles
+        turned_over = False
+        while True:
+            if stock:
+                for _ in range(min(self.rules.draw_count(recycles), len(stock))):
+                    waste.append(stock.pop())
+                yield waste[-1]
+            elif waste and not turned_over:
+                stock, waste, turned_over = list(reversed(waste)), [], True
+                recycles += 1
+            else:
+                return
+
+    # -- changes -------------------------------------------------------------
+    def _after_move(self) -> None:
+        if not self.is_solved() or self._is_won():
+            return
+        if self.stock:
+            self._apply(DRAW)
+        while (move := self._lowest_foundation_move()) is not None:
+            self._apply(move)
+
+    def _lowest_foundation_move(self) -> Move | None:
+        candidates = [(pile[-1], PILES[i]) for i, pile in enumerate(self.piles) if pile]
+        if self.waste:
+            candidates.append((self.waste[-1], "w"))
+        playable = [(card.rank, source) for card, source in candidates if self.fits_foundation(card)]
+        return Move.play(min(playable)[1], "f") if playable else None
+
+    def _apply(self, move: Move) -> bool:
+        if move.kind is MoveKind.DRAW:
+            return self._draw(move)
+        if move.source == "w":
+            return self._from_waste(move)
+        if move.source in FOUNDATION_SOURCES:
+            return self._from_foundation(move)
+        return self._from_pile(move)
+
+    def _draw(self, move: Move) -> bool:
+        blocker = self._deal_blocker()
+        if blocker is not None:
+            raise refuse(move, blocker)
+        if not self.stock:
+            self.recycles += 1
+            self.stock, self.waste = list(reversed(self.waste)), []
+            self._score(recycles=-self.rules.recycle_cost(self.recycles))
+            return False
+        revealed = False
+        for _ in range(min(self.draw_count, len(self.stock))):
+            card = self.stock.pop()
+            self.waste.append(card)
+            revealed |= card not in self.seen
+            self.seen.add(card)
+        return revealed
+
+    def _from_waste(self, move: Move) -> bool:
+        if not self.waste:
+            raise refuse(move, "the waste is empty")
+        card = self.waste[-1]
+        self._place(move, card)
+        self.waste.pop()
+        self._score(waste_moves=WASTE_MOVE_POINTS)
+        return False
+
+    def _from_pile(self, move: Move) -> bool:
+        source = int(move.source) - 1
+        pile = self.piles[source]
+        if not pile:
+            raise refuse(move, f"pile {move.source} is empty")
+        if move.target == "f":
+            self._place(move, pile[-1])
+            pile.pop()
+        else:
+            target = int(move.target) - 1
+            start = self._run_start(source, target)
+            if start is None:
+                raise refuse(move, self._why_no_run(source, target))
+            self.piles[target].extend(pile[start:])
+            del pile[start:]
+        return self._turn_up(source)
+
+    def _why_no_run(self, source: int, target: int) -> str:
+        run = self.face_up(source)
+        if not self.piles[target]:
+            if run[0].rank == KING and self.hidden[source] == 0:
+                return f"the {run[0].label} already heads its own pile"
+            return f"only a king (or a run headed by one) may fill empty pile {target + 1}"
+        top = self.piles[target][-1]
+        return f"no card of pile {source + 1} ({run[0].label}..{run[-1].label}) goes on {top.label}"
+
+    def _from_foundation(self, move: Move) -> bool:
+        if not self.rules.foundation_to_tableau:
+            raise refuse(move, f"cards never leave the foundations in {self.rules.title}")
+        suit = FOUNDATION_SOURCES[move.source]
+        rank = self.foundations[suit]
+        if not rank:
+            raise refuse(move, f"the {SUIT_SYMBOLS[suit]} foundation is empty")
+        card = Card(rank, suit)
+        self._place(move, card)
+        self.foundations[suit] = rank - 1
+        self._score(foundation_returns=-FOUNDATION_RETURN_PENALTY)
+        return False
+
+    def _place(self, move: Move, card: Card) -> None:
+        """Put ``card`` on the move's target, scoring a first arrival on a foundation."""
+        if move.target == "f":
+            if not self.fits_foundation(card):
+                raise refuse(move, self._why_not_foundation(card))
+            self.foundations[card.suit] = card.rank
+            if card not in self.scored:
+                self.scored.add(card)
+                self._score(cards=foundation_points(card.rank))
+            return
+        target = int(move.target) - 1
+        if not self.fits_pile(card, target):
+            raise refuse(move, self._why_not_pile(card, target))
+        self.piles[target].append(card)
+
+    def _why_not_foundation(self, card: Card) -> str:
+        rank = self.foundations[card.suit]
+        if rank == 0:
+            return f"{card.label} can't start a foundation: aces first"
+        return f"{card.label} does not go on {Card(rank, card.suit).label}"
+
+    def _why_not_pile(self, card: Card, target: int) -> str:
+        if not self.piles[target]:
+            return f"only a king may fill empty pile {target + 1}, not {card.label}"
+        return f"{card.label} does not go on {self.piles[target][-1].label}"
+
+    def _turn_up(self, pile: int) -> bool:
+        """Turn up the top card of ``pile`` if it is face down; return whether it was."""
+        if self.piles[pile] and self.hidden[pile] == len(self.piles[pile]):
+            self.hidden[pile] -= 1
+            self.seen.add(self.piles[pile][-1])
+            self._score(reveals=REVEAL_POINTS)
+            return True
+        return False

@@ -1,0 +1,71 @@
+"""The Rush scoring table, the time bonus and a score sheet that itemises both."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+REVEAL_POINTS = 10
+WASTE_MOVE_POINTS = 10
+FOUNDATION_RETURN_PENALTY = 10
+FRIDAY13_CARD_POINTS = 10
+FRIDAY13_START_POINTS = 20
+
+
+def foundation_points(rank: int) -> int:
+    """Points a card of ``rank`` earns the first time it reaches a foundation (A 50 .. 9 10, else 5).
+
+    >>> [foundation_points(rank) for rank in (1, 2, 9, 10, 13)]
+    [50, 45, 10, 5, 5]
+    """
+    return 55 - 5 * rank if rank <= 9 else 5
+
+
+def time_bonus(limit: int, seconds: int, placed: int, total: int) -> int:
+    """Return ``floor((limit - T) * placed / total)`` with T clamped to ``0..limit``.
+
+    >>> time_bonus(300, 100, 26, 52)
+    100
+    """
+    used = min(max(seconds, 0), limit)
+    return (limit - used) * placed // total
+
+
+@dataclass(frozen=True)
+class ScoreSheet:
+    """A score broken into its lines; ``total`` is what the player sees."""
+
+    cards: int = 0
+    """Card values on reaching a foundation (Friday 13: +10 per card played)."""
+    reveals: int = 0
+    waste_moves: int = 0
+    starts: int = 0
+    """Friday 13: +20 per foundation started."""
+    foundation_returns: int = 0
+    """Negative: -10 per foundation-to-tableau move."""
+    recycles: int = 0
+    """Negative: penalties for returning the waste to the stock."""
+    time_bonus: int = 0
+
+    @property
+    def total(self) -> int:
+        """The sum of every line."""
+        return sum(getattr(self, field.name) for field in fields(self))
+
+    def lines(self) -> list[tuple[str, int]]:
+        """The non-zero lines as ``(label, points)``, for a final picture or a summary."""
+        labels = {
+            "cards": "Cards to foundations",
+            "reveals": "Cards turned up",
+            "waste_moves": "Moves from the waste",
+            "starts": "Foundations started",
+            "foundation_returns": "Foundation returns",
+            "recycles": "Stock returns",
+            "time_bonus": "Time bonus",
+        }
+        return [(labels[f.name], getattr(self, f.name)) for f in fields(self) if getattr(self, f.name)]
+
+    def to_dict(self) -> dict[str, int]:
+        """The lines and the total as a JSON-ready dict."""
+        data = {field.name: getattr(self, field.name) for field in fields(self)}
+        data["total"] = self.total
+        return data

@@ -1,0 +1,122 @@
+"""What a player may see of a game: no face-down or unseen card's identity is in a view."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from solitaire.cards import Card
+from solitaire.friday13 import Friday13Game
+from solitaire.game import Game, Status
+from solitaire.klondike import FOUNDATION_ORDER, KlondikeGame
+from solitaire.moves import FRIDAY13_LABELS
+from solitaire.scoring import ScoreSheet
+from solitaire.variants import Family
+
+
+@dataclass(frozen=True)
+class PileView:
+    """A tableau pile: how many cards lie face down, and the face-up cards bottom to top."""
+
+    hidden: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class FoundationView:
+    """A foundation: its label (suit letter or Friday 13 rank), top card and size."""
+
+    label: str
+    top: Card | None
+    count: int
+
+
+@dataclass(frozen=True)
+class BoardView:
+    """Everything a renderer or a player may know about a game at one moment."""
+
+    variant: str
+    title: str
+    family: Family
+    status: Status
+    sheet: ScoreSheet
+    move_count: int
+    tableau: tuple[PileView, ...]
+    foundations: tuple[FoundationView, ...]
+    stock_count: int
+    waste_count: int
+    waste_fan: tuple[Card, ...]
+    """The waste's visible top cards, bottom to top (up to this pass's draw count)."""
+    draw_count: int
+    pass_number: int
+    """The current pass through the stock, from 1."""
+    max_passes: int | None
+    can_undo: bool
+    seconds_used: int | None
+
+    @property
+    def score(self) -> int:
+        """The score shown to the player."""
+        return self.sheet.total
+
+    @property
+    def placed(self) -> int:
+        """Cards on the foundations (Friday 13: counting the four starters)."""
+        return sum(foundation.count for foundation in self.foundations)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The view as JSON-ready data (cards in notation)."""
+        return {
+            "tableau": [{"hidden": p.hidden, "up": [str(c) for c in p.cards]} for p in self.tableau],
+            "foundations": [
+                {"label": f.label, "top": str(f.top) if f.top else None, "count": f.count} for f in self.foundations
+            ],
+            "stock": self.stock_count,
+            "waste": [str(card) for card in self.waste_fan],
+            "waste_count": self.waste_count,
+            "pass": self.pass_number,
+            "max_passes": self.max_passes,
+            "can_undo": self.can_undo,
+        }
+
+
+def view_of(game: Game) -> BoardView:
+    """Build the player's view of ``game``."""
+    if isinstance(game, KlondikeGame):
+        tableau = tuple(PileView(game.hidden[i], tuple(game.face_up(i))) for i in range(7))
+        foundations = tuple(
+            FoundationView(
+                suit, Card(game.foundations[suit], suit) if game.foundations[suit] else None, game.foundations[suit]
+            )
+            for suit in FOUNDATION_ORDER
+        )
+        stock, waste, recycles = game.stock, game.waste, game.recycles
+        draw = game.draw_count
+    elif isinstance(game, Friday13Game):
+        tableau = ()
+        foundations = tuple(
+            FoundationView(label, pile[-1] if pile else None, len(pile))
+            for label, pile in zip(FRIDAY13_LABELS, game.foundations, strict=True)
+        )
+        stock, waste, recycles, draw = game.stock, game.waste, game.recycles, 1
+    else:  # pragma: no cover - every family has a branch above
+        raise TypeError(f"no view for {type(game).__name__}")
+    fan = tuple(waste[-draw:]) if waste else ()
+    return BoardView(
+        variant=game.rules.name,
+        title=game.rules.title,
+        family=game.rules.family,
+        status=game.status,
+        sheet=game.sheet,
+        move_count=game.move_count,
+        tableau=tableau,
+        foundations=foundations,
+        stock_count=len(stock),
+        waste_count=len(waste),
+        waste_fan=fan,
+        draw_count=draw,
+        pass_number=recycles + 1,
+        max_passes=game.rules.max_passes,
+        can_undo=game.can_undo,
+        seconds_used=game.seconds_used,
+    )
