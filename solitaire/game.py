@@ -115,6 +115,10 @@ class Game(ABC):
         """Whether :data:`UNDO` would be accepted now."""
         return not self.is_over and bool(self._stack)
 
+    def position(self) -> tuple[Any, ScoreSheet, int, Status]:
+        """An immutable, comparable copy of the board, score sheet, move count and status."""
+        return (self._capture(), self.sheet, self.move_count, self.status)
+
     @property
     def version(self) -> int:
         """How many commands were accepted: changes whenever the game does."""

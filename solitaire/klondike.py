@@ -270,7 +270,9 @@ class KlondikeGame(Game):
                 return f"the {run[0].label} already heads its own pile"
             return f"only a king (or a run headed by one) may fill empty pile {target + 1}"
         top = self.piles[target][-1]
-        return f"no card of pile {source + 1} ({run[0].label}..{run[-1].label}) goes on {top.label}"
+        if len(run) == 1:
+            return f"{run[0].label} does not go on {top.label}"
+        return f"no card of pile {source + 1} ({run[0].label} to {run[-1].label}) goes on {top.label}"
 
     def _from_foundation(self, move: Move) -> bool:
         if not self.rules.foundation_to_tableau:
