@@ -1,0 +1,413 @@
+"""Daily competitions, pure: deal sources, server dates and rollovers, periods, streaks and result lines.
+
+Nothing here touches Discord or SQL; "now" always comes in as an argument (an aware datetime).
+
+>>> from datetime import datetime, UTC
+>>> now = datetime(2024, 3, 9, 23, 30, tzinfo=UTC)
+>>> server_date("Europe/Paris", now).isoformat()
+'2024-03-10'
+>>> next_rollover("Europe/Paris", now).isoformat()
+'2024-03-10T23:00:00+00:00'
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import hashlib
+import hmac
+import secrets
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
+from enum import Enum
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+
+from solitaire import find_variant
+
+DEFAULT_TIMEZONE = "UTC"
+MEDALS = ("🥇", "🥈", "🥉")
+UNKNOWN_SECONDS = 1 << 30
+"""Stands in for a missing time used when ranking (ranks after every real time)."""
+_SECOND = timedelta(seconds=1)
+
+
+class InvalidTimezoneError(ValueError):
+    """A time zone name that is not in the IANA database; the message suggests one."""
+
+
+# -- the daily deal ------------------------------------------------------------
+def new_secret() -> str:
+    """Return a fresh random server secret (64 hex digits)."""
+    return secrets.token_hex(32)
+
+
+def daily_source(secret: str, guild_id: int, day: date, variant: str) -> str:
+    """Return the day's deal source for a server and variant: an HMAC-SHA256 hex nobody can predict.
+
+    >>> a = daily_source("s3cret", 42, date(2024, 5, 1), "draw3")
+    >>> len(a), a == daily_source("s3cret", 42, date(2024, 5, 1), "draw3")
+    (64, True)
+    >>> a == daily_source("other", 42, date(2024, 5, 1), "draw3")
+    False
+    """
+    message = f"solitaire-daily|{guild_id}|{day.isoformat()}|{variant}".encode()
+    return hmac.new(secret.encode(), message, hashlib.sha256).hexdigest()
+
+
+# -- time zones and the server's day -------------------------------------------
+@functools.cache
+def _zone_names() -> dict[str, str]:
+    """Map every IANA zone name, lower-cased, to its canonical spelling."""
+    return {name.lower(): name for name in available_timezones()}
+
+
+def validate_timezone(name: str) -> str:
+    """Return the canonical IANA name for ``name`` (case-insensitive); :raises InvalidTimezoneError:.
+
+    >>> validate_timezone("europe/paris")
+    'Europe/Paris'
+    >>> validate_timezone("Paris")
+    Traceback (most recent call last):
+    ...
+    bot.competition.InvalidTimezoneError: unknown time zone 'Paris': did you mean Europe/Paris?
+    """
+    cleaned = name.strip().replace(" ", "_")
+    canonical = _zone_names().get(cleaned.lower())
+    if canonical is not None:
+        return canonical
+    hint = _suggest(cleaned)
+    advice = f"did you mean {hint}?" if hint else "use an IANA name such as Europe/Paris or America/New_York"
+    raise InvalidTimezoneError(f"unknown time zone {name.strip()!r}: {advice}")
+
+
+def _suggest(name: str) -> str | None:
+    """Return the zone name most like ``name``, if any is close."""
+    wanted = name.lower()
+    names = _zone_names()
+    by_city = sorted(canonical for key, canonical in names.items() if key.rsplit("/", 1)[-1] == wanted)
+    if by_city:
+        return by_city[0]
+    close = difflib.get_close_matches(wanted, list(names), n=1, cutoff=0.6)
+    if close:
+        return names[close[0]]
+    cities = {key.rsplit("/", 1)[-1]: canonical for key, canonical in sorted(names.items())}
+    close = difflib.get_close_matches(wanted, list(cities), n=1, cutoff=0.75)
+    return cities[close[0]] if close else None
+
+
+def _zone(tz_name: str) -> ZoneInfo:
+    """Return the zone for a validated name; :raises InvalidTimezoneError:."""
+    try:
+        return ZoneInfo(tz_name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise InvalidTimezoneError(f"unknown time zone {tz_name!r}") from None
+
+
+def _check_aware(moment: datetime) -> None:
+    if moment.tzinfo is None:
+        raise ValueError(f"{moment.isoformat()} has no time zone: pass an aware datetime (UTC)")
+
+
+def server_date(tz_name: str, now_utc: datetime) -> date:
+    """Return the calendar date in the server's zone at the instant ``now_utc``."""
+    _check_aware(now_utc)
+    return now_utc.astimezone(_zone(tz_name)).date()
+
+
+def day_start(tz_name: str, day: date) -> datetime:
+    """Return the UTC instant when ``day`` begins in the zone (its first moment, DST gaps included)."""
+    guess = datetime.combine(day, time(0), tzinfo=_zone(tz_name)).astimezone(UTC)
+    if _begins(tz_name, guess, day):
+        return guess
+    return _first_at_or_after(tz_name, day, guess - timedelta(hours=30), guess + timedelta(hours=30))
+
+
+def next_rollover(tz_name: str, now_utc: datetime) -> datetime:
+    """Return the first UTC instant after ``now_utc`` at which the server's date changes (00:00 local)."""
+    today = server_date(tz_name, now_utc)
+    start = day_start(tz_name, today + timedelta(days=1))
+    if start > now_utc:
+        return start
+    # The zone stepped back over midnight: find the next change from here.
+    return _first_at_or_after(tz_name, today + timedelta(days=1), now_utc, now_utc + timedelta(hours=50))
+
+
+def _begins(tz_name: str, moment: datetime, day: date) -> bool:
+    """Whether ``moment`` is the first instant whose local date is ``day`` or later."""
+    return server_date(tz_name, moment) >= day > server_date(tz_name, moment - _SECOND)
+
+
+def _first_at_or_after(tz_name: str, day: date, low: datetime, high: datetime) -> datetime:
+    """Bisect whole seconds in (low, high] for the first instant whose local date reaches ``day``."""
+    lo = int(low.timestamp())
+    hi = int(high.timestamp())
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if server_date(tz_name, datetime.fromtimestamp(mid, UTC)) >= day:
+            hi = mid
+        else:
+            lo = mid
+    return datetime.fromtimestamp(hi, UTC)
+
+
+def day_bounds(tz_name: str, first: date, last: date) -> tuple[float, float]:
+    """Return unix seconds [start, end) covering the local days ``first`` .. ``last``."""
+    return day_start(tz_name, first).timestamp(), day_start(tz_name, last + timedelta(days=1)).timestamp()
+
+
+# -- leaderboard periods -------------------------------------------------------
+class Period(Enum):
+    """The stretch of days a leaderboard covers, in the server's zone."""
+
+    TODAY = "today"
+    WEEK = "week"
+    ALL = "all"
+
+    def days(self, today: date) -> tuple[date, date] | None:
+        """Return the first and last day covered (``None``: all time); the week starts on Monday.
+
+        >>> Period.WEEK.days(date(2024, 5, 1))
+        (datetime.date(2024, 4, 29), datetime.date(2024, 5, 1))
+        """
+        if self is Period.TODAY:
+            return today, today
+        if self is Period.WEEK:
+            return today - timedelta(days=today.weekday()), today
+        return None
+
+
+# -- streaks -------------------------------------------------------------------
+@dataclass(frozen=True)
+class Streak:
+    """Consecutive days: the run still alive (today or yesterday counts) and the longest ever."""
+
+    current: int = 0
+    best: int = 0
+
+
+def streak(days: Iterable[date], today: date) -> Streak:
+    """Compute the current and best runs of consecutive ``days`` as of ``today``.
+
+    >>> d = date(2024, 5, 10)
+    >>> streak([d - timedelta(days=n) for n in (1, 2, 3, 7, 8)], d)
+    Streak(current=3, best=3)
+    """
+    ordered = sorted(set(days))
+    best = run = 0
+    previous: date | None = None
+    for day in ordered:
+        run = run + 1 if previous is not None and day - previous == timedelta(days=1) else 1
+        best = max(best, run)
+        previous = day
+    alive = previous is not None and today - previous <= timedelta(days=1) and previous <= today
+    return Streak(current=run if alive else 0, best=best)
+
+
+# -- results, leaderboards, stats ----------------------------------------------
+@dataclass(frozen=True)
+class Ranked:
+    """One player's best result on a leaderboard, with its rank (1 = best)."""
+
+    rank: int
+    user_id: int
+    score: int
+    seconds_used: int | None
+    finished_at: float
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    """The top of a leaderboard, the caller's own entry (even outside the top) and how many are ranked."""
+
+    variant: str
+    mode: str
+    period: Period
+    top: tuple[Ranked, ...]
+    caller: Ranked | None
+    total: int
+
+
+@dataclass(frozen=True)
+class VariantStats:
+    """A member's finished games of one variant in one server."""
+
+    variant: str
+    games: int
+    wins: int
+    best_score: int
+    total_score: int
+
+    @property
+    def win_rate(self) -> float:
+        """Wins as a fraction of games (0 when none)."""
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def average_score(self) -> float:
+        """The mean score (0 when none)."""
+        return self.total_score / self.games if self.games else 0.0
+
+
+@dataclass(frozen=True)
+class MemberStats:
+    """Everything `/solitaire stats` shows for one member of one server."""
+
+    user_id: int
+    variants: tuple[VariantStats, ...]
+    played: Streak
+    won: Streak
+
+    @property
+    def games(self) -> int:
+        """Finished games over every variant."""
+        return sum(v.games for v in self.variants)
+
+    @property
+    def wins(self) -> int:
+        """Won games over every variant."""
+        return sum(v.wins for v in self.variants)
+
+
+@dataclass(frozen=True)
+class DailyResult:
+    """A member's ranked attempt at a day's deal, with where it stands among that day's results."""
+
+    game_id: int
+    user_id: int
+    variant: str
+    daily_date: str
+    status: str
+    score: int
+    seconds_used: int | None
+    rank: int
+    total: int
+
+
+def format_time(seconds: int | None) -> str:
+    """Format seconds as ``m:ss`` (``-`` when unknown).
+
+    >>> format_time(187), format_time(None)
+    ('3:07', '-')
+    """
+    if seconds is None:
+        return "-"
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def variant_title(variant: str) -> str:
+    """Return the variant's display title."""
+    return find_variant(variant).title
+
+
+def outcome(status: str, seconds_used: int | None) -> str:
+    """Describe how a game ended, e.g. ``won in 3:20`` or ``out of time``.
+
+    >>> outcome("won", 200), outcome("ended", 61), outcome("expired", 300)
+    ('won in 3:20', 'ended after 1:01', 'out of time')
+    """
+    if status == "won":
+        return f"won in {format_time(seconds_used)}"
+    if status == "expired":
+        return "out of time"
+    return f"{status} after {format_time(seconds_used)}"
+
+
+def _day_words(daily_date: str, today: date | None) -> str:
+    return "today's" if today is not None and daily_date == today.isoformat() else f"the {daily_date}"
+
+
+def daily_line(result: DailyResult, today: date | None = None) -> str:
+    """Return the public line announcing a finished daily: score and rank, never the board.
+
+    >>> r = DailyResult(1, 7, "draw3", "2024-05-01", "won", 1234, 200, 2, 5)
+    >>> daily_line(r, date(2024, 5, 1))
+    "<@7> scored 1234 on today's Solitaire Rush (draw 3) daily (won in 3:20) — rank 2 of 5"
+    """
+    return (
+        f"<@{result.user_id}> scored {result.score} on {_day_words(result.daily_date, today)} "
+        f"{variant_title(result.variant)} daily ({outcome(result.status, result.seconds_used)}) "
+        f"— rank {result.rank} of {result.total}"
+    )
+
+
+def already_played_line(result: DailyResult, today: date | None = None) -> str:
+    """Return the refusal for a second attempt, quoting the first one's result and rank."""
+    return (
+        f"You already played {_day_words(result.daily_date, today)} {variant_title(result.variant)} daily: "
+        f"{result.score} points ({outcome(result.status, result.seconds_used)}) — "
+        f"rank {result.rank} of {result.total}. Come back after the day rolls over."
+    )
+
+
+def ranked_line(entry: Ranked) -> str:
+    """Return one leaderboard line: rank (a medal on the podium), player, score and time used."""
+    place = MEDALS[entry.rank - 1] if entry.rank <= len(MEDALS) else f"`{entry.rank:>2}.`"
+    return f"{place} <@{entry.user_id}> — **{entry.score}** in {format_time(entry.seconds_used)}"
+
+
+def leaderboard_lines(board: Leaderboard, caller_id: int) -> list[str]:
+    """Return the leaderboard's lines: the top, then the caller's own rank when it is outside the top."""
+    if not board.top:
+        return ["No results yet."]
+    lines = [ranked_line(entry) for entry in board.top]
+    shown = {entry.user_id for entry in board.top}
+    if board.caller is not None and board.caller.user_id not in shown:
+        lines += ["…", ranked_line(board.caller)]
+    elif board.caller is None:
+        lines.append(f"<@{caller_id}> has no result here yet.")
+    lines.append(f"{board.total} ranked")
+    return lines
+
+
+@dataclass(frozen=True)
+class Podium:
+    """A day's top three per variant in one server."""
+
+    daily_date: str
+    places: dict[str, tuple[Ranked, ...]]
+    """Variant name -> its best results, best first (at most three)."""
+
+    @property
+    def empty(self) -> bool:
+        """Whether nobody finished a daily that day."""
+        return not any(self.places.values())
+
+
+def podium_lines(podium: Podium) -> list[str]:
+    """Return the podium post: a heading, then each variant's medals (variants nobody played are skipped)."""
+    lines = [f"**Daily podium for {podium.daily_date}**"]
+    for variant, entries in podium.places.items():
+        if entries:
+            lines.append(f"__{variant_title(variant)}__")
+            lines += [ranked_line(entry) for entry in entries]
+    if podium.empty:
+        lines.append("Nobody played the daily deals that day.")
+    return lines
+
+
+def stats_lines(stats: MemberStats) -> list[str]:
+    """Return the stats summary: totals, streaks, then one line per variant played."""
+    rate = stats.wins / stats.games if stats.games else 0.0
+    lines = [
+        f"<@{stats.user_id}>: {stats.games} games, {stats.wins} wins ({rate:.0%})",
+        f"Daily streak: {stats.played.current} days (best {stats.played.best}) · "
+        f"winning streak: {stats.won.current} (best {stats.won.best})",
+    ]
+    for v in stats.variants:
+        lines.append(
+            f"{variant_title(v.variant)}: {v.games} games, {v.wins} wins ({v.win_rate:.0%}), "
+            f"best {v.best_score}, average {v.average_score:.0f}"
+        )
+    return lines
+
+
+def best_first(entries: Sequence[Ranked]) -> list[Ranked]:
+    """Sort results by the ranking rule: score (higher first), time used (less first), finished first."""
+    return sorted(entries, key=rank_key)
+
+
+def rank_key(entry: Ranked) -> tuple[int, int, float]:
+    """Return the sort key of the ranking rule (smaller ranks first); unknown times rank last."""
+    seconds = entry.seconds_used if entry.seconds_used is not None else UNKNOWN_SECONDS
+    return -entry.score, seconds, entry.finished_at
