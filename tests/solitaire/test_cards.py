@@ -5,7 +5,13 @@ from solitaire import FULL_DECK, Card, InvalidCardError, InvalidDeckError, forma
 
 @pytest.mark.parametrize(
     ("text", "card"),
-    [("TH", Card(10, "H")), ("10h", Card(10, "H")), ("as", Card(1, "S")), (" kd ", Card(13, "D")), ("2C", Card(2, "C"))],
+    [
+        ("TH", Card(10, "H")),
+        ("10h", Card(10, "H")),
+        ("as", Card(1, "S")),
+        (" kd ", Card(13, "D")),
+        ("2C", Card(2, "C")),
+    ],
 )
 def test_parse_card(text, card):
     assert Card.parse(text) == card

@@ -18,7 +18,12 @@ def run(*argv: str) -> str:
 def test_replay_json_contract():
     result = json.loads(run("replay", "--variant", "draw3", "--seed", "1", "--moves", "draw 1-7", "--json"))
     assert set(result) >= {"variant", "status", "score", "foundation_count", "moves_applied", "error", "board"}
-    assert (result["variant"], result["status"], result["moves_applied"], result["error"]) == ("draw3", "playing", 2, None)
+    assert (result["variant"], result["status"], result["moves_applied"], result["error"]) == (
+        "draw3",
+        "playing",
+        2,
+        None,
+    )
     assert result["board"]["tableau"][0] == {"hidden": 0, "up": []}
     assert result["board"]["stock"] == 21
 
@@ -32,13 +37,17 @@ def test_replay_stops_at_the_first_refused_move_and_exits_zero():
 
 def test_replay_with_a_deck_and_end_scores_the_time_bonus():
     deck = format_deck(shuffled_deck(5))
-    result = json.loads(run("replay", "--variant", "goldrush", "--deck", deck, "--moves", "end", "--seconds", "100", "--json"))
+    result = json.loads(
+        run("replay", "--variant", "goldrush", "--deck", deck, "--moves", "end", "--seconds", "100", "--json")
+    )
     assert result["status"] == "ended"
     assert result["score"] == 0  # no card on a foundation: the bonus is 0 too
 
 
 def test_replay_reports_expiry():
-    result = json.loads(run("replay", "--variant", "friday13", "--seed", "2", "--moves", "draw", "--seconds", "300", "--json"))
+    result = json.loads(
+        run("replay", "--variant", "friday13", "--seed", "2", "--moves", "draw", "--seconds", "300", "--json")
+    )
     assert result["status"] == "expired" and result["error"]["index"] == 0
 
 

@@ -83,7 +83,9 @@ def test_redeal_refused_message():
 
 
 def test_win_when_every_card_is_played_with_time_bonus():
-    game = friday13(foundations=["JS", "QS", "KS", "AS", "2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", ""], waste="TC")
+    game = friday13(
+        foundations=["JS", "QS", "KS", "AS", "2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", ""], waste="TC"
+    )
     game.play("w-10", seconds=60)
     assert game.status is Status.WON
     assert game.sheet.time_bonus == (300 - 60) * 48 // 48

@@ -59,8 +59,21 @@ def test_tableau_refusals(piles, move, message):
 # -- foundations and scoring ----------------------------------------------------
 @pytest.mark.parametrize(
     ("rank", "points"),
-    [("A", 50), ("2", 45), ("3", 40), ("4", 35), ("5", 30), ("6", 25), ("7", 20), ("8", 15), ("9", 10)]
-    + [("T", 5), ("J", 5), ("Q", 5), ("K", 5)],
+    [
+        ("A", 50),
+        ("2", 45),
+        ("3", 40),
+        ("4", 35),
+        ("5", 30),
+        ("6", 25),
+        ("7", 20),
+        ("8", 15),
+        ("9", 10),
+        ("T", 5),
+        ("J", 5),
+        ("Q", 5),
+        ("K", 5),
+    ],
 )
 def test_foundation_card_values(rank, points):
     before = {"A": 0, "T": 9, "J": 10, "Q": 11, "K": 12}.get(rank, int(rank) - 1 if rank.isdigit() else 0)
