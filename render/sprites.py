@@ -1,0 +1,184 @@
+"""Card faces, the card back, empty slots, badges and text, drawn once and kept on the shared palette."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from render import palette as pal
+from render.fonts import Face, font
+from render.layout import CARD_H, CARD_W, RADIUS
+from solitaire.cards import SUIT_SYMBOLS, Card
+
+SUPERSAMPLE = 3
+"""Shapes are drawn this many times larger, then scaled down, for smooth edges."""
+
+
+@dataclass(frozen=True)
+class Sprite:
+    """A palette image and the mask of its opaque pixels (``None``: a full rectangle)."""
+
+    image: Image.Image
+    mask: Image.Image | None
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """Return the sprite's (width, height)."""
+        return self.image.size
+
+    def paste_on(self, canvas: Image.Image, x: int, y: int) -> None:
+        """Paste the sprite onto ``canvas`` with its top-left corner at (x, y)."""
+        canvas.paste(self.image, (x, y), self.mask)
+
+
+def ink(suit: str, four_colour: bool) -> pal.RGB:
+    """Return the ink colour of ``suit`` (four-colour: clubs green, diamonds blue)."""
+    if four_colour:
+        return {"C": pal.INK_GREEN, "D": pal.INK_BLUE, "H": pal.INK_RED, "S": pal.INK_BLACK}[suit]
+    return pal.INK_RED if suit in "DH" else pal.INK_BLACK
+
+
+def _from_rgba(image: Image.Image) -> Sprite:
+    """Quantize an RGBA drawing to the palette, keeping a hard mask of its opaque half."""
+    mask = image.getchannel("A").point(lambda alpha: 255 if alpha >= 128 else 0).convert("1")
+    flat = Image.new("RGB", image.size, pal.FELT)
+    flat.paste(image, (0, 0), image)
+    return Sprite(pal.to_palette(flat), mask)
+
+
+def _scaled(image: Image.Image, size: tuple[int, int]) -> Image.Image:
+    """Scale a supersampled drawing down to ``size``."""
+    return image.resize(size, Image.Resampling.LANCZOS)
+
+
+def _card_base(fill: pal.RGB, edge: pal.RGB) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """Return a supersampled transparent canvas holding a rounded card shape."""
+    s = SUPERSAMPLE
+    image = Image.new("RGBA", (CARD_W * s, CARD_H * s), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    draw.rounded_rectangle((0, 0, CARD_W * s - 1, CARD_H * s - 1), RADIUS * s, fill=fill, outline=edge, width=2 * s)
+    return image, draw
+
+
+def _centred_text(
+    draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: str, face: Face, size: int, fill: pal.RGB
+) -> None:
+    """Draw ``text`` with its ink box centred on ``centre``."""
+    draw.text(centre, text, font=font(face, size), fill=fill, anchor="mm")
+
+
+def _index(draw: ImageDraw.ImageDraw, card: Card, colour: pal.RGB, x: int, y: int, scale: int) -> None:
+    """Draw the corner index (rank then suit on one line) with its ink top-left at (x, y)."""
+    rank_font = font(Face.CONDENSED, 33 * scale)
+    suit_font = font(Face.BOLD, 30 * scale)
+    left, top, right, _ = rank_font.getbbox(card.rank_name)
+    draw.text((x - left, y - top), card.rank_name, font=rank_font, fill=colour)
+    s_left, s_top, _, _ = suit_font.getbbox(SUIT_SYMBOLS[card.suit])
+    draw.text(
+        (x + right - left + 1 * scale - s_left, y - s_top + 1 * scale),
+        SUIT_SYMBOLS[card.suit],
+        font=suit_font,
+        fill=colour,
+    )
+
+
+@functools.cache
+def card_face(card: Card, four_colour: bool = False) -> Sprite:
+    """Return the face of ``card``: a big corner index, a centre pip or court letter, a small turned index."""
+    s = SUPERSAMPLE
+    colour = ink(card.suit, four_colour)
+    image, draw = _card_base(pal.CARD, pal.CARD_EDGE)
+    _index(draw, card, colour, 7 * s, 7 * s, s)
+    symbol = SUIT_SYMBOLS[card.suit]
+    centre = (CARD_W * s / 2, (CARD_H * s) * 0.58)
+    if card.rank > 10:
+        box = (18 * s, 44 * s, (CARD_W - 18) * s, (CARD_H - 14) * s)
+        draw.rounded_rectangle(box, 6 * s, outline=colour, width=2 * s)
+        _centred_text(draw, (centre[0], centre[1] - 14 * s), card.rank_name, Face.BOLD, 58 * s, colour)
+        _centred_text(draw, (centre[0], centre[1] + 34 * s), symbol, Face.BOLD, 34 * s, colour)
+    else:
+        size = 96 if card.rank == 1 else 70
+        _centred_text(draw, centre, symbol, Face.BOLD, size * s, colour)
+    small = Image.new("RGBA", image.size, (0, 0, 0, 0))
+    _index(ImageDraw.Draw(small), card, colour, 7 * s, 7 * s, s * 2 // 3 or 1)
+    image.alpha_composite(small.rotate(180))
+    return _from_rgba(_scaled(image, (CARD_W, CARD_H)))
+
+
+@functools.cache
+def card_back() -> Sprite:
+    """Return the card back: a navy lattice inside a white border."""
+    s = SUPERSAMPLE
+    image, draw = _card_base(pal.CARD, pal.CARD_EDGE)
+    inset = 7 * s
+    inner = (inset, inset, CARD_W * s - inset - 1, CARD_H * s - inset - 1)
+    draw.rounded_rectangle(inner, (RADIUS - 4) * s, fill=pal.BACK)
+    lattice = Image.new("RGBA", image.size, (0, 0, 0, 0))
+    ldraw = ImageDraw.Draw(lattice)
+    step = 14 * s
+    height = CARD_H * s
+    for x in range(-height, CARD_W * s + height, step):
+        ldraw.line((x, 0, x + height, height), fill=pal.BACK_LIGHT, width=s)
+        ldraw.line((x, height, x + height, 0), fill=pal.BACK_LIGHT, width=s)
+    shape = Image.new("L", image.size, 0)
+    ImageDraw.Draw(shape).rounded_rectangle(inner, (RADIUS - 4) * s, fill=255)
+    image.paste(lattice, (0, 0), Image.composite(lattice.getchannel("A"), shape, shape))
+    emblem = (CARD_W * s / 2, CARD_H * s / 2)
+    r = 22 * s
+    draw.ellipse(
+        (emblem[0] - r, emblem[1] - r, emblem[0] + r, emblem[1] + r), fill=pal.BACK_DARK, outline=pal.CARD, width=2 * s
+    )
+    _centred_text(draw, emblem, "\u2660", Face.BOLD, 30 * s, pal.CARD)
+    draw.rounded_rectangle(inner, (RADIUS - 4) * s, outline=pal.BACK_DARK, width=s)
+    return _from_rgba(_scaled(image, (CARD_W, CARD_H)))
+
+
+@functools.cache
+def slot(mark: str, colour: pal.RGB = pal.FELT_LINE) -> Sprite:
+    """Return an empty place on the felt: a rounded outline with a faint ``mark`` inside."""
+    s = SUPERSAMPLE
+    image = Image.new("RGBA", (CARD_W * s, CARD_H * s), (*pal.FELT, 255))
+    draw = ImageDraw.Draw(image)
+    draw.rounded_rectangle((s, s, CARD_W * s - s - 1, CARD_H * s - s - 1), RADIUS * s, outline=colour, width=3 * s)
+    if mark:
+        size = 64 if len(mark) == 1 else 50
+        _centred_text(draw, (CARD_W * s / 2, CARD_H * s / 2), mark, Face.BOLD, size * s, colour)
+    rgb = _scaled(image, (CARD_W, CARD_H)).convert("RGB")
+    return Sprite(pal.to_palette(rgb), None)
+
+
+@functools.cache
+def text(value: str, face: Face, size: int, fg: pal.RGB, bg: pal.RGB) -> Sprite:
+    """Return ``value`` drawn in ``fg`` on a tight ``bg`` rectangle (its height fits the font's line)."""
+    typeface = font(face, size)
+    ascent, descent = typeface.getmetrics()
+    width = max(1, int(typeface.getlength(value)) + 2)
+    image = Image.new("RGB", (width, ascent + descent), bg)
+    ImageDraw.Draw(image).text((1, 0), value, font=typeface, fill=fg)
+    return Sprite(pal.to_palette(image), None)
+
+
+@functools.cache
+def badge(value: str, size: int, fg: pal.RGB, bg: pal.RGB, min_width: int = 0) -> Sprite:
+    """Return a pill-shaped label: ``value`` in ``fg`` on ``bg``."""
+    s = SUPERSAMPLE
+    typeface = font(Face.BOLD, size * s)
+    left, _, right, _ = typeface.getbbox(value, anchor="mm")
+    height = size + 12
+    width = max(min_width, int(right - left) // s + 20, height)
+    image = Image.new("RGBA", (width * s, height * s), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    draw.rounded_rectangle((0, 0, width * s - 1, height * s - 1), height * s // 2, fill=bg)
+    draw.text((width * s / 2, height * s / 2), value, font=typeface, fill=fg, anchor="mm")
+    return _from_rgba(_scaled(image, (width, height)))
+
+
+@functools.cache
+def rounded_mask(width: int, height: int, radius: int) -> Image.Image:
+    """Return a hard ``1`` mask of a rounded rectangle."""
+    s = SUPERSAMPLE
+    shape = Image.new("L", (width * s, height * s), 0)
+    ImageDraw.Draw(shape).rounded_rectangle((0, 0, width * s - 1, height * s - 1), radius * s, fill=255)
+    return shape.resize((width, height), Image.Resampling.BOX).point(lambda v: 255 if v >= 128 else 0).convert("1")
