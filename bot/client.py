@@ -1,0 +1,143 @@
+"""The Discord client: owns the database, the sessions and the deal bank, and loads the cog."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+import discord
+import yarl
+from discord.ext import commands
+
+from bot.deal_bank import Deal, DealBank, solve_numbered
+from bot.sessions import Clock, FinishSource, Session, SessionManager
+from bot.settings import Settings
+from bot.storage import Database
+from bot.storage.games import GameRecord
+from solitaire import VARIANTS
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS = ("cogs.solitaire",)
+FINISHED_EVENT = "solitaire_game_finished"
+"""Dispatched with the final :class:`GameRecord` of every game (listen with ``on_solitaire_game_finished``)."""
+
+
+def utc_now() -> float:
+    """The current time in unix seconds from discord.py's clock (SimCord's virtual clock in tests)."""
+    return discord.utils.utcnow().timestamp()
+
+
+def use_api_base(base: str) -> None:
+    """Send every REST call (webhooks and interaction responses included) to ``base``, e.g. ``.../api/v10``."""
+    discord.http.Route.BASE = base.rstrip("/")
+
+
+class GatewayRedirect:
+    """Wraps ``HTTPClient.ws_connect`` so every gateway connection (first and resumed) goes to one URL.
+
+    discord.py builds gateway URLs from ``wss://gateway.discord.gg`` and, later, the
+    ``resume_gateway_url`` Discord sends; this keeps their query (version, encoding,
+    compression) and replaces scheme, host and path with the proxy's.
+    """
+
+    def __init__(self, connect: Callable[..., Awaitable[Any]], url: str) -> None:
+        self._connect = connect
+        self.url = yarl.URL(url)
+
+    def target(self, requested: str) -> str:
+        """The URL to connect to instead of ``requested``."""
+        return str(self.url.with_query(yarl.URL(requested).query))
+
+    async def __call__(self, url: str, **kwargs: Any) -> Any:
+        """Connect to the proxy instead of ``url``."""
+        return await self._connect(self.target(url), **kwargs)
+
+
+class SolitaireBot(commands.Bot):
+    """The bot: one :class:`commands.Bot` with the ``/solitaire`` command group.
+
+    Services are built in :meth:`setup_hook` (``db``, ``sessions``, ``deals``); tests pass
+    their own ``deals`` (pre-solved, no processes) and read time from ``now``.
+    """
+
+    db: Database
+    sessions: SessionManager
+    deals: DealBank[Deal]
+
+    def __init__(self, settings: Settings, *, deals: DealBank[Deal] | None = None, now: Clock = utc_now) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents(guilds=True),
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+        )
+        self.settings = settings
+        self.now = now
+        self._given_deals = deals
+        self._ready_logged = False
+        self.command_count = 0
+        if settings.gateway_url:
+            self.http.ws_connect = GatewayRedirect(self.http.ws_connect, settings.gateway_url)  # type: ignore[method-assign]
+
+    async def setup_hook(self) -> None:
+        """Open the database, load the cog, resume running games, fill the deal bank, sync commands."""
+        self.db = await Database.open(self.settings.database_path)
+        self.deals = self._given_deals or DealBank(
+            solve_numbered,
+            variants=VARIANTS,
+            size=self.settings.deal_bank_size,
+            executor=ProcessPoolExecutor(max_workers=self.settings.deal_workers),
+        )
+        self.sessions = SessionManager(self.db, now=self.now)
+        self.sessions.add_finish_listener(self._announce_finished)
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        resumed, finished = await self.sessions.resume_all()
+        if resumed or finished:
+            log.info("resumed %d running games, finished %d that ran out of time", len(resumed), len(finished))
+        self.deals.start()
+        await self._sync_commands()
+
+    async def _sync_commands(self) -> None:
+        if self.settings.dev_guild_id:
+            guild = discord.Object(id=self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+        self.command_count = sum(1 for _ in self.tree.walk_commands() if not isinstance(_, discord.app_commands.Group))
+
+    async def on_ready(self) -> None:
+        """Log one line the first time the bot is connected and its commands synced."""
+        if self._ready_logged:
+            return
+        self._ready_logged = True
+        log.info(
+            "ready as %s: %d servers, %d commands%s",
+            self.user,
+            len(self.guilds),
+            self.command_count,
+            f" (synced to server {self.settings.dev_guild_id})" if self.settings.dev_guild_id else "",
+        )
+
+    async def _announce_finished(self, session: Session, record: GameRecord, source: FinishSource) -> None:
+        self.dispatch(FINISHED_EVENT, record)
+
+    async def close_services(self) -> None:
+        """Stop the clocks and the solvers and close the database (safe to call twice)."""
+        if hasattr(self, "sessions"):
+            await self.sessions.close()
+        if hasattr(self, "deals"):
+            await self.deals.close()
+        if hasattr(self, "db"):
+            await self.db.close()
+
+    async def close(self) -> None:
+        """Disconnect, then stop the clocks and solvers and close the database (moves are already saved)."""
+        try:
+            await super().close()
+        finally:
+            await self.close_services()

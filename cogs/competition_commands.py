@@ -1,0 +1,5 @@
+from cogs.base import SolitaireCogBase
+
+
+class CompetitionCommands(SolitaireCogBase):
+    """Daily competitions (see issue 6)."""

@@ -1,0 +1,42 @@
+"""The one ``/solitaire`` command group: the game commands and the competition commands as mixins."""
+
+from __future__ import annotations
+
+from typing import cast
+
+from discord.ext import commands
+
+from bot.client import SolitaireBot
+from cogs.competition_commands import CompetitionCommands
+from cogs.game_commands import GameCommands
+
+
+class Solitaire(
+    GameCommands,
+    CompetitionCommands,
+    commands.GroupCog,
+    group_name="solitaire",
+    group_description="Timed solitaire games and daily server competitions",
+):
+    """``/solitaire …``: every slash command, listener and button of the bot."""
+
+    def __init__(self, bot: SolitaireBot) -> None:
+        self.bot = bot
+        self.settings = bot.settings
+        self.db = bot.db
+        self.sessions = bot.sessions
+        self.deals = bot.deals
+        super().__init__()
+
+    async def cog_load(self) -> None:
+        """Register the persistent buttons and the board refresh of finished games."""
+        await self.load_game_commands()
+
+    async def cog_unload(self) -> None:
+        """Forget the persistent buttons."""
+        await self.unload_game_commands()
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Add the cog (``bot`` is a :class:`SolitaireBot` whose services are open)."""
+    await bot.add_cog(Solitaire(cast(SolitaireBot, bot)))

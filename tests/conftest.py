@@ -1,0 +1,113 @@
+"""Fixtures that build the real bot on a temporary database, for SimCord and plain async tests.
+
+``simcord_env`` (from SimCord's pytest plugin) runs the bot built by ``simcord_bot``;
+``make_bot()`` builds another bot on the same database (for ``env.restart_bot(make_bot())``).
+Deals come from an instant test solver (no worker processes): deal number
+``EASY_NUMBER`` is a draw3 deck with a known short win (see ``tests/bot/decks.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+from bot.client import SolitaireBot
+from bot.deal_bank import DealBank, SeededDeal
+from bot.settings import Settings, load_settings
+from solitaire import VARIANTS
+from tests.bot.decks import EASY_KLONDIKE, EASY_NUMBER, seeded
+
+
+def test_solver(variant: str, number: int) -> SeededDeal:
+    """Instant stand-in for the solver: the easy deck for ``EASY_NUMBER`` (draw3), else a plain shuffle."""
+    if number == EASY_NUMBER and variant in ("draw3", "draw1", "goldrush"):
+        return SeededDeal(variant, number, EASY_KLONDIKE)
+    return SeededDeal(variant, number, seeded(number))
+
+
+def make_deal_bank(*, size: int = 0, numbers: Callable[[], int] | None = None) -> DealBank[SeededDeal]:
+    """A deal bank with the instant test solver, solving on the event loop."""
+    counter = iter(range(1000, 10**9))
+    return DealBank(
+        test_solver, variants=VARIANTS, size=size, executor=None, numbers=numbers or (lambda: next(counter))
+    )
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    """Settings for a test bot: a temporary database, no .env file read."""
+    return load_settings(
+        _env_file=None,
+        discord_token="test-token",
+        database_path=tmp_path / "solitaire.db",
+        deal_bank_size=0,
+        deal_workers=1,
+    )
+
+
+@dataclass
+class BotFactory:
+    """Builds bots that share one settings object (so one database) and closes them at teardown."""
+
+    settings: Settings
+    numbers: Callable[[], int] | None = None
+    built: list[SolitaireBot] | None = None
+
+    def __call__(self) -> SolitaireBot:
+        bot = SolitaireBot(self.settings, deals=make_deal_bank(numbers=self.numbers))
+        if self.built is None:
+            self.built = []
+        self.built.append(bot)
+        return bot
+
+
+@pytest_asyncio.fixture
+async def make_bot(settings: Settings) -> AsyncIterator[BotFactory]:
+    """A factory of test bots on the test database; every bot's services are closed afterwards."""
+    factory = BotFactory(settings)
+    yield factory
+    for bot in factory.built or []:
+        await bot.close_services()
+
+
+@pytest.fixture
+def easy_deals(make_bot: BotFactory) -> BotFactory:
+    """Make every banked or random deal the easy draw3 deal."""
+    make_bot.numbers = lambda: EASY_NUMBER
+    return make_bot
+
+
+@pytest.fixture
+def simcord_bot(make_bot: BotFactory) -> SolitaireBot:
+    """The bot SimCord runs in ``simcord_env``."""
+    return make_bot()
+
+
+@pytest.fixture
+def guild(simcord_env):  # type: ignore[no-untyped-def]
+    """A guild with a #games channel."""
+    guild = simcord_env.create_guild("Solitaire Club")
+    guild.create_text_channel("games")
+    return guild
+
+
+@pytest.fixture
+def channel(guild):  # type: ignore[no-untyped-def]
+    """The #games channel."""
+    return guild.channels["games"]
+
+
+@pytest.fixture
+def alice(simcord_env, guild):  # type: ignore[no-untyped-def]
+    """A member who plays."""
+    return guild.add_member(simcord_env.create_user("alice"))
+
+
+@pytest.fixture
+def bob(simcord_env, guild):  # type: ignore[no-untyped-def]
+    """Another member."""
+    return guild.add_member(simcord_env.create_user("bob"))
