@@ -224,8 +224,8 @@ def _draw_friday13(canvas: Image.Image, view: BoardView, selected: str | None, f
             slot(foundation.label).paste_on(canvas, x, y)
             continue
         card_face(foundation.top, four_colour).paste_on(canvas, x, y)
-        count = badge(f"\u00d7{foundation.count}", 18, pal.HEADER_TEXT, pal.BADGE)
-        _paste_centred(canvas, count, x + CARD_W // 2, y + CARD_H - 22)
+        count = text(f"\u00d7{foundation.count}", Face.BOLD, 18, pal.FELT_TEXT, pal.FELT)
+        count.paste_on(canvas, x + CARD_W - count.size[0], y - 20 - count.size[1] // 2)
     _draw_f13_hand(canvas, view, selected, four_colour)
 
 
@@ -259,30 +259,45 @@ def _points(value: int) -> str:
     return f"+{value}" if value >= 0 else f"\u2212{-value}"
 
 
+PANEL_W = 560
+PANEL_ROW = 34
+
+
+def _panel_top(view: BoardView, height: int) -> int:
+    """Return where the result panel starts: over the tableau, or over Friday 13's stock row."""
+    if view.family is Family.FRIDAY13:
+        return HEIGHT - 8 - height
+    return TABLEAU_Y + 10
+
+
 def _draw_result(canvas: Image.Image, view: BoardView) -> None:
     """Draw the result panel: outcome, each score line, the total, time and moves."""
     title, colour = RESULT_TITLES.get(view.status, (view.status.value, pal.PANEL_TEXT))
-    lines = view.sheet.lines()
-    width = 560
-    row = 38
-    height = 80 + row * max(len(lines), 1) + 110
-    left = (WIDTH - width) // 2
-    top = TABLEAU_Y + 10
+    lines = view.sheet.lines() or [("No points scored", 0)]
+    height = 68 + PANEL_ROW * len(lines) + 96
+    left, top = (WIDTH - PANEL_W) // 2, _panel_top(view, height)
     draw = ImageDraw.Draw(canvas)
-    draw.rounded_rectangle((left - 4, top - 4, left + width + 3, top + height + 3), 18, fill=pal.index(pal.PANEL_EDGE))
-    draw.rounded_rectangle((left, top, left + width - 1, top + height - 1), 14, fill=pal.index(pal.PANEL))
-    _paste_centred(canvas, text(title, Face.BOLD, 40, colour, pal.PANEL), WIDTH // 2, top + 38)
-    y = top + 80
-    for label, points in lines or [("No points scored", 0)]:
-        text(label, Face.REGULAR, 26, pal.PANEL_TEXT, pal.PANEL).paste_on(canvas, left + 30, y)
-        value = text(_points(points), Face.BOLD, 26, pal.PANEL_TEXT, pal.PANEL)
-        value.paste_on(canvas, left + width - 30 - value.size[0], y)
-        y += row
-    draw.line((left + 24, y + 6, left + width - 25, y + 6), fill=pal.index(pal.PANEL_EDGE), width=2)
-    text("Total", Face.BOLD, 32, pal.PANEL_TEXT, pal.PANEL).paste_on(canvas, left + 30, y + 16)
-    total = text(str(view.score), Face.BOLD, 32, pal.WIN, pal.PANEL)
-    total.paste_on(canvas, left + width - 30 - total.size[0], y + 16)
+    draw.rounded_rectangle(
+        (left - 4, top - 4, left + PANEL_W + 3, top + height + 3), 18, fill=pal.index(pal.PANEL_EDGE)
+    )
+    draw.rounded_rectangle((left, top, left + PANEL_W - 1, top + height - 1), 14, fill=pal.index(pal.PANEL))
+    _paste_centred(canvas, text(title, Face.BOLD, 38, colour, pal.PANEL), WIDTH // 2, top + 34)
+    y = top + 66
+    for label, points in lines:
+        _panel_row(canvas, left, y, label, _points(points), Face.REGULAR, 24, pal.PANEL_TEXT)
+        y += PANEL_ROW
+    draw.line((left + 24, y + 4, left + PANEL_W - 25, y + 4), fill=pal.index(pal.PANEL_EDGE), width=2)
+    _panel_row(canvas, left, y + 10, "Total", str(view.score), Face.BOLD, 30, pal.WIN)
     footer = f"{view.move_count} moves"
     if view.seconds_used is not None:
         footer = f"time {_clock(view.seconds_used)} \u00b7 " + footer
-    _paste_centred(canvas, text(footer, Face.REGULAR, 20, pal.PANEL_TEXT, pal.PANEL), WIDTH // 2, y + 78)
+    _paste_centred(canvas, text(footer, Face.REGULAR, 20, pal.PANEL_TEXT, pal.PANEL), WIDTH // 2, y + 68)
+
+
+def _panel_row(
+    canvas: Image.Image, left: int, y: int, label: str, value: str, face: Face, size: int, value_colour: pal.RGB
+) -> None:
+    """Paste one panel row: ``label`` on the left, ``value`` right-aligned."""
+    text(label, face, size, pal.PANEL_TEXT, pal.PANEL).paste_on(canvas, left + 30, y)
+    value_sprite = text(value, Face.BOLD, size, value_colour if face is Face.BOLD else pal.PANEL_TEXT, pal.PANEL)
+    value_sprite.paste_on(canvas, left + PANEL_W - 30 - value_sprite.size[0], y)

@@ -13,6 +13,8 @@ FELT: RGB = (24, 104, 60)
 FELT_LINE: RGB = (70, 150, 100)
 """Empty-slot outlines and watermarks on the felt."""
 FELT_TEXT: RGB = (214, 236, 220)
+FELT_SHADOW: RGB = (6, 44, 22)
+"""What a card's shadow darkens the felt towards (at most about half way)."""
 HEADER: RGB = (12, 46, 28)
 HEADER_TEXT: RGB = (244, 246, 240)
 HEADER_DIM: RGB = (150, 190, 160)
@@ -41,6 +43,7 @@ _RAMPS: tuple[tuple[RGB, RGB], ...] = (
     (CARD, CARD_EDGE),
     (CARD, BACK),
     (FELT, CARD),
+    (FELT, FELT_SHADOW),
     (FELT, CARD_EDGE),
     (FELT, FELT_LINE),
     (FELT, FELT_TEXT),

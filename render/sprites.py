@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
 from render import palette as pal
 from render.fonts import Face, font
@@ -14,6 +14,8 @@ from solitaire.cards import SUIT_SYMBOLS, Card
 
 SUPERSAMPLE = 3
 """Shapes are drawn this many times larger, then scaled down, for smooth edges."""
+SHADOW = (2, 3)
+"""How far a card's shadow falls right and down (it only ever lands on the felt)."""
 
 
 @dataclass(frozen=True)
@@ -46,6 +48,25 @@ def _from_rgba(image: Image.Image) -> Sprite:
     flat = Image.new("RGB", image.size, pal.FELT)
     flat.paste(image, (0, 0), image)
     return Sprite(pal.to_palette(flat), mask)
+
+
+def _with_shadow(card: Image.Image) -> Sprite:
+    """Put a soft shadow under a card drawing and map it to the palette over the felt."""
+    dx, dy = SHADOW
+    width, height = card.size
+    alpha = card.getchannel("A")
+    shade = Image.new("L", (width + dx + 2, height + dy + 2), 0)
+    shade.paste(alpha.point(lambda a: a * 110 // 255), (dx, dy))
+    shade = shade.filter(ImageFilter.GaussianBlur(1.5)).crop((0, 0, width + dx, height + dy))
+    image = Image.new("RGBA", shade.size, (0, 0, 0, 0))
+    image.putalpha(shade)
+    image.alpha_composite(card)
+    flat = Image.new("RGB", image.size, pal.FELT)
+    flat.paste(image, (0, 0), image)
+    solid = Image.new("L", image.size, 0)
+    solid.paste(alpha.point(lambda a: 255 if a >= 128 else 0), (0, 0))
+    mask = ImageChops.lighter(solid, shade.point(lambda a: 255 if a >= 16 else 0))
+    return Sprite(pal.to_palette(flat), mask.convert("1"))
 
 
 def _scaled(image: Image.Image, size: tuple[int, int]) -> Image.Image:
@@ -86,13 +107,13 @@ def _index(draw: ImageDraw.ImageDraw, card: Card, colour: pal.RGB, x: int, y: in
 
 @functools.cache
 def card_face(card: Card, four_colour: bool = False) -> Sprite:
-    """Return the face of ``card``: a big corner index, a centre pip or court letter, a small turned index."""
+    """Return the face of ``card``: a big corner index, and a centre pip or court letter."""
     s = SUPERSAMPLE
     colour = ink(card.suit, four_colour)
     image, draw = _card_base(pal.CARD, pal.CARD_EDGE)
     _index(draw, card, colour, 7 * s, 7 * s, s)
     symbol = SUIT_SYMBOLS[card.suit]
-    centre = (CARD_W * s / 2, (CARD_H * s) * 0.58)
+    centre = (CARD_W * s / 2, (CARD_H * s) * 0.6)
     if card.rank > 10:
         box = (18 * s, 44 * s, (CARD_W - 18) * s, (CARD_H - 14) * s)
         draw.rounded_rectangle(box, 6 * s, outline=colour, width=2 * s)
@@ -101,10 +122,7 @@ def card_face(card: Card, four_colour: bool = False) -> Sprite:
     else:
         size = 96 if card.rank == 1 else 70
         _centred_text(draw, centre, symbol, Face.BOLD, size * s, colour)
-    small = Image.new("RGBA", image.size, (0, 0, 0, 0))
-    _index(ImageDraw.Draw(small), card, colour, 7 * s, 7 * s, s * 2 // 3 or 1)
-    image.alpha_composite(small.rotate(180))
-    return _from_rgba(_scaled(image, (CARD_W, CARD_H)))
+    return _with_shadow(_scaled(image, (CARD_W, CARD_H)))
 
 
 @functools.cache
@@ -132,7 +150,7 @@ def card_back() -> Sprite:
     )
     _centred_text(draw, emblem, "\u2660", Face.BOLD, 30 * s, pal.CARD)
     draw.rounded_rectangle(inner, (RADIUS - 4) * s, outline=pal.BACK_DARK, width=s)
-    return _from_rgba(_scaled(image, (CARD_W, CARD_H)))
+    return _with_shadow(_scaled(image, (CARD_W, CARD_H)))
 
 
 @functools.cache

@@ -4,26 +4,136 @@ import io
 import pytest
 from PIL import Image
 
-from render import render_board
+from render import palette, render_board
+from render.board import draw_board
 from render.layout import HEIGHT, WIDTH
-from solitaire import Status, new_game, view_of
+from render.samples import STATES, sample_game
+from solitaire import Card, PileView, new_game, view_of
+from solitaire.shuffle import shuffled_deck
+
+VARIANTS = ("draw1", "draw3", "goldrush", "friday13")
+GOLD = palette.index(palette.GOLD)
 
 
 def _image(data: bytes) -> Image.Image:
     return Image.open(io.BytesIO(data))
 
 
-@pytest.mark.parametrize("variant", ["draw1", "draw3", "goldrush", "friday13"])
-def test_fresh_board_is_a_wide_palette_png(variant):
-    data = render_board(view_of(new_game(variant, seed=3)), time_left=300)
-    assert data.startswith(b"\x89PNG")
+def _colours(image: Image.Image) -> set[int]:
+    return {index for _, index in image.getcolors(256) or []}
+
+
+def _count(image: Image.Image, index: int) -> int:
+    return dict((i, n) for n, i in image.getcolors(256) or []).get(index, 0)
+
+
+@pytest.mark.parametrize("state", STATES)
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_every_variant_and_state_renders_a_wide_palette_png(variant, state):
+    game = sample_game(variant, state)
+    data = render_board(view_of(game), time_left=100.0)
+    assert data.startswith(b"\x89PNG\r\n\x1a\n")
     image = _image(data)
     assert (image.size, image.mode) == ((WIDTH, HEIGHT), "P")
     assert image.size[0] >= 1000 and image.size[0] > image.size[1]
+    assert len(data) <= 40_000
 
 
-@pytest.mark.parametrize("status", [Status.WON, Status.ENDED, Status.STUCK, Status.EXPIRED])
-@pytest.mark.parametrize("variant", ["draw3", "friday13"])
-def test_every_end_state_renders(variant, status):
-    view = dataclasses.replace(view_of(new_game(variant, seed=3)), status=status, seconds_used=120)
-    assert _image(render_board(view)).size == (WIDTH, HEIGHT)
+@pytest.mark.parametrize("state", ["won", "ended", "stuck", "expired"])
+def test_samples_reach_their_end_state(state):
+    for variant in VARIANTS:
+        assert sample_game(variant, state).status.value == state
+
+
+def _swap(deck: tuple[Card, ...], *pairs: tuple[int, int]) -> tuple[Card, ...]:
+    cards = list(deck)
+    for a, b in pairs:
+        cards[a], cards[b] = cards[b], cards[a]
+    return tuple(cards)
+
+
+# (variant, swaps of deck positions that stay unseen, draws played before drawing)
+SECRECY_CASES = [
+    ("draw3", [(21, 26), (1, 3)], 0),  # face-down cards of piles 7 and 2
+    ("draw3", [(24, 25), (50, 51)], 2),  # a face-down card and the unseen bottom of the stock
+    ("draw1", [(15, 19), (40, 45)], 5),
+    ("goldrush", [(10, 13), (47, 51)], 3),
+]
+
+
+@pytest.mark.parametrize(("variant", "swaps", "draws"), SECRECY_CASES)
+def test_hidden_cards_never_reach_the_image(variant, swaps, draws):
+    deck = shuffled_deck(5)
+    games = [new_game(variant, deck=deck), new_game(variant, deck=_swap(deck, *swaps))]
+    for game in games:
+        for _ in range(draws):
+            game.play("draw")
+    assert games[0].deck != games[1].deck
+    assert games[0].piles != games[1].piles or games[0].stock != games[1].stock
+    assert view_of(games[0]) == view_of(games[1])
+    first, second = (render_board(view_of(g), time_left=250, selected="1") for g in games)
+    assert first == second
+
+
+def test_friday13_unseen_stock_order_never_reaches_the_image():
+    deck = shuffled_deck(5)
+    starters = {next(c for c in deck if c.rank == rank) for rank in (11, 12, 13, 1)}
+    unseen = [i for i in range(len(deck) - 1, 0, -1) if deck[i] not in starters][:2]
+    games = [new_game("friday13", deck=deck), new_game("friday13", deck=_swap(deck, tuple(unseen)))]
+    for game in games:
+        game.play("draw")
+    assert games[0].stock != games[1].stock
+    assert render_board(view_of(games[0])) == render_board(view_of(games[1]))
+
+
+def test_selecting_each_source_draws_a_gold_highlight():
+    game = sample_game("draw3", "mid")
+    view = view_of(game)
+    plain = draw_board(view)
+    sources = [str(n) for n in range(1, 8)] + ["w"]
+    sources += [s for s, f in zip(("fs", "fh", "fd", "fc"), view.foundations, strict=True) if f.top]
+    for source in sources:
+        picked = draw_board(view, selected=source)
+        assert _count(picked, GOLD) > _count(plain, GOLD) + 400, source
+        assert picked.tobytes() != plain.tobytes()
+
+
+def test_friday13_waste_can_be_selected():
+    view = view_of(sample_game("friday13", "mid"))
+    assert render_board(view, selected="w") != render_board(view)
+
+
+def test_four_colour_changes_clubs_and_diamonds():
+    view = view_of(sample_game("draw1", "mid"))
+    plain, four = draw_board(view), draw_board(view, four_colour=True)
+    assert plain.tobytes() != four.tobytes()
+    assert palette.index(palette.INK_GREEN) in _colours(four) or palette.index(palette.INK_BLUE) in _colours(four)
+
+
+def test_clock_is_drawn_only_when_given():
+    view = view_of(sample_game("draw3", "mid"))
+    assert render_board(view) != render_board(view, time_left=120)
+    assert render_board(view, time_left=120) != render_board(view, time_left=20)
+
+
+def test_the_longest_possible_pile_fits_on_the_table():
+    run = tuple(Card(rank, "SH"[rank % 2]) for rank in range(13, 0, -1))
+    view = view_of(new_game("draw3", seed=1))
+    tableau = (*view.tableau[:6], PileView(6, run))
+    image = draw_board(dataclasses.replace(view, tableau=tableau))
+    last_rows = image.crop((0, HEIGHT - 6, WIDTH, HEIGHT))
+    assert _colours(last_rows) == {palette.index(palette.FELT)}
+
+
+def test_result_panel_shows_on_finished_games_only():
+    game = sample_game("draw3", "mid")
+    playing = draw_board(view_of(game))
+    game.play("end", seconds=200)
+    ended = draw_board(view_of(game))
+    panel = palette.index(palette.PANEL)
+    assert _count(ended, panel) > _count(playing, panel) + 100_000
+
+
+def test_rendering_is_pure():
+    view = view_of(sample_game("goldrush", "mid"))
+    assert render_board(view, time_left=61) == render_board(view, time_left=61)

@@ -1,0 +1,38 @@
+"""Write sample pictures: ``python -m render --out docs/images`` (fresh, mid-game and won for every variant)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from render.board import render_board
+from render.samples import STATES, sample_game
+from solitaire.variants import VARIANTS
+from solitaire.view import view_of
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Render the sample states of every variant into ``--out``."""
+    parser = argparse.ArgumentParser(prog="python -m render", description=__doc__)
+    parser.add_argument("--out", type=Path, default=Path("docs/images"))
+    parser.add_argument("--states", nargs="+", choices=STATES, default=["fresh", "mid", "won"])
+    parser.add_argument("--four-colour", action="store_true", help="draw clubs green and diamonds blue")
+    parser.add_argument("--selected", help="highlight this move source in mid-game pictures (e.g. 3, w)")
+    args = parser.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    suffix = "-4c" if args.four_colour else ""
+    for variant in VARIANTS:
+        for state in args.states:
+            game = sample_game(variant, state)
+            clock = game.log[-1][1] if game.log else 0
+            time_left = game.rules.time_limit - clock - 0.5 if state == "mid" else None
+            selected = args.selected if state == "mid" else None
+            data = render_board(view_of(game), time_left=time_left, selected=selected, four_colour=args.four_colour)
+            path = args.out / f"{variant}-{state}{suffix}.png"
+            path.write_bytes(data)
+            print(f"{path} {len(data)} bytes")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,98 @@
+"""Seeded sample games in every state (fresh, mid-game, won, ended, stuck, expired) for pictures and tests."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from solitaire.friday13 import Friday13Game
+from solitaire.game import Game, Status
+from solitaire.games import new_game
+from solitaire.klondike import KlondikeGame
+from solitaire.moves import PILES, Move, MoveKind
+
+SEEDS = {"draw1": 11, "draw3": 12, "goldrush": 13, "friday13": 11}
+"""The deals the fresh, mid-game, ended and expired samples start from, per variant."""
+WON_SEEDS = {"draw1": 6, "draw3": 23, "goldrush": 51, "friday13": 0}
+"""Deals the greedy player below wins, per variant (found with ``find_seed``)."""
+STUCK_SEEDS = {"draw1": 532, "draw3": 14, "goldrush": 11, "friday13": 3}
+"""Deals on which the greedy player gets stuck, per variant."""
+MID_MOVES = 24
+STATES = ("fresh", "mid", "won", "ended", "stuck", "expired")
+SECONDS_PER_MOVE = 1
+
+
+def _klondike_priority(game: KlondikeGame, move: Move) -> int:
+    """Rank a Klondike move for the greedy player (higher first; 0 = never)."""
+    if move.kind is MoveKind.DRAW:
+        return 1
+    if move.source.startswith("f") and move.source != "f":
+        return 0
+    if move.target == "f":
+        return 5
+    if move.source == "w":
+        return 3
+    pile = PILES.index(move.source)
+    run = len(game.face_up(pile))
+    moves_whole_run = game.fits_pile(game.face_up(pile)[0], PILES.index(move.target)) if run else False
+    return 4 if moves_whole_run and game.hidden[pile] else 0
+
+
+def _friday13_priority(game: Friday13Game, move: Move) -> int:
+    """Rank a Friday 13 move for the greedy player: start foundations, then build, then draw."""
+    if move.kind is MoveKind.DRAW:
+        return 1
+    index = ("J", "Q", "K", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10").index(move.target)
+    return 3 if not game.foundations[index] else 2
+
+
+def greedy_move(game: Game) -> Move | None:
+    """Return the greedy player's next move, or ``None`` when it would rather stop."""
+    rank: Callable[[Move], int]
+    if isinstance(game, KlondikeGame):
+        klondike = game
+        rank = lambda move: _klondike_priority(klondike, move)  # noqa: E731
+    elif isinstance(game, Friday13Game):
+        friday = game
+        rank = lambda move: _friday13_priority(friday, move)  # noqa: E731
+    else:  # pragma: no cover - every family is handled above
+        return None
+    scored = [(rank(move), i, move) for i, move in enumerate(game.legal_moves())]
+    scored = [entry for entry in scored if entry[0] > 0]
+    return max(scored, key=lambda entry: (entry[0], -entry[1]))[2] if scored else None
+
+
+def play_greedy(game: Game, moves: int, *, clock: int = 0) -> int:
+    """Play up to ``moves`` greedy moves (1 s apart from ``clock``); return the clock after them."""
+    for _ in range(moves):
+        move = greedy_move(game)
+        if game.is_over or move is None:
+            break
+        clock = min(clock + SECONDS_PER_MOVE, game.rules.time_limit - 1)
+        game.push(move, seconds=clock)
+    return clock
+
+
+def find_seed(variant: str, status: Status, start: int = 0, tries: int = 200, moves: int = 600) -> int | None:
+    """Return the first seed from ``start`` on which the greedy player reaches ``status``."""
+    for seed in range(start, start + tries):
+        game = new_game(variant, seed=seed)
+        play_greedy(game, moves)
+        if game.status is status:
+            return seed
+    return None
+
+
+def sample_game(variant: str, state: str) -> Game:
+    """Return a seeded game of ``variant`` in ``state`` (one of :data:`STATES`)."""
+    if state not in STATES:
+        raise ValueError(f"unknown sample state {state!r}: choose one of {', '.join(STATES)}")
+    seeds = {"won": WON_SEEDS, "stuck": STUCK_SEEDS}.get(state, SEEDS)
+    game = new_game(variant, seed=seeds[variant])
+    if state == "fresh":
+        return game
+    clock = play_greedy(game, 600 if state in ("won", "stuck") else MID_MOVES)
+    if state == "ended" and not game.is_over:
+        game.play("end", seconds=clock + 1)
+    elif state == "expired":
+        game.expire()
+    return game
