@@ -1,0 +1,116 @@
+"""A depth-first Friday 13 solver: only ranks matter, and equal foundations are interchangeable."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+from solitaire.cards import ACE, KING, Card
+from solitaire.friday13 import LABEL_RANKS, STARTER_RANKS
+from solitaire.moves import FRIDAY13_LABELS
+from solitaire.variants import Rules
+
+DRAW = -1
+"""A move: draw a card (or turn the waste over); any other move is a foundation index."""
+
+
+class Friday13Search:
+    """One solve of one Friday 13 deal; create, call :meth:`run`, read the results."""
+
+    def __init__(self, rules: Rules, deck: Sequence[Card]) -> None:
+        starters: list[Card] = [next(card for card in deck if card.rank == rank) for rank in STARTER_RANKS]
+        self.stock = [card.rank for card in reversed(deck) if card not in starters]
+        """Ranks still to draw; the next is the last."""
+        self.waste: list[int] = []
+        self.tops = [card.rank for card in starters] + [0] * (len(LABEL_RANKS) - len(starters))
+        """Top rank of each foundation (0 when empty); filled left to right."""
+        self.filled = len(starters)
+        self.redeals = (rules.max_passes or 2) - 1
+        self.nodes = 0
+        self.solution: list[str] | None = None
+        self.exhausted = False
+
+    def key(self) -> tuple[object, ...]:
+        """The position, with foundations of equal top rank merged."""
+        return (
+            self.redeals,
+            bytes(self.stock),
+            bytes(self.waste),
+            self.filled,
+            bytes(sorted(self.tops[: self.filled])),
+        )
+
+    def moves(self) -> list[int]:
+        """Foundations worth playing the waste top to (one per distinct top rank), then a draw."""
+        out: list[int] = []
+        if self.waste:
+            rank = self.waste[-1]
+            wanted = KING if rank == ACE else rank - 1
+            if wanted in self.tops[: self.filled]:
+                out.append(self.tops.index(wanted))
+            if self.filled < len(LABEL_RANKS) and LABEL_RANKS[self.filled] == rank:
+                out.append(self.filled)
+        if self.stock or (self.waste and self.redeals):
+            out.append(DRAW)
+        return out
+
+    def do(self, move: int) -> tuple[int, int]:
+        """Make ``move``; return what :meth:`undo` needs."""
+        if move == DRAW:
+            if self.stock:
+                self.waste.append(self.stock.pop())
+                return (move, 0)
+            self.stock, self.waste = self.waste[::-1], []
+            self.redeals -= 1
+            return (move, 1)
+        old = self.tops[move]
+        self.tops[move] = self.waste.pop()
+        if not old:
+            self.filled += 1
+        return (move, old)
+
+    def undo(self, token: tuple[int, int]) -> None:
+        """Take back a move made by :meth:`do`."""
+        move, info = token
+        if move == DRAW:
+            if info:
+                self.waste, self.stock = self.stock[::-1], []
+                self.redeals += 1
+            else:
+                self.stock.append(self.waste.pop())
+            return
+        self.waste.append(self.tops[move])
+        self.tops[move] = info
+        if not info:
+            self.filled -= 1
+
+    def run(self, max_nodes: int | None, deadline: float | None) -> None:
+        """Search depth first until a solution, exhaustion or the budget."""
+        seen = {self.key()}
+        path: list[tuple[int, int]] = []
+        frames = [iter(self.moves())]
+        limit = max_nodes if max_nodes is not None else -1
+        while frames:
+            move = next(frames[-1], None)
+            if move is None:
+                frames.pop()
+                if path:
+                    self.undo(path.pop())
+                continue
+            token = self.do(move)
+            key = self.key()
+            if key in seen:
+                self.undo(token)
+                continue
+            seen.add(key)
+            self.nodes += 1
+            path.append(token)
+            if not self.stock and not self.waste:
+                self.solution = ["draw" if move == DRAW else f"w-{FRIDAY13_LABELS[move]}" for move, _ in path]
+                return
+            if self.nodes == limit:
+                return
+            if deadline is not None and not self.nodes & 255 and time.perf_counter() >= deadline:
+                return
+            frames.append(iter(self.moves()))
+        self.exhausted = True

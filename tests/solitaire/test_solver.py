@@ -1,0 +1,95 @@
+"""The solver: every solution it finds wins through the engine; budgets and verdicts hold."""
+
+import io
+import json
+import pickle
+
+import pytest
+
+from solitaire import Card, Status, new_game, parse_deck, shuffled_deck
+from solitaire.cli import main
+from solitaire.solver import UNKNOWN, UNWINNABLE, WINNABLE, SolveResult, replay_to_win, solve
+
+# Tableau tops are black even cards; the talon holds no ace and nothing that fits on a top,
+# so no move exists at all: the search is exhaustive at once.
+_TOPS = ["2C", "2S", "4C", "4S", "6C", "6S", "8C"]
+_TALON = "3C 5C 7C 9C TC JC QC KC 3S 5S 7S 8S 9S TS JS QS KS 2H 4H 6H 8H 2D 4D 6D"
+_DOWN = "AC AS AH AD 3H 5H 7H 9H JH KH 3D 5D 7D 9D JD KD 8D TH TD QH QD"
+
+
+def frozen_deck() -> tuple[Card, ...]:
+    down = iter(_DOWN.split(" "))
+    tableau = []
+    for size, top in zip(range(1, 8), _TOPS, strict=True):
+        tableau += [next(down) for _ in range(size - 1)] + [top]
+    return parse_deck([*tableau, *_TALON.split(" ")])
+
+
+def assert_wins(variant: str, deck, moves) -> None:
+    game = new_game(variant, deck=deck)
+    for move in moves:
+        game.play(move)
+    assert game.status is Status.WON
+
+
+@pytest.mark.parametrize(
+    ("variant", "seed"),
+    [("draw1", 0), ("draw1", 3), ("draw3", 3), ("draw3", 7), ("goldrush", 109), ("friday13", 13)],
+)
+def test_found_solutions_replay_to_a_win(variant, seed):
+    deck = shuffled_deck(seed)
+    result = solve(variant, deck, max_nodes=20_000)
+    assert result.result == WINNABLE
+    assert_wins(variant, deck, result.moves)
+    assert 0 < result.nodes <= 20_000 and result.ms > 0
+
+
+@pytest.mark.parametrize("variant", ["draw1", "draw3", "goldrush"])
+def test_a_deal_without_a_single_move_is_unwinnable(variant):
+    result = solve(variant, frozen_deck(), max_nodes=1_000)
+    assert (result.result, result.moves, result.nodes) == (UNWINNABLE, (), 0)
+
+
+@pytest.mark.parametrize(("variant", "seed"), [("draw1", 20), ("draw3", 20), ("goldrush", 103)])
+def test_exhaustive_searches_report_unwinnable(variant, seed):
+    result = solve(variant, shuffled_deck(seed), max_nodes=20_000)
+    assert result.result == UNWINNABLE
+    assert result.moves == () and result.nodes > 100
+
+
+def test_the_node_budget_is_honoured_exactly():
+    result = solve("draw3", shuffled_deck(1), max_nodes=300)
+    assert (result.result, result.nodes, result.moves) == (UNKNOWN, 300, ())
+
+
+def test_the_time_budget_is_honoured():
+    result = solve("draw3", shuffled_deck(1), budget_ms=30)
+    assert result.result == UNKNOWN
+    assert result.ms < 500
+
+
+def test_a_node_budget_gives_the_same_answer_every_time():
+    first, second = (solve("draw3", shuffled_deck(13), max_nodes=10_000) for _ in range(2))
+    assert (first.result, first.moves, first.nodes) == (second.result, second.moves, second.nodes)
+
+
+def test_results_pickle():
+    result = solve("draw1", shuffled_deck(3), max_nodes=5_000)
+    assert pickle.loads(pickle.dumps(result)) == result
+    assert isinstance(result, SolveResult)
+
+
+def test_replay_to_win_cuts_the_moves_after_the_engine_finishes_the_game():
+    deck = shuffled_deck(3)
+    moves = solve("draw1", deck, max_nodes=5_000).moves
+    assert replay_to_win(new_game("draw1", deck=deck).rules, deck, [*moves, "draw"]) == moves
+    assert replay_to_win(new_game("draw1", deck=deck).rules, deck, moves[:-1]) == ()
+
+
+def test_cli_solve_prints_the_json_contract():
+    out = io.StringIO()
+    assert main(["solve", "--variant", "draw1", "--seed", "3", "--max-nodes", "5000", "--json"], out) == 0
+    answer = json.loads(out.getvalue())
+    assert set(answer) == {"result", "moves", "nodes", "ms"}
+    assert answer["result"] == WINNABLE
+    assert_wins("draw1", shuffled_deck(3), answer["moves"])
