@@ -12,6 +12,7 @@ from solitaire.cards import format_deck
 from solitaire.errors import SolitaireError
 from solitaire.game import Game
 from solitaire.games import new_game
+from solitaire.solver import solve
 from solitaire.textboard import LEGEND, draw_board
 from solitaire.variants import VARIANTS
 from solitaire.view import view_of
@@ -45,6 +46,11 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play in the terminal")
     play.add_argument("variant", choices=sorted(VARIANTS))
     play.add_argument("--seed", type=int, default=None)
+    solve = sub.add_parser("solve", help="solve a deal (every card known) and print the solution")
+    _add_deal_arguments(solve)
+    solve.add_argument("--budget-ms", type=float, default=None, help="give up after this many milliseconds")
+    solve.add_argument("--max-nodes", type=int, default=None, help="give up after this many positions")
+    solve.add_argument("--json", action="store_true", help="print one JSON object (the only output form)")
     for extra in _EXTRA_PARSERS:
         extra(sub)
     return parser
@@ -109,6 +115,15 @@ def _play(args: argparse.Namespace, out: TextIO) -> int:
     game = new_game(args.variant, seed=seed)
     out.write(f"{game.rules.title}, deal {seed}. Type help for commands.\n")
     return play_loop(game, sys.stdin, out)
+
+
+@command("solve")
+def _solve(args: argparse.Namespace, out: TextIO) -> int:
+    game = game_from_args(args)
+    result = solve(game.rules, game.deck, budget_ms=args.budget_ms, max_nodes=args.max_nodes)
+    answer = {"result": result.result, "moves": list(result.moves), "nodes": result.nodes, "ms": round(result.ms, 3)}
+    out.write(json.dumps(answer) + "\n")
+    return 0
 
 
 HELP = """commands:
