@@ -21,6 +21,7 @@ from solitaire import VARIANTS
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("cogs.solitaire",)
+UNEXPECTED = "Something went wrong on my side; please try again."
 FINISHED_EVENT = "solitaire_game_finished"
 """Dispatched with the final :class:`GameRecord` of every game (listen with ``on_solitaire_game_finished``)."""
 
@@ -56,6 +57,24 @@ class GatewayRedirect:
         return await self._connect(self.target(url), **kwargs)
 
 
+class SolitaireTree(discord.app_commands.CommandTree["SolitaireBot"]):
+    """The command tree: an unexpected error is logged and the player told something went wrong."""
+
+    async def on_error(
+        self, interaction: discord.Interaction[SolitaireBot], error: discord.app_commands.AppCommandError
+    ) -> None:
+        """Log the bug and answer privately if the interaction is still unanswered."""
+        command = interaction.command.qualified_name if interaction.command else "?"
+        log.error("/%s failed", command, exc_info=error)
+        try:
+            if not interaction.response.is_done():
+                await interaction.response.send_message(UNEXPECTED, ephemeral=True)
+            else:
+                await interaction.followup.send(UNEXPECTED, ephemeral=True)
+        except discord.HTTPException:
+            pass
+
+
 class SolitaireBot(commands.Bot):
     """The bot: one :class:`commands.Bot` with the ``/solitaire`` command group.
 
@@ -72,6 +91,7 @@ class SolitaireBot(commands.Bot):
             command_prefix=commands.when_mentioned,
             intents=discord.Intents(guilds=True),
             help_command=None,
+            tree_cls=SolitaireTree,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
         )
         self.settings = settings

@@ -7,12 +7,11 @@ import logging
 import discord
 from discord import app_commands
 
+from bot.client import UNEXPECTED
 from bot.errors import BotError
 from solitaire import SolitaireError
 
 log = logging.getLogger(__name__)
-
-UNEXPECTED = "Something went wrong on my side; please try again."
 
 
 def unwrap(error: BaseException) -> BaseException:

@@ -1,30 +1,117 @@
-"""``/solitaire start|move|draw|undo|end|rules``: playing your own game."""
+"""``/solitaire start|move|draw|undo|end|rules`` and the board buttons: playing your own game."""
 
 from __future__ import annotations
+
+import logging
 
 import discord
 from discord import app_commands
 
+from bot import errors
+from bot.clicks import AllUp, BoardClick, OfferClick, Select, resolve_click
+from bot.client import UNEXPECTED
+from bot.deal_bank import MAX_DEAL_NUMBER
+from bot.move_words import describe_move
 from bot.rules_text import rules_text
+from bot.sessions import FinishSource, Outcome, Session
+from bot.storage import games as store
+from bot.storage.games import GameRecord
 from cogs.base import SolitaireCogBase
-from cogs.errors import refusals
+from cogs.board import build_board, edit_stored_board
+from cogs.buttons import BoardButton, OfferButton, offer_view
+from cogs.errors import answer_privately, refusals
+from solitaire import END, Status, parse_move
+
+log = logging.getLogger(__name__)
 
 VARIANT_CHOICES = [
-    app_commands.Choice(name="Solitaire Rush, draw 1", value="draw1"),
     app_commands.Choice(name="Solitaire Rush, draw 3", value="draw3"),
+    app_commands.Choice(name="Solitaire Rush, draw 1", value="draw1"),
     app_commands.Choice(name="Gold Rush", value="goldrush"),
     app_commands.Choice(name="Friday 13", value="friday13"),
 ]
+MAX_CHOICES = 25
+
+
+def guild_key(interaction: discord.Interaction) -> int:
+    """The guild id games are kept under (0 in DMs)."""
+    return interaction.guild_id or 0
 
 
 class GameCommands(SolitaireCogBase):
-    """The game half of the ``/solitaire`` group."""
+    """The game half of the ``/solitaire`` group (a mixin of :class:`cogs.solitaire.Solitaire`)."""
 
     async def load_game_commands(self) -> None:
-        """Hook run when the cog loads."""
+        """Register the persistent buttons and the board refresh of games the clock ends."""
+        self.bot.add_dynamic_items(BoardButton, OfferButton)
+        self.sessions.add_finish_listener(self._refresh_finished_board)
 
     async def unload_game_commands(self) -> None:
-        """Hook run when the cog unloads."""
+        """Forget the persistent buttons."""
+        self.bot.remove_dynamic_items(BoardButton, OfferButton)
+
+    # -- slash commands --------------------------------------------------------------
+    @app_commands.command(name="start", description="Start a 5-minute game")
+    @app_commands.describe(variant="Which game (default: draw 3)", deal="Replay a numbered deal (optional)")
+    @app_commands.choices(variant=VARIANT_CHOICES)
+    async def start(
+        self,
+        interaction: discord.Interaction,
+        variant: str = "draw3",
+        deal: app_commands.Range[int, 1, MAX_DEAL_NUMBER] | None = None,
+    ) -> None:
+        """Deal a proven-winnable game (or deal number ``deal``) and show its board."""
+        async with refusals(interaction):
+            running = self.sessions.active_for(guild_key(interaction), interaction.user.id)
+            if running is not None:
+                await self._offer_running(interaction, running)
+                return
+            if deal is not None or not self.deals.ready(variant):
+                await interaction.response.defer(thinking=True)
+            numbered = await (self.deals.numbered(variant, deal) if deal is not None else self.deals.take(variant))
+            session = await self.sessions.start(
+                guild_id=guild_key(interaction),
+                channel_id=interaction.channel_id or 0,
+                user_id=interaction.user.id,
+                variant=variant,
+                deal=numbered.deal,
+                deal_number=numbered.number,
+            )
+            await self.send_board(interaction, session, ephemeral=False)
+
+    @app_commands.command(name="move", description="Play a move on your game, e.g. 3-5 or w-f")
+    @app_commands.describe(move="A move like 3-5, w-f, fh-2 or draw (the suggestions list the legal ones)")
+    async def move(self, interaction: discord.Interaction, move: str) -> None:
+        """Play ``move`` (notation) on the player's running game."""
+        await self._slash_play(interaction, move)
+
+    @move.autocomplete("move")
+    async def _move_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        session = self.sessions.active_for(guild_key(interaction), interaction.user.id)
+        if session is None or session.game.is_over:
+            return []
+        typed = current.strip().lower()
+        choices = []
+        for legal in session.game.legal_moves():
+            words = describe_move(session.game, legal)
+            if not typed or typed in words.lower() or str(legal).startswith(typed):
+                choices.append(app_commands.Choice(name=words[:100], value=str(legal)))
+        return choices[:MAX_CHOICES]
+
+    @app_commands.command(name="draw", description="Turn cards from the stock")
+    async def draw(self, interaction: discord.Interaction) -> None:
+        """Draw on the player's running game."""
+        await self._slash_play(interaction, "draw")
+
+    @app_commands.command(name="undo", description="Take back your last move")
+    async def undo(self, interaction: discord.Interaction) -> None:
+        """Undo on the player's running game."""
+        await self._slash_play(interaction, "undo")
+
+    @app_commands.command(name="end", description="End your game now (you keep the time bonus)")
+    async def end(self, interaction: discord.Interaction) -> None:
+        """End the player's running game."""
+        await self._slash_play(interaction, "end")
 
     @app_commands.command(name="rules", description="How a game is played and scored")
     @app_commands.describe(variant="Which game (default: draw 3)")
@@ -33,3 +120,113 @@ class GameCommands(SolitaireCogBase):
         """Explain a variant privately."""
         async with refusals(interaction):
             await interaction.response.send_message(rules_text(variant), ephemeral=True)
+
+    # -- boards (also used by the competition commands) ------------------------------
+    async def send_board(self, interaction: discord.Interaction, session: Session, *, ephemeral: bool) -> None:
+        """Answer ``interaction`` with the board of ``session`` and remember that message as its board.
+
+        After ``interaction.response.defer(...)`` the deferred answer becomes the board.
+        """
+        board = await build_board(session.record, session.view(), session.game.version, now=self.bot.now())
+        message: discord.Message | None
+        if interaction.response.is_done():
+            message = await interaction.edit_original_response(**board.edit_kwargs())
+        else:
+            callback = await interaction.response.send_message(ephemeral=ephemeral, **board.send_kwargs())
+            message = callback.resource if isinstance(callback.resource, discord.Message) else None
+            if message is None:
+                message = await interaction.original_response()
+        await self.sessions.set_board(
+            session, channel_id=interaction.channel_id or 0, message_id=message.id, token=interaction.token
+        )
+
+    async def refresh_board(self, session: Session, record: GameRecord | None = None) -> bool:
+        """Redraw the stored board message of ``session`` as the game stands (``record``: its final row)."""
+        board = await build_board(record or session.record, session.view(), session.game.version, now=self.bot.now())
+        return await edit_stored_board(self.bot, session, board, now=self.bot.now())
+
+    async def _refresh_finished_board(self, session: Session, record: GameRecord, source: FinishSource) -> None:
+        if source != "command":
+            await self.refresh_board(session, record)
+
+    async def _offer_running(self, interaction: discord.Interaction, session: Session) -> None:
+        title = session.game.rules.title
+        await interaction.response.send_message(
+            f"You already have a **{title}** game running here (time runs out <t:{int(session.deadline)}:R>).",
+            view=offer_view(session.id),
+            ephemeral=True,
+        )
+
+    # -- playing -----------------------------------------------------------------------
+    async def _slash_play(self, interaction: discord.Interaction, text: str) -> None:
+        async with refusals(interaction):
+            session = self.sessions.require_active(guild_key(interaction), interaction.user.id)
+            move = parse_move(text, session.game.rules.family)
+            outcome = await self.sessions.play(session, move)
+            await interaction.response.send_message(_played_text(outcome), ephemeral=True)
+            await self.refresh_board(session, outcome.finished)
+
+    async def handle_board_click(self, interaction: discord.Interaction, click: BoardClick | None) -> None:
+        """Answer a board button: select a source, or play, then redraw the clicked board."""
+        try:
+            async with refusals(interaction):
+                await self._board_click(interaction, click)
+        except Exception:
+            log.exception("board click %s failed", click)
+            await answer_privately(interaction, UNEXPECTED)
+
+    async def _board_click(self, interaction: discord.Interaction, click: BoardClick | None) -> None:
+        if click is None:
+            raise errors.BadClickError()
+        session = await self._playable(click.game_id, interaction.user.id, click.version)
+        meaning = resolve_click(session.view(), click.selected, click.action)
+        if isinstance(meaning, Select):
+            board = await build_board(
+                session.record, session.view(), click.version, now=self.bot.now(), selected=meaning.source
+            )
+            await interaction.response.edit_message(**board.edit_kwargs())
+            return
+        if isinstance(meaning, AllUp):
+            outcome = await self.sessions.play_all_to_foundations(session, version=click.version)
+        else:
+            outcome = await self.sessions.play(session, meaning.move, version=click.version)
+        board = await build_board(outcome.finished or session.record, outcome.view, outcome.version, now=self.bot.now())
+        await interaction.response.edit_message(**board.edit_kwargs())
+
+    async def _playable(self, game_id: int, user_id: int, version: int | None) -> Session:
+        """The running game a click or offer names, or the refusal that fits (over, foreign, stale)."""
+        if self.sessions.get(game_id) is None:
+            record = await store.get_game(self.db, game_id)
+            if record is None:
+                raise errors.UnknownGameError()
+            if record.user_id != user_id:
+                raise errors.NotYourGameError(record.user_id)
+            raise errors.GameOverError(record.status)
+        return self.sessions.require_playable(game_id, user_id, version)
+
+    async def handle_offer_click(self, interaction: discord.Interaction, click: OfferClick | None) -> None:
+        """Answer the resume/end offer: post a fresh board, or end the running game."""
+        try:
+            async with refusals(interaction):
+                if click is None:
+                    raise errors.BadClickError()
+                session = await self._playable(click.game_id, interaction.user.id, None)
+                if click.action == "resume":
+                    await self.send_board(interaction, session, ephemeral=session.record.mode == "daily")
+                    return
+                outcome = await self.sessions.play(session, END)
+                await interaction.response.edit_message(content=_played_text(outcome), view=None)
+                await self.refresh_board(session, outcome.finished)
+        except Exception:
+            log.exception("offer click %s failed", click)
+            await answer_privately(interaction, UNEXPECTED)
+
+
+def _played_text(outcome: Outcome) -> str:
+    """The private answer to a command: what was played and where the game stands."""
+    played = ", ".join(outcome.moves)
+    view = outcome.view
+    if outcome.finished is not None:
+        ending = "won" if view.status is Status.WON else view.status.value
+        return f"Played {played}. The game is over ({ending}): **{view.score} points**."
+    return f"Played {played}. Score {view.score}."

@@ -3,12 +3,13 @@
 ``simcord_env`` (from SimCord's pytest plugin) runs the bot built by ``simcord_bot``;
 ``make_bot()`` builds another bot on the same database (for ``env.restart_bot(make_bot())``).
 Deals come from an instant test solver (no worker processes): deal number
-``EASY_NUMBER`` is a draw3 deck with a known short win (see ``tests/bot/decks.py``).
+``EASY_NUMBER`` is a Klondike deck with a known short win (see ``tests/bot/decks.py``).
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+import logging
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -75,10 +76,11 @@ async def make_bot(settings: Settings) -> AsyncIterator[BotFactory]:
 
 
 @pytest.fixture
-def easy_deals(make_bot: BotFactory) -> BotFactory:
-    """Make every banked or random deal the easy draw3 deal."""
-    make_bot.numbers = lambda: EASY_NUMBER
-    return make_bot
+def no_error_logs(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
+    """Fail the test if the bot logged an error (button callbacks log bugs instead of raising them)."""
+    yield
+    errors = [r for r in caplog.get_records("call") if r.levelno >= logging.ERROR]
+    assert not errors, "the bot logged errors:\n" + "\n".join(r.getMessage() for r in errors)
 
 
 @pytest.fixture

@@ -1,0 +1,165 @@
+"""Board buttons without Discord: their custom ids, and what a click means (source, target or command).
+
+A board button's custom id is ``sol:<game>:<version>:<selected>:<action>``: the game
+id, the game's version when the board was drawn (``Game.version``), the selected
+move source shown on that board (``-`` for none) and the button's action. The
+whole state of a two-click move lives in the ids, so it survives restarts, and a
+click from an older board (another version) is recognised as stale.
+
+>>> click = BoardClick(12, 3, "7", "f")
+>>> click.custom_id
+'sol:12:3:7:f'
+>>> parse_board_click("sol:12:3:7:f") == click
+True
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from solitaire import DRAW, END, UNDO, IllegalMoveError, Move, find_variant
+from solitaire.cards import SUIT_SYMBOLS
+from solitaire.moves import FOUNDATION_SOURCES, FRIDAY13_LABELS, PILES
+from solitaire.variants import Family
+from solitaire.view import BoardView
+
+BOARD_PREFIX = "sol"
+OFFER_PREFIX = "solr"
+TO_FOUNDATION = "f"
+"""The "to foundation" button: the selected card up, or every card that can go up."""
+COMMANDS = {"draw": DRAW, "undo": UNDO, "end": END}
+KLONDIKE_SOURCES = (*PILES, "w", *FOUNDATION_SOURCES)
+KLONDIKE_ACTIONS = frozenset((*KLONDIKE_SOURCES, TO_FOUNDATION, *COMMANDS))
+FRIDAY13_ACTIONS = frozenset((*(f"t{label}" for label in FRIDAY13_LABELS), *COMMANDS))
+_BOARD_ID = re.compile(
+    r"^sol:(?P<game>\d{1,19}):(?P<version>\d{1,9}):(?P<selected>[a-z0-9]{1,2}|-):(?P<action>\w{1,5})$"
+)
+_OFFER_ID = re.compile(r"^solr:(?P<game>\d{1,19}):(?P<action>resume|end)$")
+
+OfferAction = Literal["resume", "end"]
+
+
+@dataclass(frozen=True)
+class BoardClick:
+    """A board button: which game, at which version, with which source selected, doing what."""
+
+    game_id: int
+    version: int
+    selected: str | None
+    action: str
+
+    @property
+    def custom_id(self) -> str:
+        """The button's custom id."""
+        return f"{BOARD_PREFIX}:{self.game_id}:{self.version}:{self.selected or '-'}:{self.action}"
+
+
+@dataclass(frozen=True)
+class OfferClick:
+    """A button of the "you already have a game running" offer."""
+
+    game_id: int
+    action: OfferAction
+
+    @property
+    def custom_id(self) -> str:
+        """The button's custom id."""
+        return f"{OFFER_PREFIX}:{self.game_id}:{self.action}"
+
+
+def parse_board_click(custom_id: str) -> BoardClick | None:
+    """Read a board button's custom id; ``None`` if it is malformed."""
+    match = _BOARD_ID.match(custom_id)
+    if match is None:
+        return None
+    selected = None if match["selected"] == "-" else match["selected"]
+    action = match["action"]
+    if action not in KLONDIKE_ACTIONS and action not in FRIDAY13_ACTIONS:
+        return None
+    if selected is not None and (selected not in KLONDIKE_SOURCES or action.startswith("t")):
+        return None
+    return BoardClick(int(match["game"]), int(match["version"]), selected, action)
+
+
+def parse_offer_click(custom_id: str) -> OfferClick | None:
+    """Read an offer button's custom id; ``None`` if it is malformed."""
+    match = _OFFER_ID.match(custom_id)
+    if match is None:
+        return None
+    action: OfferAction = "resume" if match["action"] == "resume" else "end"
+    return OfferClick(int(match["game"]), action)
+
+
+@dataclass(frozen=True)
+class Select:
+    """The click (de)selects a move source: redraw the board with ``source`` highlighted."""
+
+    source: str | None
+
+
+@dataclass(frozen=True)
+class Play:
+    """The click completes a command: push ``move`` (the selection is then cleared)."""
+
+    move: Move
+
+
+@dataclass(frozen=True)
+class AllUp:
+    """The click asks to play every card that can go to a foundation."""
+
+
+Click = Select | Play | AllUp
+
+
+def resolve_click(view: BoardView, selected: str | None, action: str) -> Click:
+    """What clicking ``action`` means on a board showing ``view`` with ``selected`` highlighted.
+
+    :raises IllegalMoveError: when the click cannot mean anything here (e.g. picking an empty pile).
+    """
+    if action in COMMANDS:
+        return Play(COMMANDS[action])
+    if view.family is Family.FRIDAY13:
+        if action.startswith("t") and action[1:] in FRIDAY13_LABELS:
+            return Play(Move.play("w", action[1:]))
+        raise IllegalMoveError(f"{action}: not a Friday 13 button")
+    if action == TO_FOUNDATION:
+        if selected is None:
+            return AllUp()
+        if selected in FOUNDATION_SOURCES:
+            raise IllegalMoveError(f"{selected}-f: that card is already on a foundation")
+        return Play(Move.play(selected, "f"))
+    if action not in KLONDIKE_SOURCES:
+        raise IllegalMoveError(f"{action}: not a Klondike button")
+    if selected == action:
+        return Select(None)
+    if selected is None or action == "w" or (action in FOUNDATION_SOURCES and selected in FOUNDATION_SOURCES):
+        return Select(_check_source(view, action))
+    return Play(Move.play(selected, "f" if action in FOUNDATION_SOURCES else action))
+
+
+def _check_source(view: BoardView, source: str) -> str:
+    """Return ``source`` if it has a card that could move; :raises IllegalMoveError: otherwise."""
+    if source == "w":
+        if not view.waste_count:
+            raise IllegalMoveError("w: the waste is empty: draw first")
+    elif source in FOUNDATION_SOURCES:
+        suit = FOUNDATION_SOURCES[source]
+        if not find_variant(view.variant).foundation_to_tableau:
+            raise IllegalMoveError(f"{source}: cards never leave the foundations in {view.title}")
+        if not any(f.label == suit and f.count for f in view.foundations):
+            raise IllegalMoveError(f"{source}: that foundation is empty")
+    elif not view.tableau[int(source) - 1].cards:
+        raise IllegalMoveError(f"{source}: pile {source} has no face-up card to move")
+    return source
+
+
+def source_name(source: str) -> str:
+    """A move source in words: ``pile 3``, ``the waste``, ``the ♥ foundation``."""
+    if source == "w":
+        return "the waste"
+    if source in FOUNDATION_SOURCES:
+        return f"the {SUIT_SYMBOLS[FOUNDATION_SOURCES[source]]} foundation"
+    return f"pile {source}"

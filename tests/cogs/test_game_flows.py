@@ -1,0 +1,231 @@
+"""Playing on (simulated) Discord: start, clicks, slash moves, win, expiry, refusals, restarts, double clicks."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from simcord import interactions as sim_interactions
+from simcord.backend import serializers
+from simcord.enums import ComponentType, InteractionType
+from simcord.results import InteractionResult
+
+from bot.storage import games as store
+from solitaire import game_from_json
+from solitaire.moves import FRIDAY13_LABELS
+from tests.bot.decks import EASY_NUMBER
+
+pytestmark = pytest.mark.usefixtures("no_error_logs")
+
+
+def labels(message: Any) -> dict[str, dict[str, Any]]:
+    """The board's buttons by label."""
+    return {c["label"]: c for row in message.components for c in row.get("components", [])}
+
+
+def custom_ids(message: Any) -> set[str]:
+    return {c["custom_id"] for c in labels(message).values()}
+
+
+async def start(actor: Any, channel: Any, **options: Any) -> Any:
+    result = await actor.slash(channel, "solitaire start", **options)
+    assert result.response is not None, result
+    return result.response
+
+
+async def row(env: Any, game_id: int = 1) -> store.GameRecord:
+    record = await store.get_game(env.bot.db, game_id)
+    assert record is not None
+    return record
+
+
+async def click_all(actor: Any, message: Any, *names: str) -> None:
+    for name in names:
+        result = await actor.click(message, label=name)
+        assert not (result.response and result.response.ephemeral), result.response.content
+
+
+async def raw_clicks(env: Any, actor: Any, message: Any, custom_id: str, times: int = 1) -> list[InteractionResult]:
+    """Send ``times`` clicks with ``custom_id`` before the bot handles any (a double click, or a forged id)."""
+    stored = env.backend.get_message(message.channel_id, message.id)
+    snapshot = json.loads(json.dumps(serializers.message_payload(env.backend, stored)))
+    snapshot["components"][0]["components"][0]["custom_id"] = custom_id  # the message as the client saw it
+    pending = []
+    for _ in range(times):
+        record, payload = sim_interactions.base_payload(
+            env.backend,
+            type=InteractionType.MESSAGE_COMPONENT,
+            channel_id=message.channel_id,
+            guild_id=actor.guild.id,
+            user_id=actor.id,
+            data={"custom_id": custom_id, "component_type": ComponentType.BUTTON},
+        )
+        payload["message"] = snapshot
+        record.source_message_id = stored.id
+        pending.append((record, payload))
+    for _, payload in pending:
+        env.backend.emit("INTERACTION_CREATE", payload)
+    await env.settle()
+    return [InteractionResult(env, record) for record, _ in pending]
+
+
+async def test_start_shows_board_deal_number_deadline_and_buttons(simcord_env, channel, alice):
+    board = await start(alice, channel, variant="draw1", deal=42)
+    assert not board.ephemeral
+    assert "deal #42" in board.content and "Solitaire Rush (draw 1)" in board.content
+    deadline = int(simcord_env.now().timestamp()) + 300
+    assert f"<t:{deadline}:R>" in board.content
+    assert [a.filename for a in board.attachments] == ["board.png"]
+    buttons = labels(board)
+    assert {f"Pile {n}" for n in range(1, 8)} | {"Waste", "Draw", "Undo", "All up", "End game"} <= set(buttons)
+    assert {"♠", "♥", "♦", "♣"} <= set(buttons)
+    assert len(board.components) <= 5 and all(len(r["components"]) <= 5 for r in board.components)
+    assert buttons["Undo"].get("disabled")
+    record = await row(simcord_env)
+    assert (record.status, record.deal_number, record.variant, record.message_id) == ("playing", 42, "draw1", board.id)
+
+
+async def test_friday13_board_has_one_button_per_foundation_and_disables_illegal_ones(simcord_env, channel, alice):
+    board = await start(alice, channel, variant="friday13", deal=5)
+    buttons = labels(board)
+    assert {f"→ {label}" for label in FRIDAY13_LABELS} <= set(buttons)
+    assert all(buttons[f"→ {label}"].get("disabled") for label in ("J", "Q", "K", "A", "2"))  # nothing drawn yet
+    await alice.click(board, label="Draw")
+    game = simcord_env.bot.sessions.get(1).game
+    legal = {m.target for m in game.legal_moves() if m.source == "w"}
+    enabled = {name[2:] for name, b in labels(board).items() if name.startswith("→") and not b.get("disabled")}
+    assert enabled == legal
+
+
+async def test_win_by_clicks_and_slash_then_result_is_stored_and_announced(simcord_env, channel, alice):
+    finished = []
+
+    async def on_finished(record):
+        finished.append(record)
+
+    simcord_env.bot.add_listener(on_finished, "on_solitaire_game_finished")
+    board = await start(alice, channel, variant="draw3", deal=EASY_NUMBER)
+    # two-click move: pile 1 (A♠) to the foundations, then undo it (it revealed nothing)
+    await click_all(alice, board, "Pile 1")
+    assert "Selected **pile 1**" in board.content
+    await click_all(alice, board, "♠")
+    assert (await row(simcord_env)).version == 1
+    await click_all(alice, board, "Undo")
+    assert (await row(simcord_env)).version == 2
+    # everything that can go up, then draws by slash command and "All up" clicks
+    await click_all(alice, board, "All up")
+    for _ in range(8):
+        result = await alice.slash(channel, "solitaire draw")
+        assert result.response.ephemeral and result.response.content.startswith("Played draw")
+        await click_all(alice, board, "All up")
+    assert "**won**" in board.content and not board.components
+    record = await row(simcord_env)
+    assert record.status == "won" and record.finished_at is not None and record.score == 1910
+    replayed = game_from_json(json.loads(record.state))
+    assert (replayed.status.value, replayed.score) == ("won", record.score)
+    assert [r.id for r in finished] == [record.id] and finished[0].status == "won"
+
+
+async def test_slash_move_with_autocomplete_in_words(simcord_env, channel, alice):
+    board = await start(alice, channel, variant="draw3", deal=EASY_NUMBER)
+    choices = await alice.autocomplete(channel, "solitaire move", "move", "")
+    by_value = {c["value"]: c["name"] for c in choices}
+    assert by_value["1-f"] == "1 → f: A♠ starts the ♠ foundation"
+    assert by_value["draw"] == "draw: turn 3 cards"
+    assert {c["value"] for c in await alice.autocomplete(channel, "solitaire move", "move", "1-")} == {"1-f", "1-4"}
+    result = await alice.slash(channel, "solitaire move", move="1-f")
+    assert result.response.ephemeral and "Played 1-f" in result.response.content
+    assert "score 50" in board.content  # the stored board was redrawn (A♠ scores 50)
+    refused = await alice.slash(channel, "solitaire move", move="3-5")
+    assert refused.response.ephemeral and refused.response.content.startswith("3-5:")
+    assert (await row(simcord_env)).version == 1
+
+
+async def test_undo_is_refused_after_a_reveal(simcord_env, channel, alice):
+    board = await start(alice, channel, variant="draw3", deal=EASY_NUMBER)
+    await click_all(alice, board, "Pile 1", "♠")  # A♠ up: nothing revealed
+    await click_all(alice, board, "Pile 2", "♥")  # A♥ up: reveals A♦
+    refused = await alice.slash(channel, "solitaire undo")
+    assert refused.response.ephemeral and "revealed a card" in refused.response.content
+    assert labels(board)["Undo"].get("disabled")
+    assert (await row(simcord_env)).version == 2
+
+
+async def test_clock_expires_the_game_and_redraws_the_board(simcord_env, channel, alice):
+    board = await start(alice, channel, variant="draw3", deal=EASY_NUMBER)
+    await click_all(alice, board, "Draw")
+    await simcord_env.advance_time(299)
+    assert (await row(simcord_env)).status == "playing"
+    await simcord_env.advance_time(2)
+    record = await row(simcord_env)
+    assert record.status == "expired" and record.seconds_used == 300
+    assert "time is up" in board.content and not board.components
+    late = await alice.slash(channel, "solitaire draw")
+    assert late.response.ephemeral and "no game running" in late.response.content
+
+
+async def test_a_strangers_click_changes_nothing(simcord_env, channel, alice, bob):
+    board = await start(alice, channel, variant="draw3", deal=EASY_NUMBER)
+    result = await bob.click(board, label="Draw")
+    assert result.response.ephemeral and f"<@{alice.id}>'s game" in result.response.content
+    assert (await row(simcord_env)).version == 0
+    assert "Draw" in labels(board)
+
+
+async def test_a_stale_board_is_refused_and_the_offer_resumes_or_ends(simcord_env, channel, alice):
+    old = await start(alice, channel, variant="draw3", deal=EASY_NUMBER)
+    offer = await alice.slash(channel, "solitaire start")
+    assert offer.response.ephemeral and "already have" in offer.response.content
+    resumed = await alice.click(offer.response, label="Resume it")
+    new = resumed.response
+    assert new.id != old.id and (await row(simcord_env)).message_id == new.id
+    await click_all(alice, new, "Draw")
+    stale = await alice.click(old, label="Draw")
+    assert stale.response.ephemeral and "out of date" in stale.response.content
+    assert (await row(simcord_env)).version == 1
+    offer = await alice.slash(channel, "solitaire start")
+    ended = await alice.click(offer.response, label="End it")
+    assert "game is over (ended)" in ended.response.content
+    assert (await row(simcord_env)).status == "ended"
+    assert "ended" in new.content and not new.components
+    gone = await alice.click(old, label="Draw")
+    assert gone.response.ephemeral and "over" in gone.response.content
+
+
+async def test_restart_mid_game_keeps_the_old_board_playable_and_the_clock(simcord_env, channel, alice, make_bot):
+    board = await start(alice, channel, variant="draw3", deal=EASY_NUMBER)
+    await click_all(alice, board, "Pile 1", "♠")
+    await simcord_env.advance_time(100)
+    await simcord_env.restart_bot(make_bot())
+    assert simcord_env.bot.sessions.get(1) is not None
+    await click_all(alice, board, "Pile 2", "♥")
+    assert (await row(simcord_env)).version == 2
+    await simcord_env.advance_time(201)
+    assert (await row(simcord_env)).status == "expired"
+    assert "time is up" in board.content
+
+
+async def test_double_click_plays_once(simcord_env, channel, alice):
+    board = await start(alice, channel, variant="draw3", deal=EASY_NUMBER)
+    first, second = await raw_clicks(simcord_env, alice, board, labels(board)["Draw"]["custom_id"], times=2)
+    answers = sorted([first.ephemeral, second.ephemeral])
+    assert answers == [False, True]
+    refused = first if first.ephemeral else second
+    assert "out of date" in refused.response.content
+    record = await row(simcord_env)
+    assert record.version == 1 and json.loads(record.state)["log"] == [["draw", 0]]
+
+
+async def test_commands_without_a_game_and_malformed_clicks_answer_privately(simcord_env, channel, alice):
+    for name in ("solitaire draw", "solitaire undo", "solitaire end"):
+        result = await alice.slash(channel, name)
+        assert result.response.ephemeral and "no game running" in result.response.content
+    result = await alice.slash(channel, "solitaire move", move="9-9")
+    assert result.response.ephemeral
+    board = await start(alice, channel, variant="draw3", deal=EASY_NUMBER)
+    for forged in ("sol:1:0:-:zz", "sol:1:0:w:t5", "sol:nonsense", "sol:99:0:-:draw"):
+        (answer,) = await raw_clicks(simcord_env, alice, board, forged)
+        assert answer.ephemeral, forged
+        assert "not one I understand" in answer.response.content or "not running" in answer.response.content
+    assert (await row(simcord_env)).version == 0
