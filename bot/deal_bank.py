@@ -9,16 +9,16 @@ bank or a requested deal number makes the caller wait for a solve.
 from __future__ import annotations
 
 import asyncio
-import importlib
 import logging
 import random
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Generic, Protocol, TypeVar
 
-from solitaire import Card, shuffled_deck
+from solitaire import Card
+from solitaire.deals import ProvenDeal, numbered_deal
 
 log = logging.getLogger(__name__)
 
@@ -40,23 +40,9 @@ class Deal(Protocol):
         """The 52 cards in dealing order."""
 
 
-@dataclass(frozen=True)
-class SeededDeal:
-    """A deal shuffled from its number, not proven winnable (used only until ``solitaire.deals`` exists)."""
-
-    variant: str
-    seed: int
-    deck: tuple[Card, ...]
-    solution: tuple[str, ...] = ()
-
-
-def solve_numbered(variant: str, number: int) -> Any:
-    """Return the proven deal ``number`` of ``variant``; CPU-bound, run it in a worker process."""
-    try:
-        deals = importlib.import_module("solitaire.deals")
-    except ModuleNotFoundError:
-        return SeededDeal(variant, number, shuffled_deck(number))
-    return deals.numbered_deal(variant, number)
+def solve_numbered(variant: str, number: int) -> ProvenDeal:
+    """Return the proven deal ``number`` of ``variant``; CPU-bound, so run it in a worker process."""
+    return numbered_deal(variant, number)
 
 
 @dataclass(frozen=True)

@@ -17,24 +17,28 @@ import pytest
 import pytest_asyncio
 
 from bot.client import SolitaireBot
-from bot.deal_bank import DealBank, SeededDeal
+from bot.deal_bank import DealBank
 from bot.settings import Settings, load_settings
 from solitaire import VARIANTS
+from solitaire.deals import ProvenDeal
 from tests.bot.decks import EASY_KLONDIKE, EASY_NUMBER, seeded
 
 
-def test_solver(variant: str, number: int) -> SeededDeal:
-    """Instant stand-in for the solver: the easy deck for ``EASY_NUMBER`` (draw3), else a plain shuffle."""
+def instant_solver(variant: str, number: int) -> ProvenDeal:
+    """Instant stand-in for the solver: the easy deck for ``EASY_NUMBER`` (Klondike), else a plain shuffle.
+
+    The plain shuffles are not proven winnable: tests that need a proof call ``numbered_deal``.
+    """
     if number == EASY_NUMBER and variant in ("draw3", "draw1", "goldrush"):
-        return SeededDeal(variant, number, EASY_KLONDIKE)
-    return SeededDeal(variant, number, seeded(number))
+        return ProvenDeal(variant, number, EASY_KLONDIKE, ())
+    return ProvenDeal(variant, number, seeded(number), ())
 
 
-def make_deal_bank(*, size: int = 0, numbers: Callable[[], int] | None = None) -> DealBank[SeededDeal]:
+def make_deal_bank(*, size: int = 0, numbers: Callable[[], int] | None = None) -> DealBank[ProvenDeal]:
     """A deal bank with the instant test solver, solving on the event loop."""
     counter = iter(range(1000, 10**9))
     return DealBank(
-        test_solver, variants=VARIANTS, size=size, executor=None, numbers=numbers or (lambda: next(counter))
+        instant_solver, variants=VARIANTS, size=size, executor=None, numbers=numbers or (lambda: next(counter))
     )
 
 

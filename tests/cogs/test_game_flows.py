@@ -11,8 +11,10 @@ from simcord.backend import serializers
 from simcord.enums import ComponentType, InteractionType
 from simcord.results import InteractionResult
 
+from bot.deal_bank import NumberedDeal
 from bot.storage import games as store
-from solitaire import game_from_json
+from solitaire import game_from_json, new_game
+from solitaire.deals import numbered_deal
 from solitaire.moves import FRIDAY13_LABELS
 from tests.bot.decks import EASY_NUMBER
 
@@ -229,3 +231,31 @@ async def test_commands_without_a_game_and_malformed_clicks_answer_privately(sim
         assert answer.ephemeral, forged
         assert "not one I understand" in answer.response.content or "not running" in answer.response.content
     assert (await row(simcord_env)).version == 0
+
+
+SOURCE_LABELS = {"w": "Waste", "fs": "♠", "fh": "♥", "fd": "♦", "fc": "♣"}
+
+
+def clicks_for(move: str) -> list[str]:
+    """The button labels that play ``move`` (notation) on a Klondike board."""
+    if move in ("draw", "undo"):
+        return [move.capitalize()]
+    source, target = move.split("-")
+    first = SOURCE_LABELS.get(source, f"Pile {source}")
+    return [first, "Selected card up" if target == "f" else f"Pile {target}"]
+
+
+async def test_a_proven_deal_is_won_by_replaying_its_solution_with_clicks(simcord_env, channel, alice):
+    deal = numbered_deal("draw3", 1)
+    simcord_env.bot.deals.add(NumberedDeal("draw3", 1, deal))
+    board = await start(alice, channel, variant="draw3", deal=1)
+    assert "deal #1" in board.content
+    expected = new_game("draw3", deck=deal.deck)
+    for move in deal.solution:
+        if expected.is_over:
+            break
+        await click_all(alice, board, *clicks_for(move))
+        expected.play(move)
+    record = await row(simcord_env)
+    assert expected.status.value == "won" and record.status == "won"
+    assert record.score == expected.score and "**won**" in board.content
