@@ -15,13 +15,14 @@ def main(argv: list[str] | None = None) -> int:
     """Render the sample states of every variant into ``--out``."""
     parser = argparse.ArgumentParser(prog="python -m render", description=__doc__)
     parser.add_argument("--out", type=Path, default=Path("docs/images"))
+    parser.add_argument("--variants", nargs="+", choices=list(VARIANTS), default=list(VARIANTS))
     parser.add_argument("--states", nargs="+", choices=STATES, default=["fresh", "mid", "won"])
     parser.add_argument("--four-colour", action="store_true", help="draw clubs green and diamonds blue")
     parser.add_argument("--selected", help="highlight this move source in mid-game pictures (e.g. 3, w)")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
-    suffix = "-4c" if args.four_colour else ""
-    for variant in VARIANTS:
+    suffix = ("-4c" if args.four_colour else "") + (f"-sel{args.selected}" if args.selected else "")
+    for variant in args.variants:
         for state in args.states:
             game = sample_game(variant, state)
             clock = game.log[-1][1] if game.log else 0

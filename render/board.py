@@ -6,13 +6,18 @@ import functools
 import io
 import math
 
-from PIL import Image, ImageDraw
+from PIL import (
+    Image,
+    ImageDraw,
+    PngImagePlugin,  # noqa: F401  (loaded at import, not on the first frame)
+)
 
 from render import palette as pal
 from render.fonts import Face
 from render.layout import (
     CARD_H,
     CARD_W,
+    GAP,
     HEADER_H,
     HEIGHT,
     LABEL_Y,
@@ -25,14 +30,16 @@ from render.layout import (
     column_x,
     pile_tops,
 )
-from render.sprites import Sprite, badge, card_back, card_face, slot, text
+from render.sprites import LOCK, Sprite, badge, card_back, card_face, slot, text
 from solitaire.cards import SUIT_SYMBOLS
 from solitaire.game import Status
 from solitaire.variants import Family
 from solitaire.view import BoardView, FoundationView, PileView
 
-COMPRESS_LEVEL = 6
-"""zlib level for the PNG; see ``benchmarks/bench_render.py`` for the trade-off."""
+COMPRESS_LEVEL = 3
+"""zlib level for boards in play; see ``benchmarks/bench_render.py`` for the time/size trade-off."""
+FINAL_COMPRESS_LEVEL = 6
+"""zlib level for a finished game's picture, drawn once, so smaller at a little more time."""
 HIGHLIGHT_WIDTH = 5
 FOUNDATION_SOURCES = ("fs", "fh", "fd", "fc")
 """Move-notation sources of the Klondike foundations, in view order (S H D C)."""
@@ -41,9 +48,13 @@ FOUNDATION_SOURCES = ("fs", "fh", "fd", "fc")
 def render_board(
     view: BoardView, *, time_left: float | None = None, selected: str | None = None, four_colour: bool = False
 ) -> bytes:
-    """Draw ``view`` as PNG bytes; ``selected`` is a highlighted move source (``"3"``, ``"w"``, ``"fh"``)."""
-    canvas = draw_board(view, time_left=time_left, selected=selected, four_colour=four_colour)
-    return encode(canvas)
+    """Draw ``view`` as PNG bytes; ``selected`` is a highlighted move source (``"3"``, ``"w"``, ``"fh"``).
+
+    Safe to call from several threads (``asyncio.to_thread``): composing holds a lock, encoding does not.
+    """
+    with LOCK:
+        canvas = draw_board(view, time_left=time_left, selected=selected, four_colour=four_colour)
+    return encode(canvas, COMPRESS_LEVEL if view.status is Status.PLAYING else FINAL_COMPRESS_LEVEL)
 
 
 def draw_board(
@@ -61,10 +72,10 @@ def draw_board(
     return canvas
 
 
-def encode(canvas: Image.Image) -> bytes:
-    """Encode a palette image as PNG bytes."""
+def encode(canvas: Image.Image, level: int = COMPRESS_LEVEL) -> bytes:
+    """Encode a palette image as PNG bytes at zlib ``level``."""
     buffer = io.BytesIO()
-    canvas.save(buffer, format="PNG", optimize=False, compress_level=COMPRESS_LEVEL)
+    canvas.save(buffer, format="PNG", optimize=False, compress_level=level)
     return buffer.getvalue()
 
 
@@ -91,6 +102,8 @@ def _header_items(view: BoardView, time_left: float | None) -> list[tuple[str, s
     items: list[tuple[str, str, pal.RGB]] = []
     if view.max_passes is not None:
         items.append(("PASS", f"{view.pass_number} of {view.max_passes}", pal.HEADER_TEXT))
+        if view.family is Family.KLONDIKE:
+            items.append(("DRAW", str(view.draw_count), pal.HEADER_TEXT))
     elif view.pass_number > 1:
         items.append(("PASS", str(view.pass_number), pal.HEADER_TEXT))
     items.append(("MOVES", str(view.move_count), pal.HEADER_TEXT))
@@ -209,9 +222,9 @@ F13_STOCK_Y = F13_ROW_Y[1] + CARD_H + 40
 
 
 def _f13_slot_xy(index: int) -> tuple[int, int]:
-    """Return the top-left of Friday 13 foundation ``index`` (0..12): seven on top, six below."""
+    """Return the top-left of Friday 13 foundation ``index`` (0..12): seven on top, six centred below."""
     row, column = divmod(index, 7)
-    return column_x(column), F13_ROW_Y[row]
+    return column_x(column) + row * (CARD_W + GAP) // 2, F13_ROW_Y[row]
 
 
 def _draw_friday13(canvas: Image.Image, view: BoardView, selected: str | None, four_colour: bool) -> None:

@@ -80,7 +80,8 @@ def _ramp(start: RGB, end: RGB, steps: int) -> list[RGB]:
     ]
 
 
-def palette_colours() -> list[RGB]:
+@functools.cache
+def palette_colours() -> tuple[RGB, ...]:
     """Return the palette: every theme colour and the anti-aliasing ramps between pairs of them."""
     colours: list[RGB] = []
     for start, end in _RAMPS:
@@ -89,7 +90,7 @@ def palette_colours() -> list[RGB]:
     spare = 256 - len(colours)
     extra = [mid for a, b in combinations(base, 2) if (mid := _ramp(a, b, 3)[1]) not in colours]
     colours.extend(extra[:spare])
-    return colours[:256]
+    return tuple(colours[:256])
 
 
 @functools.cache

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import threading
 from dataclasses import dataclass
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
@@ -14,6 +15,8 @@ from solitaire.cards import SUIT_SYMBOLS, Card
 
 SUPERSAMPLE = 3
 """Shapes are drawn this many times larger, then scaled down, for smooth edges."""
+LOCK = threading.RLock()
+"""Held while drawing: FreeType faces and the sprite caches are shared between threads."""
 SHADOW = (2, 3)
 """How far a card's shadow falls right and down (it only ever lands on the felt)."""
 
@@ -50,8 +53,8 @@ def _from_rgba(image: Image.Image) -> Sprite:
     return Sprite(pal.to_palette(flat), mask)
 
 
-def _with_shadow(card: Image.Image) -> Sprite:
-    """Put a soft shadow under a card drawing and map it to the palette over the felt."""
+def _with_shadow(card: Image.Image) -> tuple[Image.Image, Image.Image]:
+    """Put a soft shadow under a card drawing; return it flattened on the felt (RGB) and its mask."""
     dx, dy = SHADOW
     width, height = card.size
     alpha = card.getchannel("A")
@@ -66,12 +69,13 @@ def _with_shadow(card: Image.Image) -> Sprite:
     solid = Image.new("L", image.size, 0)
     solid.paste(alpha.point(lambda a: 255 if a >= 128 else 0), (0, 0))
     mask = ImageChops.lighter(solid, shade.point(lambda a: 255 if a >= 16 else 0))
-    return Sprite(pal.to_palette(flat), mask.convert("1"))
+    return flat, mask.convert("1")
 
 
 def _scaled(image: Image.Image, size: tuple[int, int]) -> Image.Image:
-    """Scale a supersampled drawing down to ``size``."""
-    return image.resize(size, Image.Resampling.LANCZOS)
+    """Scale a supersampled drawing down to ``size`` (box-averaging each SUPERSAMPLE square: fast and smooth)."""
+    reduced = image.reduce(SUPERSAMPLE)
+    return reduced if reduced.size == size else reduced.resize(size, Image.Resampling.BOX)
 
 
 def _card_base(fill: pal.RGB, edge: pal.RGB) -> tuple[Image.Image, ImageDraw.ImageDraw]:
@@ -90,39 +94,55 @@ def _centred_text(
     draw.text(centre, text, font=font(face, size), fill=fill, anchor="mm")
 
 
-def _index(draw: ImageDraw.ImageDraw, card: Card, colour: pal.RGB, x: int, y: int, scale: int) -> None:
+def _index(draw: ImageDraw.ImageDraw, card: Card, colour: pal.RGB, x: int, y: int) -> None:
     """Draw the corner index (rank then suit on one line) with its ink top-left at (x, y)."""
-    rank_font = font(Face.CONDENSED, 33 * scale)
-    suit_font = font(Face.BOLD, 30 * scale)
+    rank_font = font(Face.CONDENSED, 33)
+    suit_font = font(Face.BOLD, 30)
     left, top, right, _ = rank_font.getbbox(card.rank_name)
     draw.text((x - left, y - top), card.rank_name, font=rank_font, fill=colour)
     s_left, s_top, _, _ = suit_font.getbbox(SUIT_SYMBOLS[card.suit])
-    draw.text(
-        (x + right - left + 1 * scale - s_left, y - s_top + 1 * scale),
-        SUIT_SYMBOLS[card.suit],
-        font=suit_font,
-        fill=colour,
-    )
+    draw.text((x + right - left + 1 - s_left, y - s_top + 1), SUIT_SYMBOLS[card.suit], font=suit_font, fill=colour)
 
 
 @functools.cache
+def _blank_face() -> tuple[Image.Image, Image.Image]:
+    """Return a blank card face with its shadow, flattened on the felt (RGB), and its mask."""
+    image, _ = _card_base(pal.CARD, pal.CARD_EDGE)
+    return _with_shadow(_scaled(image, (CARD_W, CARD_H)))
+
+
+@functools.cache
+def _court_frame(colour: pal.RGB) -> Image.Image:
+    """Return the smooth rounded frame a court card's letter sits in (RGBA, card-sized)."""
+    s = SUPERSAMPLE
+    frame = Image.new("RGBA", (CARD_W * s, CARD_H * s), (0, 0, 0, 0))
+    box = (18 * s, 44 * s, (CARD_W - 18) * s, (CARD_H - 12) * s)
+    ImageDraw.Draw(frame).rounded_rectangle(box, 6 * s, outline=colour, width=2 * s)
+    return _scaled(frame, (CARD_W, CARD_H))
+
+
 def card_face(card: Card, four_colour: bool = False) -> Sprite:
     """Return the face of ``card``: a big corner index, and a centre pip or court letter."""
-    s = SUPERSAMPLE
-    colour = ink(card.suit, four_colour)
-    image, draw = _card_base(pal.CARD, pal.CARD_EDGE)
-    _index(draw, card, colour, 7 * s, 7 * s, s)
+    return _card_face(card, ink(card.suit, four_colour))
+
+
+@functools.cache
+def _card_face(card: Card, colour: pal.RGB) -> Sprite:
+    """Draw the face of ``card`` in ``colour`` (cached per card and ink)."""
+    blank, mask = _blank_face()
+    image = blank.copy()
+    draw = ImageDraw.Draw(image)
+    _index(draw, card, colour, 7, 7)
     symbol = SUIT_SYMBOLS[card.suit]
-    centre = (CARD_W * s / 2, (CARD_H * s) * 0.6)
+    centre = (CARD_W / 2, CARD_H * 0.6)
     if card.rank > 10:
-        box = (18 * s, 44 * s, (CARD_W - 18) * s, (CARD_H - 14) * s)
-        draw.rounded_rectangle(box, 6 * s, outline=colour, width=2 * s)
-        _centred_text(draw, (centre[0], centre[1] - 14 * s), card.rank_name, Face.BOLD, 58 * s, colour)
-        _centred_text(draw, (centre[0], centre[1] + 34 * s), symbol, Face.BOLD, 34 * s, colour)
+        frame = _court_frame(colour)
+        image.paste(frame, (0, 0), frame)
+        _centred_text(draw, (centre[0], centre[1] - 14), card.rank_name, Face.BOLD, 58, colour)
+        _centred_text(draw, (centre[0], centre[1] + 34), symbol, Face.BOLD, 34, colour)
     else:
-        size = 96 if card.rank == 1 else 70
-        _centred_text(draw, centre, symbol, Face.BOLD, size * s, colour)
-    return _with_shadow(_scaled(image, (CARD_W, CARD_H)))
+        _centred_text(draw, centre, symbol, Face.BOLD, 96 if card.rank == 1 else 70, colour)
+    return Sprite(pal.to_palette(image), mask)
 
 
 @functools.cache
@@ -150,7 +170,8 @@ def card_back() -> Sprite:
     )
     _centred_text(draw, emblem, "\u2660", Face.BOLD, 30 * s, pal.CARD)
     draw.rounded_rectangle(inner, (RADIUS - 4) * s, outline=pal.BACK_DARK, width=s)
-    return _with_shadow(_scaled(image, (CARD_W, CARD_H)))
+    flat, mask = _with_shadow(_scaled(image, (CARD_W, CARD_H)))
+    return Sprite(pal.to_palette(flat), mask)
 
 
 @functools.cache
@@ -167,7 +188,7 @@ def slot(mark: str, colour: pal.RGB = pal.FELT_LINE) -> Sprite:
     return Sprite(pal.to_palette(rgb), None)
 
 
-@functools.cache
+@functools.lru_cache(maxsize=4096)
 def text(value: str, face: Face, size: int, fg: pal.RGB, bg: pal.RGB) -> Sprite:
     """Return ``value`` drawn in ``fg`` on a tight ``bg`` rectangle (its height fits the font's line)."""
     typeface = font(face, size)
@@ -178,7 +199,7 @@ def text(value: str, face: Face, size: int, fg: pal.RGB, bg: pal.RGB) -> Sprite:
     return Sprite(pal.to_palette(image), None)
 
 
-@functools.cache
+@functools.lru_cache(maxsize=1024)
 def badge(value: str, size: int, fg: pal.RGB, bg: pal.RGB, min_width: int = 0) -> Sprite:
     """Return a pill-shaped label: ``value`` in ``fg`` on ``bg``."""
     s = SUPERSAMPLE
@@ -193,10 +214,11 @@ def badge(value: str, size: int, fg: pal.RGB, bg: pal.RGB, min_width: int = 0) -
     return _from_rgba(_scaled(image, (width, height)))
 
 
-@functools.cache
-def rounded_mask(width: int, height: int, radius: int) -> Image.Image:
-    """Return a hard ``1`` mask of a rounded rectangle."""
-    s = SUPERSAMPLE
-    shape = Image.new("L", (width * s, height * s), 0)
-    ImageDraw.Draw(shape).rounded_rectangle((0, 0, width * s - 1, height * s - 1), radius * s, fill=255)
-    return shape.resize((width, height), Image.Resampling.BOX).point(lambda v: 255 if v >= 128 else 0).convert("1")
+def warm_up() -> None:
+    """Build every card sprite in both colour schemes now (e.g. at bot start-up, off the event loop)."""
+    with LOCK:
+        card_back()
+        for four_colour in (False, True):
+            for suit in "CDHS":
+                for rank in range(1, 14):
+                    card_face(Card(rank, suit), four_colour)
