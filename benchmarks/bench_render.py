@@ -112,7 +112,8 @@ def main() -> None:
             print(f"zlib level {level}: encode median {_median_ms(times):5.2f} ms  png {len(data) / 1000:5.1f} KB")
     first, full = cold_start(args.cold_runs)
     print(
-        f"cold start: first frame {first:.1f} ms (sprites on demand), every card sprite (both colour schemes) {full:.1f} ms"
+        f"cold start: first frame {first:.1f} ms (sprites on demand), "
+        f"every card sprite in both colour schemes {full:.1f} ms"
     )
     print(
         f"median_ms={headline['median_ms']:.2f} p90_ms={headline['p90_ms']:.2f} png_kb={headline['png_kb']:.1f} "
