@@ -402,6 +402,37 @@ def stats_lines(stats: MemberStats) -> list[str]:
     return lines
 
 
+Result = tuple[int, int, int | None, float]
+"""A finished game for ranking: ``(user_id, score, seconds_used, finished_at)``."""
+
+
+def rank_bests(results: Iterable[Result], caller_id: int, limit: int) -> tuple[tuple[Ranked, ...], Ranked | None, int]:
+    """Keep each member's best result and rank them: return the top ``limit``, the caller's entry and the count.
+
+    >>> top, me, total = rank_bests([(1, 50, 90, 1.0), (2, 70, 80, 2.0), (1, 70, 60, 3.0)], caller_id=2, limit=1)
+    >>> [(e.rank, e.user_id, e.score) for e in top], (me.rank, me.user_id), total
+    ([(1, 1, 70)], (2, 2), 2)
+    """
+    best: dict[int, tuple[int, int, float]] = {}
+    for user_id, score, seconds_used, finished_at in results:
+        key = (-score, seconds_used if seconds_used is not None else UNKNOWN_SECONDS, finished_at)
+        held = best.get(user_id)
+        if held is None or key < held:
+            best[user_id] = key
+    ordered = sorted((key, user_id) for user_id, key in best.items())
+
+    def entry(rank: int, key: tuple[int, int, float], user_id: int) -> Ranked:
+        seconds = None if key[1] == UNKNOWN_SECONDS else key[1]
+        return Ranked(rank, user_id, -key[0], seconds, key[2])
+
+    top = tuple(entry(n, key, user_id) for n, (key, user_id) in enumerate(ordered[:limit], start=1))
+    caller = None
+    if caller_id in best:
+        mine = (best[caller_id], caller_id)
+        caller = entry(ordered.index(mine) + 1, *mine)
+    return top, caller, len(ordered)
+
+
 def best_first(entries: Sequence[Ranked]) -> list[Ranked]:
     """Sort results by the ranking rule: score (higher first), time used (less first), finished first."""
     return sorted(entries, key=rank_key)

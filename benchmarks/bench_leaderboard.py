@@ -1,0 +1,170 @@
+"""Time the leaderboard, rank, podium and stats queries over a database of 1,000,000 finished games.
+
+Usage: .venv/bin/python benchmarks/bench_leaderboard.py [--games N] [--runs N] [--keep PATH]
+
+The data is one busy server (the worst case for per-server queries): MEMBERS members,
+four variants, a year of days, half daily results (one per member, variant and day),
+half casual ones. Rows go in through the real migrations and triggers, in one
+transaction. Each query runs through the bot's own storage functions (aiosqlite
+included) for a random caller; the figures are the median and 95th percentile in ms.
+The last line is ``key=value`` pairs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import tempfile
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from bot.competition import Period
+from bot.storage import Database
+from bot.storage import competition as comp
+
+GUILD = 1
+MEMBERS = 5_000
+DAYS = 365
+VARIANTS = ("draw1", "draw3", "goldrush", "friday13")
+LAST_DAY = date(2026, 1, 1)
+STATUSES = ("won", "ended", "stuck", "expired")
+
+INSERT = (
+    "INSERT INTO games (guild_id, channel_id, user_id, variant, mode, deal_number, daily_date, state, status,"
+    " score, seconds_used, started_at, deadline, finished_at, version, announced_at)"
+    " VALUES (?, 1, ?, ?, ?, ?, ?, '{}', ?, ?, ?, ?, ?, ?, 1, ?)"
+)
+
+
+def rows(total: int, rng: random.Random) -> Iterator[tuple[Any, ...]]:
+    """Yield ``total`` finished games: half dailies (unique per member/variant/day), half casual."""
+    per_day_variant = max(total // 2 // (DAYS * len(VARIANTS)), 1)
+    made = 0
+    for back in range(DAYS - 1, -1, -1):
+        day = LAST_DAY - timedelta(days=back)
+        midnight = datetime.combine(day, datetime.min.time(), tzinfo=UTC).timestamp()
+        for variant in VARIANTS:
+            for user in rng.sample(range(1, MEMBERS + 1), per_day_variant):
+                for mode in ("daily", "casual"):
+                    if made >= total:
+                        return
+                    yield game(rng, user, variant, mode, day, midnight)
+                    made += 1
+    while made < total:  # rounding leftovers: casual games on the last day
+        yield game(rng, rng.randint(1, MEMBERS), rng.choice(VARIANTS), "casual", LAST_DAY, midnight)
+        made += 1
+
+
+def game(rng: random.Random, user: int, variant: str, mode: str, day: date, midnight: float) -> tuple[Any, ...]:
+    """Return one finished game's column values."""
+    started = midnight + rng.uniform(0, 86_000)
+    seconds = rng.randint(30, 300)
+    finished = started + seconds
+    status = rng.choice(STATUSES)
+    return (
+        GUILD,
+        user,
+        variant,
+        mode,
+        None if mode == "daily" else rng.randint(1, 10**6),
+        day.isoformat() if mode == "daily" else None,
+        status,
+        rng.randint(0, 2_000),
+        seconds,
+        started,
+        started + 300,
+        finished,
+        finished,
+    )
+
+
+async def fill(db: Database, total: int, rng: random.Random) -> float:
+    """Insert the games in one transaction; return the seconds it took."""
+    begin = time.perf_counter()
+    await db.executemany(INSERT, rows(total, rng))
+    return time.perf_counter() - begin
+
+
+async def timed(runs: int, query: Callable[[], Awaitable[object]]) -> tuple[float, float]:
+    """Run ``query`` ``runs`` times; return the median and 95th percentile in ms."""
+    await query()  # warm the page cache and the statement cache
+    samples = []
+    for _ in range(runs):
+        begin = time.perf_counter()
+        await query()
+        samples.append((time.perf_counter() - begin) * 1000)
+    samples.sort()
+    return statistics.median(samples), samples[int(len(samples) * 0.95) - 1]
+
+
+async def measure(db: Database, runs: int, rng: random.Random) -> dict[str, tuple[float, float]]:
+    """Time each query for random callers and variants."""
+
+    def caller() -> int:
+        return rng.randint(1, MEMBERS)
+
+    def board(mode: comp.Mode, period: Period) -> Callable[[], Awaitable[object]]:
+        return lambda: comp.leaderboard(
+            db,
+            guild_id=GUILD,
+            variant=rng.choice(VARIANTS),
+            mode=mode,
+            period=period,
+            today=LAST_DAY,
+            timezone="Europe/Paris",
+            caller_id=caller(),
+        )
+
+    queries: dict[str, Callable[[], Awaitable[object]]] = {
+        f"{mode}_{period.value}": board(mode, period) for mode in ("daily", "casual") for period in Period
+    }
+    queries["stats"] = lambda: comp.member_stats(db, GUILD, caller(), LAST_DAY)
+    played = await db.fetchall(
+        "SELECT user_id, variant FROM games WHERE mode = 'daily' AND daily_date = ?", (LAST_DAY.isoformat(),)
+    )
+
+    async def daily_rank() -> object:
+        user, variant = rng.choice(played)
+        result = await comp.daily_result(db, GUILD, user, variant, LAST_DAY.isoformat())
+        assert result is not None
+        return result
+
+    queries["daily_rank"] = daily_rank
+    queries["podium"] = lambda: comp.podium(db, GUILD, LAST_DAY.isoformat(), VARIANTS)
+    return {name: await timed(runs, query) for name, query in queries.items()}
+
+
+async def main() -> None:
+    """Fill a database, time the queries and print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1_000_000)
+    parser.add_argument("--runs", type=int, default=200)
+    parser.add_argument("--keep", type=Path, help="write the database here instead of a temporary folder")
+    args = parser.parse_args()
+    rng = random.Random(6)
+    with tempfile.TemporaryDirectory() as folder:
+        path = args.keep or Path(folder) / "bench.sqlite"
+        db = await Database.open(path)
+        try:
+            fill_seconds = await fill(db, args.games, rng)
+            counted = await db.fetchone("SELECT count(*) AS n FROM games")
+            games = int(counted["n"]) if counted else 0
+            print(f"filled {games} finished games ({MEMBERS} members, {DAYS} days) in {fill_seconds:.1f} s")
+            figures = await measure(db, args.runs, rng)
+        finally:
+            await db.close()
+    print(f"{'query':<14} {'median ms':>10} {'p95 ms':>8}   ({args.runs} runs each)")
+    for name, (median, p95) in figures.items():
+        print(f"{name:<14} {median:>10.3f} {p95:>8.3f}")
+    worst = max(median for median, _ in figures.values())
+    pairs = " ".join(f"{name}_ms={median:.3f}" for name, (median, _) in figures.items())
+    print(f"games={games} fill_s={fill_seconds:.1f} {pairs} worst_median_ms={worst:.3f} under_10ms={worst < 10}")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -1,0 +1,371 @@
+"""Every SQL statement of the daily competitions: attempts, ranks, leaderboards, stats, settings, secrets.
+
+Results themselves are written by :func:`bot.storage.games.finish_game`; the triggers of
+``V002__competition.sql`` keep ``best_results`` and ``member_stats`` up to date in that
+same transaction, so each result counts exactly once.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from bot.competition import (
+    DEFAULT_TIMEZONE,
+    DailyResult,
+    Leaderboard,
+    MemberStats,
+    Period,
+    Podium,
+    Ranked,
+    VariantStats,
+    day_bounds,
+    rank_bests,
+    streak,
+)
+from bot.storage import Database, Row
+from bot.storage.games import Mode
+
+FINISHED = "status <> 'playing'"
+"""The condition every partial index of V002 uses for a finished game (keep the wording)."""
+
+_RANK_ORDER = "score DESC, seconds_used, finished_at, user_id"
+
+
+@dataclass(frozen=True)
+class GuildConfig:
+    """A server's competition settings (defaults when it never set any)."""
+
+    guild_id: int
+    channel_id: int | None = None
+    timezone: str = DEFAULT_TIMEZONE
+    last_podium_date: str | None = None
+
+
+# -- secrets ---------------------------------------------------------------------
+async def get_or_create_secret(db: Database, name: str, make: Callable[[], str]) -> str:
+    """Return the stored secret ``name``, storing ``make()`` first if there is none."""
+    async with db.transaction() as tx:
+        await tx.execute(
+            "INSERT INTO secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING", (name, make())
+        )
+        row = await tx.fetchone("SELECT value FROM secrets WHERE name = ?", (name,))
+    assert row is not None
+    return str(row["value"])
+
+
+# -- server settings -------------------------------------------------------------
+def _config(row: Row) -> GuildConfig:
+    return GuildConfig(row["guild_id"], row["channel_id"], row["timezone"], row["last_podium_date"])
+
+
+async def guild_config(db: Database, guild_id: int) -> GuildConfig:
+    """Return a server's settings (the defaults if it has none)."""
+    row = await db.fetchone(
+        "SELECT guild_id, channel_id, timezone, last_podium_date FROM guild_settings WHERE guild_id = ?", (guild_id,)
+    )
+    return _config(row) if row is not None else GuildConfig(guild_id)
+
+
+async def set_channel(db: Database, guild_id: int, channel_id: int | None, *, podium_after: str) -> None:
+    """Set (or clear) the competition channel; the first podium posted there is for a day after ``podium_after``."""
+    await db.execute(
+        "INSERT INTO guild_settings (guild_id, channel_id, last_podium_date) VALUES (?, ?, ?)"
+        " ON CONFLICT (guild_id) DO UPDATE SET channel_id = excluded.channel_id,"
+        " last_podium_date = coalesce(last_podium_date, excluded.last_podium_date)",
+        (guild_id, channel_id, podium_after),
+    )
+
+
+async def set_timezone(db: Database, guild_id: int, timezone: str) -> None:
+    """Set a server's time zone (an IANA name already validated)."""
+    await db.execute(
+        "INSERT INTO guild_settings (guild_id, timezone) VALUES (?, ?)"
+        " ON CONFLICT (guild_id) DO UPDATE SET timezone = excluded.timezone",
+        (guild_id, timezone),
+    )
+
+
+async def podium_guilds(db: Database) -> list[GuildConfig]:
+    """Return every server with a competition channel."""
+    rows = await db.fetchall(
+        "SELECT guild_id, channel_id, timezone, last_podium_date FROM guild_settings"
+        " WHERE channel_id IS NOT NULL ORDER BY guild_id"
+    )
+    return [_config(row) for row in rows]
+
+
+async def claim_podium(db: Database, guild_id: int, daily_date: str) -> bool:
+    """Mark ``daily_date``'s podium as posted; return ``False`` if it (or a later one) already was."""
+    changed = await db.execute(
+        "UPDATE guild_settings SET last_podium_date = ?"
+        " WHERE guild_id = ? AND (last_podium_date IS NULL OR last_podium_date < ?)",
+        (daily_date, guild_id, daily_date),
+    )
+    return changed.rowcount == 1
+
+
+# -- the day's deal ----------------------------------------------------------------
+async def cached_deal(db: Database, guild_id: int, variant: str, daily_date: str) -> dict[str, Any] | None:
+    """Return the day's stored deal (its JSON data) for a server and variant, if any."""
+    row = await db.fetchone(
+        "SELECT deal FROM daily_deals WHERE guild_id = ? AND variant = ? AND daily_date = ?",
+        (guild_id, variant, daily_date),
+    )
+    if row is None:
+        return None
+    data: dict[str, Any] = json.loads(row["deal"])
+    return data
+
+
+async def store_deal(db: Database, guild_id: int, variant: str, daily_date: str, deal: dict[str, Any]) -> None:
+    """Keep the day's deal (JSON-ready data) for a server and variant; the first one stored stays."""
+    await db.execute(
+        "INSERT INTO daily_deals (guild_id, variant, daily_date, deal) VALUES (?, ?, ?, ?)"
+        " ON CONFLICT (guild_id, variant, daily_date) DO NOTHING",
+        (guild_id, variant, daily_date, json.dumps(deal, separators=(",", ":"))),
+    )
+
+
+async def forget_deals_before(db: Database, daily_date: str) -> int:
+    """Delete cached deals of days before ``daily_date``; return how many went."""
+    changed = await db.execute("DELETE FROM daily_deals WHERE daily_date < ?", (daily_date,))
+    return changed.rowcount
+
+
+# -- daily attempts and their ranks ------------------------------------------------
+_DAILY_COLUMNS = "id, guild_id, user_id, variant, daily_date, status, score, seconds_used, finished_at"
+
+
+async def _with_rank(db: Database, row: Row) -> DailyResult:
+    """Rank a finished daily among the results of its server, variant and day."""
+    counts = await db.fetchone(
+        "SELECT count(*) AS total,"
+        " coalesce(sum((-score, seconds_used, finished_at, user_id) < (?, ?, ?, ?)), 0) AS better"
+        f" FROM games WHERE guild_id = ? AND variant = ? AND daily_date = ? AND mode = 'daily' AND {FINISHED}",
+        (
+            -row["score"],
+            row["seconds_used"],
+            row["finished_at"],
+            row["user_id"],
+            row["guild_id"],
+            row["variant"],
+            row["daily_date"],
+        ),
+    )
+    assert counts is not None
+    return DailyResult(
+        game_id=row["id"],
+        user_id=row["user_id"],
+        variant=row["variant"],
+        daily_date=row["daily_date"],
+        status=row["status"],
+        score=row["score"],
+        seconds_used=row["seconds_used"],
+        rank=int(counts["better"]) + 1,
+        total=int(counts["total"]),
+    )
+
+
+async def daily_attempt(db: Database, guild_id: int, user_id: int, variant: str, daily_date: str) -> Row | None:
+    """Return a member's daily game for that day and variant (finished or not), if any."""
+    return await db.fetchone(
+        f"SELECT {_DAILY_COLUMNS} FROM games"
+        " WHERE guild_id = ? AND user_id = ? AND variant = ? AND daily_date = ? AND mode = 'daily'",
+        (guild_id, user_id, variant, daily_date),
+    )
+
+
+async def daily_result(db: Database, guild_id: int, user_id: int, variant: str, daily_date: str) -> DailyResult | None:
+    """Return a member's finished daily result for that day and variant with its rank, if any."""
+    row = await daily_attempt(db, guild_id, user_id, variant, daily_date)
+    if row is None or row["status"] == "playing":
+        return None
+    return await _with_rank(db, row)
+
+
+async def daily_result_of(db: Database, game_id: int) -> DailyResult | None:
+    """Return game ``game_id``'s result and rank if it is a finished daily."""
+    row = await db.fetchone(
+        f"SELECT {_DAILY_COLUMNS} FROM games WHERE id = ? AND mode = 'daily' AND {FINISHED}", (game_id,)
+    )
+    return await _with_rank(db, row) if row is not None else None
+
+
+# -- the public line, posted once ---------------------------------------------------
+async def claim_announcement(db: Database, game_id: int, now: float) -> bool:
+    """Claim the right to post a finished daily's public line; ``False`` if it was claimed before."""
+    changed = await db.execute(
+        f"UPDATE games SET announced_at = ? WHERE id = ? AND mode = 'daily' AND {FINISHED} AND announced_at IS NULL",
+        (now, game_id),
+    )
+    return changed.rowcount == 1
+
+
+async def release_announcement(db: Database, game_id: int) -> None:
+    """Give a claim back after the post failed, so a later sweep retries it."""
+    await db.execute("UPDATE games SET announced_at = NULL WHERE id = ?", (game_id,))
+
+
+async def unannounced(db: Database, limit: int = 100) -> list[int]:
+    """Return finished dailies whose line was never claimed, oldest first (after a crash)."""
+    rows = await db.fetchall(
+        f"SELECT id FROM games WHERE mode = 'daily' AND {FINISHED} AND announced_at IS NULL"
+        " ORDER BY finished_at LIMIT ?",
+        (limit,),
+    )
+    return [int(row["id"]) for row in rows]
+
+
+# -- leaderboards -------------------------------------------------------------------
+def _mode_is(mode: Mode) -> str:
+    """Return the mode condition as a literal, so SQLite can use the partial indexes."""
+    if mode not in ("daily", "casual"):
+        raise ValueError(f"unknown mode {mode!r}")
+    return f"mode = '{mode}'"
+
+
+def _ranked(row: Row) -> Ranked:
+    return Ranked(int(row["rank"]), row["user_id"], row["score"], row["seconds_used"], row["finished_at"])
+
+
+async def leaderboard(
+    db: Database,
+    *,
+    guild_id: int,
+    variant: str,
+    mode: Mode,
+    period: Period,
+    today: date,
+    timezone: str,
+    caller_id: int,
+    limit: int = 10,
+) -> Leaderboard:
+    """Rank each member's best result: the top ``limit``, the caller's own entry and how many are ranked.
+
+    Daily boards count days by ``daily_date``; casual boards count local days of ``timezone``
+    by finishing time. Ranked by score (higher first), time used (less first), finished first.
+    """
+    days = period.days(today)
+    if days is None:
+        top, caller, total = await _all_time(db, guild_id, variant, mode, caller_id, limit)
+    else:
+        if mode == "daily":
+            where = "daily_date BETWEEN ? AND ?"
+            span: tuple[Any, Any] = (days[0].isoformat(), days[1].isoformat())
+        else:
+            where = "finished_at >= ? AND finished_at < ?"
+            span = day_bounds(timezone, *days)
+        top, caller, total = await _over_span(db, guild_id, variant, mode, where, span, caller_id, limit)
+    return Leaderboard(variant=variant, mode=mode, period=period, top=top, caller=caller, total=total)
+
+
+async def _over_span(
+    db: Database,
+    guild_id: int,
+    variant: str,
+    mode: Mode,
+    where: str,
+    span: tuple[Any, Any],
+    caller_id: int,
+    limit: int,
+) -> tuple[tuple[Ranked, ...], Ranked | None, int]:
+    """Rank each member's best among the games of a span of days (read from a covering index)."""
+    rows = await db.fetchall(
+        "SELECT user_id, score, seconds_used, finished_at FROM games"
+        f" WHERE guild_id = ? AND variant = ? AND {_mode_is(mode)} AND {FINISHED} AND {where}",
+        (guild_id, variant, *span),
+    )
+    return rank_bests((tuple(row) for row in rows), caller_id, limit)
+
+
+async def _all_time(
+    db: Database, guild_id: int, variant: str, mode: Mode, caller_id: int, limit: int
+) -> tuple[tuple[Ranked, ...], Ranked | None, int]:
+    """Rank the kept best results (``best_results``) of a server, variant and mode."""
+    key = (guild_id, variant, mode)
+    rows = await db.fetchall(
+        "SELECT user_id, score, seconds_used, finished_at FROM best_results"
+        f" WHERE guild_id = ? AND variant = ? AND mode = ? ORDER BY {_RANK_ORDER} LIMIT ?",
+        (*key, limit),
+    )
+    top = tuple(
+        Ranked(n, row["user_id"], row["score"], row["seconds_used"], row["finished_at"])
+        for n, row in enumerate(rows, start=1)
+    )
+    counted = await db.fetchone(
+        "SELECT count(*) AS total FROM best_results WHERE guild_id = ? AND variant = ? AND mode = ?", key
+    )
+    total = int(counted["total"]) if counted is not None else 0
+    caller = next((entry for entry in top if entry.user_id == caller_id), None)
+    if caller is None:
+        caller = await _all_time_rank(db, key, caller_id)
+    return top, caller, total
+
+
+async def _all_time_rank(db: Database, key: tuple[int, str, str], caller_id: int) -> Ranked | None:
+    """Return a member's all-time entry with its rank, or ``None`` without a result."""
+    mine = await db.fetchone(
+        "SELECT user_id, score, seconds_used, finished_at FROM best_results"
+        " WHERE guild_id = ? AND variant = ? AND mode = ? AND user_id = ?",
+        (*key, caller_id),
+    )
+    if mine is None:
+        return None
+    better = await db.fetchone(
+        "SELECT (SELECT count(*) FROM best_results WHERE guild_id = ? AND variant = ? AND mode = ? AND score > ?)"
+        " + (SELECT count(*) FROM best_results WHERE guild_id = ? AND variant = ? AND mode = ? AND score = ?"
+        "    AND (seconds_used, finished_at, user_id) < (?, ?, ?)) AS better",
+        (
+            *key,
+            mine["score"],
+            *key,
+            mine["score"],
+            mine["seconds_used"],
+            mine["finished_at"],
+            caller_id,
+        ),
+    )
+    assert better is not None
+    return Ranked(int(better["better"]) + 1, caller_id, mine["score"], mine["seconds_used"], mine["finished_at"])
+
+
+# -- stats --------------------------------------------------------------------------
+async def member_stats(db: Database, guild_id: int, user_id: int, today: date) -> MemberStats:
+    """Return a member's games, wins, best and average score per variant, and daily streaks as of ``today``."""
+    rows = await db.fetchall(
+        "SELECT variant, sum(games) AS games, sum(wins) AS wins, max(best_score) AS best,"
+        " sum(total_score) AS total FROM member_stats WHERE guild_id = ? AND user_id = ?"
+        " GROUP BY variant ORDER BY variant",
+        (guild_id, user_id),
+    )
+    variants = tuple(VariantStats(r["variant"], r["games"], r["wins"], r["best"], r["total"]) for r in rows)
+    days = await db.fetchall(
+        "SELECT daily_date, max(status = 'won') AS won FROM games"
+        f" WHERE guild_id = ? AND user_id = ? AND mode = 'daily' AND {FINISHED} GROUP BY daily_date",
+        (guild_id, user_id),
+    )
+    played = [date.fromisoformat(row["daily_date"]) for row in days]
+    won = [date.fromisoformat(row["daily_date"]) for row in days if row["won"]]
+    return MemberStats(user_id, variants, streak(played, today), streak(won, today))
+
+
+# -- podiums ------------------------------------------------------------------------
+async def podium(db: Database, guild_id: int, daily_date: str, variants: Iterable[str], places: int = 3) -> Podium:
+    """Return a day's best daily results per variant in a server (at most ``places`` each)."""
+    found: dict[str, tuple[Ranked, ...]] = {}
+    for variant in variants:
+        rows = await db.fetchall(
+            "SELECT user_id, score, seconds_used, finished_at FROM games"
+            f" WHERE guild_id = ? AND variant = ? AND daily_date = ? AND mode = 'daily' AND {FINISHED}"
+            f" ORDER BY {_RANK_ORDER} LIMIT ?",
+            (guild_id, variant, daily_date, places),
+        )
+        found[variant] = tuple(
+            Ranked(n, row["user_id"], row["score"], row["seconds_used"], row["finished_at"])
+            for n, row in enumerate(rows, start=1)
+        )
+    return Podium(daily_date, found)

@@ -1,0 +1,354 @@
+"""The competition SQL: one daily attempt, ranks with tie-breaks, leaderboards, stats, settings, secrets."""
+
+import itertools
+from collections.abc import AsyncIterator
+from datetime import UTC, date, datetime
+from pathlib import Path
+
+import pytest
+
+from bot.competition import Period, Streak, VariantStats
+from bot.storage import Database, load_migrations
+from bot.storage import competition as comp
+from bot.storage import games as store
+
+GUILD = 10
+OTHER_GUILD = 11
+DAY = date(2024, 5, 1)  # a Wednesday
+_ids = itertools.count(1)
+
+
+@pytest.fixture
+async def db(tmp_path: Path) -> AsyncIterator[Database]:
+    database = await Database.open(tmp_path / "competition.sqlite")
+    yield database
+    await database.close()
+
+
+def ts(*parts: int) -> float:
+    return datetime(*parts, tzinfo=UTC).timestamp()
+
+
+async def start(
+    db: Database,
+    user: int,
+    *,
+    variant: str = "draw3",
+    mode: store.Mode = "daily",
+    day: date | None = DAY,
+    guild: int = GUILD,
+    started: float = 0.0,
+) -> int:
+    record = await store.insert_game(
+        db,
+        store.NewGame(
+            guild_id=guild,
+            channel_id=1,
+            user_id=user,
+            variant=variant,
+            mode=mode,
+            deal_number=None if mode == "daily" else next(_ids),
+            daily_date=day.isoformat() if mode == "daily" and day else None,
+            state="{}",
+            started_at=started,
+            deadline=started + 300,
+        ),
+    )
+    return record.id
+
+
+async def finish(db: Database, game_id: int, score: int, seconds: int, at: float, status: str = "ended") -> None:
+    result = store.Result(state="{}", status=status, score=score, seconds_used=seconds, finished_at=at, version=1)
+    assert await store.finish_game(db, game_id, result) is not None
+
+
+async def play(
+    db: Database,
+    user: int,
+    score: int,
+    seconds: int = 100,
+    at: float = 0.0,
+    *,
+    status: str = "ended",
+    **where: object,
+) -> int:
+    game_id = await start(db, user, **where)  # type: ignore[arg-type]
+    await finish(db, game_id, score, seconds, at or ts(2024, 5, 1, 12), status)
+    return game_id
+
+
+# -- schema -------------------------------------------------------------------------
+async def test_migrations_apply_in_order(db: Database) -> None:
+    assert await db.applied_migrations() == [1, 2]
+
+
+async def test_migration_counts_results_stored_before_it(tmp_path: Path) -> None:
+    folder = Path(store.__file__).parent / "migrations"
+    only_v1 = tmp_path / "v1"
+    only_v1.mkdir()
+    (only_v1 / "V001__games.sql").write_text((folder / "V001__games.sql").read_text())
+    path = tmp_path / "old.sqlite"
+    old = await Database.open(path, migrations=only_v1)
+    for user, score in [(1, 300), (1, 500), (2, 400)]:
+        await play(old, user, score, mode="casual", day=None)
+    await start(old, 3, mode="casual", day=None)  # still running: not counted
+    await old.close()
+
+    db = await Database.open(path)
+    try:
+        assert await db.applied_migrations() == [1, 2]
+        board = await comp.leaderboard(
+            db,
+            guild_id=GUILD,
+            variant="draw3",
+            mode="casual",
+            period=Period.ALL,
+            today=DAY,
+            timezone="UTC",
+            caller_id=1,
+        )
+        assert [(e.user_id, e.score) for e in board.top] == [(1, 500), (2, 400)]
+        stats = await comp.member_stats(db, GUILD, 1, DAY)
+        assert stats.variants == (VariantStats("draw3", 2, 0, 500, 800),)
+        assert await comp.unannounced(db) == []  # old results are not announced again
+    finally:
+        await db.close()
+
+
+async def test_one_daily_attempt_per_member_day_and_variant(db: Database) -> None:
+    await play(db, 1, 100)
+    with pytest.raises(store.DuplicateGameError) as caught:
+        await start(db, 1)
+    assert caught.value.kind == "daily"
+    await play(db, 1, 100, variant="draw1")  # another variant
+    await play(db, 1, 100, day=date(2024, 5, 2))  # another day
+    await play(db, 1, 100, guild=OTHER_GUILD)  # another server
+    await play(db, 2, 100)  # another member
+
+
+# -- ranks --------------------------------------------------------------------------
+async def test_daily_rank_applies_the_tie_breaks(db: Database) -> None:
+    await play(db, 1, 500, 200, ts(2024, 5, 1, 10))
+    await play(db, 2, 600, 250, ts(2024, 5, 1, 11))  # best score
+    await play(db, 3, 500, 150, ts(2024, 5, 1, 12))  # same score, less time
+    await play(db, 4, 500, 200, ts(2024, 5, 1, 9))  # same score and time, finished first
+    await play(db, 5, 900, 10, ts(2024, 5, 1, 9), variant="draw1")  # another board
+    ranks = {}
+    for user in (1, 2, 3, 4):
+        result = await comp.daily_result(db, GUILD, user, "draw3", DAY.isoformat())
+        assert result is not None
+        assert result.total == 4
+        ranks[user] = result.rank
+    assert ranks == {2: 1, 3: 2, 4: 3, 1: 4}
+
+
+async def test_daily_result_of_a_running_or_missing_game(db: Database) -> None:
+    game_id = await start(db, 1)
+    assert await comp.daily_result(db, GUILD, 1, "draw3", DAY.isoformat()) is None
+    assert await comp.daily_result_of(db, game_id) is None
+    assert (await comp.daily_attempt(db, GUILD, 1, "draw3", DAY.isoformat())) is not None
+    assert await comp.daily_result(db, GUILD, 9, "draw3", DAY.isoformat()) is None
+    casual = await play(db, 2, 10, mode="casual", day=None)
+    assert await comp.daily_result_of(db, casual) is None
+
+
+# -- leaderboards -------------------------------------------------------------------
+async def board(
+    db: Database, mode: store.Mode, period: Period, caller: int = 1, today: date = DAY, tz: str = "UTC", limit: int = 10
+) -> list[tuple[int, int, int]]:
+    result = await comp.leaderboard(
+        db,
+        guild_id=GUILD,
+        variant="draw3",
+        mode=mode,
+        period=period,
+        today=today,
+        timezone=tz,
+        caller_id=caller,
+        limit=limit,
+    )
+    rows = [(e.rank, e.user_id, e.score) for e in result.top]
+    if result.caller is not None and result.caller not in result.top:
+        rows.append((result.caller.rank, result.caller.user_id, result.caller.score))
+    rows.append((result.total, 0, 0))
+    return rows
+
+
+@pytest.mark.parametrize("period", [Period.TODAY, Period.WEEK, Period.ALL])
+async def test_leaderboard_ranks_with_the_tie_breaks(db: Database, period: Period) -> None:
+    await play(db, 1, 500, 200, ts(2024, 5, 1, 10))
+    await play(db, 2, 600, 250, ts(2024, 5, 1, 11))
+    await play(db, 3, 500, 150, ts(2024, 5, 1, 12))
+    await play(db, 4, 500, 200, ts(2024, 5, 1, 9))
+    assert await board(db, "daily", period) == [(1, 2, 600), (2, 3, 500), (3, 4, 500), (4, 1, 500), (4, 0, 0)]
+
+
+@pytest.mark.parametrize("period", [Period.TODAY, Period.ALL])
+async def test_leaderboard_shows_the_caller_outside_the_top(db: Database, period: Period) -> None:
+    for user in range(1, 13):
+        await play(db, user, 1000 - user)
+    rows = await board(db, "daily", period, caller=12)
+    assert rows[:3] == [(1, 1, 999), (2, 2, 998), (3, 3, 997)]
+    assert rows[-2:] == [(12, 12, 988), (12, 0, 0)]
+    assert len(rows) == 12
+    assert await board(db, "daily", period, caller=99, limit=2) == [(1, 1, 999), (2, 2, 998), (12, 0, 0)]
+
+
+async def test_daily_periods_count_days_by_daily_date(db: Database) -> None:
+    await play(db, 1, 100, day=date(2024, 4, 28))  # Sunday of the week before
+    await play(db, 1, 300, day=date(2024, 4, 29))  # Monday
+    await play(db, 2, 200, day=date(2024, 4, 30))
+    await play(db, 1, 50, day=DAY)
+    await play(db, 3, 70, day=DAY)
+    assert await board(db, "daily", Period.TODAY) == [(1, 3, 70), (2, 1, 50), (2, 0, 0)]
+    assert await board(db, "daily", Period.WEEK) == [(1, 1, 300), (2, 2, 200), (3, 3, 70), (3, 0, 0)]
+    assert await board(db, "daily", Period.ALL) == [(1, 1, 300), (2, 2, 200), (3, 3, 70), (3, 0, 0)]
+
+
+async def test_casual_days_follow_the_server_time_zone(db: Database) -> None:
+    # Paris is UTC+2 in May: 1 May runs from 30 April 22:00 to 1 May 22:00 UTC.
+    await play(db, 1, 100, at=ts(2024, 4, 30, 21, 59), mode="casual", day=None)  # 30 April in Paris
+    await play(db, 2, 200, at=ts(2024, 4, 30, 22, 0), mode="casual", day=None)  # 1 May in Paris
+    await play(db, 3, 300, at=ts(2024, 5, 1, 22, 0), mode="casual", day=None)  # 2 May in Paris
+    await play(db, 4, 400, at=ts(2024, 4, 28, 21, 0), mode="casual", day=None)  # Sunday 28 April in Paris
+    assert await board(db, "casual", Period.TODAY, tz="Europe/Paris") == [(1, 2, 200), (1, 0, 0)]
+    assert await board(db, "casual", Period.TODAY, tz="UTC") == [(1, 3, 300), (1, 0, 0)]
+    assert await board(db, "casual", Period.WEEK, tz="Europe/Paris") == [(1, 2, 200), (2, 1, 100), (2, 0, 0)]
+    assert await board(db, "casual", Period.ALL) == [(1, 4, 400), (2, 3, 300), (3, 2, 200), (4, 1, 100), (4, 0, 0)]
+
+
+async def test_each_member_counts_once_with_their_best(db: Database) -> None:
+    await play(db, 1, 100, 50, mode="casual", day=None)
+    await play(db, 1, 300, 90, mode="casual", day=None)
+    await play(db, 1, 300, 80, mode="casual", day=None)  # same best score, faster
+    await play(db, 2, 200, mode="casual", day=None)
+    for period in (Period.TODAY, Period.ALL):
+        result = await comp.leaderboard(
+            db,
+            guild_id=GUILD,
+            variant="draw3",
+            mode="casual",
+            period=period,
+            today=DAY,
+            timezone="UTC",
+            caller_id=2,
+        )
+        assert [(e.user_id, e.score, e.seconds_used) for e in result.top] == [(1, 300, 80), (2, 200, 100)]
+
+
+async def test_casual_and_daily_are_ranked_apart(db: Database) -> None:
+    await play(db, 1, 900, mode="casual", day=None)
+    await play(db, 2, 100)
+    assert await board(db, "daily", Period.ALL) == [(1, 2, 100), (1, 0, 0)]
+    assert await board(db, "casual", Period.ALL) == [(1, 1, 900), (1, 0, 0)]
+
+
+async def test_running_games_and_other_servers_are_not_ranked(db: Database) -> None:
+    await start(db, 1)
+    await play(db, 2, 100, guild=OTHER_GUILD)
+    for period in Period:
+        assert await board(db, "daily", period) == [(0, 0, 0)]
+
+
+# -- stats and streaks --------------------------------------------------------------
+async def test_member_stats(db: Database) -> None:
+    await play(db, 1, 500, status="won", day=date(2024, 4, 29))
+    await play(db, 1, 100, day=date(2024, 4, 30))
+    await play(db, 1, 300, status="won", variant="draw1", day=date(2024, 4, 30))
+    await play(db, 1, 200, status="won", day=DAY)
+    await play(db, 1, 40, mode="casual", day=None)
+    await play(db, 2, 999, status="won")
+    await play(db, 1, 999, status="won", guild=OTHER_GUILD)
+    await start(db, 1, variant="goldrush")  # running: not counted
+    stats = await comp.member_stats(db, GUILD, 1, DAY)
+    assert stats.variants == (
+        VariantStats("draw1", 1, 1, 300, 300),
+        VariantStats("draw3", 4, 2, 500, 840),
+    )
+    assert stats.played == Streak(3, 3)
+    assert stats.won == Streak(3, 3)  # 29 April, 30 April (draw1) and 1 May won
+
+
+async def test_streaks_break_on_a_missed_day(db: Database) -> None:
+    for day in (date(2024, 4, 25), date(2024, 4, 26), date(2024, 4, 29), date(2024, 4, 30)):
+        await play(db, 1, 100, status="won", day=day)
+    stats = await comp.member_stats(db, GUILD, 1, DAY)
+    assert (stats.played, stats.won) == (Streak(2, 2), Streak(2, 2))
+    later = await comp.member_stats(db, GUILD, 1, date(2024, 5, 3))
+    assert later.played == Streak(0, 2)
+
+
+async def test_stats_of_a_member_who_never_played(db: Database) -> None:
+    stats = await comp.member_stats(db, GUILD, 1, DAY)
+    assert (stats.variants, stats.played, stats.won, stats.games) == ((), Streak(), Streak(), 0)
+
+
+async def test_a_result_is_counted_once_even_if_finished_twice(db: Database) -> None:
+    game_id = await play(db, 1, 100, status="won")
+    again = store.Result(state="{}", status="won", score=999, seconds_used=1, finished_at=1.0, version=2)
+    assert await store.finish_game(db, game_id, again) is None
+    stats = await comp.member_stats(db, GUILD, 1, DAY)
+    assert stats.variants == (VariantStats("draw3", 1, 1, 100, 100),)
+    assert await board(db, "daily", Period.ALL) == [(1, 1, 100), (1, 0, 0)]
+
+
+# -- podium, announcements, settings, secrets, deals ---------------------------------
+async def test_podium(db: Database) -> None:
+    for user, score in [(1, 100), (2, 400), (3, 300), (4, 200)]:
+        await play(db, user, score)
+    await play(db, 5, 50, variant="friday13")
+    await play(db, 6, 999, day=date(2024, 5, 2))
+    podium = await comp.podium(db, GUILD, DAY.isoformat(), ["draw1", "draw3", "friday13"])
+    assert {v: [(e.rank, e.user_id) for e in entries] for v, entries in podium.places.items()} == {
+        "draw1": [],
+        "draw3": [(1, 2), (2, 3), (3, 4)],
+        "friday13": [(1, 5)],
+    }
+
+
+async def test_announcements_are_claimed_once(db: Database) -> None:
+    running = await start(db, 1)
+    done = await play(db, 2, 100)
+    casual = await play(db, 3, 100, mode="casual", day=None)
+    assert await comp.unannounced(db) == [done]
+    assert not await comp.claim_announcement(db, running, 1.0)
+    assert not await comp.claim_announcement(db, casual, 1.0)
+    assert await comp.claim_announcement(db, done, 1.0)
+    assert not await comp.claim_announcement(db, done, 2.0)
+    assert await comp.unannounced(db) == []
+    await comp.release_announcement(db, done)
+    assert await comp.unannounced(db) == [done]
+
+
+async def test_guild_settings(db: Database) -> None:
+    assert await comp.guild_config(db, GUILD) == comp.GuildConfig(GUILD, None, "UTC", None)
+    await comp.set_timezone(db, GUILD, "Europe/Paris")
+    assert await comp.podium_guilds(db) == []
+    await comp.set_channel(db, GUILD, 55, podium_after="2024-04-30")
+    await comp.set_channel(db, GUILD, 56, podium_after="2024-05-09")  # keeps the first mark
+    config = comp.GuildConfig(GUILD, 56, "Europe/Paris", "2024-04-30")
+    assert await comp.guild_config(db, GUILD) == config
+    assert await comp.podium_guilds(db) == [config]
+    assert await comp.claim_podium(db, GUILD, "2024-05-01")
+    assert not await comp.claim_podium(db, GUILD, "2024-05-01")
+    assert not await comp.claim_podium(db, GUILD, "2024-04-30")
+    assert await comp.claim_podium(db, GUILD, "2024-05-02")
+
+
+async def test_secret_is_made_once(db: Database) -> None:
+    first = await comp.get_or_create_secret(db, "daily", lambda: "abc")
+    second = await comp.get_or_create_secret(db, "daily", lambda: "xyz")
+    assert first == second == "abc"
+
+
+async def test_deal_cache(db: Database) -> None:
+    assert await comp.cached_deal(db, GUILD, "draw3", "2024-05-01") is None
+    await comp.store_deal(db, GUILD, "draw3", "2024-05-01", {"seed": 1})
+    await comp.store_deal(db, GUILD, "draw3", "2024-05-01", {"seed": 2})
+    assert await comp.cached_deal(db, GUILD, "draw3", "2024-05-01") == {"seed": 1}
+    assert await comp.forget_deals_before(db, "2024-05-02") == 1
+    assert await comp.cached_deal(db, GUILD, "draw3", "2024-05-01") is None
+
+
+def test_migrations_are_numbered() -> None:
+    assert [m.version for m in load_migrations()][:2] == [1, 2]
