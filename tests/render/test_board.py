@@ -137,3 +137,22 @@ def test_result_panel_shows_on_finished_games_only():
 def test_rendering_is_pure():
     view = view_of(sample_game("goldrush", "mid"))
     assert render_board(view, time_left=61) == render_board(view, time_left=61)
+
+
+def test_threads_draw_the_same_pictures_as_one_thread():
+    from concurrent.futures import ThreadPoolExecutor
+
+    views = [view_of(sample_game(variant, "mid")) for variant in VARIANTS]
+    jobs = [(view, float(t), four) for view in views for t in (10, 200) for four in (False, True)]
+    alone = [render_board(view, time_left=t, four_colour=four) for view, t, four in jobs]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        together = list(pool.map(lambda job: render_board(job[0], time_left=job[1], four_colour=job[2]), jobs))
+    assert together == alone
+
+
+def test_render_never_imports_discord():
+    import subprocess
+    import sys
+
+    code = "import sys, render; render.render_board; assert 'discord' not in sys.modules"
+    subprocess.run([sys.executable, "-c", code], check=True)
