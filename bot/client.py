@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import multiprocessing
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -87,6 +88,7 @@ class SolitaireBot(commands.Bot):
     deals: DealBank[Deal]
 
     def __init__(self, settings: Settings, *, deals: DealBank[Deal] | None = None, now: Clock = utc_now) -> None:
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False  # no voice here: no warning
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents(guilds=True),
@@ -109,7 +111,7 @@ class SolitaireBot(commands.Bot):
             solve_numbered,
             variants=VARIANTS,
             size=self.settings.deal_bank_size,
-            executor=ProcessPoolExecutor(max_workers=self.settings.deal_workers),
+            executor=ProcessPoolExecutor(self.settings.deal_workers, mp_context=multiprocessing.get_context("spawn")),
         )
         self.sessions = SessionManager(self.db, now=self.now)
         self.sessions.add_finish_listener(self._announce_finished)

@@ -40,6 +40,13 @@ class Settings(BaseSettings):
     def _blank_is_unset(cls, value: Any) -> Any:
         return None if isinstance(value, str) and not value.strip() else value
 
+    @field_validator("database_path")
+    @classmethod
+    def _folder_exists(cls, value: Path) -> Path:
+        if str(value) != ":memory:" and not value.expanduser().parent.is_dir():
+            raise ValueError(f"the folder {str(value.expanduser().parent)!r} does not exist")
+        return value.expanduser()
+
     @field_validator("discord_api_base")
     @classmethod
     def _http_base(cls, value: AnyUrl | None) -> AnyUrl | None:

@@ -1,0 +1,128 @@
+"""A tiny stand-in for Discord's REST API and gateway (aiohttp), enough for a bot to log in and get READY.
+
+Used to run ``python -m bot`` for real with ``DISCORD_API_BASE`` / ``DISCORD_GATEWAY_URL``
+pointing here, and to check that every request came here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+APP_ID = "4242"
+USER = {
+    "id": APP_ID,
+    "username": "SolitaireRush",
+    "discriminator": "0",
+    "avatar": None,
+    "bot": True,
+    "global_name": None,
+}
+
+
+@dataclass
+class FakeDiscord:
+    """Records every REST call and gateway payload; answers just enough of them."""
+
+    requests: list[str] = field(default_factory=list)
+    gateway: list[dict[str, Any]] = field(default_factory=list)
+    gateway_urls: list[str] = field(default_factory=list)
+    commands: list[dict[str, Any]] = field(default_factory=list)
+    port: int = 0
+    _runner: web.AppRunner | None = None
+
+    @property
+    def api_base(self) -> str:
+        return f"http://127.0.0.1:{self.port}/api/v10"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/gateway"
+
+    async def start(self) -> None:
+        app = web.Application()
+        app.router.add_get("/gateway", self._gateway)
+        app.router.add_route("*", "/api/v10/{path:.*}", self._rest)
+        self._runner = web.AppRunner(app)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    async def _rest(self, request: web.Request) -> web.Response:
+        path = "/" + request.match_info["path"]
+        self.requests.append(f"{request.method} {path}")
+        if request.headers.get("Authorization") != "Bot fake-token":
+            return _json({"message": "401: Unauthorized", "code": 0}, status=401)
+        if path == "/users/@me":
+            return _json(USER)
+        if path == "/oauth2/applications/@me":
+            return _json(
+                {
+                    "id": APP_ID,
+                    "name": "Solitaire Rush",
+                    "description": "",
+                    "icon": None,
+                    "bot_public": True,
+                    "bot_require_code_grant": False,
+                    "owner": USER,
+                    "verify_key": "0" * 64,
+                    "flags": 0,
+                }
+            )
+        if path == f"/applications/{APP_ID}/commands" and request.method == "PUT":
+            body = await request.json()
+            self.commands = [
+                {**command, "id": str(1000 + i), "application_id": APP_ID, "version": "1"}
+                for i, command in enumerate(body)
+            ]
+            return _json(self.commands)
+        return _json({"message": "404: Not Found", "code": 0}, status=404)
+
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        self.gateway_urls.append(str(request.rel_url))
+        ws = web.WebSocketResponse()
+        await ws.prepare(request)
+        await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 45000}, "s": None, "t": None}))
+        async for message in ws:
+            if message.type is not WSMsgType.TEXT:
+                continue
+            payload = json.loads(message.data)
+            self.gateway.append(payload)
+            if payload.get("op") == 2:
+                await ws.send_str(json.dumps(_ready(self.gateway_url)))
+            elif payload.get("op") == 1:
+                await ws.send_str(json.dumps({"op": 11, "d": None, "s": None, "t": None}))
+        await asyncio.sleep(0)
+        return ws
+
+
+def _json(data: Any, status: int = 200) -> web.Response:
+    """A JSON response with the exact content type discord.py looks for."""
+    return web.Response(body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json"})
+
+
+def _ready(resume_url: str) -> dict[str, Any]:
+    return {
+        "op": 0,
+        "s": 1,
+        "t": "READY",
+        "d": {
+            "v": 10,
+            "user": USER,
+            "guilds": [],
+            "session_id": "fake-session",
+            "resume_gateway_url": "wss://elsewhere.invalid",
+            "application": {"id": APP_ID, "flags": 0},
+            "private_channels": [],
+            "relationships": [],
+        },
+    }

@@ -1,0 +1,84 @@
+"""``python -m bot`` for real: settings errors, and a full run against a fake Discord ended by SIGTERM."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import sqlite3
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.bot.fake_discord import FakeDiscord
+
+BASE_ENV = {key: value for key, value in os.environ.items() if not key.startswith(("DISCORD_", "DATABASE_", "DEV_"))}
+
+
+async def run_bot(cwd: Path, env: dict[str, str], *, until: str | None = None) -> tuple[int, str]:
+    """Run ``python -m bot``; with ``until``, send SIGTERM once stderr shows that text."""
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot",
+        cwd=cwd,
+        env={**BASE_ENV, **env},
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    assert process.stderr is not None
+    lines = []
+    if until is not None:
+        while line := (await asyncio.wait_for(process.stderr.readline(), 30)).decode():
+            lines.append(line)
+            if until in line:
+                process.send_signal(signal.SIGTERM)
+                break
+    rest = await asyncio.wait_for(process.stderr.read(), 30)
+    status = await asyncio.wait_for(process.wait(), 30)
+    return status, "".join(lines) + rest.decode()
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({}, "error: DISCORD_TOKEN is not set"),
+        ({"DISCORD_TOKEN": "x", "LOG_LEVEL": "loud"}, "LOG_LEVEL is invalid"),
+        ({"DISCORD_TOKEN": "x", "DEV_GUILD_ID": "abc"}, "DEV_GUILD_ID is invalid"),
+        ({"DISCORD_TOKEN": "x", "DATABASE_PATH": "/no/such/folder/s.db"}, "DATABASE_PATH is invalid"),
+        ({"DISCORD_TOKEN": "x", "DISCORD_API_BASE": "ftp://x"}, "DISCORD_API_BASE is invalid"),
+        ({"DISCORD_TOKEN": "x", "DISCORD_GATEWAY_URL": "http://x"}, "DISCORD_GATEWAY_URL is invalid"),
+        ({"DISCORD_TOKEN": "x", "DEAL_BANK_SIZE": "-1"}, "DEAL_BANK_SIZE is invalid"),
+    ],
+)
+async def test_a_missing_or_bad_setting_exits_at_once_with_one_line(tmp_path, env, message):
+    status, stderr = await run_bot(tmp_path, env)
+    assert status == 2
+    assert stderr.startswith("error: ") and message in stderr and stderr.count("\n") == 1 and "Traceback" not in stderr
+
+
+async def test_runs_against_the_configured_endpoints_logs_ready_and_stops_cleanly_on_sigterm(tmp_path):
+    fake = FakeDiscord()
+    await fake.start()
+    try:
+        (tmp_path / ".env").write_text(
+            f"DISCORD_TOKEN=fake-token\nDISCORD_API_BASE={fake.api_base}\nDISCORD_GATEWAY_URL={fake.gateway_url}\n"
+            "DATABASE_PATH=./games.db\nDEAL_BANK_SIZE=0\n"
+        )
+        status, stderr = await run_bot(tmp_path, {}, until="ready")
+    finally:
+        await fake.stop()
+    assert status == 0, stderr
+    ready = [line for line in stderr.splitlines() if " INFO " in line and "ready" in line]
+    assert len(ready) == 1 and re.search(r"ready as SolitaireRush: 0 servers, \d+ commands", ready[0]), stderr
+    assert "shutting down" in stderr
+    assert "Traceback" not in stderr and "ERROR" not in stderr
+    assert "GET /users/@me" in fake.requests and f"PUT /applications/{4242}/commands" in fake.requests
+    assert [c["name"] for c in fake.commands] == ["solitaire"]
+    assert fake.gateway_urls and fake.gateway_urls[0].startswith("/gateway?v=10")
+    identify = next(payload["d"] for payload in fake.gateway if payload["op"] == 2)
+    assert identify["intents"] == 1 and identify["token"] == "fake-token"  # the guilds intent only: nothing privileged
+    with sqlite3.connect(tmp_path / "games.db") as db:
+        assert db.execute("SELECT COUNT(*) FROM schema_migrations").fetchone()[0] >= 1
