@@ -41,6 +41,8 @@ COMPRESS_LEVEL = 3
 FINAL_COMPRESS_LEVEL = 6
 """zlib level for a finished game's picture, drawn once, so smaller at a little more time."""
 HIGHLIGHT_WIDTH = 5
+COMPACT_BELOW = 32
+"""Face-up steps smaller than this use cards with the smaller corner index, so it is never cut."""
 FOUNDATION_SOURCES = ("fs", "fh", "fd", "fc")
 """Move-notation sources of the Klondike foundations, in view order (S H D C)."""
 
@@ -209,8 +211,10 @@ def _draw_pile(canvas: Image.Image, pile: PileView, x: int, four_colour: bool, s
     back = card_back()
     for y in tops[: pile.hidden]:
         back.paste_on(canvas, x, y)
-    for card, y in zip(pile.cards, tops[pile.hidden :], strict=True):
-        card_face(card, four_colour).paste_on(canvas, x, y)
+    up_tops = tops[pile.hidden :]
+    compact = len(up_tops) > 1 and up_tops[1] - up_tops[0] < COMPACT_BELOW
+    for card, y in zip(pile.cards, up_tops, strict=True):
+        card_face(card, four_colour, compact and y != up_tops[-1]).paste_on(canvas, x, y)
     if selected and pile.cards:
         _highlight(canvas, (x, tops[pile.hidden], x + CARD_W, tops[-1] + CARD_H))
 

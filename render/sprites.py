@@ -94,10 +94,16 @@ def _centred_text(
     draw.text(centre, text, font=font(face, size), fill=fill, anchor="mm")
 
 
-def _index(draw: ImageDraw.ImageDraw, card: Card, colour: pal.RGB, x: int, y: int) -> None:
-    """Draw the corner index (rank then suit on one line) with its ink top-left at (x, y)."""
-    rank_font = font(Face.CONDENSED, 33)
-    suit_font = font(Face.BOLD, 30)
+INDEX_SIZES = {False: (33, 30, 7), True: (25, 23, 4)}
+"""Corner index (rank size, suit size, inset) for normal faces and for compact ones in tight fans."""
+
+
+def _index(draw: ImageDraw.ImageDraw, card: Card, colour: pal.RGB, compact: bool) -> None:
+    """Draw the corner index (rank then suit on one line) near the top-left corner."""
+    rank_size, suit_size, inset = INDEX_SIZES[compact]
+    x, y = inset, inset
+    rank_font = font(Face.CONDENSED, rank_size)
+    suit_font = font(Face.BOLD, suit_size)
     left, top, right, _ = rank_font.getbbox(card.rank_name)
     draw.text((x - left, y - top), card.rank_name, font=rank_font, fill=colour)
     s_left, s_top, _, _ = suit_font.getbbox(SUIT_SYMBOLS[card.suit])
@@ -121,18 +127,18 @@ def _court_frame(colour: pal.RGB) -> Image.Image:
     return _scaled(frame, (CARD_W, CARD_H))
 
 
-def card_face(card: Card, four_colour: bool = False) -> Sprite:
-    """Return the face of ``card``: a big corner index, and a centre pip or court letter."""
-    return _card_face(card, ink(card.suit, four_colour))
+def card_face(card: Card, four_colour: bool = False, compact: bool = False) -> Sprite:
+    """Return the face of ``card``: a big corner index (smaller if ``compact``), a centre pip or court letter."""
+    return _card_face(card, ink(card.suit, four_colour), compact)
 
 
 @functools.cache
-def _card_face(card: Card, colour: pal.RGB) -> Sprite:
-    """Draw the face of ``card`` in ``colour`` (cached per card and ink)."""
+def _card_face(card: Card, colour: pal.RGB, compact: bool) -> Sprite:
+    """Draw the face of ``card`` in ``colour`` (cached per card, ink and index size)."""
     blank, mask = _blank_face()
     image = blank.copy()
     draw = ImageDraw.Draw(image)
-    _index(draw, card, colour, 7, 7)
+    _index(draw, card, colour, compact)
     symbol = SUIT_SYMBOLS[card.suit]
     centre = (CARD_W / 2, CARD_H * 0.6)
     if card.rank > 10:
