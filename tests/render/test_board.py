@@ -156,3 +156,16 @@ def test_render_never_imports_discord():
 
     code = "import sys, render; render.render_board; assert 'discord' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_compact_faces_have_a_smaller_index():
+    from render.sprites import card_face
+
+    card = Card(10, "C")
+    normal, compact = card_face(card), card_face(card, compact=True)
+    assert normal.size == compact.size
+    assert normal.image.tobytes() != compact.image.tobytes()
+    top_strip = (0, 26, 60, 32)  # below a compact index, inside a normal one
+    assert len(normal.image.crop(top_strip).getcolors(256) or []) > len(
+        compact.image.crop(top_strip).getcolors(256) or []
+    )
