@@ -38,6 +38,9 @@ log = logging.getLogger(__name__)
 Clock = Callable[[], float]
 """Returns the current time in unix seconds (injected so tests drive it)."""
 
+Sleep = Callable[[float], Awaitable[None]]
+"""Waits that many seconds of the clock's time (``asyncio.sleep`` unless a test speeds it up)."""
+
 FinishSource = Literal["command", "clock", "restart"]
 """What ended a game: a player's command, the clock task, or the restart check."""
 
@@ -96,9 +99,11 @@ class Session:
 class SessionManager:
     """Starts, plays, times, saves and finishes games; nothing here knows Discord."""
 
-    def __init__(self, db: Database, *, now: Clock) -> None:
+    def __init__(self, db: Database, *, now: Clock, sleep: Sleep = asyncio.sleep) -> None:
+        """Keep games in ``db``; ``now`` and ``sleep`` give the time (seconds on the same scale)."""
         self.db = db
         self.now = now
+        self.sleep = sleep
         self._sessions: dict[int, Session] = {}
         self._players: dict[tuple[int, int], int] = {}
         self._listeners: list[FinishListener] = []
@@ -321,7 +326,7 @@ class SessionManager:
             remaining = session.deadline - self.now()
             if remaining <= 0:
                 break
-            await asyncio.sleep(remaining)
+            await self.sleep(remaining)
         if session.id in self._sessions:
             session.timer = None  # this task must not cancel itself while finishing
             await self.expire(session, source="clock")

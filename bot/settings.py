@@ -84,7 +84,7 @@ def _explain(error: ValidationError) -> str:
     problems = []
     for item in error.errors():
         name = str(item["loc"][0]).upper() if item["loc"] else "SETTINGS"
-        if name == "DISCORD_TOKEN" and item["type"] in ("missing", "string_too_short"):
+        if name == "DISCORD_TOKEN" and item["type"] in ("missing", "string_too_short", "too_short"):
             problems.append("DISCORD_TOKEN is not set: put your bot token in .env or the environment")
         else:
             problems.append(f"{name} is invalid ({item['msg']})")

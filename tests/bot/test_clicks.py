@@ -1,0 +1,121 @@
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.clicks import (
+    AllUp,
+    BoardClick,
+    OfferClick,
+    Play,
+    Select,
+    parse_board_click,
+    parse_offer_click,
+    resolve_click,
+)
+from solitaire import DRAW, END, UNDO, IllegalMoveError, Move, new_game, view_of
+from tests.bot.decks import EASY_KLONDIKE
+
+
+@pytest.mark.parametrize(
+    ("custom_id", "expected"),
+    [
+        ("sol:12:3:-:draw", BoardClick(12, 3, None, "draw")),
+        ("sol:12:3:7:f", BoardClick(12, 3, "7", "f")),
+        ("sol:1:0:fh:2", BoardClick(1, 0, "fh", "2")),
+        ("sol:1:0:-:t10", BoardClick(1, 0, None, "t10")),
+        ("sol:1:0:-:zz", None),
+        ("sol:1:0:9:1", None),
+        ("sol:1:0:w:tJ", None),
+        ("sol:x:0:-:draw", None),
+        ("sol:1:0:-:draw:extra", None),
+        ("solr:1:resume", None),
+        ("", None),
+    ],
+)
+def test_board_ids_parse_or_are_refused(custom_id, expected):
+    assert parse_board_click(custom_id) == expected
+
+
+@given(
+    st.integers(1, 10**18),
+    st.integers(0, 10**6),
+    st.sampled_from([None, "1", "7", "w", "fs", "fc"]),
+    st.sampled_from(["1", "w", "fd", "f", "draw", "undo", "end"]),
+)
+@settings(max_examples=50)
+def test_board_ids_round_trip_within_discords_limit(game, version, selected, action):
+    click = BoardClick(game, version, selected, action)
+    assert len(click.custom_id) <= 100
+    assert parse_board_click(click.custom_id) == click
+
+
+@pytest.mark.parametrize(
+    ("custom_id", "expected"),
+    [
+        ("solr:5:resume", OfferClick(5, "resume")),
+        ("solr:5:end", OfferClick(5, "end")),
+        ("solr:5:other", None),
+        ("sol:5:0:-:end", None),
+    ],
+)
+def test_offer_ids(custom_id, expected):
+    assert parse_offer_click(custom_id) == expected
+    if expected is not None:
+        assert expected.custom_id == custom_id
+
+
+EASY = view_of(new_game("draw3", deck=EASY_KLONDIKE))
+
+
+@pytest.mark.parametrize(
+    ("selected", "action", "meaning"),
+    [
+        (None, "3", Select("3")),
+        ("3", "3", Select(None)),
+        ("3", "5", Play(Move.play("3", "5"))),
+        ("3", "f", Play(Move.play("3", "f"))),
+        ("3", "fh", Play(Move.play("3", "f"))),
+        (None, "f", AllUp()),
+        ("3", "draw", Play(DRAW)),
+        (None, "undo", Play(UNDO)),
+        (None, "end", Play(END)),
+    ],
+)
+def test_klondike_clicks(selected, action, meaning):
+    assert resolve_click(EASY, selected, action) == meaning
+
+
+@pytest.mark.parametrize(
+    ("selected", "action", "message"),
+    [
+        (None, "w", "the waste is empty"),
+        ("3", "w", "the waste is empty"),
+        (None, "fs", "that foundation is empty"),
+        ("fs", "f", "already on a foundation"),
+        (None, "t5", "not a Klondike button"),
+    ],
+)
+def test_klondike_clicks_that_mean_nothing(selected, action, message):
+    with pytest.raises(IllegalMoveError, match=message):
+        resolve_click(EASY, selected, action)
+
+
+def test_picking_a_foundation_card_follows_the_rules():
+    game = new_game("draw3", deck=EASY_KLONDIKE)
+    game.play("1-f")
+    assert resolve_click(view_of(game), None, "fs") == Select("fs")
+    with pytest.raises(IllegalMoveError, match="fh: that foundation is empty"):
+        resolve_click(view_of(game), "fs", "fh")
+    assert resolve_click(view_of(game), "fs", "4") == Play(Move.play("fs", "4"))
+    gold = new_game("goldrush", deck=EASY_KLONDIKE)
+    gold.play("1-f")
+    with pytest.raises(IllegalMoveError, match="never leave the foundations"):
+        resolve_click(view_of(gold), None, "fs")
+
+
+def test_friday13_clicks_play_the_waste_onto_a_foundation():
+    view = view_of(new_game("friday13", seed=3))
+    assert resolve_click(view, None, "t5") == Play(Move.play("w", "5"))
+    assert resolve_click(view, None, "draw") == Play(DRAW)
+    with pytest.raises(IllegalMoveError):
+        resolve_click(view, None, "3")

@@ -1,0 +1,98 @@
+import asyncio
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+
+import pytest
+
+from bot.deal_bank import DealBank, NumberedDeal, solve_numbered
+from solitaire import new_game
+from solitaire.deals import numbered_deal
+
+
+class Solver:
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, int]] = []
+
+    def __call__(self, variant: str, number: int) -> str:
+        self.calls.append((variant, number))
+        if number < 0:
+            raise RuntimeError("cannot solve")
+        return f"{variant}#{number}"
+
+
+def bank(solver, *, size=2, numbers=None, executor=None) -> DealBank:
+    counter = iter(range(1, 1000))
+    return DealBank(
+        solver, variants=["draw3", "friday13"], size=size, executor=executor, numbers=numbers or (lambda: next(counter))
+    )
+
+
+async def settle(deals: DealBank) -> None:
+    for _ in range(50):
+        await asyncio.sleep(0)
+    await asyncio.gather(*deals._refills.values())
+
+
+async def test_start_fills_every_variant_and_take_refills():
+    solver = Solver()
+    deals = bank(solver)
+    deals.start()
+    await settle(deals)
+    assert (deals.available("draw3"), deals.available("friday13")) == (2, 2)
+    taken = await deals.take("draw3")
+    assert taken.deal == f"draw3#{taken.number}" and deals.available("draw3") == 1
+    await settle(deals)
+    assert deals.available("draw3") == 2 and len(solver.calls) == 5
+    await deals.close()
+
+
+async def test_an_empty_bank_solves_at_once_and_numbered_reuses_a_banked_deal():
+    solver = Solver()
+    deals = bank(solver, size=0)
+    assert not deals.ready("draw3")
+    first = await deals.take("draw3")
+    assert first == NumberedDeal("draw3", 1, "draw3#1")
+    deals.add(NumberedDeal("draw3", 50, "banked"))
+    assert (await deals.numbered("draw3", 50)).deal == "banked"
+    assert (await deals.numbered("draw3", 51)).deal == "draw3#51"
+    with pytest.raises(KeyError):
+        await deals.numbered("nope", 1)
+    await deals.close()
+
+
+async def test_a_failing_solve_is_logged_and_does_not_crash(caplog):
+    deals = bank(Solver(), numbers=lambda: -1)
+    deals.start()
+    await settle(deals)
+    assert deals.available("draw3") == 0 and "could not solve" in caplog.text
+    await deals.close()
+
+
+async def test_solves_run_in_the_executor_not_on_the_loop():
+    with ThreadPoolExecutor(1) as pool:
+        loop_thread = []
+
+        def solver(variant, number):
+            import threading
+
+            loop_thread.append(threading.current_thread().name)
+            return number
+
+        deals = bank(solver, size=1, executor=pool)
+        deals.start()
+        await settle(deals)
+        assert deals.available("draw3") == 1 and all(name != "MainThread" for name in loop_thread)
+        await deals.close()
+
+
+async def test_a_worker_process_returns_a_proven_deal():
+    pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+    deals = DealBank(solve_numbered, variants=["draw3"], size=0, executor=pool)
+    got = await deals.numbered("draw3", 1)
+    await deals.close()
+    assert got.deal == numbered_deal("draw3", 1)
+    game = new_game("draw3", deck=got.deal.deck)
+    for move in got.deal.solution:
+        if not game.is_over:
+            game.play(move)
+    assert game.status.value == "won"

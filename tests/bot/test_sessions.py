@@ -1,0 +1,246 @@
+"""The session layer without Discord: saving, versions, locks, finishing once, expiry and restarts."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+from bot import errors
+from bot.sessions import SessionManager
+from bot.storage import Database
+from bot.storage import games as store
+from solitaire import DRAW, IllegalMoveError, InvalidMoveError, Move
+from solitaire.deals import ProvenDeal
+from tests.bot.decks import EASY_KLONDIKE, seeded
+
+START = 1_800_000_000.0
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = START
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def easy(variant: str = "draw3") -> ProvenDeal:
+    return ProvenDeal(variant, 0, EASY_KLONDIKE, ())
+
+
+@pytest_asyncio.fixture
+async def db(tmp_path: Path) -> AsyncIterator[Database]:
+    database = await Database.open(tmp_path / "s.db")
+    yield database
+    await database.close()
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest_asyncio.fixture
+async def manager(db: Database, clock: FakeClock) -> AsyncIterator[SessionManager]:
+    sessions = SessionManager(db, now=clock)
+    yield sessions
+    await sessions.close()
+
+
+async def start(manager: SessionManager, user: int = 7, guild: int = 1, **kwargs):
+    options = {"variant": "draw3", "deal": easy(), "deal_number": 777, **kwargs}
+    return await manager.start(guild_id=guild, channel_id=5, user_id=user, **options)
+
+
+async def test_start_stores_a_playing_row_with_its_deadline(manager, db, clock):
+    session = await start(manager)
+    row = await store.get_game(db, session.id)
+    assert row is not None
+    assert (row.status, row.mode, row.deal_number, row.started_at, row.deadline) == (
+        "playing",
+        "casual",
+        777,
+        START,
+        START + 300,
+    )
+    assert manager.active_for(1, 7) is session and manager.active_for(2, 7) is None
+
+
+async def test_one_running_game_per_player_and_guild(manager):
+    first = await start(manager)
+    with pytest.raises(errors.ActiveGameError) as raised:
+        await start(manager)
+    assert raised.value.game_id == first.id
+    other_guild = await start(manager, guild=2)
+    dm = await start(manager, guild=0)
+    assert len({first.id, other_guild.id, dm.id}) == 3
+
+
+async def test_every_accepted_move_is_saved_with_its_clock_reading(manager, db, clock):
+    session = await start(manager)
+    clock.now += 12.7
+    outcome = await manager.play(session, "1-f")
+    row = await store.get_game(db, session.id)
+    assert row is not None
+    assert outcome.version == row.version == 1 and row.score == 50
+    assert json.loads(row.state)["log"] == [["1-f", 12]]
+
+
+@pytest.mark.parametrize(
+    ("move", "error"),
+    [("3-5", IllegalMoveError), ("9-9", InvalidMoveError), ("undo", IllegalMoveError)],
+)
+async def test_a_refused_move_changes_and_saves_nothing(manager, db, move, error):
+    session = await start(manager)
+    with pytest.raises(error):
+        await manager.play(session, move)
+    row = await store.get_game(db, session.id)
+    assert row is not None and row.version == 0 and session.game.version == 0
+
+
+async def test_a_stale_version_is_refused(manager):
+    session = await start(manager)
+    await manager.play(session, DRAW, version=0)
+    with pytest.raises(errors.StaleBoardError):
+        await manager.play(session, DRAW, version=0)
+    with pytest.raises(errors.StaleBoardError):
+        manager.require_playable(session.id, 7, 0)
+    assert session.game.version == 1
+
+
+async def test_concurrent_commands_at_one_version_play_once(manager):
+    session = await start(manager)
+    results = await asyncio.gather(*(manager.play(session, DRAW, version=0) for _ in range(5)), return_exceptions=True)
+    assert sum(not isinstance(r, Exception) for r in results) == 1
+    assert all(isinstance(r, errors.StaleBoardError) for r in results if isinstance(r, Exception))
+    assert session.game.log == [("draw", 0)]
+
+
+@pytest.mark.parametrize(
+    ("user", "error"),
+    [(8, errors.NotYourGameError), (7, None)],
+)
+async def test_only_the_owner_may_play(manager, user, error):
+    session = await start(manager)
+    if error is None:
+        assert manager.require_playable(session.id, user) is session
+    else:
+        with pytest.raises(error):
+            manager.require_playable(session.id, user)
+    with pytest.raises(errors.UnknownGameError):
+        manager.require_playable(session.id + 1, 7)
+
+
+async def test_everything_up_plays_each_card_as_an_engine_move(manager):
+    session = await start(manager)
+    outcome = await manager.play_all_to_foundations(session)
+    assert len(outcome.moves) == 28 and all(m.endswith("-f") for m in outcome.moves)
+    assert session.game.placed_count() == 28
+    with pytest.raises(IllegalMoveError, match="no card can go"):
+        await manager.play_all_to_foundations(session)
+
+
+async def test_a_win_is_recorded_once_and_announced(manager, db):
+    seen = []
+
+    async def listener(session, record, source):
+        seen.append((record.id, record.status, source))
+
+    manager.add_finish_listener(listener)
+    session = await start(manager)
+    await manager.play_all_to_foundations(session)
+    for _ in range(8):
+        await manager.play(session, DRAW)
+        outcome = await manager.play_all_to_foundations(session)
+    assert outcome.finished is not None and outcome.finished.status == "won"
+    assert seen == [(session.id, "won", "command")]
+    assert manager.active_for(1, 7) is None
+    assert await manager.expire(session) is None  # already finished: nothing more is written
+    with pytest.raises(errors.GameOverError):
+        await manager.play(session, DRAW)
+    row = await store.get_game(db, session.id)
+    assert row is not None and row.finished_at == START and row.seconds_used == 0
+
+
+async def test_a_move_after_the_deadline_expires_the_game(manager, db, clock):
+    seen = []
+
+    async def listener(session, record, source):
+        seen.append((record.status, source))
+
+    manager.add_finish_listener(listener)
+    session = await start(manager)
+    clock.now += 300
+    with pytest.raises(errors.TimeUpError):
+        await manager.play(session, DRAW)
+    row = await store.get_game(db, session.id)
+    assert row is not None and (row.status, row.seconds_used, row.score) == ("expired", 300, 0)
+    assert seen == [("expired", "clock")]
+
+
+async def test_the_clock_task_ends_the_game_at_the_deadline(db, clock):
+    async def fast_sleep(seconds: float) -> None:
+        clock.now += seconds  # time passes at once
+        await asyncio.sleep(0)
+
+    manager = SessionManager(db, now=clock, sleep=fast_sleep)
+    done = asyncio.Event()
+
+    async def listener(session, record, source):
+        done.set()
+
+    manager.add_finish_listener(listener)
+    session = await start(manager)
+    await asyncio.wait_for(done.wait(), 2)
+    row = await store.get_game(db, session.id)
+    assert row is not None and (row.status, row.finished_at) == ("expired", START + 300)
+    assert session.timer is None and manager.get(session.id) is None
+    await manager.close()
+
+
+async def test_a_restart_resumes_running_games_and_finishes_late_ones(db, clock):
+    before = SessionManager(db, now=clock)
+    early = await start(before, user=1, deal=ProvenDeal("draw1", 3, seeded(3), ()), variant="draw1")
+    await before.play(early, DRAW)
+    clock.now += 200
+    late = await start(before, user=2)
+    await before.close()  # the bot stops: clocks stop, rows stay "playing"
+
+    clock.now += 150  # early's deadline passed while the bot was down, late's did not
+    after = SessionManager(db, now=clock)
+    seen = []
+
+    async def listener(session, record, source):
+        seen.append((record.id, record.status, source))
+
+    after.add_finish_listener(listener)
+    resumed, finished = await after.resume_all()
+    assert [s.id for s in resumed] == [late.id] and resumed[0].timer is not None
+    assert [(r.id, r.status, r.seconds_used) for r in finished] == [(early.id, "expired", 300)]
+    assert seen == [(early.id, "expired", "restart")]
+    assert after.get(late.id).game.version == 0 and after.active_for(1, 2) is not None
+    row = await store.get_game(db, early.id)
+    assert row is not None and json.loads(row.state)["log"][0] == ["draw", 0]
+    await after.close()
+
+
+async def test_a_second_daily_attempt_is_refused(manager, db):
+    indexes = await db.fetchall("SELECT name FROM sqlite_master WHERE name = 'games_one_daily'")
+    if not indexes:
+        pytest.skip("the daily index comes with the competition migration")
+    session = await start(manager, mode="daily", daily_date="2026-01-01", deal_number=None)
+    await manager.play(session, Move.play("1", "f"))
+    await manager.play(session, "end")
+    with pytest.raises(errors.AlreadyPlayedError):
+        await start(manager, mode="daily", daily_date="2026-01-01", deal_number=None)
+    assert (await start(manager, mode="daily", daily_date="2026-01-02", deal_number=None)).id != session.id
+
+
+async def test_a_deal_of_another_variant_is_refused(manager):
+    with pytest.raises(ValueError, match="cannot start"):
+        await start(manager, variant="friday13")

@@ -1,0 +1,67 @@
+from pathlib import Path
+
+import pytest
+
+from bot.settings import SettingsError, load_settings
+
+KEYS = (
+    "DISCORD_TOKEN",
+    "DATABASE_PATH",
+    "DEV_GUILD_ID",
+    "LOG_LEVEL",
+    "DISCORD_API_BASE",
+    "DISCORD_GATEWAY_URL",
+    "DEAL_BANK_SIZE",
+    "DEAL_WORKERS",
+)
+
+
+@pytest.fixture(autouse=True)
+def clean_env(monkeypatch, tmp_path):
+    for key in KEYS:
+        monkeypatch.delenv(key, raising=False)
+    monkeypatch.chdir(tmp_path)
+
+
+def test_defaults_need_only_the_token():
+    settings = load_settings(discord_token="sekrit-token")
+    assert settings.discord_token.get_secret_value() == "sekrit-token"
+    assert settings.database_path == Path("solitaire.db")
+    assert (settings.dev_guild_id, settings.log_level, settings.api_base, settings.gateway_url) == (
+        None,
+        "INFO",
+        None,
+        None,
+    )
+    assert settings.deal_bank_size >= 1 and settings.deal_workers >= 1
+    assert "sekrit" not in repr(settings)
+
+
+def test_dotenv_is_read_and_the_environment_wins(tmp_path, monkeypatch):
+    (tmp_path / ".env").write_text(
+        "DISCORD_TOKEN=from-file\nLOG_LEVEL=debug\nDEV_GUILD_ID=\nDISCORD_API_BASE=http://proxy:8080/api/v10/\n"
+    )
+    monkeypatch.setenv("DEAL_BANK_SIZE", "9")
+    monkeypatch.setenv("LOG_LEVEL", "warning")
+    settings = load_settings()
+    assert settings.discord_token.get_secret_value() == "from-file"
+    assert (settings.log_level, settings.deal_bank_size, settings.dev_guild_id) == ("WARNING", 9, None)
+    assert settings.api_base == "http://proxy:8080/api/v10"
+
+
+@pytest.mark.parametrize(
+    ("env", "words"),
+    [
+        ({}, "DISCORD_TOKEN is not set"),
+        ({"DISCORD_TOKEN": ""}, "DISCORD_TOKEN is not set"),
+        ({"DISCORD_TOKEN": "t", "DEAL_WORKERS": "0"}, "DEAL_WORKERS is invalid"),
+        ({"DISCORD_TOKEN": "t", "DEV_GUILD_ID": "-5"}, "DEV_GUILD_ID is invalid"),
+        ({"DISCORD_TOKEN": "t", "DISCORD_GATEWAY_URL": "https://x"}, "DISCORD_GATEWAY_URL is invalid"),
+    ],
+)
+def test_bad_settings_explain_themselves_in_one_line(monkeypatch, env, words):
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    with pytest.raises(SettingsError) as raised:
+        load_settings()
+    assert words in str(raised.value) and "\n" not in str(raised.value)
