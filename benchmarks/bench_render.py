@@ -20,8 +20,8 @@ from render import board as board_module  # noqa: E402
 from render import render_board  # noqa: E402
 from render.board import draw_board, encode  # noqa: E402
 from render.layout import WIDTH  # noqa: E402
-from render.samples import sample_game  # noqa: E402
-from solitaire import BoardView, view_of  # noqa: E402
+from render.samples import SEEDS, STUCK_SEEDS, WON_SEEDS, greedy_move, sample_game  # noqa: E402
+from solitaire import BoardView, new_game, view_of  # noqa: E402
 
 CASES = [("draw3", "mid"), ("draw1", "mid"), ("goldrush", "mid"), ("friday13", "mid"), ("draw3", "stuck")]
 HEADLINE = ("draw3", "mid")
@@ -67,6 +67,22 @@ def time_frames(view: BoardView, frames: int) -> tuple[list[float], list[float],
         encodes.append(time.perf_counter() - middle)
         draws.append(middle - start)
     return totals, cpus, draws, encodes, size
+
+
+def sweep() -> tuple[list[int], list[float]]:
+    """Render every position of greedy games (3 seeds per variant); return PNG sizes and CPU times."""
+    sizes, cpus = [], []
+    for variant in SEEDS:
+        for seed in (SEEDS[variant], WON_SEEDS[variant], STUCK_SEEDS[variant]):
+            game, clock = new_game(variant, seed=seed), 0
+            while not game.is_over and (move := greedy_move(game)) is not None and clock < 290:
+                clock += 1
+                game.push(move, seconds=clock)
+                view = view_of(game)
+                start = time.thread_time()
+                sizes.append(len(render_board(view, time_left=300.0 - clock, selected="w")))
+                cpus.append(time.thread_time() - start)
+    return sizes, cpus
 
 
 def cold_start(runs: int) -> tuple[float, float]:
@@ -117,12 +133,20 @@ def main() -> None:
                 data = encode(canvas, level)
                 times.append(time.perf_counter() - start)
             print(f"zlib level {level}: encode median {_median_ms(times):5.2f} ms  png {len(data) / 1000:5.1f} KB")
+    sizes, cpus = sweep()
+    sizes.sort()
+    print(
+        f"sweep of {len(sizes)} positions: png mean {statistics.mean(sizes) / 1000:.1f} KB, "
+        f"p99 {sizes[int(len(sizes) * 0.99)] / 1000:.1f} KB, max {sizes[-1] / 1000:.1f} KB; "
+        f"cpu median {_median_ms(cpus):.2f} ms, p90 {_p90_ms(cpus):.2f} ms"
+    )
     first, full = cold_start(args.cold_runs)
     print(
         f"cold start: first frame {first:.1f} ms (sprites on demand), "
         f"every card sprite in both colour schemes {full:.1f} ms"
     )
     figures = {key: f"{value:.2f}" for key, value in headline.items()}
+    figures |= {"sweep_max_kb": f"{sizes[-1] / 1000:.1f}", "sweep_cpu_ms": f"{_median_ms(cpus):.2f}"}
     figures |= {"cold_ms": f"{first:.1f}", "warm_up_ms": f"{full:.1f}", "width": str(WIDTH), "load1": f"{load:.2f}"}
     print(" ".join(f"{key}={value}" for key, value in figures.items()))
 

@@ -40,6 +40,9 @@ COMPRESS_LEVEL = 3
 """zlib level for boards in play; see ``benchmarks/bench_render.py`` for the time/size trade-off."""
 FINAL_COMPRESS_LEVEL = 6
 """zlib level for a finished game's picture, drawn once, so smaller at a little more time."""
+SIZE_BUDGET = 40_000
+"""A board whose PNG comes out bigger than this at :data:`COMPRESS_LEVEL` is encoded again at :data:`RETRY_LEVEL`."""
+RETRY_LEVEL = 5
 HIGHLIGHT_WIDTH = 5
 COMPACT_BELOW = 32
 """Face-up steps smaller than this use cards with the smaller corner index, so it is never cut."""
@@ -56,7 +59,10 @@ def render_board(
     """
     with LOCK:
         canvas = draw_board(view, time_left=time_left, selected=selected, four_colour=four_colour)
-    return encode(canvas, COMPRESS_LEVEL if view.status is Status.PLAYING else FINAL_COMPRESS_LEVEL)
+    if view.status is not Status.PLAYING:
+        return encode(canvas, FINAL_COMPRESS_LEVEL)
+    data = encode(canvas, COMPRESS_LEVEL)
+    return data if len(data) <= SIZE_BUDGET else encode(canvas, RETRY_LEVEL)
 
 
 def draw_board(

@@ -65,7 +65,7 @@ _RAMPS: tuple[tuple[RGB, RGB], ...] = (
     (PANEL, WIN),
     (CARD_EDGE, INK_BLACK),
 )
-_STEPS = 9
+_STEPS = 5
 
 
 def _ramp(start: RGB, end: RGB, steps: int) -> list[RGB]:

@@ -169,3 +169,14 @@ def test_compact_faces_have_a_smaller_index():
     assert len(normal.image.crop(top_strip).getcolors(256) or []) > len(
         compact.image.crop(top_strip).getcolors(256) or []
     )
+
+
+def test_boards_over_the_size_budget_are_encoded_harder(monkeypatch):
+    from render import board
+
+    view = view_of(sample_game("draw3", "mid"))
+    quick = board.encode(board.draw_board(view, time_left=99), board.COMPRESS_LEVEL)
+    monkeypatch.setattr(board, "SIZE_BUDGET", len(quick) - 1)
+    harder = render_board(view, time_left=99)
+    assert len(harder) < len(quick)
+    assert _image(harder).tobytes() == _image(quick).tobytes()
