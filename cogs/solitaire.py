@@ -29,12 +29,14 @@ class Solitaire(
         super().__init__()
 
     async def cog_load(self) -> None:
-        """Register the persistent buttons and the board refresh of finished games."""
+        """Register the persistent buttons and the board refresh of finished games; start the rollover task."""
         await self.load_game_commands()
+        await self.load_competition_commands()
 
     async def cog_unload(self) -> None:
-        """Forget the persistent buttons."""
+        """Forget the persistent buttons; stop the rollover task."""
         await self.unload_game_commands()
+        await self.unload_competition_commands()
 
 
 async def setup(bot: commands.Bot) -> None:
