@@ -21,9 +21,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from enum import Enum
+from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
-from solitaire import find_variant
+from solitaire import find_variant, format_deck, parse_deck
+from solitaire.deals import ProvenDeal
 
 DEFAULT_TIMEZONE = "UTC"
 MEDALS = ("🥇", "🥈", "🥉")
@@ -55,6 +57,21 @@ def daily_source(secret: str, guild_id: int, day: date, variant: str) -> str:
     return hmac.new(secret.encode(), message, hashlib.sha256).hexdigest()
 
 
+def deal_to_json(deal: ProvenDeal) -> dict[str, Any]:
+    """Save a proven deal as JSON-ready data (to cache the day's deal)."""
+    return {"variant": deal.variant, "seed": deal.seed, "deck": format_deck(deal.deck), "solution": list(deal.solution)}
+
+
+def deal_from_json(data: dict[str, Any]) -> ProvenDeal:
+    """Rebuild a deal saved by :func:`deal_to_json`."""
+    return ProvenDeal(
+        variant=str(data["variant"]),
+        seed=int(data["seed"]),
+        deck=parse_deck(str(data["deck"])),
+        solution=tuple(str(move) for move in data["solution"]),
+    )
+
+
 # -- time zones and the server's day -------------------------------------------
 @functools.cache
 def _zone_names() -> dict[str, str]:
@@ -79,6 +96,36 @@ def validate_timezone(name: str) -> str:
     hint = _suggest(cleaned)
     advice = f"did you mean {hint}?" if hint else "use an IANA name such as Europe/Paris or America/New_York"
     raise InvalidTimezoneError(f"unknown time zone {name.strip()!r}: {advice}")
+
+
+COMMON_ZONES = (
+    "UTC",
+    "Europe/London",
+    "Europe/Paris",
+    "Europe/Berlin",
+    "America/New_York",
+    "America/Chicago",
+    "America/Los_Angeles",
+    "America/Sao_Paulo",
+    "Asia/Kolkata",
+    "Asia/Tokyo",
+    "Australia/Sydney",
+)
+
+
+def zone_suggestions(typed: str, limit: int = 25) -> list[str]:
+    """Return zone names matching what was typed so far (for autocomplete), best first.
+
+    >>> zone_suggestions("paris")
+    ['Europe/Paris']
+    """
+    wanted = typed.strip().replace(" ", "_").lower()
+    if not wanted:
+        return list(COMMON_ZONES[:limit])
+    names = _zone_names()
+    found = [canonical for key, canonical in names.items() if wanted in key]
+    found.sort(key=lambda name: (not name.lower().rsplit("/", 1)[-1].startswith(wanted), len(name), name))
+    return found[:limit]
 
 
 def _suggest(name: str) -> str | None:

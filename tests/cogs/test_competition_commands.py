@@ -1,0 +1,278 @@
+"""Daily competitions on (simulated) Discord: same deal, one try, public line, leaderboard, podium, config."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Any
+
+import discord
+import pytest
+
+import cogs.competition_commands
+from bot.storage import competition as comp
+from bot.storage import games as store
+from solitaire import shuffled_deck
+from solitaire.deals import DealRequest, ProvenDeal, candidate_seed
+from tests.bot.decks import EASY_KLONDIKE
+
+pytestmark = pytest.mark.usefixtures("no_error_logs")
+
+START_DAY = "2026-01-01"  # SimCord's clock starts at 2026-01-01T00:00Z
+
+
+def instant_daily(request: DealRequest) -> ProvenDeal:
+    """Stand-in for the solver: the easy deck for draw3, otherwise the source's first candidate shuffle."""
+    if request.variant == "draw3":
+        return ProvenDeal("draw3", 0, EASY_KLONDIKE, ())
+    seed = candidate_seed(request.source, 0)
+    return ProvenDeal(request.variant, seed, shuffled_deck(seed), ())
+
+
+@pytest.fixture(autouse=True)
+def instant_daily_solver(monkeypatch: pytest.MonkeyPatch) -> list[DealRequest]:
+    asked: list[DealRequest] = []
+
+    def solver(request: DealRequest) -> ProvenDeal:
+        asked.append(request)
+        return instant_daily(request)
+
+    monkeypatch.setattr(cogs.competition_commands, "solve_daily", solver)
+    return asked
+
+
+@pytest.fixture
+def admin(simcord_env, guild):
+    admins = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+    return guild.add_member(simcord_env.create_user("root"), roles=[admins])
+
+
+@pytest.fixture
+def members(simcord_env, guild):
+    return {name: guild.add_member(simcord_env.create_user(name)) for name in ("carol", "dave", "erin")}
+
+
+async def daily(actor: Any, channel: Any, variant: str = "draw3") -> Any:
+    result = await actor.slash(channel, "solitaire daily", variant=variant)
+    assert result.acknowledged and result.response is not None, result
+    return result.response
+
+
+async def attempt(env: Any, guild: Any, actor: Any, variant: str = "draw3", day: str = START_DAY) -> store.GameRecord:
+    row = await comp.daily_attempt(env.bot.db, guild.id, actor.id, variant, day)
+    assert row is not None
+    record = await store.get_game(env.bot.db, row["id"])
+    assert record is not None
+    return record
+
+
+async def end(actor: Any, channel: Any) -> None:
+    result = await actor.slash(channel, "solitaire end")
+    assert result.response.ephemeral and "game is over" in result.response.content
+
+
+def public(channel: Any) -> list[str]:
+    return [message.content for message in channel.history()]
+
+
+async def advance_to(env: Any, moment: datetime) -> None:
+    await env.advance_time((moment - env.now()).total_seconds())
+    assert env.now() == moment
+
+
+def lines_of(response: Any) -> list[str]:
+    return (response.embeds[0].description or "").splitlines()
+
+
+# -- the daily deal ------------------------------------------------------------------
+async def test_members_play_the_same_private_deal_and_the_result_line_is_public(
+    simcord_env, guild, channel, alice, bob, instant_daily_solver
+):
+    alice_board = await daily(alice, channel, "friday13")
+    bob_board = await daily(bob, channel, "friday13")
+    for board in (alice_board, bob_board):
+        assert board.ephemeral and [a.filename for a in board.attachments] == ["board.png"]
+        assert f"daily {START_DAY}" in board.content
+    assert public(channel) == []  # nobody else sees a board
+    alice_game, bob_game = (
+        await attempt(simcord_env, guild, alice, "friday13"),
+        await attempt(simcord_env, guild, bob, "friday13"),
+    )
+    assert json.loads(alice_game.state)["deck"] == json.loads(bob_game.state)["deck"]
+    assert len(instant_daily_solver) == 1  # the second player got the stored deal
+
+    other = simcord_env.create_guild("Other Club")
+    elsewhere = other.create_text_channel("games")
+    stranger = other.add_member(simcord_env.create_user("stranger"))
+    await daily(stranger, elsewhere, "friday13")
+    their_game = await attempt(simcord_env, other, stranger, "friday13")
+    assert json.loads(their_game.state)["deck"] != json.loads(alice_game.state)["deck"]
+
+    await end(alice, channel)
+    [line] = public(channel)
+    assert line.startswith(f"<@{alice.id}> scored 0 on today's Friday 13 daily (ended after 0:00)")
+    assert line.endswith("rank 1 of 1")
+
+
+async def test_a_second_attempt_is_refused_with_the_result_and_rank(simcord_env, guild, channel, alice, bob):
+    await daily(alice, channel)
+    await daily(bob, channel)
+    await simcord_env.advance_time(30)
+    await end(alice, channel)
+    await end(bob, channel)
+    again = await daily(alice, channel)
+    assert again.ephemeral
+    assert again.content.startswith("You already played today's Solitaire Rush (draw 3) daily: 0 points")
+    assert "rank 1 of 2" in again.content
+    assert len(public(channel)) == 2
+    other_variant = await daily(alice, channel, "draw1")  # another variant is another competition
+    assert other_variant.ephemeral and other_variant.attachments
+
+
+async def test_abandoning_by_the_clock_counts_as_the_attempt(simcord_env, guild, channel, alice):
+    await daily(alice, channel)
+    await simcord_env.advance_time(301)
+    assert (await attempt(simcord_env, guild, alice)).status == "expired"
+    [line] = public(channel)
+    assert "(out of time)" in line
+    again = await daily(alice, channel)
+    assert again.content.startswith("You already played")
+
+
+async def test_a_running_game_is_offered_instead_of_a_second_board(simcord_env, channel, alice):
+    await daily(alice, channel)
+    offer = await daily(alice, channel)
+    assert offer.ephemeral and "already have a **Solitaire Rush (draw 3)** game running" in offer.content
+
+
+# -- leaderboard -----------------------------------------------------------------------
+async def test_leaderboard_ranks_by_score_then_time_then_who_finished_first(
+    simcord_env, guild, channel, alice, bob, members
+):
+    carol, dave, erin = members["carol"], members["dave"], members["erin"]
+    board = await daily(alice, channel)
+    await alice.click(board, label="All up")  # scores points
+    await simcord_env.advance_time(20)
+    await end(alice, channel)
+    await daily(bob, channel)
+    await simcord_env.advance_time(10)
+    await end(bob, channel)  # 0 points in 0:10
+    await daily(carol, channel)
+    await simcord_env.advance_time(10)
+    await end(carol, channel)  # 0 points in 0:10, finished after bob
+    await daily(dave, channel)
+    await simcord_env.advance_time(5)
+    await end(dave, channel)  # 0 points in 0:05
+    alice_score = (await attempt(simcord_env, guild, alice)).score
+    assert alice_score > 0
+
+    result = await erin.slash(channel, "solitaire leaderboard", variant="draw3", period="today")
+    shown = result.response
+    assert not shown.ephemeral
+    assert shown.embeds[0].title == f"Solitaire Rush (draw 3) · daily · today ({START_DAY})"
+    assert lines_of(shown) == [
+        f"🥇 <@{alice.id}> — **{alice_score}** in 0:20",
+        f"🥈 <@{dave.id}> — **0** in 0:05",
+        f"🥉 <@{bob.id}> — **0** in 0:10",
+        f"` 4.` <@{carol.id}> — **0** in 0:10",
+        f"<@{erin.id}> has no result here yet.",
+        "4 ranked",
+    ]
+    week = await carol.slash(channel, "solitaire leaderboard", variant="draw3", period="week")
+    assert lines_of(week.response)[:4] == lines_of(shown)[:4]
+    casual = await carol.slash(channel, "solitaire leaderboard", variant="draw3", period="all", games="casual")
+    assert lines_of(casual.response) == ["No results yet."]
+
+
+async def test_stats_show_games_and_streaks(simcord_env, channel, alice, bob):
+    await daily(alice, channel)
+    await end(alice, channel)
+    result = await bob.slash(channel, "solitaire stats", member=alice)
+    text = result.response.embeds[0].description
+    assert f"<@{alice.id}>: 1 games, 0 wins (0%)" in text
+    assert "Daily streak: 1 days (best 1)" in text
+    assert "Solitaire Rush (draw 3): 1 games" in text
+    mine = await bob.slash(channel, "solitaire stats")
+    assert "has not finished a game here yet" in mine.response.embeds[0].description
+
+
+# -- settings -------------------------------------------------------------------------------
+async def test_config_is_refused_without_manage_server(simcord_env, guild, channel, bob):
+    for command, options in (
+        ("solitaire config timezone", {"timezone": "Europe/Paris"}),
+        ("solitaire config channel", {"channel": channel}),
+    ):
+        refused = await bob.slash(channel, command, **options)
+        assert refused.response.ephemeral
+        assert refused.response.content == cogs.competition_commands.NOT_MANAGER
+    assert await comp.guild_config(simcord_env.bot.db, guild.id) == comp.GuildConfig(guild.id)
+
+
+@pytest.mark.parametrize(
+    ("given", "answer"),
+    [
+        ("Mars/Olympus_Mons", "unknown time zone 'Mars/Olympus_Mons': use an IANA name such as Europe/Paris"),
+        ("Europe/Pari", "unknown time zone 'Europe/Pari': did you mean Europe/Paris?"),
+    ],
+)
+async def test_a_bad_time_zone_gets_a_clear_error(simcord_env, guild, channel, admin, given, answer):
+    refused = await admin.slash(channel, "solitaire config timezone", timezone=given)
+    assert refused.response.ephemeral and refused.response.content.startswith(answer)
+    assert (await comp.guild_config(simcord_env.bot.db, guild.id)).timezone == "UTC"
+
+
+async def test_a_manager_sets_the_zone_with_autocomplete(simcord_env, guild, channel, admin):
+    choices = await admin.autocomplete(channel, "solitaire config timezone", "timezone", "kolk")
+    assert [c["value"] for c in choices] == ["Asia/Kolkata"]
+    done = await admin.slash(channel, "solitaire config timezone", timezone="asia/kolkata")
+    assert done.response.ephemeral and done.response.content.startswith("Time zone set to **Asia/Kolkata**")
+    assert (await comp.guild_config(simcord_env.bot.db, guild.id)).timezone == "Asia/Kolkata"
+
+
+# -- midnight ----------------------------------------------------------------------------------
+async def test_rollover_posts_the_podium_at_midnight_in_the_server_zone(simcord_env, guild, channel, admin, alice, bob):
+    podiums = guild.create_text_channel("podium")
+    await admin.slash(channel, "solitaire config timezone", timezone="Asia/Kolkata")  # UTC+5:30
+    await admin.slash(channel, "solitaire config channel", channel=podiums)
+    # 2026-01-01 05:30 in Kolkata: today is 1 January there; it ends at 18:30 UTC.
+    board = await daily(alice, channel)
+    assert f"daily {START_DAY}" in board.content
+    await alice.click(board, label="All up")
+    await end(alice, channel)
+    await daily(bob, channel)
+    await simcord_env.advance_time(42)
+    await end(bob, channel)
+    lines = public(podiums)
+    assert len(lines) == 2 and "rank 1 of 1" in lines[0] and "rank 2 of 2" in lines[1]  # the results go there too
+
+    await advance_to(simcord_env, datetime(2026, 1, 1, 18, 29, 59, tzinfo=UTC))  # 23:59:59 in Kolkata
+    assert len(public(podiums)) == 2
+    await advance_to(simcord_env, datetime(2026, 1, 1, 18, 30, tzinfo=UTC))  # 00:00 on 2 January in Kolkata
+    podium = public(podiums)[2:]
+    assert len(podium) == 1
+    assert podium[0].splitlines() == [
+        f"**Daily podium for {START_DAY}**",
+        "__Solitaire Rush (draw 3)__",
+        f"🥇 <@{alice.id}> — **{(await attempt(simcord_env, guild, alice)).score}** in 0:00",
+        f"🥈 <@{bob.id}> — **0** in 0:42",
+    ]
+    await simcord_env.advance_time(24 * 3600)  # a day nobody played: no empty podium
+    assert len(public(podiums)) == 3
+    tomorrow = await daily(alice, channel)
+    assert "daily 2026-01-03" in tomorrow.content
+
+
+async def test_the_result_line_is_posted_once_after_a_failed_post_and_a_restart(
+    simcord_env, guild, channel, alice, make_bot
+):
+    await daily(alice, channel)
+    simcord_env.inject_error("POST", "/channels/*/messages", status=403, times=1)
+    await end(alice, channel)
+    assert public(channel) == []
+    game = await attempt(simcord_env, guild, alice)
+    assert await comp.unannounced(simcord_env.bot.db) == [game.id]
+    await simcord_env.restart_bot(make_bot())
+    assert len(public(channel)) == 1 and public(channel)[0].startswith(f"<@{alice.id}> scored")
+    await simcord_env.restart_bot(make_bot())
+    assert len(public(channel)) == 1
+    assert await comp.unannounced(simcord_env.bot.db) == []
