@@ -247,9 +247,10 @@ def _draw_friday13(canvas: Image.Image, view: BoardView, selected: str | None, f
             slot(foundation.label).paste_on(canvas, x, y)
             continue
         card_face(foundation.top, four_colour).paste_on(canvas, x, y)
-        count = text(f"\u00d7{foundation.count}", Face.BOLD, 18, pal.FELT_TEXT, pal.FELT)
+        count = text(f"\u00d7{foundation.count}", Face.BOLD, 16, pal.FELT_TEXT, pal.FELT)
         count.paste_on(canvas, x + CARD_W - count.size[0], y - 20 - count.size[1] // 2)
-    _draw_f13_hand(canvas, view, selected, four_colour)
+    if view.status is Status.PLAYING:  # a finished game's result panel takes the hand's place
+        _draw_f13_hand(canvas, view, selected, four_colour)
 
 
 def _draw_f13_hand(canvas: Image.Image, view: BoardView, selected: str | None, four_colour: bool) -> None:
@@ -289,7 +290,7 @@ PANEL_ROW = 34
 def _panel_top(view: BoardView, height: int) -> int:
     """Return where the result panel starts: over the tableau, or over Friday 13's stock row."""
     if view.family is Family.FRIDAY13:
-        return HEIGHT - 8 - height
+        return (F13_STOCK_Y - 40 + HEIGHT - height) // 2
     return TABLEAU_Y + 10
 
 
