@@ -29,13 +29,15 @@ class Settings(BaseSettings):
     discord_gateway_url: AnyUrl | None = None
     deal_bank_size: int = Field(default=4, ge=0, le=100)
     deal_workers: int = Field(default=1, ge=1, le=max(os.cpu_count() or 1, 1) * 2)
+    daily_secret: SecretStr | None = None
+    """Key of the daily deals (unset: one is generated into the database on first start)."""
 
     @field_validator("log_level", mode="before")
     @classmethod
     def _upper_level(cls, value: Any) -> Any:
         return value.strip().upper() if isinstance(value, str) else value
 
-    @field_validator("dev_guild_id", "discord_api_base", "discord_gateway_url", mode="before")
+    @field_validator("dev_guild_id", "discord_api_base", "discord_gateway_url", "daily_secret", mode="before")
     @classmethod
     def _blank_is_unset(cls, value: Any) -> Any:
         return None if isinstance(value, str) and not value.strip() else value
