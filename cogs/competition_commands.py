@@ -175,7 +175,7 @@ class CompetitionCommands(SolitaireCogBase):
     async def _daily_secret(self) -> str:
         """The key of the daily deals: from the settings, else generated into the database once."""
         if self._secret is None:
-            configured = getattr(self.settings, "daily_secret", None)  # DAILY_SECRET, optional
+            configured = self.settings.daily_secret
             if configured is not None:
                 self._secret = configured.get_secret_value()
             else:

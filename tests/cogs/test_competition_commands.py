@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 import discord
 import pytest
+from pydantic import SecretStr
 
 import cogs.competition_commands
+from bot.competition import daily_source
 from bot.storage import competition as comp
 from bot.storage import games as store
 from solitaire import shuffled_deck
@@ -112,6 +114,28 @@ async def test_members_play_the_same_private_deal_and_the_result_line_is_public(
     [line] = public(channel)
     assert line.startswith(f"<@{alice.id}> scored 0 on today's Friday 13 daily (ended after 0:00)")
     assert line.endswith("rank 1 of 1")
+
+
+async def test_the_deal_comes_from_the_stored_secret_and_survives_a_restart(
+    simcord_env, guild, channel, alice, bob, make_bot, instant_daily_solver
+):
+    await daily(alice, channel, "draw1")
+    secret = await comp.get_or_create_secret(simcord_env.bot.db, "daily", lambda: "not used")
+    assert len(secret) == 64
+    assert [r.source for r in instant_daily_solver] == [daily_source(secret, guild.id, date(2026, 1, 1), "draw1")]
+    await simcord_env.restart_bot(make_bot())
+    await daily(bob, channel, "draw1")
+    decks = {json.loads((await attempt(simcord_env, guild, p, "draw1")).state)["deck"] for p in (alice, bob)}
+    assert len(decks) == 1
+    assert len(instant_daily_solver) == 1  # the new bot read the day's deal from the database
+
+
+async def test_a_configured_secret_wins(simcord_env, guild, channel, alice, settings, instant_daily_solver):
+    settings.daily_secret = SecretStr("from the settings")
+    await daily(alice, channel, "goldrush")
+    expected = daily_source("from the settings", guild.id, date(2026, 1, 1), "goldrush")
+    assert [r.source for r in instant_daily_solver] == [expected]
+    assert await simcord_env.bot.db.fetchone("SELECT value FROM secrets") is None
 
 
 async def test_a_second_attempt_is_refused_with_the_result_and_rank(simcord_env, guild, channel, alice, bob):
