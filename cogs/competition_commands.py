@@ -37,6 +37,8 @@ NO_PINGS = discord.AllowedMentions.none()
 MAX_WAIT = 3600.0
 """The rollover task wakes at least this often (seconds), even with no server to post to."""
 ZONE_CHOICES = 25
+ANNOUNCE_WITHIN = 24 * 3600.0
+"""At start, results of the last day whose public line was never posted are posted (older ones are news no more)."""
 
 PERIOD_CHOICES = [
     app_commands.Choice(name="Today", value="today"),
@@ -325,7 +327,7 @@ class CompetitionCommands(SolitaireCogBase):
         """Post lines a crash left unposted, then each server's podium at its 00:00, forever."""
         await self.bot.wait_until_ready()
         if sweep:
-            for game_id in await store.unannounced(self.db):
+            for game_id in await store.unannounced(self.db, since=self.bot.now() - ANNOUNCE_WITHIN):
                 await self._announce(game_id)
         while True:
             try:

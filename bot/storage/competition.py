@@ -210,12 +210,12 @@ async def release_announcement(db: Database, game_id: int) -> None:
     await db.execute("UPDATE games SET announced_at = NULL WHERE id = ?", (game_id,))
 
 
-async def unannounced(db: Database, limit: int = 100) -> list[int]:
-    """Return finished dailies whose line was never claimed, oldest first (after a crash)."""
+async def unannounced(db: Database, *, since: float = 0.0, limit: int = 100) -> list[int]:
+    """Return dailies finished after ``since`` whose line was never claimed, oldest first (after a crash)."""
     rows = await db.fetchall(
-        f"SELECT id FROM games WHERE mode = 'daily' AND {FINISHED} AND announced_at IS NULL"
+        f"SELECT id FROM games WHERE mode = 'daily' AND {FINISHED} AND announced_at IS NULL AND finished_at > ?"
         " ORDER BY finished_at LIMIT ?",
-        (limit,),
+        (since, limit),
     )
     return [int(row["id"]) for row in rows]
 

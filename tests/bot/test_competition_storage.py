@@ -311,6 +311,7 @@ async def test_announcements_are_claimed_once(db: Database) -> None:
     done = await play(db, 2, 100)
     casual = await play(db, 3, 100, mode="casual", day=None)
     assert await comp.unannounced(db) == [done]
+    assert await comp.unannounced(db, since=ts(2024, 5, 1, 12)) == []  # finished at 12:00, not after
     assert not await comp.claim_announcement(db, running, 1.0)
     assert not await comp.claim_announcement(db, casual, 1.0)
     assert await comp.claim_announcement(db, done, 1.0)
