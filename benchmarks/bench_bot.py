@@ -1,0 +1,263 @@
+"""Drive many simulated players at once through the real bot (discord.py + SimCord's simulated Discord).
+
+Usage: .venv/bin/python benchmarks/bench_bot.py [--games 200] [--rate 50] [--seconds 20]
+
+1. ``--games`` members each run ``/solitaire start`` (one game each, all running at once);
+   Python memory per active game is measured with tracemalloc around those starts.
+2. Paced phase: board-button "Draw" clicks arrive at ``--rate`` per second for ``--seconds``,
+   spread round-robin over the games, each sent without waiting for earlier ones (a real
+   INTERACTION_CREATE through the gateway, the current board's custom id). Latency is the
+   time from sending the interaction to the bot's response reaching (simulated) Discord:
+   parsing, the session lock, the SQLite save, the PNG render in a thread and the edit.
+3. Burst phase: one click for every game at the same instant; moves/s is how fast all are answered.
+
+Everything runs in this one process on the machine's cores, SimCord included (its simulated
+HTTP is part of the measured path). SimCord's own diagnostic logs are cleared as the run goes
+and the setup heap is frozen (``gc.freeze``), so the harness's growth does not lengthen the
+garbage collector's pauses. The last line is ``key=value`` pairs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import os
+import statistics
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+import simcord
+from simcord import interactions as sim_interactions
+from simcord.backend import serializers
+from simcord.backend.models import interaction as sim_model
+from simcord.enums import ComponentType, InteractionType
+
+from bot.client import SolitaireBot
+from bot.deal_bank import DealBank
+from bot.sessions import SessionManager
+from bot.settings import load_settings
+from bot.storage import Database
+from solitaire import VARIANTS, Card
+from solitaire.deals import ProvenDeal
+
+ANSWERED: dict[int, float] = {}
+"""Interaction id -> perf_counter() when the bot's response reached the simulated Discord."""
+
+
+def _record_answers() -> None:
+    """Stamp the moment each interaction gets its response (SimCord's response markers)."""
+    for name in ("respond_with_message", "update_source", "defer", "defer_update"):
+        original = getattr(sim_model.Interaction, name)
+
+        def stamped(self: Any, *args: Any, _original: Any = original, **kwargs: Any) -> Any:
+            ANSWERED.setdefault(self.id, time.perf_counter())
+            return _original(self, *args, **kwargs)
+
+        setattr(sim_model.Interaction, name, stamped)
+
+
+def _open_deck() -> tuple[Card, ...]:
+    """A deck whose game never gets stuck however often you draw (A..7 on top of the piles, in order)."""
+    low = [Card(rank, suit) for rank in range(1, 8) for suit in "SHDC"]
+    tableau: list[Card] = []
+    for size, start in zip(range(1, 8), (0, 1, 3, 6, 10, 15, 21), strict=True):
+        tableau += reversed(low[start : start + size])
+    return tuple(tableau + [Card(rank, suit) for rank in range(8, 14) for suit in "SHDC"])
+
+
+OPEN_DECK = _open_deck()
+
+
+def _easy_deal(variant: str, number: int) -> ProvenDeal:
+    return ProvenDeal(variant, number, OPEN_DECK, ())
+
+
+def _bot(folder: Path) -> SolitaireBot:
+    settings = load_settings(_env_file=None, discord_token="bench", database_path=folder / "bench.db")
+    deals: DealBank[Any] = DealBank(_easy_deal, variants=VARIANTS, size=0, executor=None, numbers=lambda: 777)
+    return SolitaireBot(settings, deals=deals)
+
+
+def _rss_mb() -> float:
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def _click(env: Any, member: Any, message_id: int, channel_id: int, custom_id: str) -> int:
+    """Send one button click without waiting for it; return the interaction id."""
+    stored = env.backend.get_message(channel_id, message_id)
+    snapshot = dict(serializers.message_payload(env.backend, stored))
+    record, payload = sim_interactions.base_payload(
+        env.backend,
+        type=InteractionType.MESSAGE_COMPONENT,
+        channel_id=channel_id,
+        guild_id=member.guild.id,
+        user_id=member.id,
+        data={"custom_id": custom_id, "component_type": ComponentType.BUTTON},
+    )
+    payload["message"] = snapshot
+    record.source_message_id = stored.id
+    env.backend.emit("INTERACTION_CREATE", payload)
+    return int(record.id)
+
+
+async def _wait_answered(ids: list[int], timeout: float) -> None:
+    deadline = time.perf_counter() + timeout
+    while any(i not in ANSWERED for i in ids):
+        if time.perf_counter() > deadline:
+            raise TimeoutError(f"{sum(i not in ANSWERED for i in ids)} clicks were never answered")
+        await asyncio.sleep(0.005)
+
+
+def _trim_harness(env: Any) -> None:
+    """Drop SimCord's diagnostic logs (transcript, HTTP log): harness memory, not the bot's."""
+    env.backend.transcript.clear()
+    env.backend.http_requests.clear()
+
+
+def _percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+async def _session_memory(folder: Path, games: int) -> float:
+    """Bytes of Python heap per running game held by the bot itself (session, engine, row, lock, clock task)."""
+    db = await Database.open(folder / "memory.db")
+    manager = SessionManager(db, now=time.time)
+    deal = _easy_deal("draw3", 1)
+    await manager.start(guild_id=1, channel_id=1, user_id=0, variant="draw3", deal=deal)  # warm caches
+    gc.collect()
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    for user in range(1, games + 1):
+        session = await manager.start(guild_id=1, channel_id=1, user_id=user, variant="draw3", deal=deal)
+        for _ in range(10):  # a game some way in: its move log and undo stack have grown
+            await manager.play(session, "draw")
+    gc.collect()
+    used = tracemalloc.get_traced_memory()[0] - before
+    tracemalloc.stop()
+    await manager.close()
+    await db.close()
+    return used / games
+
+
+async def run(games: int, rate: float, seconds: float) -> dict[str, float]:
+    _record_answers()
+    with tempfile.TemporaryDirectory() as folder:
+        bot = _bot(Path(folder))
+        async with simcord.run(bot) as env:
+            guild = env.create_guild("Bench")
+            channel = guild.create_text_channel("games")
+            members = [guild.add_member(env.create_user(f"player{i}")) for i in range(games)]
+
+            gc.collect()
+            rss_before = _rss_mb()
+            boards = []
+            start_clock = time.perf_counter()
+            for member in members:
+                result = await member.slash(channel, "solitaire start", variant="draw3")
+                boards.append(result.response.id)
+            start_seconds = time.perf_counter() - start_clock
+            gc.collect()
+            rss_after = _rss_mb()
+            sessions = [bot.sessions.active_for(guild.id, m.id) for m in members]
+            assert all(s is not None for s in sessions)
+            _trim_harness(env)
+            gc.freeze()  # the setup heap (SimCord's world, 200 starts) is not the bot's per-move work
+
+            def board_id(index: int) -> str:
+                session = sessions[index]
+                assert session is not None
+                return f"sol:{session.id}:{session.game.version}:-:draw"
+
+            # paced phase
+            sent: dict[int, float] = {}
+            total = int(rate * seconds)
+            begin = time.perf_counter()
+            for n in range(total):
+                due = begin + n / rate
+                await asyncio.sleep(max(0.0, due - time.perf_counter()))
+                index = n % games
+                if index == 0:
+                    _trim_harness(env)
+                sent_at = time.perf_counter()
+                sent[_click(env, members[index], boards[index], channel.id, board_id(index))] = sent_at
+            await _wait_answered(list(sent), 60)
+            paced_elapsed = time.perf_counter() - begin
+            latencies = [(ANSWERED[i] - t) * 1000 for i, t in sent.items()]
+
+            # burst phase: every game at once
+            _trim_harness(env)
+            burst: dict[int, float] = {}
+            burst_begin = time.perf_counter()
+            for index, member in enumerate(members):
+                burst[_click(env, member, boards[index], channel.id, board_id(index))] = time.perf_counter()
+            await _wait_answered(list(burst), 120)
+            burst_elapsed = max(ANSWERED[i] for i in burst) - burst_begin
+            burst_latencies = [(ANSWERED[i] - t) * 1000 for i, t in burst.items()]
+
+            await env.settle(timeout=30)
+            gc.unfreeze()
+            accepted = sum(json.loads(s.record.state)["log"].__len__() for s in sessions if s is not None)
+            errors = len(env.errors)
+        await bot.close_services()
+        session_bytes = await _session_memory(Path(folder), games)
+    return {
+        "games": games,
+        "rate_target": rate,
+        "clicks": total,
+        "paced_p50_ms": statistics.median(latencies),
+        "paced_p99_ms": _percentile(latencies, 0.99),
+        "paced_max_ms": max(latencies),
+        "paced_moves_per_s": total / paced_elapsed,
+        "burst_clicks": games,
+        "burst_p50_ms": statistics.median(burst_latencies),
+        "burst_p99_ms": _percentile(burst_latencies, 0.99),
+        "burst_moves_per_s": games / burst_elapsed,
+        "start_ms_per_game": start_seconds * 1000 / games,
+        "session_kb_per_game": session_bytes / 1024,
+        "rss_kb_per_game": (rss_after - rss_before) * 1024 / games,
+        "moves_saved": accepted,
+        "bot_errors": errors,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--rate", type=float, default=50.0, help="clicks per second in the paced phase")
+    parser.add_argument("--seconds", type=float, default=20.0, help="length of the paced phase")
+    args = parser.parse_args()
+    load = os.getloadavg()[0]
+    figures = asyncio.run(run(args.games, args.rate, args.seconds))
+    print(f"machine: {os.cpu_count()} cores, load average {load:.2f} at start")
+    print(f"{figures['games']} games running; start {figures['start_ms_per_game']:.1f} ms each (slash, serial)")
+    print(
+        f"paced {figures['clicks']} Draw clicks at {figures['rate_target']:.0f}/s: "
+        f"p50 {figures['paced_p50_ms']:.1f} ms, p99 {figures['paced_p99_ms']:.1f} ms, "
+        f"max {figures['paced_max_ms']:.1f} ms, achieved {figures['paced_moves_per_s']:.1f} moves/s"
+    )
+    print(
+        f"burst of {figures['burst_clicks']} simultaneous clicks: p50 {figures['burst_p50_ms']:.1f} ms, "
+        f"p99 {figures['burst_p99_ms']:.1f} ms, {figures['burst_moves_per_s']:.1f} moves/s"
+    )
+    print(
+        f"memory per active game: {figures['session_kb_per_game']:.1f} KiB held by the bot (tracemalloc, "
+        f"10 moves in), {figures['rss_kb_per_game']:.1f} KiB process RSS growth (simulated Discord included)"
+    )
+    print(f"moves saved {figures['moves_saved']}, bot errors {figures['bot_errors']}")
+    print(
+        " ".join(
+            f"{key}={value:.1f}" if isinstance(value, float) else f"{key}={value}"
+            for key, value in {**figures, "load": load}.items()
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
