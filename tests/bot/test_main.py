@@ -82,3 +82,14 @@ async def test_runs_against_the_configured_endpoints_logs_ready_and_stops_cleanl
     assert identify["intents"] == 1 and identify["token"] == "fake-token"  # the guilds intent only: nothing privileged
     with sqlite3.connect(tmp_path / "games.db") as db:
         assert db.execute("SELECT COUNT(*) FROM schema_migrations").fetchone()[0] >= 1
+
+
+async def test_a_token_discord_refuses_is_one_line(tmp_path):
+    fake = FakeDiscord()
+    await fake.start()
+    try:
+        env = {"DISCORD_TOKEN": "wrong", "DISCORD_API_BASE": fake.api_base, "DATABASE_PATH": str(tmp_path / "g.db")}
+        status, stderr = await run_bot(tmp_path, env)
+    finally:
+        await fake.stop()
+    assert status == 2 and stderr.startswith("error: Discord refused DISCORD_TOKEN") and stderr.count("\n") == 1

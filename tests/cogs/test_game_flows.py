@@ -14,8 +14,9 @@ from simcord.results import InteractionResult
 from bot.deal_bank import NumberedDeal
 from bot.storage import games as store
 from solitaire import game_from_json, new_game
-from solitaire.deals import numbered_deal
+from solitaire.deals import ProvenDeal, numbered_deal
 from solitaire.moves import FRIDAY13_LABELS
+from tests.bot.decks import EASY_KLONDIKE as EASY_DECK
 from tests.bot.decks import EASY_NUMBER
 
 pytestmark = pytest.mark.usefixtures("no_error_logs")
@@ -259,3 +260,39 @@ async def test_a_proven_deal_is_won_by_replaying_its_solution_with_clicks(simcor
     record = await row(simcord_env)
     assert expected.status.value == "won" and record.status == "won"
     assert record.score == expected.score and "**won**" in board.content
+
+
+async def test_a_banked_deal_starts_without_waiting(simcord_env, channel, alice):
+    simcord_env.bot.deals.add(NumberedDeal("goldrush", 31, ProvenDeal("goldrush", 0, EASY_DECK, ())))
+    result = await alice.slash(channel, "solitaire start", variant="goldrush")
+    assert not result.deferred and "Gold Rush" in result.response.content and "deal #31" in result.response.content
+
+
+async def test_a_failed_board_update_at_expiry_still_records_the_result(simcord_env, channel, alice, caplog):
+    board = await start(alice, channel, variant="draw3", deal=EASY_NUMBER)
+    simcord_env.inject_error("PATCH", "/webhooks/*", status=500, times=None)
+    await simcord_env.advance_time(301)
+    assert (await row(simcord_env)).status == "expired"
+    assert "could not update the board" in caplog.text
+    assert "time runs out" in board.content  # the picture could not be changed; the result stands
+
+
+async def test_friday13_is_played_with_its_foundation_buttons(simcord_env, channel, alice):
+    board = await start(alice, channel, variant="friday13", deal=5)
+    game = simcord_env.bot.sessions.get(1).game
+    for _ in range(40):
+        targets = [name for name, b in labels(board).items() if name.startswith("→") and not b.get("disabled")]
+        await click_all(alice, board, targets[0] if targets else "Draw")
+        if game.is_over:
+            break
+    assert (await row(simcord_env)).version == game.version > 0
+
+
+async def test_a_game_in_direct_messages(simcord_env):
+    carol = simcord_env.create_user("carol")
+    result = await carol.slash("solitaire start", variant="draw3", deal=EASY_NUMBER)
+    board = result.response
+    assert "deal #777" in board.content
+    await carol.click(board, label="Draw")
+    record = await store.active_game(simcord_env.bot.db, 0, carol.id)
+    assert record is not None and record.version == 1
