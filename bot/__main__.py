@@ -1,4 +1,7 @@
-"""``python -m bot``: read the settings, log, run the bot until SIGINT/SIGTERM, shut down cleanly."""
+"""``python -m bot``: read the settings, log, run the bot until SIGINT/SIGTERM, shut down cleanly.
+
+The settings are checked before discord.py is even imported, so a bad one stops the bot at once.
+"""
 
 from __future__ import annotations
 
@@ -7,10 +10,6 @@ import logging
 import signal
 import sys
 
-import discord
-
-from bot.client import SolitaireBot, use_api_base
-from bot.logging_setup import setup_logging
 from bot.settings import Settings, SettingsError, load_settings
 
 log = logging.getLogger("bot")
@@ -18,6 +17,8 @@ log = logging.getLogger("bot")
 
 async def run(settings: Settings) -> None:
     """Run the bot until it stops or a SIGINT/SIGTERM arrives, then close it (games stay saved)."""
+    from bot.client import SolitaireBot
+
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for number in (signal.SIGINT, signal.SIGTERM):
@@ -41,7 +42,13 @@ def main() -> int:
     except SettingsError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    from bot.logging_setup import setup_logging
+
     setup_logging(settings.log_level)
+    import discord
+
+    from bot.client import use_api_base
+
     if settings.api_base:
         use_api_base(settings.api_base)
     try:
