@@ -31,7 +31,7 @@ GUILD = 1
 MEMBERS = 5_000
 DAYS = 365
 VARIANTS = ("draw1", "draw3", "goldrush", "friday13")
-LAST_DAY = date(2026, 1, 1)
+LAST_DAY = date(2026, 1, 4)  # a Sunday: "week" covers seven full days
 STATUSES = ("won", "ended", "stuck", "expired")
 
 INSERT = (

@@ -15,6 +15,7 @@ from __future__ import annotations
 import difflib
 import functools
 import hashlib
+import heapq
 import hmac
 import secrets
 from collections.abc import Iterable, Sequence
@@ -460,24 +461,24 @@ def rank_bests(results: Iterable[Result], caller_id: int, limit: int) -> tuple[t
     >>> [(e.rank, e.user_id, e.score) for e in top], (me.rank, me.user_id), total
     ([(1, 1, 70)], (2, 2), 2)
     """
-    best: dict[int, tuple[int, int, float]] = {}
+    best: dict[int, tuple[int, int, float, int]] = {}
     for user_id, score, seconds_used, finished_at in results:
-        key = (-score, seconds_used if seconds_used is not None else UNKNOWN_SECONDS, finished_at)
+        key = (-score, UNKNOWN_SECONDS if seconds_used is None else seconds_used, finished_at, user_id)
         held = best.get(user_id)
         if held is None or key < held:
             best[user_id] = key
-    ordered = sorted((key, user_id) for user_id, key in best.items())
-
-    def entry(rank: int, key: tuple[int, int, float], user_id: int) -> Ranked:
-        seconds = None if key[1] == UNKNOWN_SECONDS else key[1]
-        return Ranked(rank, user_id, -key[0], seconds, key[2])
-
-    top = tuple(entry(n, key, user_id) for n, (key, user_id) in enumerate(ordered[:limit], start=1))
+    top = tuple(_entry(rank, key) for rank, key in enumerate(heapq.nsmallest(limit, best.values()), start=1))
     caller = None
-    if caller_id in best:
-        mine = (best[caller_id], caller_id)
-        caller = entry(ordered.index(mine) + 1, *mine)
-    return top, caller, len(ordered)
+    mine = best.get(caller_id)
+    if mine is not None:
+        caller = _entry(1 + sum(1 for key in best.values() if key < mine), mine)
+    return top, caller, len(best)
+
+
+def _entry(rank: int, key: tuple[int, int, float, int]) -> Ranked:
+    """Turn a ranking key back into a leaderboard entry."""
+    negative_score, seconds, finished_at, user_id = key
+    return Ranked(rank, user_id, -negative_score, None if seconds == UNKNOWN_SECONDS else seconds, finished_at)
 
 
 def best_first(entries: Sequence[Ranked]) -> list[Ranked]:

@@ -279,7 +279,7 @@ async def _over_span(
         f" WHERE guild_id = ? AND variant = ? AND {_mode_is(mode)} AND {FINISHED} AND {where}",
         (guild_id, variant, *span),
     )
-    return rank_bests((tuple(row) for row in rows), caller_id, limit)
+    return rank_bests(rows, caller_id, limit)  # type: ignore[arg-type]  # a Row unpacks like the tuple
 
 
 async def _all_time(
