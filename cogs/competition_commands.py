@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING
 
@@ -53,9 +54,11 @@ NOT_IN_SERVER = "Daily competitions belong to a server: use this command in one.
 NOT_MANAGER = "Only members with the **Manage Server** permission can change the competition settings."
 
 
-def solve_daily(request: DealRequest) -> ProvenDeal:
-    """Find the day's proven deal (CPU-bound: runs in the deal bank's worker processes)."""
-    return solve_request(request)
+solve_daily: Callable[[DealRequest], ProvenDeal] = solve_request
+"""Finds the day's proven deal: CPU-bound, so it runs in the deal bank's worker processes.
+
+(``solitaire.deals.solve_request`` itself, so a worker unpickles it without importing Discord;
+tests replace it with an instant stand-in.)"""
 
 
 class CompetitionCommands(SolitaireCogBase):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -128,6 +129,13 @@ async def test_the_deal_comes_from_the_stored_secret_and_survives_a_restart(
     decks = {json.loads((await attempt(simcord_env, guild, p, "draw1")).state)["deck"] for p in (alice, bob)}
     assert len(decks) == 1
     assert len(instant_daily_solver) == 1  # the new bot read the day's deal from the database
+
+
+async def test_the_deal_is_solved_in_the_deal_banks_executor(simcord_env, guild, channel, alice, instant_daily_solver):
+    simcord_env.bot.deals.executor = ThreadPoolExecutor(1, thread_name_prefix="solver")
+    board = await daily(alice, channel, "friday13")
+    assert board.ephemeral and board.attachments
+    assert len(instant_daily_solver) == 1
 
 
 async def test_a_configured_secret_wins(simcord_env, guild, channel, alice, settings, instant_daily_solver):
