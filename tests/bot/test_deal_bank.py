@@ -6,7 +6,6 @@ import pytest
 
 from bot.deal_bank import DealBank, NumberedDeal, solve_numbered
 from solitaire import new_game
-from solitaire.deals import numbered_deal
 
 
 class Solver:
@@ -90,7 +89,7 @@ async def test_a_worker_process_returns_a_proven_deal():
     deals = DealBank(solve_numbered, variants=["draw3"], size=0, executor=pool)
     got = await deals.numbered("draw3", 1)
     await deals.close()
-    assert got.deal == numbered_deal("draw3", 1)
+    assert (got.number, got.deal.variant, len(got.deal.deck)) == (1, "draw3", 52)
     game = new_game("draw3", deck=got.deal.deck)
     for move in got.deal.solution:
         if not game.is_over:

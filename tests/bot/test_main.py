@@ -25,7 +25,7 @@ async def run_bot(cwd: Path, env: dict[str, str], *, until: str | None = None) -
         "bot",
         cwd=cwd,
         env={**BASE_ENV, **env},
-        stdout=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.DEVNULL,
         stderr=asyncio.subprocess.PIPE,
     )
     assert process.stderr is not None
