@@ -45,9 +45,12 @@ def main() -> int:
     from bot.logging_setup import setup_logging
 
     setup_logging(settings.log_level)
+    import sqlite3
+
     import discord
 
     from bot.client import use_api_base
+    from bot.storage import MigrationError
 
     if settings.api_base:
         use_api_base(settings.api_base)
@@ -60,6 +63,9 @@ def main() -> int:
         return 2
     except discord.PrivilegedIntentsRequired:
         print("error: Discord asked for privileged intents, which this bot never requests", file=sys.stderr)
+        return 2
+    except (sqlite3.Error, MigrationError) as error:
+        print(f"error: cannot use the database {str(settings.database_path)!r}: {error}", file=sys.stderr)
         return 2
     except (OSError, discord.HTTPException, discord.GatewayNotFound) as error:
         print(f"error: cannot reach Discord: {error}", file=sys.stderr)

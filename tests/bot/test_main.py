@@ -89,3 +89,19 @@ async def test_a_token_discord_refuses_is_one_line(tmp_path):
     finally:
         await fake.stop()
     assert status == 2 and stderr.startswith("error: Discord refused DISCORD_TOKEN") and stderr.count("\n") == 1
+
+
+async def test_a_database_that_cannot_be_used_is_one_line(tmp_path):
+    (tmp_path / "g.db").write_text("this is not a database, just text that is long enough to be read as one" * 20)
+    fake = FakeDiscord()
+    await fake.start()
+    try:
+        env = {
+            "DISCORD_TOKEN": "fake-token",
+            "DISCORD_API_BASE": fake.api_base,
+            "DATABASE_PATH": str(tmp_path / "g.db"),
+        }
+        status, stderr = await run_bot(tmp_path, env)
+    finally:
+        await fake.stop()
+    assert status == 2 and stderr.startswith("error: cannot use the database") and stderr.count("\n") == 1, stderr
