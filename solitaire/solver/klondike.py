@@ -1,37 +1,58 @@
 """A depth-first Klondike solver (draw 1, draw 3, Gold Rush) over a compact integer model.
 
 Cards are ints ``rank * 4 + suit`` with suits ordered ``C D S H`` so that ``card & 1``
-is the colour (1 = red). The stock and waste form one "talon" list in draw order with
-``p`` cards turned (the waste); every stock card reachable by drawing is one move (the
-K+ representation), translated back into ``draw`` commands for the engine.
+is the colour (1 = red) and ``card ^ 2`` is the other card of the same rank and colour.
+The stock and waste form one "talon" list in draw order with ``p`` cards turned (the
+waste); every talon card that drawing can bring to the top is one move (the K+
+representation), written back as ``draw`` commands for the engine.
 
-The transposition table is keyed on what every card lies on (another card, an empty
-pile, "face down", "foundation" or "talon"), plus the talon position and pass: the key
-is exact and does not depend on the order of the piles.
+A position is described by what each card lies on (another card, an empty pile, "face
+down", "foundation" or "talon"), the talon position and the pass. That description does
+not depend on the order of the piles; the transposition table holds a 128-bit Zobrist
+hash of it, kept up to date move by move.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from operator import itemgetter
 
 from solitaire.cards import Card
+from solitaire.shuffle import SplitMix64
 from solitaire.variants import Rules
 
 SUIT_CODES = {"C": 0, "D": 1, "S": 2, "H": 3}
 FOUNDATION_NAMES = ("fc", "fd", "fs", "fh")
 KING = 13
 
-# What a card lies on, besides another card (4..55): these fill loc[card].
+# What a card lies on, besides another card (4..55).
 ON_EMPTY, FACE_DOWN, ON_FOUNDATION, IN_TALON = 0, 1, 2, 3
-# loc[P_SLOT] and loc[R_SLOT] hold the talon position and the pass (no card uses 0..3).
+# Hash slots for the talon position and the pass (no card uses 0 or 1).
 P_SLOT, R_SLOT = 0, 1
 
-# Move kinds (the first item of a move tuple).
-RUN, PILE_HOME, TALON_PILE, TALON_HOME, HOME_PILE = 0, 1, 2, 3, 4
+# Move kinds, the first item of a move tuple:
+RUN = 0  # (RUN, source pile, card heading the run, target pile)
+PILE_HOME = 1  # (PILE_HOME, pile)
+TALON_PILE = 2  # (TALON_PILE, talon index, pass, draws, target pile)
+TALON_HOME = 3  # (TALON_HOME, talon index, pass, draws)
+HOME_PILE = 4  # (HOME_PILE, suit, target pile)
 
 Move = tuple[int, ...]
-Undo = tuple[Move, int, bool, int, int, list[tuple[int, int, bool]]]
+Auto = tuple[int, int, bool]
+"""A safe foundation move made automatically: (pile, card, whether it turned a card up)."""
+Undo = tuple[Move, int, bool, int, int, list[Auto], int]
+
+# Search tuning (measured with benchmarks/bench_solver.py).
+FIRST_ROUND = 300
+"""Nodes in the first round; each later round gets GROWTH times more, with its own move order."""
+GROWTH = 1.2
+JITTER = 25
+"""Later rounds add a pseudo-random 0..JITTER-1 to each move's priority."""
+PASS_COST = 100
+"""Ordering cost of each stock pass a move uses up (Gold Rush)."""
+PRUNE_TALON_TO_PILE = False
+"""Skip talon-to-tableau moves nothing could build on (measured to hurt draw 3: off)."""
 
 
 def encode(card: Card) -> int:
@@ -48,6 +69,22 @@ def _parents(card: int) -> tuple[int, ...]:
 
 
 PARENTS: tuple[tuple[int, ...], ...] = tuple(_parents(card) for card in range(56))
+CHILDREN: tuple[tuple[int, ...], ...] = tuple(
+    tuple(child for child in range(4, 56) if card in PARENTS[child]) for card in range(56)
+)
+KINGS = tuple(KING * 4 + suit for suit in range(4))
+
+
+def _tables() -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """Zobrist keys (128-bit, index ``card << 6 | place``) and the rounds' jitter tables."""
+    rng = SplitMix64(0x5EED_C0DE)
+    keys = tuple(rng.next_u64() << 64 | rng.next_u64() for _ in range(56 << 6))
+    jitters = tuple(tuple(rng.below(JITTER) for _ in range(1024)) for _ in range(16))
+    return keys, jitters
+
+
+ZOBRIST, JITTERS = _tables()
+_first = itemgetter(0)
 
 
 class KlondikeSearch:
@@ -58,13 +95,16 @@ class KlondikeSearch:
         self.piles: list[list[int]] = []
         self.hidden: list[int] = []
         self.loc = bytearray(56)
+        self.pile_of = bytearray(56)
+        """The pile of each tableau card (stale for cards elsewhere)."""
         position = 0
         for size in range(1, 8):
             pile = cards[position : position + size]
             position += size
             self.piles.append(pile)
             self.hidden.append(size - 1)
-            for card in pile[:-1]:
+            for card in pile:
+                self.pile_of[card] = size - 1
                 self.loc[card] = FACE_DOWN
             self.loc[pile[-1]] = pile[-2] if size > 1 else ON_EMPTY
         self.talon = cards[position:]
@@ -77,20 +117,60 @@ class KlondikeSearch:
         self.max_passes = rules.max_passes
         self.home_to_pile = rules.foundation_to_tableau
         self.full_tableau_to_deal = rules.deal_needs_full_tableau
-        self.draw_one = rules.max_passes is None and rules.draw_counts == (1,)
-        """Every talon card is always reachable: the talon position does not matter."""
+        self.hash = ZOBRIST[P_SLOT << 6] ^ ZOBRIST[R_SLOT << 6]
+        for card in range(4, 56):
+            self.hash ^= ZOBRIST[card << 6 | self.loc[card]]
+        self.reach_memo: dict[tuple[int, int, int, bool], dict[int, tuple[tuple[int, int, int], ...]]] = {}
         self.nodes = 0
         self.solution: list[str] | None = None
         self.exhausted = False
+        self.prune = True
+        """Skip moves that are very unlikely to help (an exhausted search then proves nothing)."""
+        self.pruned = False
+        """Whether a move was skipped by :attr:`prune` in this search."""
+        self.jitter: tuple[int, ...] = ()
+        self.opening = self._auto(range(7))
+        """Safe foundation moves available in the deal itself, made before the search."""
 
     # -- the search ----------------------------------------------------------
     def run(self, max_nodes: int | None, deadline: float | None) -> None:
-        """Search depth first until a solution, exhaustion or the budget."""
-        seen = {bytes(self.loc)}
+        """Search in rounds of growing size, each with its own move order, until an answer or the budget.
+
+        A round that exhausts its tree without pruning proves the deal unwinnable; one that
+        exhausts a pruned tree switches the later rounds to complete searches.
+        """
+        if self.solved():
+            self.solution = self.notation([])
+            return
+        cap = FIRST_ROUND
+        restart = 0
+        while True:
+            limit = self.nodes + cap
+            if max_nodes is not None:
+                limit = min(limit, max_nodes)
+            self.jitter = JITTERS[restart % len(JITTERS)] if restart else ()
+            self._search(limit, deadline)
+            if self.solution is not None:
+                return
+            if self.exhausted:
+                if not self.pruned or not self.prune:
+                    return
+                self.exhausted = False
+                self.prune = False
+            if self.nodes == max_nodes or (deadline is not None and time.perf_counter() >= deadline):
+                return
+            cap = int(cap * GROWTH)
+            restart += 1
+
+    def _search(self, limit: int, deadline: float | None) -> None:
+        """Search depth first until a solution, exhaustion, ``limit`` nodes in all, or ``deadline``."""
+        if self.nodes >= limit:
+            return
+        seen = {self.hash}
+        add = seen.add
         path: list[Undo] = []
         frames = [iter(self.moves())]
-        limit = max_nodes if max_nodes is not None else -1
-        do, undo, moves, loc, add = self.do, self.undo, self.moves, self.loc, seen.add
+        do, undo, moves, child_hash = self.do, self.undo, self.moves, self.child_hash
         while frames:
             move = next(frames[-1], None)
             if move is None:
@@ -98,23 +178,34 @@ class KlondikeSearch:
                 if path:
                     undo(path.pop())
                 continue
+            h = child_hash(move)
+            if h in seen or (move[0] >= TALON_PILE and move[0] != HOME_PILE and self.dominated(move, h, seen)):
+                continue  # a position already searched (with nothing left to play safely), or a weaker one
             token = do(move)
-            key = bytes(loc)
-            if key in seen:
+            if self.hash in seen:
                 undo(token)
                 continue
-            add(key)
+            add(self.hash)
             self.nodes += 1
             path.append(token)
             if self.solved():
                 self.solution = self.notation(path)
-                return
-            if self.nodes == limit:
-                return
+                break
+            if self.nodes >= limit:
+                break
             if deadline is not None and not self.nodes & 255 and time.perf_counter() >= deadline:
-                return
+                break
             frames.append(iter(moves()))
-        self.exhausted = True
+        else:
+            self.exhausted = True
+        while path:
+            undo(path.pop())
+
+    def p_class(self, p: int, talon_len: int) -> int:
+        """The hashed talon position: with unlimited passes, positions drawing can cycle through are one."""
+        if self.max_passes is None and (p % self.counts[0] == 0 or p == talon_len):
+            return 0
+        return p
 
     def solved(self) -> bool:
         """Whether the engine would play the rest out itself (see ``KlondikeGame.is_solved``)."""
@@ -127,17 +218,42 @@ class KlondikeSearch:
         return self.full_tableau_to_deal and not all(self.piles)
 
     # -- move generation -----------------------------------------------------
-    def reach(self) -> list[tuple[int, int, int]]:
-        """Talon cards drawing can bring to the waste top: ``(index, pass, draws)``."""
-        talon_len, p = len(self.talon), self.p
-        out = [(p - 1, self.r, 0)] if p else []
-        if not talon_len:
+    def reach(self) -> dict[int, tuple[tuple[int, int, int], ...]]:
+        """Talon cards drawing can bring to the waste top: talon index -> ``(pass, draws, cost)`` ways.
+
+        The cost orders moves: draws, and far more for each pass used up when passes are limited.
+        """
+        blocked = self.deal_blocked()
+        key = (self.p, len(self.talon), self.r, blocked)
+        found = self.reach_memo.get(key)
+        if found is None:
+            ways: dict[int, list[tuple[int, int, int]]] = {}
+            for index, pass_index, draws in self._reach(*key):
+                cost = min(draws, 12) + PASS_COST * (pass_index - self.r)
+                ways.setdefault(index, []).append((pass_index, draws, cost))
+            found = self.reach_memo[key] = {index: tuple(options) for index, options in ways.items()}
+        return found
+
+    def _reach(self, p: int, talon_len: int, pass_index: int, blocked: bool) -> list[tuple[int, int, int]]:
+        out = [(p - 1, pass_index, 0)] if p else []
+        if not talon_len or blocked:
             return out
+        draws, q = 0, p
         if self.max_passes is None:
-            return out + self._reach_unlimited(talon_len, p)
-        if self.deal_blocked():
+            count = self.counts[0]
+            while q < talon_len:
+                q = min(q + count, talon_len)
+                draws += 1
+                out.append((q - 1, 0, draws))
+            draws += 1  # the draw that turns the waste over
+            q = 0
+            while q < talon_len:
+                q = min(q + count, talon_len)
+                draws += 1
+                if q == talon_len or (q >= p and (q - p) % count == 0):
+                    break  # from here on the same cards as before the turn
+                out.append((q - 1, 0, draws))
             return out
-        draws, q, pass_index = 0, p, self.r
         while True:
             count = self.counts[min(pass_index, len(self.counts) - 1)]
             while q < talon_len:
@@ -148,27 +264,17 @@ class KlondikeSearch:
                 return out
             draws, q, pass_index = draws + 1, 0, pass_index + 1
 
-    def _reach_unlimited(self, talon_len: int, p: int) -> list[tuple[int, int, int]]:
-        count = self.counts[0]
-        out: list[tuple[int, int, int]] = []
-        draws, q = 0, p
-        while q < talon_len:
-            q = min(q + count, talon_len)
-            draws += 1
-            out.append((q - 1, 0, draws))
-        draws += 1  # the draw that turns the waste over
-        q = 0
-        while q < talon_len:
-            q = min(q + count, talon_len)
-            draws += 1
-            if q == talon_len or (q >= p and (q - p) % count == 0):
-                break
-            out.append((q - 1, 0, draws))
-        return out
-
     def moves(self) -> list[Move]:
         """Every move worth trying here, best first."""
-        piles, hidden, found, talon = self.piles, self.hidden, self.found, self.talon
+        piles, hidden, found, talon, loc, pile_of = (
+            self.piles,
+            self.hidden,
+            self.found,
+            self.talon,
+            self.loc,
+            self.pile_of,
+        )
+        prune = self.prune
         tops: dict[int, int] = {}
         empty = -1
         for j in range(7):
@@ -176,83 +282,212 @@ class KlondikeSearch:
                 tops[piles[j][-1]] = j
             elif empty < 0:
                 empty = j
+        reach = self.reach()
         scored: list[tuple[int, Move]] = []
         append = scored.append
-        for i in range(7):
-            pile = piles[i]
-            size = len(pile)
-            if not size:
-                continue
-            down = hidden[i]
-            top = pile[-1]
+        for top, i in tops.items():
             if found[top & 3] == (top >> 2) - 1:
-                if size - 1 == down and down:
+                down = hidden[i]
+                if down and len(piles[i]) - 1 == down:
                     append((90 + down, (PILE_HOME, i)))
-                elif size == 1:
-                    append((35, (PILE_HOME, i)))
                 else:
-                    append((60, (PILE_HOME, i)))
-            for s in range(down, size):
-                card = pile[s]
-                for parent in PARENTS[card]:
-                    dest = tops.get(parent)
-                    if dest is None:
-                        continue
-                    if s == down:
-                        append(((80 + down) if down else 20, (RUN, i, s, dest)))
+                    append((35 if len(piles[i]) == 1 else 60, (PILE_HOME, i)))
+            for card in CHILDREN[top]:
+                below = loc[card]
+                if below >= 4:
+                    source = pile_of[card]
+                    if loc[below] == FACE_DOWN:
+                        append((80 + hidden[source], (RUN, source, card, i)))
+                    elif found[below & 3] == (below >> 2) - 1:
+                        append((55, (RUN, source, card, i)))
+                    elif not prune or self._twin_wants(card):
+                        append((10, (RUN, source, card, i)))
                     else:
-                        below = pile[s - 1]
-                        exposes = found[below & 3] == (below >> 2) - 1
-                        append((55 if exposes else 10, (RUN, i, s, dest)))
-                if s == down and down and empty >= 0 and card >> 2 == KING:
-                    append((75 + down, (RUN, i, s, empty)))
-        for index, pass_index, draws in self.reach():
-            card = talon[index]
-            if found[card & 3] == (card >> 2) - 1:
-                append((70, (TALON_HOME, index, pass_index, draws)))
-            for parent in PARENTS[card]:
-                dest = tops.get(parent)
-                if dest is not None:
-                    append((40, (TALON_PILE, index, pass_index, draws, dest)))
-            if empty >= 0 and card >> 2 == KING:
-                append((45, (TALON_PILE, index, pass_index, draws, empty)))
-        if self.home_to_pile:
-            for suit in range(4):
-                rank = found[suit]
-                if not rank:
-                    continue
+                        self.pruned = True
+                elif below == IN_TALON:
+                    index = talon.index(card)
+                    ways = reach.get(index)
+                    if ways:
+                        if prune and PRUNE_TALON_TO_PILE and not self._child_useful(card):
+                            self.pruned = True
+                            continue
+                        for pass_index, draws, cost in ways:
+                            append((40 - cost, (TALON_PILE, index, pass_index, draws, i)))
+                elif below == ON_EMPTY:
+                    if not prune or self._king_waits():
+                        append((20, (RUN, pile_of[card], card, i)))
+                    else:
+                        self.pruned = True
+        if empty >= 0:
+            for king in KINGS:
+                below = loc[king]
+                if below >= 4:  # a king always lies on a face-down card
+                    source = pile_of[king]
+                    append((75 + hidden[source], (RUN, source, king, empty)))
+                elif below == IN_TALON:
+                    index = talon.index(king)
+                    for pass_index, draws, cost in reach.get(index, ()):
+                        append((45 - cost, (TALON_PILE, index, pass_index, draws, empty)))
+        for suit in range(4):
+            rank = found[suit]
+            if rank < KING and loc[(rank + 1) * 4 + suit] == IN_TALON:
+                index = talon.index((rank + 1) * 4 + suit)
+                for pass_index, draws, cost in reach.get(index, ()):
+                    append((70 - cost, (TALON_HOME, index, pass_index, draws)))
+            if rank and self.home_to_pile:
                 card = rank * 4 + suit
-                for parent in PARENTS[card]:
-                    dest = tops.get(parent)
-                    if dest is not None:
-                        append((0, (HOME_PILE, suit, dest)))
-                if empty >= 0 and rank == KING:
-                    append((0, (HOME_PILE, suit, empty)))
-        scored.sort(key=_priority, reverse=True)
+                parents = PARENTS[card]
+                if (parents and (parents[0] in tops or parents[1] in tops)) or (empty >= 0 and rank == KING):
+                    self._home_to_pile_moves(card, tops, empty, scored)
+        jitter = self.jitter
+        if jitter:
+            start = self.nodes
+            scored = [(score + jitter[(start + n) & 1023], move) for n, (score, move) in enumerate(scored)]
+        scored.sort(key=_first, reverse=True)
         return [move for _, move in scored]
 
-    # -- making and taking back moves -----------------------------------------
+    def _home_to_pile_moves(self, card: int, tops: dict[int, int], empty: int, scored: list[tuple[int, Move]]) -> None:
+        """Add moves bringing foundation top ``card`` back down, if something could build on it."""
+        targets = [tops[parent] for parent in PARENTS[card] if parent in tops]
+        if empty >= 0 and card >> 2 == KING:
+            targets.append(empty)
+        if not targets:
+            return
+        if self.prune and not self._child_waits(card):
+            self.pruned = True
+            return
+        scored.extend((0, (HOME_PILE, card & 3, target)) for target in targets)
+
+    def _twin_wants(self, card: int) -> bool:
+        """Whether the other card like ``card`` could use the place a split would free."""
+        where = self.loc[card ^ 2]
+        return where in (IN_TALON, ON_FOUNDATION) or (where >= 4 and self.loc[where] == FACE_DOWN)
+
+    def _king_waits(self) -> bool:
+        """Whether a king could still use an empty pile (from the talon, face down, or revealing).
+
+        In Gold Rush an empty pile stops the deal, so only a king that can move in at once counts.
+        """
+        loc = self.loc
+        if self.full_tableau_to_deal:
+            top = self.talon[self.p - 1] if self.p else 0
+            return any(loc[king] >= 4 or king == top for king in KINGS)
+        for king in KINGS:
+            where = loc[king]
+            if where in (IN_TALON, FACE_DOWN) or (where >= 4 and loc[where] == FACE_DOWN):
+                return True
+        return False
+
+    def _child_useful(self, card: int) -> bool:
+        """Whether a card that builds on ``card`` could come from the talon, a foundation or a reveal."""
+        loc = self.loc
+        for child in CHILDREN[card]:
+            where = loc[child]
+            if where in (IN_TALON, ON_FOUNDATION) or (where >= 4 and loc[where] == FACE_DOWN):
+                return True
+            if where == ON_EMPTY and self._king_waits():
+                return True
+        return False
+
+    def _child_waits(self, card: int) -> bool:
+        """Whether a card that builds on ``card`` waits in the talon or on a face-down card."""
+        loc = self.loc
+        for child in CHILDREN[card]:
+            where = loc[child]
+            if where == IN_TALON or (where >= 4 and loc[where] == FACE_DOWN):
+                return True
+        return False
+
+    # -- hashing, making and taking back moves ---------------------------------
+    def child_hash(self, move: Move) -> int:
+        """The hash after ``move``, before any safe foundation move it allows."""
+        kind = move[0]
+        loc, h = self.loc, self.hash
+        if kind == RUN:
+            _, i, card, j = move
+            target = self.piles[j]
+            old = loc[card]
+            h ^= ZOBRIST[card << 6 | old] ^ ZOBRIST[card << 6 | (target[-1] if target else ON_EMPTY)]
+            if old >= 4 and loc[old] == FACE_DOWN:
+                down = self.hidden[i]
+                h ^= ZOBRIST[old << 6 | FACE_DOWN] ^ ZOBRIST[old << 6 | (self.piles[i][down - 2] if down > 1 else 0)]
+            return h
+        if kind == PILE_HOME:
+            pile = self.piles[move[1]]
+            card = pile[-1]
+            old = loc[card]
+            h ^= ZOBRIST[card << 6 | old] ^ ZOBRIST[card << 6 | ON_FOUNDATION]
+            if old >= 4 and loc[old] == FACE_DOWN:
+                down = len(pile) - 1
+                h ^= ZOBRIST[old << 6 | FACE_DOWN] ^ ZOBRIST[old << 6 | (pile[down - 2] if down > 1 else 0)]
+            return h
+        if kind == HOME_PILE:
+            _, suit, j = move
+            card = self.found[suit] * 4 + suit
+            target = self.piles[j]
+            return h ^ ZOBRIST[card << 6 | ON_FOUNDATION] ^ ZOBRIST[card << 6 | (target[-1] if target else ON_EMPTY)]
+        card = self.talon[move[1]]
+        if kind == TALON_HOME:
+            place = ON_FOUNDATION
+        else:
+            target = self.piles[move[4]]
+            place = target[-1] if target else ON_EMPTY
+        h ^= ZOBRIST[card << 6 | IN_TALON] ^ ZOBRIST[card << 6 | place]
+        talon_len = len(self.talon)
+        h ^= ZOBRIST[P_SLOT << 6 | self.p_class(self.p, talon_len)]
+        h ^= ZOBRIST[P_SLOT << 6 | self.p_class(move[1], talon_len - 1)]
+        return h ^ ZOBRIST[R_SLOT << 6 | self.r] ^ ZOBRIST[R_SLOT << 6 | move[2]]
+
+    def dominated(self, move: Move, h: int, seen: set[int]) -> bool:
+        """Whether the talon move's result is a searched position but for a talon position behind.
+
+        Drawing takes position ``p`` to ``p + k`` (same pass), so every move from the latter is
+        a move from the former. Gold Rush only while no empty pile stops the deal.
+        """
+        p, pass_index = move[1], move[2]
+        if self.max_passes is None:
+            step = self.counts[0]
+            if p % step == 0 or p == len(self.talon) - 1:
+                return False  # hashed as the position drawing cycles through
+            earlier = range(p - step, 0, -step)
+        else:
+            if self.deal_blocked():
+                return False
+            step = self.counts[min(pass_index, len(self.counts) - 1)]
+            earlier = range(p - step, -1, -step)
+        base = h ^ ZOBRIST[P_SLOT << 6 | p]
+        return any(base ^ ZOBRIST[P_SLOT << 6 | q] in seen for q in earlier)
+
     def do(self, move: Move) -> Undo:
         """Make ``move`` and the safe foundation moves after it; return how to take them back."""
         kind = move[0]
         loc = self.loc
+        old_hash, old_p, old_r = self.hash, self.p, self.r
+        self.hash = self.child_hash(move)
         info = 0
         flipped = False
-        old_p, old_r = self.p, self.r
+        check: Sequence[int]
         if kind == RUN:
-            _, i, s, j = move
+            _, i, card, j = move
             source, target = self.piles[i], self.piles[j]
+            s = source.index(card)
             info = len(source) - s
-            loc[source[s]] = target[-1] if target else ON_EMPTY
-            target.extend(source[s:])
+            loc[card] = target[-1] if target else ON_EMPTY
+            run = source[s:]
+            pile_of = self.pile_of
+            for moved in run:
+                pile_of[moved] = j
+            target.extend(run)
             del source[s:]
             flipped = self._turn_up(i)
+            check = (i,)
         elif kind == PILE_HOME:
             i = move[1]
             info = self.piles[i].pop()
             loc[info] = ON_FOUNDATION
             self.found[info & 3] += 1
             flipped = self._turn_up(i)
+            check = range(7)
         elif kind == HOME_PILE:
             _, suit, j = move
             card = self.found[suit] * 4 + suit
@@ -260,21 +495,23 @@ class KlondikeSearch:
             target = self.piles[j]
             loc[card] = target[-1] if target else ON_EMPTY
             target.append(card)
+            self.pile_of[card] = j
+            check = (j,)
         else:
             info = self.talon.pop(move[1])
             self.p = move[1]
             self.r = move[2]
-            if not self.draw_one:
-                loc[P_SLOT] = self.p
-                loc[R_SLOT] = self.r
             if kind == TALON_HOME:
                 loc[info] = ON_FOUNDATION
                 self.found[info & 3] += 1
+                check = range(7)
             else:
                 target = self.piles[move[4]]
                 loc[info] = target[-1] if target else ON_EMPTY
                 target.append(info)
-        return (move, info, flipped, old_p, old_r, self._auto())
+                self.pile_of[info] = move[4]
+                check = (move[4],) if self.talon or not self.full_tableau_to_deal else range(7)
+        return (move, info, flipped, old_p, old_r, self._auto(check), old_hash)
 
     def _turn_up(self, i: int) -> bool:
         """Turn up the top card of pile ``i`` if it lies face down; return whether it did."""
@@ -285,16 +522,21 @@ class KlondikeSearch:
             return True
         return False
 
-    def _auto(self) -> list[tuple[int, int, bool]]:
-        """Play every provably safe tableau card to the foundations; return ``(pile, card, flipped)``."""
-        played: list[tuple[int, int, bool]] = []
-        piles, found, loc = self.piles, self.found, self.loc
+    def _auto(self, check: Sequence[int]) -> list[Auto]:
+        """Play provably safe tableau tops to the foundations, starting with piles ``check``.
+
+        A card is safe when both other-colour cards of the rank below are home (and, when
+        cards may come back down, the other same-colour card two ranks below): nothing can
+        need it in the tableau. Gold Rush never empties a pile this way while the talon
+        holds cards, since an empty pile stops the deal.
+        """
+        played: list[Auto] = []
+        piles, found, loc, hidden = self.piles, self.found, self.loc, self.hidden
         strict = self.home_to_pile
         keep_piles = self.full_tableau_to_deal and bool(self.talon)
-        progress = True
-        while progress:
-            progress = False
-            for i in range(7):
+        while check:
+            moved = False
+            for i in check:
                 pile = piles[i]
                 if not pile or (keep_piles and len(pile) == 1):
                     continue
@@ -302,22 +544,30 @@ class KlondikeSearch:
                 rank, suit = card >> 2, card & 3
                 if found[suit] != rank - 1:
                     continue
-                # both other-colour cards of rank - 1 are home (and, when cards may come back
-                # down, the other same-colour card of rank - 2): nothing can need this card
                 if rank > 2 and (
                     found[suit ^ 1] < rank - 1 or found[suit ^ 3] < rank - 1 or (strict and found[suit ^ 2] < rank - 2)
                 ):
                     continue
                 pile.pop()
+                below = loc[card]
                 loc[card] = ON_FOUNDATION
                 found[suit] = rank
-                played.append((i, card, self._turn_up(i)))
-                progress = True
+                h = self.hash ^ ZOBRIST[card << 6 | below] ^ ZOBRIST[card << 6 | ON_FOUNDATION]
+                flipped = bool(pile) and hidden[i] == len(pile)
+                if flipped:
+                    top = pile[-1]
+                    hidden[i] -= 1
+                    loc[top] = pile[-2] if len(pile) > 1 else ON_EMPTY
+                    h ^= ZOBRIST[top << 6 | FACE_DOWN] ^ ZOBRIST[top << 6 | loc[top]]
+                self.hash = h
+                played.append((i, card, flipped))
+                moved = True
+            check = range(7) if moved else ()
         return played
 
     def undo(self, token: Undo) -> None:
         """Take back a move made by :meth:`do`, safe foundation moves included."""
-        move, info, flipped, old_p, old_r, autos = token
+        move, info, flipped, old_p, old_r, autos, old_hash = token
         loc = self.loc
         for i, card, auto_flipped in reversed(autos):
             self._unhome(i, card, auto_flipped)
@@ -330,6 +580,9 @@ class KlondikeSearch:
             run = target[-info:]
             del target[-info:]
             loc[run[0]] = source[-1] if source else ON_EMPTY
+            pile_of = self.pile_of
+            for moved in run:
+                pile_of[moved] = i
             source.extend(run)
         elif kind == PILE_HOME:
             self._unhome(move[1], info, flipped)
@@ -346,9 +599,7 @@ class KlondikeSearch:
             loc[info] = IN_TALON
             self.talon.insert(move[1], info)
             self.p, self.r = old_p, old_r
-            if not self.draw_one:
-                loc[P_SLOT] = old_p
-                loc[R_SLOT] = old_r
+        self.hash = old_hash
 
     def _unhome(self, i: int, card: int, flipped: bool) -> None:
         if flipped:
@@ -357,6 +608,7 @@ class KlondikeSearch:
         self.loc[card] = pile[-1] if pile else ON_EMPTY
         self.found[card & 3] -= 1
         pile.append(card)
+        self.pile_of[card] = i
 
     def _turn_down(self, i: int) -> None:
         self.hidden[i] += 1
@@ -364,12 +616,12 @@ class KlondikeSearch:
 
     # -- the answer in notation -----------------------------------------------
     def notation(self, path: list[Undo]) -> list[str]:
-        """Write the moves of ``path`` in the engine's notation."""
-        out: list[str] = []
-        for move, _, _, _, _, autos in path:
+        """Write the opening safe moves and the moves of ``path`` in the engine's notation."""
+        out = [f"{i + 1}-f" for i, _, _ in self.opening]
+        for move, _, _, _, _, autos, _ in path:
             kind = move[0]
             if kind == RUN:
-                out.append(f"{move[1] + 1}-{move[3] + 1}")
+                out.append(f"{move[1] + 1}-{move[3] + 1}")  # the engine finds the run itself
             elif kind == PILE_HOME:
                 out.append(f"{move[1] + 1}-f")
             elif kind == HOME_PILE:
@@ -379,7 +631,3 @@ class KlondikeSearch:
                 out.append("w-f" if kind == TALON_HOME else f"w-{move[4] + 1}")
             out.extend(f"{i + 1}-f" for i, _, _ in autos)
         return out
-
-
-def _priority(item: tuple[int, Move]) -> int:
-    return item[0]

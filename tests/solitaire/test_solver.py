@@ -50,11 +50,13 @@ def test_a_deal_without_a_single_move_is_unwinnable(variant):
     assert (result.result, result.moves, result.nodes) == (UNWINNABLE, (), 0)
 
 
-@pytest.mark.parametrize(("variant", "seed"), [("draw1", 20), ("draw3", 20), ("goldrush", 103)])
-def test_exhaustive_searches_report_unwinnable(variant, seed):
+@pytest.mark.parametrize(
+    ("variant", "seed", "least_nodes"), [("draw1", 20, 100), ("draw3", 20, 100), ("draw3", 135, 0)]
+)
+def test_exhaustive_searches_report_unwinnable(variant, seed, least_nodes):
     result = solve(variant, shuffled_deck(seed), max_nodes=20_000)
     assert result.result == UNWINNABLE
-    assert result.moves == () and result.nodes > 100
+    assert result.moves == () and result.nodes >= least_nodes
 
 
 def test_the_node_budget_is_honoured_exactly():
