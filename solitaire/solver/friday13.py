@@ -29,6 +29,10 @@ class Friday13Search:
         self.nodes = 0
         self.solution: list[str] | None = None
         self.exhausted = False
+        self.prune = True
+        """Never draw while the waste top can be played. Playing at once is usually right but not
+        provably so, so an exhausted pruned search is followed by a complete one."""
+        self.pruned = False
 
     def key(self) -> tuple[object, ...]:
         """The position, with foundations of equal top rank merged."""
@@ -46,10 +50,14 @@ class Friday13Search:
         if self.waste:
             rank = self.waste[-1]
             wanted = KING if rank == ACE else rank - 1
-            if wanted in self.tops[: self.filled]:
-                out.append(self.tops.index(wanted))
+            tops = self.tops[: self.filled]
+            if wanted in tops:
+                out.append(tops.index(wanted))
             if self.filled < len(LABEL_RANKS) and LABEL_RANKS[self.filled] == rank:
                 out.append(self.filled)
+        if out and self.prune:
+            self.pruned = True
+            return out
         if self.stock or (self.waste and self.redeals):
             out.append(DRAW)
         return out
@@ -85,7 +93,17 @@ class Friday13Search:
             self.filled -= 1
 
     def run(self, max_nodes: int | None, deadline: float | None) -> None:
-        """Search depth first until a solution, exhaustion or the budget."""
+        """Search with pruning; if that exhausts having skipped moves, search again completely."""
+        self._search(max_nodes, deadline)
+        if self.exhausted and self.pruned:
+            self.exhausted = False
+            self.prune = False
+            self._search(max_nodes, deadline)
+
+    def _search(self, max_nodes: int | None, deadline: float | None) -> None:
+        """Search depth first until a solution, exhaustion or the budget (nodes count across calls)."""
+        if self.nodes == max_nodes:
+            return
         seen = {self.key()}
         path: list[tuple[int, int]] = []
         frames = [iter(self.moves())]
