@@ -39,8 +39,9 @@ TALON_HOME = 3  # (TALON_HOME, talon index, pass, draws)
 HOME_PILE = 4  # (HOME_PILE, suit, target pile)
 
 Move = tuple[int, ...]
-Auto = tuple[int, int, bool]
-"""A safe foundation move made automatically: (pile, card, whether it turned a card up)."""
+Auto = tuple[int, int, int, int]
+"""A safe foundation move made automatically: ``(pile, card, 1 if it turned a card up, 0)`` from
+the tableau, ``(-1 - draws, card, talon index, talon position before)`` from the talon."""
 Undo = tuple[Move, int, bool, int, int, list[Auto], int]
 
 # Search tuning (measured with benchmarks/bench_solver.py).
@@ -49,6 +50,8 @@ FIRST_ROUND = 300
 GROWTH = 1.2
 JITTER = 25
 """Later rounds add a pseudo-random 0..JITTER-1 to each move's priority."""
+ENABLING = 76
+"""Priority of a talon-to-tableau move that lets a card lying on a face-down card move."""
 PASS_COST = 100
 """Ordering cost of each stock pass a move uses up (Gold Rush)."""
 PRUNE_TALON_TO_PILE = False
@@ -117,6 +120,8 @@ class KlondikeSearch:
         self.max_passes = rules.max_passes
         self.home_to_pile = rules.foundation_to_tableau
         self.full_tableau_to_deal = rules.deal_needs_full_tableau
+        self.talon_free = rules.max_passes is None and rules.draw_counts == (1,)
+        """Draw 1 without a pass limit: every talon card is always reachable."""
         self.hash = ZOBRIST[P_SLOT << 6] ^ ZOBRIST[R_SLOT << 6]
         for card in range(4, 56):
             self.hash ^= ZOBRIST[card << 6 | self.loc[card]]
@@ -171,6 +176,7 @@ class KlondikeSearch:
         path: list[Undo] = []
         frames = [iter(self.moves())]
         do, undo, moves, child_hash = self.do, self.undo, self.moves, self.child_hash
+        check_dominance = not self.talon_free
         while frames:
             move = next(frames[-1], None)
             if move is None:
@@ -179,7 +185,7 @@ class KlondikeSearch:
                     undo(path.pop())
                 continue
             h = child_hash(move)
-            if h in seen or (move[0] >= TALON_PILE and move[0] != HOME_PILE and self.dominated(move, h, seen)):
+            if h in seen or (check_dominance and TALON_PILE <= move[0] <= TALON_HOME and self.dominated(move, h, seen)):
                 continue  # a position already searched (with nothing left to play safely), or a weaker one
             token = do(move)
             if self.hash in seen:
@@ -311,8 +317,9 @@ class KlondikeSearch:
                         if prune and PRUNE_TALON_TO_PILE and not self._child_useful(card):
                             self.pruned = True
                             continue
+                        base = ENABLING if self._child_reveals(card) else 40
                         for pass_index, draws, cost in ways:
-                            append((40 - cost, (TALON_PILE, index, pass_index, draws, i)))
+                            append((base - cost, (TALON_PILE, index, pass_index, draws, i)))
                 elif below == ON_EMPTY:
                     if not prune or self._king_waits():
                         append((20, (RUN, pile_of[card], card, i)))
@@ -389,6 +396,15 @@ class KlondikeSearch:
                 return True
         return False
 
+    def _child_reveals(self, card: int) -> bool:
+        """Whether a card that builds on ``card`` lies on a face-down card (moving it there reveals)."""
+        loc = self.loc
+        for child in CHILDREN[card]:
+            where = loc[child]
+            if where >= 4 and loc[where] == FACE_DOWN:
+                return True
+        return False
+
     def _child_waits(self, card: int) -> bool:
         """Whether a card that builds on ``card`` waits in the talon or on a face-down card."""
         loc = self.loc
@@ -433,6 +449,8 @@ class KlondikeSearch:
             target = self.piles[move[4]]
             place = target[-1] if target else ON_EMPTY
         h ^= ZOBRIST[card << 6 | IN_TALON] ^ ZOBRIST[card << 6 | place]
+        if self.talon_free:
+            return h  # the position is always hashed as 0 and there is one pass
         talon_len = len(self.talon)
         h ^= ZOBRIST[P_SLOT << 6 | self.p_class(self.p, talon_len)]
         h ^= ZOBRIST[P_SLOT << 6 | self.p_class(move[1], talon_len - 1)]
@@ -523,12 +541,13 @@ class KlondikeSearch:
         return False
 
     def _auto(self, check: Sequence[int]) -> list[Auto]:
-        """Play provably safe tableau tops to the foundations, starting with piles ``check``.
+        """Play provably safe cards to the foundations, starting with the tops of piles ``check``.
 
         A card is safe when both other-colour cards of the rank below are home (and, when
         cards may come back down, the other same-colour card two ranks below): nothing can
         need it in the tableau. Gold Rush never empties a pile this way while the talon
-        holds cards, since an empty pile stops the deal.
+        holds cards, since an empty pile stops the deal. With draw 1 and unlimited passes,
+        safe talon cards go home too (taking one changes no other card's reach).
         """
         played: list[Auto] = []
         piles, found, loc, hidden = self.piles, self.found, self.loc, self.hidden
@@ -541,17 +560,12 @@ class KlondikeSearch:
                 if not pile or (keep_piles and len(pile) == 1):
                     continue
                 card = pile[-1]
-                rank, suit = card >> 2, card & 3
-                if found[suit] != rank - 1:
-                    continue
-                if rank > 2 and (
-                    found[suit ^ 1] < rank - 1 or found[suit ^ 3] < rank - 1 or (strict and found[suit ^ 2] < rank - 2)
-                ):
+                if not self._safe_home(card, strict):
                     continue
                 pile.pop()
                 below = loc[card]
                 loc[card] = ON_FOUNDATION
-                found[suit] = rank
+                found[card & 3] += 1
                 h = self.hash ^ ZOBRIST[card << 6 | below] ^ ZOBRIST[card << 6 | ON_FOUNDATION]
                 flipped = bool(pile) and hidden[i] == len(pile)
                 if flipped:
@@ -560,17 +574,52 @@ class KlondikeSearch:
                     loc[top] = pile[-2] if len(pile) > 1 else ON_EMPTY
                     h ^= ZOBRIST[top << 6 | FACE_DOWN] ^ ZOBRIST[top << 6 | loc[top]]
                 self.hash = h
-                played.append((i, card, flipped))
+                played.append((i, card, flipped, 0))
                 moved = True
+            if self.talon_free:
+                for suit in range(4):
+                    card = (found[suit] + 1) * 4 + suit
+                    if found[suit] < KING and loc[card] == IN_TALON and self._safe_home(card, strict):
+                        played.append(self._talon_home(card))
+                        moved = True
             check = range(7) if moved else ()
         return played
+
+    def _safe_home(self, card: int, strict: bool) -> bool:
+        """Whether ``card`` fits its foundation and nothing could ever need it in the tableau."""
+        rank, suit = card >> 2, card & 3
+        found = self.found
+        if found[suit] != rank - 1:
+            return False
+        return rank <= 2 or (
+            found[suit ^ 1] >= rank - 1 and found[suit ^ 3] >= rank - 1 and (not strict or found[suit ^ 2] >= rank - 2)
+        )
+
+    def _talon_home(self, card: int) -> Auto:
+        """Draw 1: move talon ``card`` home, drawing (and turning the waste over) as needed."""
+        index = self.talon.index(card)
+        p, talon_len = self.p, len(self.talon)
+        position = index + 1
+        draws = position - p if position >= p else talon_len - p + 1 + position
+        del self.talon[index]
+        self.loc[card] = ON_FOUNDATION
+        self.found[card & 3] += 1
+        self.hash ^= ZOBRIST[card << 6 | IN_TALON] ^ ZOBRIST[card << 6 | ON_FOUNDATION]
+        self.p = index
+        return (-1 - draws, card, index, p)
 
     def undo(self, token: Undo) -> None:
         """Take back a move made by :meth:`do`, safe foundation moves included."""
         move, info, flipped, old_p, old_r, autos, old_hash = token
         loc = self.loc
-        for i, card, auto_flipped in reversed(autos):
-            self._unhome(i, card, auto_flipped)
+        for i, card, extra, old in reversed(autos):
+            if i >= 0:
+                self._unhome(i, card, bool(extra))
+            else:
+                self.found[card & 3] -= 1
+                loc[card] = IN_TALON
+                self.talon.insert(extra, card)
+                self.p = old
         kind = move[0]
         if kind == RUN:
             i, j = move[1], move[3]
@@ -617,7 +666,8 @@ class KlondikeSearch:
     # -- the answer in notation -----------------------------------------------
     def notation(self, path: list[Undo]) -> list[str]:
         """Write the opening safe moves and the moves of ``path`` in the engine's notation."""
-        out = [f"{i + 1}-f" for i, _, _ in self.opening]
+        out: list[str] = []
+        self._write_autos(self.opening, out)
         for move, _, _, _, _, autos, _ in path:
             kind = move[0]
             if kind == RUN:
@@ -629,5 +679,14 @@ class KlondikeSearch:
             else:
                 out.extend(["draw"] * move[3])
                 out.append("w-f" if kind == TALON_HOME else f"w-{move[4] + 1}")
-            out.extend(f"{i + 1}-f" for i, _, _ in autos)
+            self._write_autos(autos, out)
         return out
+
+    @staticmethod
+    def _write_autos(autos: list[Auto], out: list[str]) -> None:
+        for i, _, _, _ in autos:
+            if i >= 0:
+                out.append(f"{i + 1}-f")
+            else:
+                out.extend(["draw"] * (-1 - i))
+                out.append("w-f")
