@@ -15,7 +15,7 @@ from bot.sessions import Session
 from bot.storage.games import GameRecord
 from cogs.buttons import BoardButton
 from render import render_board
-from solitaire import Status
+from solitaire import MoveKind, Status
 from solitaire.cards import SUIT_SYMBOLS
 from solitaire.moves import FOUNDATION_SOURCES, FRIDAY13_LABELS, PILES
 from solitaire.variants import Family
@@ -152,21 +152,8 @@ def _friday13_buttons(buttons: discord.ui.View, game_id: int, version: int, view
 
 
 def _friday13_targets(view: BoardView) -> set[str]:
-    """Labels of the foundations the waste top may go on now (from the view alone)."""
-    if not view.waste_fan:
-        return set()
-    card = view.waste_fan[-1]
-    legal, gap = set(), False
-    for foundation in view.foundations:
-        if foundation.top is not None:
-            wanted = 1 if foundation.top.rank == 13 else foundation.top.rank + 1
-            if card.rank == wanted:
-                legal.add(foundation.label)
-        else:
-            if not gap and card.rank_name == foundation.label:
-                legal.add(foundation.label)
-            gap = True
-    return legal
+    """Labels of the foundations the waste top may go on now, as the engine says."""
+    return {move.target for move in view.legal_moves if move.kind is MoveKind.PLAY}
 
 
 async def edit_stored_board(client: discord.Client, session: Session, board: Board, *, now: float) -> bool:

@@ -9,7 +9,7 @@ from solitaire.cards import Card
 from solitaire.friday13 import Friday13Game
 from solitaire.game import Game, Status
 from solitaire.klondike import FOUNDATION_ORDER, KlondikeGame
-from solitaire.moves import FRIDAY13_LABELS
+from solitaire.moves import FRIDAY13_LABELS, Move
 from solitaire.scoring import ScoreSheet
 from solitaire.variants import Family
 
@@ -53,6 +53,8 @@ class BoardView:
     max_passes: int | None
     can_undo: bool
     seconds_used: int | None
+    legal_moves: tuple[Move, ...]
+    """Every draw and card move allowed now (they depend only on visible cards)."""
 
     @property
     def score(self) -> int:
@@ -77,6 +79,7 @@ class BoardView:
             "pass": self.pass_number,
             "max_passes": self.max_passes,
             "can_undo": self.can_undo,
+            "legal_moves": [str(move) for move in self.legal_moves],
         }
 
 
@@ -119,4 +122,5 @@ def view_of(game: Game) -> BoardView:
         max_passes=game.rules.max_passes,
         can_undo=game.can_undo,
         seconds_used=game.seconds_used,
+        legal_moves=tuple(game.legal_moves()),
     )
