@@ -134,6 +134,8 @@ class KlondikeSearch:
         self.pruned = False
         """Whether a move was skipped by :attr:`prune` in this search."""
         self.jitter: tuple[int, ...] = ()
+        self.dead: set[int] = set()
+        """Positions proven unable to win under the current pruning (kept across rounds)."""
         self.opening = self._auto(range(7))
         """Safe foundation moves available in the deal itself, made before the search."""
 
@@ -162,36 +164,76 @@ class KlondikeSearch:
                     return
                 self.exhausted = False
                 self.prune = False
+                self.dead.clear()
             if self.nodes == max_nodes or (deadline is not None and time.perf_counter() >= deadline):
                 return
             cap = int(cap * GROWTH)
             restart += 1
 
     def _search(self, limit: int, deadline: float | None) -> None:
-        """Search depth first until a solution, exhaustion, ``limit`` nodes in all, or ``deadline``."""
+        """Search depth first until a solution, exhaustion, ``limit`` nodes in all, or ``deadline``.
+
+        Positions are numbered as entered and kept on a stack as in Tarjan's algorithm: when
+        a strongly connected component closes, none of its positions can reach a win, whatever
+        order later rounds use, so they join :attr:`dead` for good. Positions that only failed
+        because a move led back to a position still being searched stay unproven.
+        """
         if self.nodes >= limit:
             return
-        seen = {self.hash}
-        add = seen.add
+        dead = self.dead
+        number = {self.hash: 0}
+        """Positions entered in this round and not proven dead, with their entry numbers."""
+        stack = [self.hash]
+        entered = 1
         path: list[Undo] = []
         frames = [iter(self.moves())]
+        ids, lows, hashes = [0], [0], [self.hash]
         do, undo, moves, child_hash = self.do, self.undo, self.moves, self.child_hash
         check_dominance = not self.talon_free
         while frames:
             move = next(frames[-1], None)
             if move is None:
                 frames.pop()
+                low, own, h = lows.pop(), ids.pop(), hashes.pop()
+                if low == own:  # the root of a closed component
+                    while True:
+                        member = stack.pop()
+                        del number[member]
+                        dead.add(member)
+                        if member == h:
+                            break
+                elif low < lows[-1]:
+                    lows[-1] = low
                 if path:
                     undo(path.pop())
                 continue
             h = child_hash(move)
-            if h in seen or (check_dominance and TALON_PILE <= move[0] <= TALON_HOME and self.dominated(move, h, seen)):
-                continue  # a position already searched (with nothing left to play safely), or a weaker one
+            if check_dominance and TALON_PILE <= move[0] <= TALON_HOME:
+                h = self.dominator(move, h, number, dead)
+            if h in dead:
+                continue
+            known = number.get(h)
+            if known is not None:
+                if known < lows[-1]:
+                    lows[-1] = known
+                continue
             token = do(move)
-            if self.hash in seen:
+            h = self.hash
+            if h in dead:
                 undo(token)
                 continue
-            add(self.hash)
+            known = number.get(h)
+            if known is not None:
+                if known < lows[-1]:
+                    lows[-1] = known
+                undo(token)
+                continue
+            number[h] = entered
+            stack.append(h)
+            ids.append(entered)
+            lows.append(entered)
+            hashes.append(h)
+            entered += 1
             self.nodes += 1
             path.append(token)
             if self.solved():
@@ -456,8 +498,8 @@ class KlondikeSearch:
         h ^= ZOBRIST[P_SLOT << 6 | self.p_class(move[1], talon_len - 1)]
         return h ^ ZOBRIST[R_SLOT << 6 | self.r] ^ ZOBRIST[R_SLOT << 6 | move[2]]
 
-    def dominated(self, move: Move, h: int, seen: set[int]) -> bool:
-        """Whether the talon move's result is a searched position but for a talon position behind.
+    def dominator(self, move: Move, h: int, number: dict[int, int], dead: set[int]) -> int:
+        """Return the hash of a searched position that dominates the talon move's result, else ``h``.
 
         Drawing takes position ``p`` to ``p + k`` (same pass), so every move from the latter is
         a move from the former. Gold Rush only while no empty pile stops the deal.
@@ -466,15 +508,19 @@ class KlondikeSearch:
         if self.max_passes is None:
             step = self.counts[0]
             if p % step == 0 or p == len(self.talon) - 1:
-                return False  # hashed as the position drawing cycles through
+                return h  # hashed as the position drawing cycles through
             earlier = range(p - step, 0, -step)
         else:
             if self.deal_blocked():
-                return False
+                return h
             step = self.counts[min(pass_index, len(self.counts) - 1)]
             earlier = range(p - step, -1, -step)
         base = h ^ ZOBRIST[P_SLOT << 6 | p]
-        return any(base ^ ZOBRIST[P_SLOT << 6 | q] in seen for q in earlier)
+        for q in earlier:
+            other = base ^ ZOBRIST[P_SLOT << 6 | q]
+            if other in dead or other in number:
+                return other
+        return h
 
     def do(self, move: Move) -> Undo:
         """Make ``move`` and the safe foundation moves after it; return how to take them back."""
