@@ -12,6 +12,9 @@ from solitaire.variants import Rules
 
 DRAW = -1
 """A move: draw a card (or turn the waste over); any other move is a foundation index."""
+ALLOWANCES = (0, 1, 2, 3, 4, 5, 6, 8, 1_000)
+"""Draws-instead-of-plays allowed per round; the last never prunes (a path has under 100 draws),
+so only its exhaustion proves a deal unwinnable."""
 
 
 class Friday13Search:
@@ -29,9 +32,9 @@ class Friday13Search:
         self.nodes = 0
         self.solution: list[str] | None = None
         self.exhausted = False
-        self.prune = True
-        """Never draw while the waste top can be played. Playing at once is usually right but not
-        provably so, so an exhausted pruned search is followed by a complete one."""
+        self.allowance = 0
+        """Draws allowed on a path while the waste top could be played (playing at once is
+        usually right, but not provably so): rounds allow 0, 1, 2, ... then any number."""
         self.pruned = False
 
     def key(self) -> tuple[object, ...]:
@@ -55,9 +58,6 @@ class Friday13Search:
                 out.append(tops.index(wanted))
             if self.filled < len(LABEL_RANKS) and LABEL_RANKS[self.filled] == rank:
                 out.append(self.filled)
-        if out and self.prune:
-            self.pruned = True
-            return out
         if self.stock or (self.waste and self.redeals):
             out.append(DRAW)
         return out
@@ -93,34 +93,49 @@ class Friday13Search:
             self.filled -= 1
 
     def run(self, max_nodes: int | None, deadline: float | None) -> None:
-        """Search with pruning; if that exhausts having skipped moves, search again completely."""
-        self._search(max_nodes, deadline)
-        if self.exhausted and self.pruned:
-            self.exhausted = False
-            self.prune = False
+        """Search in rounds allowing more and more draws instead of plays, until an answer or the budget."""
+        for allowance in ALLOWANCES:
+            self.allowance = allowance
+            self.exhausted = self.pruned = False
             self._search(max_nodes, deadline)
+            if self.solution is not None or not self.exhausted or not self.pruned:
+                return
 
     def _search(self, max_nodes: int | None, deadline: float | None) -> None:
-        """Search depth first until a solution, exhaustion or the budget (nodes count across calls)."""
+        """Search depth first until a solution, exhaustion or the budget (nodes count across calls).
+
+        The table keeps, per position, the most draws-instead-of-plays it had left when entered:
+        arriving with no more left adds nothing.
+        """
         if self.nodes == max_nodes:
             return
-        seen = {self.key()}
+        best = {self.key(): self.allowance}
         path: list[tuple[int, int]] = []
-        frames = [iter(self.moves())]
+        first = self.moves()
+        frames = [iter(first)]
+        frame_info = [(self.allowance, first[0] != DRAW if first else False)]
+        """Per frame: the allowance left, and whether the waste top could be played there."""
         limit = max_nodes if max_nodes is not None else -1
         while frames:
             move = next(frames[-1], None)
             if move is None:
                 frames.pop()
+                frame_info.pop()
                 if path:
                     self.undo(path.pop())
                 continue
+            left, can_play = frame_info[-1]
+            if move == DRAW and can_play:
+                if not left:
+                    self.pruned = True
+                    continue
+                left -= 1
             token = self.do(move)
             key = self.key()
-            if key in seen:
+            if best.get(key, -1) >= left:
                 self.undo(token)
                 continue
-            seen.add(key)
+            best[key] = left
             self.nodes += 1
             path.append(token)
             if not self.stock and not self.waste:
@@ -130,5 +145,7 @@ class Friday13Search:
                 return
             if deadline is not None and not self.nodes & 255 and time.perf_counter() >= deadline:
                 return
-            frames.append(iter(self.moves()))
+            following = self.moves()
+            frames.append(iter(following))
+            frame_info.append((left, bool(following) and following[0] != DRAW))
         self.exhausted = True
