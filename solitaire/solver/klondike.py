@@ -266,12 +266,13 @@ class KlondikeSearch:
         return self.full_tableau_to_deal and not all(self.piles)
 
     # -- move generation -----------------------------------------------------
-    def reach(self) -> dict[int, tuple[tuple[int, int, int], ...]]:
+    def reach(self, blocked: bool) -> dict[int, tuple[tuple[int, int, int], ...]]:
         """Talon cards drawing can bring to the waste top: talon index -> ``(pass, draws, cost)`` ways.
+
+        ``blocked`` tells whether an empty pile stops the deal (Gold Rush).
 
         The cost orders moves: draws, and far more for each pass used up when passes are limited.
         """
-        blocked = self.deal_blocked()
         key = (self.p, len(self.talon), self.r, blocked)
         found = self.reach_memo.get(key)
         if found is None:
@@ -330,7 +331,7 @@ class KlondikeSearch:
                 tops[piles[j][-1]] = j
             elif empty < 0:
                 empty = j
-        reach = self.reach()
+        reach = self.reach(self.full_tableau_to_deal and empty >= 0)
         scored: list[tuple[int, Move]] = []
         append = scored.append
         for top, i in tops.items():
@@ -348,8 +349,12 @@ class KlondikeSearch:
                         append((80 + hidden[source], (RUN, source, card, i)))
                     elif found[below & 3] == (below >> 2) - 1:
                         append((55, (RUN, source, card, i)))
-                    elif not prune or self._twin_wants(card):
-                        append((10, (RUN, source, card, i)))
+                    elif (
+                        not prune
+                        or (twin := loc[card ^ 2]) in (IN_TALON, ON_FOUNDATION)
+                        or (twin >= 4 and loc[twin] == FACE_DOWN)
+                    ):
+                        append((10, (RUN, source, card, i)))  # a split: the other such card could use the gap
                     else:
                         self.pruned = True
                 elif below == IN_TALON:
@@ -406,11 +411,6 @@ class KlondikeSearch:
             self.pruned = True
             return
         scored.extend((0, (HOME_PILE, card & 3, target)) for target in targets)
-
-    def _twin_wants(self, card: int) -> bool:
-        """Whether the other card like ``card`` could use the place a split would free."""
-        where = self.loc[card ^ 2]
-        return where in (IN_TALON, ON_FOUNDATION) or (where >= 4 and self.loc[where] == FACE_DOWN)
 
     def _king_waits(self) -> bool:
         """Whether a king could still use an empty pile (from the talon, face down, or revealing).
@@ -606,7 +606,7 @@ class KlondikeSearch:
                 if not pile or (keep_piles and len(pile) == 1):
                     continue
                 card = pile[-1]
-                if not self._safe_home(card, strict):
+                if found[card & 3] != (card >> 2) - 1 or not self._safe_home(card, strict):
                     continue
                 pile.pop()
                 below = loc[card]
