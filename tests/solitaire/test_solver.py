@@ -95,3 +95,36 @@ def test_cli_solve_prints_the_json_contract():
     assert set(answer) == {"result", "moves", "nodes", "ms"}
     assert answer["result"] == WINNABLE
     assert_wins("draw1", shuffled_deck(3), answer["moves"])
+
+
+def engine_only_search(variant: str, seed: int) -> bool:
+    """Whether any engine position reachable from the deal is solved, using only the engine's rules.
+
+    A cross-check of the solver's model: no safe moves, no pruning, the engine's own move list
+    (its private board snapshot API is used to branch cheaply).
+    """
+    game = new_game(variant, deck=shuffled_deck(seed))
+
+    def key():
+        piles, hidden, stock, waste, found, _recycles, _scored = game._capture()
+        return piles, hidden, stock, waste, found  # recycles only score in unlimited variants
+
+    boards, seen = [game._capture()], {key()}
+    while boards:
+        board = boards.pop()
+        game._restore(board)
+        for move in game.legal_moves():
+            game._restore(board)
+            game._apply(move)
+            if game.is_solved():
+                return True
+            if key() not in seen:
+                seen.add(key())
+                boards.append(game._capture())
+    return False
+
+
+@pytest.mark.parametrize("seed", [20, 135])
+def test_unwinnable_verdicts_agree_with_an_engine_only_search(seed):
+    assert solve("draw3", shuffled_deck(seed), max_nodes=20_000).result == UNWINNABLE
+    assert not engine_only_search("draw3", seed)
