@@ -18,6 +18,7 @@ import platform
 import statistics
 import time
 
+from solitaire.deals import DEFAULT_MAX_NODES, candidate_seed, winnable_deal
 from solitaire.shuffle import shuffled_deck
 from solitaire.solver import UNWINNABLE, WINNABLE, SolveResult, solve
 from solitaire.variants import VARIANTS
@@ -62,6 +63,29 @@ def run_variant(variant: str, seeds: range, budget_ms: float) -> dict[str, float
     return figures
 
 
+def run_deal_supply(variant: str, keys: int) -> dict[str, float]:
+    """Time ``winnable_deal`` (default node budget) for ``keys`` keys; print a summary and return the figures."""
+    seconds: list[float] = []
+    tried: list[int] = []
+    for number in range(keys):
+        source = f"bench:{variant}:{number}"
+        started = time.perf_counter()
+        deal = winnable_deal(variant, source)
+        seconds.append(time.perf_counter() - started)
+        tried.append(next(index for index in range(10_000) if candidate_seed(source, index) == deal.seed) + 1)
+    figures = {
+        "deal_mean_s": statistics.fmean(seconds),
+        "deal_max_s": max(seconds),
+        "deal_mean_candidates": statistics.fmean(tried),
+    }
+    print(
+        f"{variant:9} winnable_deal x{keys} (max_nodes={DEFAULT_MAX_NODES}): mean {figures['deal_mean_s']:.2f} s, "
+        f"max {figures['deal_max_s']:.2f} s, mean {figures['deal_mean_candidates']:.1f} candidates per deal",
+        flush=True,
+    )
+    return figures
+
+
 def main() -> None:
     """Parse the arguments, run the variants and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -69,6 +93,7 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=100, help="deals per variant")
     parser.add_argument("--first-seed", type=int, default=10_000, help="first shuffle seed")
     parser.add_argument("--budget-ms", type=float, default=1000.0, help="time budget per deal")
+    parser.add_argument("--deal-keys", type=int, default=10, help="winnable_deal keys timed per variant (0: skip)")
     args = parser.parse_args()
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(
@@ -80,6 +105,8 @@ def main() -> None:
     pairs = [f"deals={args.count}", f"budget_ms={args.budget_ms:g}"]
     for variant in args.variants:
         figures = run_variant(variant, seeds, args.budget_ms)
+        if args.deal_keys:
+            figures |= run_deal_supply(variant, args.deal_keys)
         pairs += [
             f"{variant}_{key}={value:.3f}" if isinstance(value, float) else f"{variant}_{key}={value}"
             for key, value in figures.items()
