@@ -278,7 +278,7 @@ class KlondikeSearch:
         if found is None:
             ways: dict[int, list[tuple[int, int, int]]] = {}
             for index, pass_index, draws in self._reach(*key):
-                cost = min(draws, 12) + PASS_COST * (pass_index - self.r)
+                cost = 0 if self.talon_free else min(draws, 12) + PASS_COST * (pass_index - self.r)
                 ways.setdefault(index, []).append((pass_index, draws, cost))
             found = self.reach_memo[key] = {index: tuple(options) for index, options in ways.items()}
         return found
