@@ -54,8 +54,6 @@ ENABLING = 76
 """Priority of a talon-to-tableau move that lets a card lying on a face-down card move."""
 PASS_COST = 100
 """Ordering cost of each stock pass a move uses up (Gold Rush)."""
-PRUNE_TALON_TO_PILE = False
-"""Skip talon-to-tableau moves nothing could build on (measured to hurt draw 3: off)."""
 
 
 def encode(card: Card) -> int:
@@ -361,9 +359,6 @@ class KlondikeSearch:
                     index = talon.index(card)
                     ways = reach.get(index)
                     if ways:
-                        if prune and PRUNE_TALON_TO_PILE and not self._child_useful(card):
-                            self.pruned = True
-                            continue
                         base = ENABLING if self._child_reveals(card) else 40
                         for pass_index, draws, cost in ways:
                             append((base - cost, (TALON_PILE, index, pass_index, draws, i)))
@@ -424,17 +419,6 @@ class KlondikeSearch:
         for king in KINGS:
             where = loc[king]
             if where in (IN_TALON, FACE_DOWN) or (where >= 4 and loc[where] == FACE_DOWN):
-                return True
-        return False
-
-    def _child_useful(self, card: int) -> bool:
-        """Whether a card that builds on ``card`` could come from the talon, a foundation or a reveal."""
-        loc = self.loc
-        for child in CHILDREN[card]:
-            where = loc[child]
-            if where in (IN_TALON, ON_FOUNDATION) or (where >= 4 and loc[where] == FACE_DOWN):
-                return True
-            if where == ON_EMPTY and self._king_waits():
                 return True
         return False
 
