@@ -29,11 +29,7 @@ class Friday13Game(Game):
     """
 
     foundations: list[list[Card]]
-    stock: list[Card]
-    """Face down; the next card drawn is the last one."""
-    waste: list[Card]
-    recycles: int
-    seen: set[Card]
+    """Cards on each foundation, left to right (J Q K A 2 .. 10), bottom to top."""
 
     def _deal(self) -> None:
         self.foundations = [[] for _ in LABEL_RANKS]
@@ -125,14 +121,9 @@ class Friday13Game(Game):
         if blocker is not None:
             raise refuse(move, blocker)
         if not self.stock:
-            self.recycles += 1
-            self.stock, self.waste = list(reversed(self.waste)), []
+            self._turn_waste_over()
             return False
-        card = self.stock.pop()
-        self.waste.append(card)
-        revealed = card not in self.seen
-        self.seen.add(card)
-        return revealed
+        return self._turn_from_stock(1)
 
 
 def _rank_name(rank: int) -> str:

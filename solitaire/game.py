@@ -44,6 +44,15 @@ class Game(ABC):
     :class:`SolitaireError` and leaves the game exactly as it was.
     """
 
+    stock: list[Card]
+    """Face down; the next card drawn is the last one."""
+    waste: list[Card]
+    """Face up; the playable card is the last one."""
+    recycles: int
+    """Times the waste was turned back into the stock."""
+    seen: set[Card]
+    """Cards the player has seen (undo never takes back a move that showed a new one)."""
+
     def __init__(self, rules: Rules, deck: Sequence[Card]) -> None:
         self.rules = rules
         self.deck = check_deck(deck)
@@ -208,6 +217,21 @@ class Game(ABC):
         bonus = time_bonus(self.rules.time_limit, clock, self.placed_count(), self._bonus_total())
         self.sheet = dataclasses.replace(self.sheet, time_bonus=bonus)
         self._stack.clear()
+
+    def _turn_waste_over(self) -> None:
+        """Turn the waste back into the stock; the cards come again in the order they were drawn."""
+        self.recycles += 1
+        self.stock, self.waste = list(reversed(self.waste)), []
+
+    def _turn_from_stock(self, count: int) -> bool:
+        """Turn up to ``count`` cards onto the waste; return whether one had not been seen before."""
+        revealed = False
+        for _ in range(min(count, len(self.stock))):
+            card = self.stock.pop()
+            self.waste.append(card)
+            revealed |= card not in self.seen
+            self.seen.add(card)
+        return revealed
 
     def _score(self, **points: int) -> None:
         """Add points to named lines of the score sheet."""

@@ -30,15 +30,11 @@ class KlondikeGame(Game):
 
     piles: list[list[Card]]
     hidden: list[int]
-    stock: list[Card]
-    """Face down; the next card drawn is the last one."""
-    waste: list[Card]
-    """Face up; the playable card is the last one."""
+    """Face-down cards at the bottom of each pile."""
     foundations: dict[str, int]
     """Top rank per suit (0 when empty)."""
-    recycles: int
     scored: set[Card]
-    seen: set[Card]
+    """Cards that have earned their foundation value (once each)."""
 
     def _deal(self) -> None:
         self.piles, self.hidden, position = [], [], 0
@@ -225,17 +221,10 @@ class KlondikeGame(Game):
         if blocker is not None:
             raise refuse(move, blocker)
         if not self.stock:
-            self.recycles += 1
-            self.stock, self.waste = list(reversed(self.waste)), []
+            self._turn_waste_over()
             self._score(recycles=-self.rules.recycle_cost(self.recycles))
             return False
-        revealed = False
-        for _ in range(min(self.draw_count, len(self.stock))):
-            card = self.stock.pop()
-            self.waste.append(card)
-            revealed |= card not in self.seen
-            self.seen.add(card)
-        return revealed
+        return self._turn_from_stock(self.draw_count)
 
     def _from_waste(self, move: Move) -> bool:
         if not self.waste:
