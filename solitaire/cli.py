@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import time
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
@@ -51,12 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--budget-ms", type=float, default=None, help="give up after this many milliseconds")
     solve.add_argument("--max-nodes", type=int, default=None, help="give up after this many positions")
     solve.add_argument("--json", action="store_true", help="print one JSON object (the only output form)")
-    for extra in _EXTRA_PARSERS:
-        extra(sub)
     return parser
-
-
-_EXTRA_PARSERS: list[Callable[[Any], None]] = []
 
 
 def _add_deal_arguments(parser: argparse.ArgumentParser) -> None:
@@ -111,7 +108,7 @@ def _deal(args: argparse.Namespace, out: TextIO) -> int:
 
 @command("play")
 def _play(args: argparse.Namespace, out: TextIO) -> int:
-    seed = args.seed if args.seed is not None else int.from_bytes(__import__("os").urandom(4), "big")
+    seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
     game = new_game(args.variant, seed=seed)
     out.write(f"{game.rules.title}, deal {seed}. Type help for commands.\n")
     return play_loop(game, sys.stdin, out)
@@ -138,10 +135,9 @@ HELP = """commands:
 
 def play_loop(game: Game, stdin: TextIO, out: TextIO) -> int:
     """Read moves from ``stdin`` until the game ends or the player quits."""
-    import time
-
     start = time.monotonic()
-    out.write(draw_board(view_of(game)) + "\n" + LEGEND + "\n")
+    limit = game.rules.time_limit
+    out.write(draw_board(view_of(game), time_left=limit) + "\n" + LEGEND + "\n")
     while not game.is_over:
         out.write("> ")
         out.flush()
@@ -160,7 +156,7 @@ def play_loop(game: Game, stdin: TextIO, out: TextIO) -> int:
         except SolitaireError as refusal:
             out.write(f"! {refusal}\n")
             continue
-        out.write(draw_board(view_of(game)) + "\n")
+        out.write(draw_board(view_of(game), time_left=limit - (time.monotonic() - start)) + "\n")
     out.write(f"Game {game.status.value}: score {game.score}\n")
     for label, points in game.sheet.lines():
         out.write(f"  {label:<22}{points:>6}\n")

@@ -13,9 +13,12 @@ def _cell(card: Card | None, empty: str = "[  ]") -> str:
     return f"{card.label:>4}" if card else empty
 
 
-def draw_board(view: BoardView) -> str:
-    """Return a multi-line picture of ``view`` (face-down cards as ``##``)."""
+def draw_board(view: BoardView, *, time_left: float | None = None) -> str:
+    """Return a multi-line picture of ``view`` (face-down cards as ``##``), with the clock if given."""
     header = f"{view.title} | score {view.score} | moves {view.move_count} | {view.status.value}"
+    if time_left is not None and not view.is_over:
+        seconds = max(int(time_left), 0)
+        header += f" | {seconds // 60}:{seconds % 60:02d} left"
     stock = f"stock {view.stock_count:>2}"
     waste = " ".join(card.label for card in view.waste_fan) or "--"
     passes = f"pass {view.pass_number}" + (f"/{view.max_passes}" if view.max_passes else "")

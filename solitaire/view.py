@@ -57,6 +57,11 @@ class BoardView:
     """Every draw and card move allowed now (they depend only on visible cards)."""
 
     @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self.status is not Status.PLAYING
+
+    @property
     def score(self) -> int:
         """The score shown to the player."""
         return self.sheet.total
