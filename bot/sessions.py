@@ -17,7 +17,7 @@ from typing import Literal
 
 from bot import errors
 from bot.deal_bank import Deal
-from bot.storage import Database
+from bot.storage import Database, players
 from bot.storage import games as store
 from bot.storage.games import GameRecord, Mode
 from solitaire import (
@@ -61,11 +61,13 @@ class Outcome:
 
 
 class Session:
-    """A running game: the engine object, its row, its lock and its clock task."""
+    """A running game: the engine object, its row, its lock, its clock task and the player's display choice."""
 
-    def __init__(self, record: GameRecord, game: Game) -> None:
+    def __init__(self, record: GameRecord, game: Game, *, four_colour: bool = False) -> None:
         self.record = record
         self.game = game
+        self.four_colour = four_colour
+        """Draw this game's boards with the four-colour deck (the player's setting, loaded once)."""
         self.lock = asyncio.Lock()
         self.timer: asyncio.Task[None] | None = None
 
@@ -175,6 +177,7 @@ class SessionManager:
         if deal.variant != variant:
             raise ValueError(f"a {deal.variant} deal cannot start a {variant} game")
         game = new_game(variant, deck=tuple(deal.deck))
+        preferences = await players.player_settings(self.db, user_id)
         started = self.now()
         row = store.NewGame(
             guild_id=guild_id,
@@ -195,9 +198,16 @@ class SessionManager:
                 raise errors.AlreadyPlayedError(variant, daily_date or "today") from None
             active = await store.active_game(self.db, guild_id, user_id)
             raise errors.ActiveGameError(active.id if active else 0) from None
-        session = self._register(record, game)
+        session = self._register(record, game, four_colour=preferences.four_colour)
         self._arm(session)
         return session
+
+    def set_four_colour(self, user_id: int, four_colour: bool) -> list[Session]:
+        """Apply a player's new four-colour choice to their running games; return those games."""
+        mine = [session for session in self._sessions.values() if session.owner_id == user_id]
+        for session in mine:
+            session.four_colour = four_colour
+        return mine
 
     async def set_board(self, session: Session, *, channel_id: int, message_id: int | None, token: str | None) -> None:
         """Remember the message showing this game (and the interaction token that can edit it)."""
@@ -346,7 +356,8 @@ class SessionManager:
             except (ValueError, KeyError, TypeError):
                 log.exception("game %s could not be reloaded; leaving it as it is", record.id)
                 continue
-            session = self._register(record, game)
+            preferences = await players.player_settings(self.db, record.user_id)
+            session = self._register(record, game, four_colour=preferences.four_colour)
             if game.is_over or self.now() >= record.deadline:
                 if not game.is_over:
                     game.expire()
@@ -368,8 +379,8 @@ class SessionManager:
         await asyncio.gather(*timers, return_exceptions=True)
 
     # -- bookkeeping ---------------------------------------------------------------
-    def _register(self, record: GameRecord, game: Game) -> Session:
-        session = Session(record, game)
+    def _register(self, record: GameRecord, game: Game, *, four_colour: bool = False) -> Session:
+        session = Session(record, game, four_colour=four_colour)
         self._sessions[record.id] = session
         self._players[(record.guild_id, record.user_id)] = record.id
         return session

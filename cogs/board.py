@@ -60,12 +60,23 @@ class Board:
 
 
 async def build_board(
-    record: GameRecord, view: BoardView, version: int, *, now: float, selected: str | None = None
+    record: GameRecord,
+    view: BoardView,
+    version: int,
+    *,
+    now: float,
+    selected: str | None = None,
+    four_colour: bool = False,
 ) -> Board:
-    """Draw the board of game ``record`` as ``view`` shows it (at ``version``), rendering in a thread."""
+    """Draw the board of game ``record`` as ``view`` shows it (at ``version``), rendering in a thread.
+
+    ``four_colour`` draws clubs green and diamonds blue (the player's setting, see ``Session.four_colour``).
+    """
     playing = view.status is Status.PLAYING
     time_left = max(record.deadline - now, 0.0) if playing else None
-    png = await asyncio.to_thread(render_board, view, time_left=time_left, selected=selected if playing else None)
+    png = await asyncio.to_thread(
+        render_board, view, time_left=time_left, selected=selected if playing else None, four_colour=four_colour
+    )
     buttons = board_buttons(record.id, version, view, selected) if playing else None
     return Board(board_content(record, view, selected=selected if playing else None), png, buttons)
 

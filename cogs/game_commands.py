@@ -127,7 +127,9 @@ class GameCommands(SolitaireCogBase):
 
         After ``interaction.response.defer(...)`` the deferred answer becomes the board.
         """
-        board = await build_board(session.record, session.view(), session.game.version, now=self.bot.now())
+        board = await build_board(
+            session.record, session.view(), session.game.version, now=self.bot.now(), four_colour=session.four_colour
+        )
         message: discord.Message | None
         if interaction.response.is_done():
             message = await interaction.edit_original_response(**board.edit_kwargs())
@@ -142,7 +144,13 @@ class GameCommands(SolitaireCogBase):
 
     async def refresh_board(self, session: Session, record: GameRecord | None = None) -> bool:
         """Redraw the stored board message of ``session`` as the game stands (``record``: its final row)."""
-        board = await build_board(record or session.record, session.view(), session.game.version, now=self.bot.now())
+        board = await build_board(
+            record or session.record,
+            session.view(),
+            session.game.version,
+            now=self.bot.now(),
+            four_colour=session.four_colour,
+        )
         return await edit_stored_board(self.bot, session, board, now=self.bot.now())
 
     async def _refresh_finished_board(self, session: Session, record: GameRecord, source: FinishSource) -> None:
@@ -182,7 +190,12 @@ class GameCommands(SolitaireCogBase):
         meaning = resolve_click(session.view(), click.selected, click.action)
         if isinstance(meaning, Select):
             board = await build_board(
-                session.record, session.view(), click.version, now=self.bot.now(), selected=meaning.source
+                session.record,
+                session.view(),
+                click.version,
+                now=self.bot.now(),
+                selected=meaning.source,
+                four_colour=session.four_colour,
             )
             await interaction.response.edit_message(**board.edit_kwargs())
             return
@@ -190,7 +203,13 @@ class GameCommands(SolitaireCogBase):
             outcome = await self.sessions.play_all_to_foundations(session, version=click.version)
         else:
             outcome = await self.sessions.play(session, meaning.move, version=click.version)
-        board = await build_board(outcome.finished or session.record, outcome.view, outcome.version, now=self.bot.now())
+        board = await build_board(
+            outcome.finished or session.record,
+            outcome.view,
+            outcome.version,
+            now=self.bot.now(),
+            four_colour=session.four_colour,
+        )
         await interaction.response.edit_message(**board.edit_kwargs())
 
     async def _playable(self, game_id: int, user_id: int, version: int | None) -> Session:

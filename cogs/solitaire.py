@@ -9,11 +9,13 @@ from discord.ext import commands
 from bot.client import SolitaireBot
 from cogs.competition_commands import CompetitionCommands
 from cogs.game_commands import GameCommands
+from cogs.settings_commands import SettingsCommands
 
 
 class Solitaire(
     GameCommands,
     CompetitionCommands,
+    SettingsCommands,
     commands.GroupCog,
     group_name="solitaire",
     group_description="Timed solitaire games and daily server competitions",

@@ -12,7 +12,7 @@ import pytest_asyncio
 
 from bot import errors
 from bot.sessions import SessionManager
-from bot.storage import Database
+from bot.storage import Database, players
 from bot.storage import games as store
 from solitaire import DRAW, IllegalMoveError, InvalidMoveError, Move
 from solitaire.deals import ProvenDeal
@@ -244,3 +244,38 @@ async def test_a_second_daily_attempt_is_refused(manager, db):
 async def test_a_deal_of_another_variant_is_refused(manager):
     with pytest.raises(ValueError, match="cannot start"):
         await start(manager, variant="friday13")
+
+
+async def test_the_four_colour_setting_is_loaded_at_start_and_resume_and_follows_changes(db, clock):
+    await players.set_four_colour(db, 7, True)
+    before = SessionManager(db, now=clock)
+    mine = await start(before, user=7)
+    other = await start(before, user=8)
+    assert mine.four_colour and not other.four_colour
+    assert before.set_four_colour(8, True) == [other] and other.four_colour
+    assert before.set_four_colour(9, True) == []
+    await before.close()
+
+    await players.set_four_colour(db, 8, False)
+    after = SessionManager(db, now=clock)
+    resumed, _ = await after.resume_all()
+    assert {s.owner_id: s.four_colour for s in resumed} == {7: True, 8: False}
+    await after.close()
+
+
+async def test_a_game_finished_at_restart_is_redrawn_in_the_players_colours(db, clock):
+    await players.set_four_colour(db, 7, True)
+    before = SessionManager(db, now=clock)
+    await start(before, user=7)
+    await before.close()
+    clock.now += 301
+    after = SessionManager(db, now=clock)
+    seen = []
+
+    async def listener(session, record, source):
+        seen.append((session.four_colour, source))
+
+    after.add_finish_listener(listener)
+    await after.resume_all()
+    assert seen == [(True, "restart")]
+    await after.close()
