@@ -181,6 +181,47 @@ def next_rollover(tz_name: str, now_utc: datetime) -> datetime:
     return _first_at_or_after(tz_name, today + timedelta(days=1), now_utc, now_utc + timedelta(hours=50))
 
 
+PRESOLVE_DAYS = 7
+"""A server's daily deal of a variant is solved ahead if the server played that daily within this many days."""
+
+
+@dataclass(frozen=True)
+class DailyActivity:
+    """The last day a server started a variant's daily (``daily_activity``), with the server's zone."""
+
+    guild_id: int
+    variant: str
+    timezone: str
+    last_date: str
+
+
+def due_daily_deals(
+    activity: Iterable[DailyActivity], now_utc: datetime, *, days: int = PRESOLVE_DAYS
+) -> list[tuple[int, str, date]]:
+    """Return ``(guild, variant, today)`` for each variant a server played daily in its last ``days`` days.
+
+    >>> now = datetime(2026, 1, 2, 0, 0, tzinfo=UTC)
+    >>> due_daily_deals([DailyActivity(1, "draw1", "UTC", "2026-01-01"),
+    ...                  DailyActivity(2, "draw3", "UTC", "2025-12-25"),
+    ...                  DailyActivity(3, "draw3", "America/New_York", "2026-01-01")], now)
+    [(1, 'draw1', datetime.date(2026, 1, 2)), (3, 'draw3', datetime.date(2026, 1, 1))]
+    """
+    dates: dict[str, date] = {}
+    due = []
+    for entry in activity:
+        today = dates.get(entry.timezone)
+        if today is None:
+            today = dates[entry.timezone] = server_date(entry.timezone, now_utc)
+        if (today - date.fromisoformat(entry.last_date)).days <= days:
+            due.append((entry.guild_id, entry.variant, today))
+    return due
+
+
+def first_rollover(zones: Iterable[str], now_utc: datetime) -> datetime | None:
+    """Return the next instant at which the date changes in any of ``zones`` (``None`` for no zone)."""
+    return min((next_rollover(zone, now_utc) for zone in set(zones)), default=None)
+
+
 def _begins(tz_name: str, moment: datetime, day: date) -> bool:
     """Whether ``moment`` is the first instant whose local date is ``day`` or later."""
     return server_date(tz_name, moment) >= day > server_date(tz_name, moment - _SECOND)

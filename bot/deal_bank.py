@@ -99,6 +99,11 @@ class DealBank(Generic[DealT]):
         for variant in self._banks:
             self._refill(variant)
 
+    async def wait_idle(self) -> None:
+        """Wait until no variant's bank is refilling (lower-priority solves go after the casual bank)."""
+        while running := [task for task in self._refills.values() if not task.done()]:
+            await asyncio.wait(running)
+
     async def take(self, variant: str) -> NumberedDeal[DealT]:
         """Return a banked deal (solving one now only if the bank is empty) and refill behind it."""
         bank = self._banks[variant]

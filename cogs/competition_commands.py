@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import deque
 from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING
@@ -40,6 +41,11 @@ MAX_WAIT = 3600.0
 ZONE_CHOICES = 25
 ANNOUNCE_WITHIN = 24 * 3600.0
 """At start, results of the last day whose public line was never posted are posted (older ones are news no more)."""
+PRESOLVE_LIMIT = 200
+"""Deals waiting to be solved ahead, at most: the rest wait for a later wake-up (or are solved when asked)."""
+
+DealKey = tuple[int, str, str]
+"""A day's deal: ``(guild_id, variant, 'YYYY-MM-DD')``."""
 
 PERIOD_CHOICES = [
     app_commands.Choice(name="Today", value="today"),
@@ -70,7 +76,13 @@ class CompetitionCommands(SolitaireCogBase):
         default_permissions=discord.Permissions(manage_guild=True),  # a hint only: Discord ignores it on subgroups
     )
 
-    _deal_tasks: dict[tuple[int, str, str], asyncio.Task[ProvenDeal]]
+    _deal_tasks: dict[DealKey, asyncio.Task[ProvenDeal]]
+    _presolve_queue: deque[DealKey]
+    _presolve_seen: set[DealKey]
+    """Deals queued or solved ahead (never queued twice)."""
+    _presolved: set[DealKey]
+    """Deals solved ahead and stored: a player's ``/solitaire daily`` reads them without deferring."""
+    _presolver: asyncio.Task[None] | None
     _secret: str | None
     _sleeper: asyncio.Task[object] | None
     """The rollover task while it sleeps until the next midnight (so a settings change may restart it)."""
@@ -85,17 +97,22 @@ class CompetitionCommands(SolitaireCogBase):
     async def load_competition_commands(self) -> None:
         """Start the task that posts podiums at each server's midnight and the lines a crash left unposted."""
         self._deal_tasks = {}
+        self._presolve_queue = deque()
+        self._presolve_seen = set()
+        self._presolved = set()
+        self._presolver = None
         self._secret = None
         self._sleeper = None
         self._competition_task = asyncio.get_running_loop().create_task(self._competition_loop(), name="competition")
 
     async def unload_competition_commands(self) -> None:
-        """Stop the rollover task."""
-        task, self._competition_task = self._competition_task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        """Stop the rollover task and the deals being solved ahead."""
+        for task in (self._competition_task, self._presolver):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        self._competition_task = self._presolver = None
 
     def _now(self) -> datetime:
         return datetime.fromtimestamp(self.bot.now(), UTC)
@@ -125,7 +142,7 @@ class CompetitionCommands(SolitaireCogBase):
                 )
                 return
             deal = self._deal_task(guild_id, variant, today)
-            if not deal.done():
+            if not deal.done() and (guild_id, variant, today.isoformat()) not in self._presolved:
                 await interaction.response.defer(ephemeral=True, thinking=True)
             try:
                 session = await self.sessions.start(
@@ -338,6 +355,10 @@ class CompetitionCommands(SolitaireCogBase):
             except Exception:
                 log.exception("posting the daily podiums failed")
                 wait = 60.0
+            try:
+                wait = min(wait, await self.queue_daily_deals())
+            except Exception:
+                log.exception("queueing the day's daily deals failed")
             self._sleeper = asyncio.current_task()
             try:
                 await asyncio.sleep(wait)
@@ -385,7 +406,60 @@ class CompetitionCommands(SolitaireCogBase):
         cutoff = (now.date() - timedelta(days=1)).isoformat()
         for key in [key for key in self._deal_tasks if key[2] < cutoff]:
             del self._deal_tasks[key]
+        self._presolve_seen = {key for key in self._presolve_seen if key[2] >= cutoff}
+        self._presolved = {key for key in self._presolved if key[2] >= cutoff}
         await store.forget_deals_before(self.db, cutoff)
+
+    # -- deals solved ahead ----------------------------------------------------------------------------
+    async def queue_daily_deals(self) -> float:
+        """Queue today's deal of each variant a server played daily lately; return seconds until a server's next day.
+
+        Runs at start and at each rollover (the midnight task). The deals are solved one at a time,
+        after any casual bank refill (:meth:`DealBank.wait_idle`), and at most :data:`PRESOLVE_LIMIT`
+        wait at once; the others are queued at a later wake-up, or solved when a player asks.
+        """
+        now = self._now()
+        since = (now.date() - timedelta(days=rules.PRESOLVE_DAYS + 1)).isoformat()  # every zone's window, and more
+        activity = await store.recent_daily_activity(self.db, since)
+        skipped = 0
+        for guild_id, variant, today in rules.due_daily_deals(activity, now):
+            key = (guild_id, variant, today.isoformat())
+            if key in self._presolve_seen:
+                continue
+            if len(self._presolve_queue) >= PRESOLVE_LIMIT:
+                skipped += 1
+                continue
+            self._presolve_seen.add(key)
+            self._presolve_queue.append(key)
+        if skipped:
+            log.info("%d daily deals not queued to solve ahead (%d already waiting)", skipped, PRESOLVE_LIMIT)
+        if self._presolve_queue and (self._presolver is None or self._presolver.done()):
+            self._presolver = asyncio.get_running_loop().create_task(self._presolve_all(), name="daily-presolve")
+        rollover = rules.first_rollover((entry.timezone for entry in activity), now)
+        return MAX_WAIT if rollover is None else max((rollover - now).total_seconds(), 0.0)
+
+    async def _presolve_all(self) -> None:
+        """Solve the queued deals one by one, each after the casual bank's refills."""
+        while self._presolve_queue:
+            key = self._presolve_queue.popleft()
+            await self.deals.wait_idle()
+            await self._presolve(key)
+
+    async def _presolve(self, key: DealKey) -> None:
+        """Solve and store one day's deal through the shared task (so a player asking meanwhile waits for it)."""
+        guild_id, variant, daily_date = key
+        fresh = key not in self._deal_tasks
+        task = self._deal_task(guild_id, variant, date.fromisoformat(daily_date))
+        try:
+            await asyncio.shield(task)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("could not solve the %s daily deal of server %s for %s ahead", variant, guild_id, daily_date)
+            return
+        self._presolved.add(key)
+        if fresh and self._deal_tasks.get(key) is task:
+            del self._deal_tasks[key]  # stored in daily_deals: players read it from there, memory stays small
 
 
 def _period_words(period: rules.Period, today: date) -> str:

@@ -15,6 +15,7 @@ from typing import Any
 
 from bot.competition import (
     DEFAULT_TIMEZONE,
+    DailyActivity,
     DailyResult,
     Leaderboard,
     MemberStats,
@@ -128,6 +129,17 @@ async def store_deal(db: Database, guild_id: int, variant: str, daily_date: str,
         " ON CONFLICT (guild_id, variant, daily_date) DO NOTHING",
         (guild_id, variant, daily_date, json.dumps(deal, separators=(",", ":"))),
     )
+
+
+async def recent_daily_activity(db: Database, since: str) -> list[DailyActivity]:
+    """Return each server and variant whose daily was last started on ``since`` or later, most recent first."""
+    rows = await db.fetchall(
+        "SELECT a.guild_id, a.variant, a.last_date, coalesce(s.timezone, ?) AS timezone"
+        " FROM daily_activity AS a LEFT JOIN guild_settings AS s ON s.guild_id = a.guild_id"
+        " WHERE a.last_date >= ? ORDER BY a.last_date DESC, a.guild_id, a.variant",
+        (DEFAULT_TIMEZONE, since),
+    )
+    return [DailyActivity(row["guild_id"], row["variant"], row["timezone"], row["last_date"]) for row in rows]
 
 
 async def forget_deals_before(db: Database, daily_date: str) -> int:

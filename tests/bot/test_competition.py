@@ -313,3 +313,23 @@ def test_stats_lines() -> None:
 def test_empty_variant_stats() -> None:
     empty = VariantStats("draw1", 0, 0, 0, 0)
     assert (empty.win_rate, empty.average_score) == (0.0, 0.0)
+
+
+def test_deals_are_due_for_variants_played_within_seven_server_days() -> None:
+    now = datetime(2026, 1, 8, 3, 0, tzinfo=UTC)  # 7 January in New York
+    activity = [
+        bot.competition.DailyActivity(1, "draw3", "UTC", "2026-01-01"),  # 7 days ago
+        bot.competition.DailyActivity(1, "goldrush", "UTC", "2025-12-31"),  # 8 days ago
+        bot.competition.DailyActivity(2, "draw1", "America/New_York", "2025-12-31"),  # 7 days ago there
+    ]
+    assert bot.competition.due_daily_deals(activity, now) == [
+        (1, "draw3", date(2026, 1, 8)),
+        (2, "draw1", date(2026, 1, 7)),
+    ]
+
+
+def test_first_rollover_is_the_earliest_midnight_among_the_zones() -> None:
+    now = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+    zones = ["UTC", "Asia/Tokyo", "America/New_York", "UTC"]
+    assert bot.competition.first_rollover(zones, now) == datetime(2026, 1, 1, 15, 0, tzinfo=UTC)  # Tokyo
+    assert bot.competition.first_rollover([], now) is None

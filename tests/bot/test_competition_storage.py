@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.competition import Period, Streak, VariantStats
+from bot.competition import DailyActivity, Period, Streak, VariantStats
 from bot.storage import Database, load_migrations
 from bot.storage import competition as comp
 from bot.storage import games as store
@@ -354,3 +354,37 @@ async def test_deal_cache(db: Database) -> None:
 
 def test_migrations_are_numbered() -> None:
     assert [m.version for m in load_migrations()][:2] == [1, 2]
+
+
+# -- which deals to solve ahead -------------------------------------------------------------
+async def test_daily_activity_keeps_each_servers_last_daily_per_variant(db: Database) -> None:
+    await start(db, 1, day=date(2024, 5, 1))
+    await start(db, 2, day=date(2024, 4, 20))  # older: the later day stays
+    await start(db, 3, variant="friday13", day=date(2024, 4, 30), guild=OTHER_GUILD)
+    await start(db, 4, mode="casual", variant="goldrush")  # casual games do not count
+    await comp.set_timezone(db, OTHER_GUILD, "Asia/Tokyo")
+    assert await comp.recent_daily_activity(db, "2024-04-25") == [
+        DailyActivity(GUILD, "draw3", "UTC", "2024-05-01"),
+        DailyActivity(OTHER_GUILD, "friday13", "Asia/Tokyo", "2024-04-30"),
+    ]
+    assert await comp.recent_daily_activity(db, "2024-05-01") == [DailyActivity(GUILD, "draw3", "UTC", "2024-05-01")]
+
+
+async def test_the_activity_migration_counts_dailies_started_before_it(tmp_path: Path) -> None:
+    folder = Path(store.__file__).parent / "migrations"
+    before = tmp_path / "before"
+    before.mkdir()
+    for migration in ("V001__games.sql", "V002__competition.sql", "V003__player_settings.sql"):
+        (before / migration).write_text((folder / migration).read_text())
+    path = tmp_path / "old.sqlite"
+    old = await Database.open(path, migrations=before)
+    await start(old, 1, day=date(2024, 4, 29))
+    await start(old, 2, day=date(2024, 4, 30))
+    await old.close()
+    db = await Database.open(path)
+    try:
+        assert await comp.recent_daily_activity(db, "2024-01-01") == [
+            DailyActivity(GUILD, "draw3", "UTC", "2024-04-30")
+        ]
+    finally:
+        await db.close()

@@ -1,5 +1,6 @@
 import asyncio
 import multiprocessing
+import threading
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
 import pytest
@@ -95,3 +96,23 @@ async def test_a_worker_process_returns_a_proven_deal():
         if not game.is_over:
             game.play(move)
     assert game.status.value == "won"
+
+
+async def test_wait_idle_returns_once_every_refill_is_done():
+    gate = threading.Event()
+
+    def slow(variant: str, number: int) -> str:
+        gate.wait(5)
+        return f"{variant}#{number}"
+
+    with ThreadPoolExecutor(2) as executor:
+        deals = bank(slow, size=1, executor=executor)
+        await deals.wait_idle()  # nothing refilling yet
+        deals.start()
+        waiting = asyncio.create_task(deals.wait_idle())
+        await asyncio.sleep(0.01)
+        assert not waiting.done()
+        gate.set()
+        await asyncio.wait_for(waiting, 5)
+        assert (deals.available("draw3"), deals.available("friday13")) == (1, 1)
+        await deals.close()

@@ -15,7 +15,7 @@ import cogs.competition_commands
 from bot.competition import daily_source
 from bot.storage import competition as comp
 from bot.storage import games as store
-from solitaire import shuffled_deck
+from solitaire import game_to_json, new_game, shuffled_deck
 from solitaire.deals import DealRequest, ProvenDeal, candidate_seed
 from tests.bot.decks import EASY_KLONDIKE
 
@@ -310,3 +310,80 @@ async def test_the_result_line_is_posted_once_after_a_failed_post_and_a_restart(
     await simcord_env.restart_bot(make_bot())
     assert len(public(channel)) == 1
     assert await comp.unannounced(simcord_env.bot.db) == []
+
+
+# -- deals solved ahead ------------------------------------------------------------------------
+async def test_after_midnight_the_deal_of_a_variant_played_yesterday_is_stored_before_anyone_asks(
+    simcord_env, guild, channel, alice, bob, instant_daily_solver
+):
+    await daily(alice, channel, "draw1")
+    assert last_callback(simcord_env) == DEFERRED  # nothing solved ahead on the first day: it waits for the solver
+    await end(alice, channel)
+    assert [r.variant for r in instant_daily_solver] == ["draw1"]
+    await advance_to(simcord_env, datetime(2026, 1, 1, 23, 59, 59, tzinfo=UTC))
+    assert await comp.cached_deal(simcord_env.bot.db, guild.id, "draw1", "2026-01-02") is None
+    await advance_to(simcord_env, datetime(2026, 1, 2, tzinfo=UTC))
+    stored = await comp.cached_deal(simcord_env.bot.db, guild.id, "draw1", "2026-01-02")
+    assert stored is not None
+    assert [(r.variant, r.source) for r in instant_daily_solver][1:] == [
+        ("draw1", daily_source(await cog_secret(simcord_env), guild.id, date(2026, 1, 2), "draw1"))
+    ]  # only the variant played lately, for the new day
+
+    result = await bob.slash(channel, "solitaire daily", variant="draw1")
+    assert result.response.ephemeral and last_callback(simcord_env) == MESSAGE  # ready: no "thinking…" first
+    assert len(instant_daily_solver) == 2
+    bob_game = await attempt(simcord_env, guild, bob, "draw1", "2026-01-02")
+    assert json.loads(bob_game.state)["deck"] == stored["deck"]
+
+
+async def test_at_start_up_today_is_solved_ahead_for_servers_that_played_this_week(
+    simcord_env, guild, channel, make_bot, instant_daily_solver
+):
+    db = simcord_env.bot.db
+    for user, variant, day in ((5, "goldrush", "2025-12-26"), (6, "friday13", "2025-12-24")):  # 6 and 8 days ago
+        await store.insert_game(
+            db, store.NewGame(guild.id, channel.id, user, variant, "daily", None, day, state(variant), 0.0, 1.0)
+        )  # out of time: the restart finishes them
+    await simcord_env.restart_bot(make_bot())
+    db = simcord_env.bot.db
+    assert await comp.cached_deal(db, guild.id, "goldrush", START_DAY) is not None
+    assert await comp.cached_deal(db, guild.id, "friday13", START_DAY) is None
+    assert [r.variant for r in instant_daily_solver] == ["goldrush"]
+
+
+async def test_solving_ahead_is_bounded_and_catches_up_at_a_later_wake_up(
+    simcord_env, guild, channel, alice, instant_daily_solver, monkeypatch
+):
+    monkeypatch.setattr(cogs.competition_commands, "PRESOLVE_LIMIT", 0)
+    for variant in ("draw1", "goldrush"):
+        await daily(alice, channel, variant)
+        await end(alice, channel)
+    await advance_to(simcord_env, datetime(2026, 1, 2, tzinfo=UTC))
+    db = simcord_env.bot.db
+    assert [await comp.cached_deal(db, guild.id, v, "2026-01-02") for v in ("draw1", "goldrush")] == [None, None]
+    monkeypatch.setattr(cogs.competition_commands, "PRESOLVE_LIMIT", 1)
+
+    async def stored() -> int:
+        return sum([await comp.cached_deal(db, guild.id, v, "2026-01-02") is not None for v in ("draw1", "goldrush")])
+
+    await simcord_env.advance_time(3600)  # the task wakes at least hourly: one more deal each time
+    assert await stored() == 1
+    await simcord_env.advance_time(3600)
+    assert await stored() == 2
+
+
+DEFERRED, MESSAGE = 5, 4  # interaction callback types
+
+
+def last_callback(env: Any) -> int:
+    """The type of the bot's latest interaction callback (an answer at once, or deferred)."""
+    callbacks = [r for r in env.http_requests if r.method == "POST" and r.path.endswith("/callback")]
+    return int(callbacks[-1].json["type"])
+
+
+def state(variant: str) -> str:
+    return json.dumps(game_to_json(new_game(variant, seed=1)))
+
+
+async def cog_secret(env: Any) -> str:
+    return await comp.get_or_create_secret(env.bot.db, "daily", lambda: "not used")
