@@ -48,7 +48,7 @@ Undo = tuple[Move, int, bool, int, int, list[Auto], int]
 FIRST_ROUND = 300
 """Nodes in the first round; each later round gets GROWTH times more, with its own move order."""
 GROWTH = 1.2
-JITTER = 25
+JITTER = 120
 """Later rounds add a pseudo-random 0..JITTER-1 to each move's priority."""
 ENABLING = 76
 """Priority of a talon-to-tableau move that lets a card lying on a face-down card move."""
