@@ -36,7 +36,8 @@ def _stock_rule(rules: Rules) -> str:
     if rules.name == "goldrush":
         return (
             "The stock is dealt in three passes: 3 cards per draw, then 2, then 1. Cards never leave the "
-            "foundations, and no dealing while a tableau pile is empty."
+            "foundations, and no dealing while a tableau pile is empty: deal your last stock cards before you "
+            "clear the tableau."
         )
     return ""
 
