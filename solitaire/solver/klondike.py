@@ -47,7 +47,7 @@ Undo = tuple[Move, int, bool, int, int, list[Auto], int]
 # Search tuning (measured with benchmarks/bench_solver.py).
 FIRST_ROUND = 300
 """Nodes in the first round; each later round gets GROWTH times more, with its own move order."""
-GROWTH = 1.2
+GROWTH = 1.1
 JITTER = 120
 """Later rounds add a pseudo-random 0..JITTER-1 to each move's priority."""
 ENABLING = 76
