@@ -88,6 +88,28 @@ ZOBRIST, JITTERS = _tables()
 _first = itemgetter(0)
 
 
+def buried_deadlock(piles: Sequence[Sequence[int]]) -> bool:
+    """Whether a dealt pile holds a card that can never leave it, so the deal is unwinnable.
+
+    Such a card (not a king) lies above a lower card of its own suit and above both cards
+    it could be built on, all face down. Until it leaves, everything below it stays face
+    down, so it can only leave as the head of a run: not home (the lower card of its suit
+    is buried), not onto a parent (both buried) and not to an empty pile (not a king).
+    The lower card of its suit then never gets home either. Sound wherever every card under
+    a pile's top lies face down, as in the deal.
+    """
+    for pile in piles:
+        for height, card in enumerate(pile):
+            if card >> 2 == KING or height < 2:
+                continue
+            below = pile[:height]
+            if all(parent in below for parent in PARENTS[card]) and any(
+                other & 3 == card & 3 and other < card for other in below
+            ):
+                return True
+    return False
+
+
 class KlondikeSearch:
     """One solve of one Klondike deal; create, call :meth:`run`, read the results."""
 
@@ -146,6 +168,9 @@ class KlondikeSearch:
         """
         if self.solved():
             self.solution = self.notation([])
+            return
+        if buried_deadlock(self.piles):
+            self.exhausted = True  # provably unwinnable: no search needed
             return
         cap = FIRST_ROUND
         restart = 0

@@ -59,6 +59,21 @@ def test_exhaustive_searches_report_unwinnable(variant, seed, least_nodes):
     assert result.moves == () and result.nodes >= least_nodes
 
 
+def buried_deck() -> tuple[Card, ...]:
+    """A deal whose last pile buries 5H above 3H and both black sixes (dealt bottom first)."""
+    cards = list(shuffled_deck(0))
+    for index, (rank, suit) in enumerate([(6, "S"), (6, "C"), (3, "H"), (5, "H")], start=21):
+        other = cards.index(Card(rank, suit))
+        cards[index], cards[other] = cards[other], cards[index]
+    return tuple(cards)
+
+
+@pytest.mark.parametrize("variant", ["draw1", "draw3", "goldrush"])
+def test_a_card_buried_above_its_suit_and_parents_is_unwinnable_at_once(variant):
+    result = solve(variant, buried_deck(), max_nodes=1_000)
+    assert (result.result, result.nodes) == (UNWINNABLE, 0)
+
+
 def test_the_node_budget_is_honoured_exactly():
     result = solve("draw3", shuffled_deck(1), max_nodes=300)
     assert (result.result, result.nodes, result.moves) == (UNKNOWN, 300, ())
