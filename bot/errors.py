@@ -73,3 +73,10 @@ class BadClickError(BotError):
 
     def __init__(self) -> None:
         super().__init__("That button is not one I understand any more: start a new game.")
+
+
+class NotInServerError(BotError):
+    """A competition command was used outside a server (in DMs)."""
+
+    def __init__(self) -> None:
+        super().__init__("Daily competitions belong to a server: use this command in one.")

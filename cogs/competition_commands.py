@@ -56,7 +56,6 @@ GAMES_CHOICES = [
     app_commands.Choice(name="Daily competition", value="daily"),
     app_commands.Choice(name="Casual games", value="casual"),
 ]
-NOT_IN_SERVER = "Daily competitions belong to a server: use this command in one."
 NOT_MANAGER = "Only members with the **Manage Server** permission can change the competition settings."
 
 
@@ -65,6 +64,13 @@ solve_daily: Callable[[DealRequest], ProvenDeal] = solve_request
 
 (``solitaire.deals.solve_request`` itself, so a worker unpickles it without importing Discord;
 tests replace it with an instant stand-in.)"""
+
+
+def require_guild(interaction: discord.Interaction) -> int:
+    """The server the command was used in; :raises NotInServerError: in DMs."""
+    if interaction.guild_id is None:
+        raise errors.NotInServerError()
+    return interaction.guild_id
 
 
 class CompetitionCommands(SolitaireCogBase):
@@ -124,10 +130,7 @@ class CompetitionCommands(SolitaireCogBase):
     async def daily(self, interaction: discord.Interaction, variant: str = "draw3") -> None:
         """Start today's daily deal privately, or show the result of today's attempt."""
         async with refusals(interaction):
-            guild_id = interaction.guild_id
-            if guild_id is None:
-                await answer_privately(interaction, NOT_IN_SERVER)
-                return
+            guild_id = require_guild(interaction)
             config = await store.guild_config(self.db, guild_id)
             today = rules.server_date(config.timezone, self._now())
             if await self._refuse_second_try(interaction, guild_id, variant, today):
@@ -213,10 +216,7 @@ class CompetitionCommands(SolitaireCogBase):
     ) -> None:
         """Show the top 10 and the caller's own rank."""
         async with refusals(interaction):
-            guild_id = interaction.guild_id
-            if guild_id is None:
-                await answer_privately(interaction, NOT_IN_SERVER)
-                return
+            guild_id = require_guild(interaction)
             config = await store.guild_config(self.db, guild_id)
             today = rules.server_date(config.timezone, self._now())
             mode: Mode = "casual" if games == "casual" else "daily"
@@ -242,10 +242,7 @@ class CompetitionCommands(SolitaireCogBase):
     async def stats(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
         """Show a member's stats in this server."""
         async with refusals(interaction):
-            guild_id = interaction.guild_id
-            if guild_id is None:
-                await answer_privately(interaction, NOT_IN_SERVER)
-                return
+            guild_id = require_guild(interaction)
             who = member or interaction.user
             config = await store.guild_config(self.db, guild_id)
             today = rules.server_date(config.timezone, self._now())
@@ -308,13 +305,11 @@ class CompetitionCommands(SolitaireCogBase):
 
     async def _manager_guild(self, interaction: discord.Interaction) -> int | None:
         """The guild id if the caller may change its settings; otherwise answer with the refusal."""
-        if interaction.guild_id is None:
-            await answer_privately(interaction, NOT_IN_SERVER)
-            return None
+        guild_id = require_guild(interaction)
         if not interaction.permissions.manage_guild:
             await answer_privately(interaction, NOT_MANAGER)
             return None
-        return interaction.guild_id
+        return guild_id
 
     # -- the public daily line -------------------------------------------------------------------
     @commands.Cog.listener("on_solitaire_game_finished")
