@@ -53,6 +53,12 @@ JITTER = 120
 ENABLING = 76
 """Priority of a talon-to-tableau move that lets a card lying on a face-down card move."""
 PASS_COST = 100
+ROLLOUT_SHARE = 3.0
+"""Draw 1: after each restart round, greedy rollouts get this many times that round's nodes."""
+ROLLOUT_DEPTH = 250
+"""Moves in one greedy rollout at most."""
+ROLLOUT_NOISE = 200
+"""Rollouts add a pseudo-random 0..ROLLOUT_NOISE-1 to each child's score (32 per score point)."""
 """Ordering cost of each stock pass a move uses up (Gold Rush)."""
 
 
@@ -174,6 +180,7 @@ class KlondikeSearch:
             return
         cap = FIRST_ROUND
         restart = 0
+        rng = SplitMix64(0x0B1A_5EED)
         while True:
             limit = self.nodes + cap
             if max_nodes is not None:
@@ -190,6 +197,15 @@ class KlondikeSearch:
                 self.dead.clear()
             if self.nodes == max_nodes or (deadline is not None and time.perf_counter() >= deadline):
                 return
+            if restart and self.talon_free:  # measured: helps draw 1, not draw 3
+                limit = self.nodes + int(cap * ROLLOUT_SHARE)
+                if max_nodes is not None:
+                    limit = min(limit, max_nodes)
+                self._rollouts(limit, deadline, rng)
+                if self.solution is not None:
+                    return
+                if self.nodes == max_nodes or (deadline is not None and time.perf_counter() >= deadline):
+                    return
             cap = int(cap * GROWTH)
             restart += 1
 
@@ -271,6 +287,55 @@ class KlondikeSearch:
             self.exhausted = True
         while path:
             undo(path.pop())
+
+    def _rollouts(self, limit: int, deadline: float | None, rng: SplitMix64) -> None:
+        """Play greedy rollouts (best-scored child, with noise) until a solution, ``limit`` nodes or ``deadline``.
+
+        Every child tried counts as a node. A rollout never revisits a position of its own
+        line and skips positions proven dead; it proves nothing when it fails.
+        """
+        dead = self.dead
+        do, undo, moves, child_hash, score = self.do, self.undo, self.moves, self.child_hash, self.score
+        jitter, self.jitter = self.jitter, ()
+        while self.nodes < limit:
+            path: list[Undo] = []
+            seen = {self.hash}
+            while len(path) < ROLLOUT_DEPTH and self.nodes < limit:
+                best: Move | None = None
+                best_value = -1 << 30
+                for rank, move in enumerate(moves()):
+                    if self.nodes >= limit:
+                        best = None
+                        break
+                    if child_hash(move) in seen:
+                        continue
+                    token = do(move)
+                    self.nodes += 1
+                    h = self.hash
+                    if h in dead or h in seen:
+                        undo(token)
+                        continue
+                    if self.solved():
+                        path.append(token)
+                        self.solution = self.notation(path)
+                        break
+                    value = score() * 32 - rank + rng.below(ROLLOUT_NOISE)
+                    undo(token)
+                    if value > best_value:
+                        best, best_value = move, value
+                if self.solution is not None or best is None:
+                    break
+                path.append(do(best))
+                seen.add(self.hash)
+            while path:
+                undo(path.pop())
+            if self.solution is not None or (deadline is not None and time.perf_counter() >= deadline):
+                break
+        self.jitter = jitter
+
+    def score(self) -> int:
+        """A rollout's value of the position: cards home, minus face-down cards, minus talon cards."""
+        return 2 * sum(self.found) - 5 * sum(self.hidden) - len(self.talon)
 
     def p_class(self, p: int, talon_len: int) -> int:
         """The hashed talon position: with unlimited passes, positions drawing can cycle through are one."""

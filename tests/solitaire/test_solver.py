@@ -143,3 +143,20 @@ def engine_only_search(variant: str, seed: int) -> bool:
 def test_unwinnable_verdicts_agree_with_an_engine_only_search(seed):
     assert solve("draw3", shuffled_deck(seed), max_nodes=20_000).result == UNWINNABLE
     assert not engine_only_search("draw3", seed)
+
+
+def test_draw1_rollout_rounds_keep_the_node_budget_exact():
+    result = solve("draw1", shuffled_deck(20000), max_nodes=5_000)
+    assert (result.result, result.nodes, result.moves) == (UNKNOWN, 5_000, ())
+
+
+def test_a_greedy_rollout_line_replays_to_a_win():
+    from solitaire.shuffle import SplitMix64
+    from solitaire.solver.klondike import KlondikeSearch
+    from solitaire.variants import find_variant
+
+    deck = shuffled_deck(0)
+    search = KlondikeSearch(find_variant("draw1"), deck)
+    search._rollouts(20_000, None, SplitMix64(1))
+    assert search.solution is not None and search.nodes <= 20_000
+    assert replay_to_win(find_variant("draw1"), deck, search.solution)
