@@ -53,13 +53,13 @@ JITTER = 120
 ENABLING = 76
 """Priority of a talon-to-tableau move that lets a card lying on a face-down card move."""
 PASS_COST = 100
+"""Ordering cost of each stock pass a move uses up (Gold Rush)."""
 ROLLOUT_SHARE = 3.0
 """Draw 1: after each restart round, greedy rollouts get this many times that round's nodes."""
 ROLLOUT_DEPTH = 250
 """Moves in one greedy rollout at most."""
 ROLLOUT_NOISE = 200
 """Rollouts add a pseudo-random 0..ROLLOUT_NOISE-1 to each child's score (32 per score point)."""
-"""Ordering cost of each stock pass a move uses up (Gold Rush)."""
 
 
 def encode(card: Card) -> int:
@@ -95,25 +95,36 @@ _first = itemgetter(0)
 
 
 def buried_deadlock(piles: Sequence[Sequence[int]]) -> bool:
-    """Whether a dealt pile holds a card that can never leave it, so the deal is unwinnable.
+    """Whether some dealt cards can never leave their places, so the deal is unwinnable.
 
-    Such a card (not a king) lies above a lower card of its own suit and above both cards
-    it could be built on, all face down. Until it leaves, everything below it stays face
-    down, so it can only leave as the head of a run: not home (the lower card of its suit
-    is buried), not onto a parent (both buried) and not to an empty pile (not a king).
-    The lower card of its suit then never gets home either. Sound wherever every card under
-    a pile's top lies face down, as in the deal.
+    Start from every card other than a king that covers a face-down card, and drop each
+    one unless both cards it could be built on and a lower card of its own suit lie under
+    a card still in the set, in any pile. If a set survives, none of it can ever move: each
+    card leaves only as the head of a run, and the first to leave would need a parent on
+    top of a pile (both covered), its foundation (a lower card of its suit is covered) or
+    an empty pile (not a king). The covered lower cards then never get home. Sound wherever
+    every card under a pile's top lies face down, as in the deal.
     """
-    for pile in piles:
-        for height, card in enumerate(pile):
-            if card >> 2 == KING or height < 2:
-                continue
-            below = pile[:height]
-            if all(parent in below for parent in PARENTS[card]) and any(
-                other & 3 == card & 3 and other < card for other in below
-            ):
-                return True
+    stuck = {
+        (i, height) for i, pile in enumerate(piles) for height, card in enumerate(pile) if height and card >> 2 != KING
+    }
+    while stuck:
+        depth = [0] * len(piles)
+        for i, height in stuck:
+            depth[i] = max(depth[i], height)
+        covered = {card for i, pile in enumerate(piles) for card in pile[: depth[i]]}
+        kept = {(i, height) for i, height in stuck if _cannot_leave(piles[i][height], covered)}
+        if kept == stuck:
+            return True
+        stuck = kept
     return False
+
+
+def _cannot_leave(card: int, covered: set[int]) -> bool:
+    """Whether ``card`` has both parents and a lower card of its suit among ``covered``."""
+    return all(parent in covered for parent in PARENTS[card]) and any(
+        lower in covered for lower in range(4 + (card & 3), card, 4)
+    )
 
 
 class KlondikeSearch:

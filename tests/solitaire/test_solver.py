@@ -74,6 +74,35 @@ def test_a_card_buried_above_its_suit_and_parents_is_unwinnable_at_once(variant)
     assert (result.result, result.nodes) == (UNWINNABLE, 0)
 
 
+def crossed_deck() -> tuple[Card, ...]:
+    """A deal where 5H (pile 6) and 9C (pile 7) each cover a parent and a lower card of the other."""
+    cards = list(shuffled_deck(0))
+    placed = {15: "6S", 16: "TD", 17: "4C", 18: "5H", 21: "6C", 22: "3H", 23: "TH", 24: "9C"}
+    for index, name in placed.items():
+        other = cards.index(Card.parse(name))
+        cards[index], cards[other] = cards[other], cards[index]
+    return tuple(cards)
+
+
+def dealt_piles(deck) -> list[list[int]]:
+    """The seven dealt piles in the solver's card ints, bottom first."""
+    from solitaire.solver.klondike import encode
+
+    cards = [encode(card) for card in deck]
+    return [cards[size * (size - 1) // 2 : size * (size + 1) // 2] for size in range(1, 8)]
+
+
+@pytest.mark.parametrize("variant", ["draw1", "draw3", "goldrush"])
+def test_cards_burying_each_others_needs_across_piles_are_unwinnable_at_once(variant):
+    from solitaire.solver.klondike import buried_deadlock
+
+    piles = dealt_piles(crossed_deck())
+    assert not any(buried_deadlock([pile]) for pile in piles)  # no single pile is stuck by itself
+    assert buried_deadlock(piles)
+    result = solve(variant, crossed_deck(), max_nodes=1_000)
+    assert (result.result, result.nodes) == (UNWINNABLE, 0)
+
+
 def test_the_node_budget_is_honoured_exactly():
     result = solve("draw3", shuffled_deck(1), max_nodes=300)
     assert (result.result, result.nodes, result.moves) == (UNKNOWN, 300, ())
