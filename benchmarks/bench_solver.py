@@ -8,6 +8,10 @@ then ONE line of ``key=value`` figures.
 
     .venv/bin/python benchmarks/bench_solver.py                       # defaults: 100 deals x 4 variants, 1 s
     .venv/bin/python benchmarks/bench_solver.py --variants draw3 --count 300 --budget-ms 1000
+    .venv/bin/python benchmarks/bench_solver.py --variants draw3 --count 300 --recheck-nodes 1500000
+
+``--recheck-nodes N`` solves the deals left unknown again with a budget of N nodes, to show
+how many of them were winnable after all (the headroom) and how many unwinnable.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ import time
 
 from solitaire.deals import DEFAULT_MAX_NODES, candidate_seed, winnable_deal
 from solitaire.shuffle import shuffled_deck
-from solitaire.solver import UNWINNABLE, WINNABLE, SolveResult, solve
+from solitaire.solver import UNKNOWN, UNWINNABLE, WINNABLE, SolveResult, solve
 from solitaire.variants import VARIANTS
 
 
@@ -32,12 +36,13 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(fraction * len(ordered)) - 1))]
 
 
-def run_variant(variant: str, seeds: range, budget_ms: float) -> dict[str, float]:
-    """Solve every seed's deal; print a summary and return the figures."""
+def run_variant(variant: str, seeds: range, budget_ms: float) -> tuple[dict[str, float], list[int]]:
+    """Solve every seed's deal; print a summary and return the figures and the seeds left unknown."""
     results: list[SolveResult] = []
     started = time.perf_counter()
     for seed in seeds:
         results.append(solve(variant, shuffled_deck(seed), budget_ms=budget_ms))
+    unknown_seeds = [seed for seed, result in zip(seeds, results, strict=True) if result.result == UNKNOWN]
     wall = time.perf_counter() - started
     proven = [result for result in results if result.result == WINNABLE]
     unwinnable = sum(result.result == UNWINNABLE for result in results)
@@ -58,6 +63,22 @@ def run_variant(variant: str, seeds: range, budget_ms: float) -> dict[str, float
         f"unwinnable={unwinnable} unknown={unknown} | proven deals: "
         f"median {figures['median_ms']:.1f} ms / {figures['median_nodes']:.0f} nodes, "
         f"p90 {figures['p90_ms']:.1f} ms / {figures['p90_nodes']:.0f} nodes | wall {wall:.1f} s",
+        flush=True,
+    )
+    return figures, unknown_seeds
+
+
+def recheck(variant: str, seeds: list[int], max_nodes: int) -> dict[str, float]:
+    """Solve the deals left unknown again with ``max_nodes``; print and return what they turned out to be."""
+    results = [solve(variant, shuffled_deck(seed), max_nodes=max_nodes) for seed in seeds]
+    figures: dict[str, float] = {
+        f"recheck_{name}": sum(result.result == name for result in results) for name in (WINNABLE, UNWINNABLE, UNKNOWN)
+    }
+    found = [result.nodes for result in results if result.result == WINNABLE]
+    print(
+        f"{variant:9} recheck of the {len(seeds)} unknown deals at {max_nodes} nodes: "
+        f"{figures['recheck_winnable']} winnable (nodes {sorted(found)}), "
+        f"{figures['recheck_unwinnable']} unwinnable, {figures['recheck_unknown']} still unknown",
         flush=True,
     )
     return figures
@@ -94,6 +115,9 @@ def main() -> None:
     parser.add_argument("--first-seed", type=int, default=10_000, help="first shuffle seed")
     parser.add_argument("--budget-ms", type=float, default=1000.0, help="time budget per deal")
     parser.add_argument("--deal-keys", type=int, default=10, help="winnable_deal keys timed per variant (0: skip)")
+    parser.add_argument(
+        "--recheck-nodes", type=int, default=0, help="solve the unknown deals again with this node budget (0: skip)"
+    )
     args = parser.parse_args()
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(
@@ -104,7 +128,9 @@ def main() -> None:
     seeds = range(args.first_seed, args.first_seed + args.count)
     pairs = [f"deals={args.count}", f"budget_ms={args.budget_ms:g}"]
     for variant in args.variants:
-        figures = run_variant(variant, seeds, args.budget_ms)
+        figures, unknown_seeds = run_variant(variant, seeds, args.budget_ms)
+        if args.recheck_nodes:
+            figures |= recheck(variant, unknown_seeds, args.recheck_nodes)
         if args.deal_keys:
             figures |= run_deal_supply(variant, args.deal_keys)
         pairs += [
