@@ -75,7 +75,8 @@ def test_a_card_buried_above_its_suit_and_parents_is_unwinnable_at_once(variant)
 
 
 def crossed_deck() -> tuple[Card, ...]:
-    """A deal where 5H (pile 6) and 9C (pile 7) each cover a parent and a lower card of the other."""
+    """A deal where 5H (pile 6) covers 6S, and 9C's other parent TD and lower card 4C; 9C (pile 7) covers TH,
+    and 5H's other parent 6C and lower card 3H."""
     cards = list(shuffled_deck(0))
     placed = {15: "6S", 16: "TD", 17: "4C", 18: "5H", 21: "6C", 22: "3H", 23: "TH", 24: "9C"}
     for index, name in placed.items():
