@@ -13,6 +13,7 @@ import yarl
 from discord.ext import commands
 
 from bot.deal_bank import Deal, DealBank, solve_numbered
+from bot.metrics import BotMetrics, start_metrics
 from bot.sessions import Clock, FinishSource, Session, SessionManager
 from bot.settings import Settings
 from bot.storage import Database
@@ -86,6 +87,7 @@ class SolitaireBot(commands.Bot):
     db: Database
     sessions: SessionManager
     deals: DealBank[Deal]
+    metrics: BotMetrics
 
     def __init__(self, settings: Settings, *, deals: DealBank[Deal] | None = None, now: Clock = utc_now) -> None:
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False  # no voice here: no warning
@@ -115,6 +117,7 @@ class SolitaireBot(commands.Bot):
         )
         self.sessions = SessionManager(self.db, now=self.now)
         self.sessions.add_finish_listener(self._announce_finished)
+        self.metrics = await start_metrics(self)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         resumed, finished = await self.sessions.resume_all()
@@ -150,6 +153,8 @@ class SolitaireBot(commands.Bot):
 
     async def close_services(self) -> None:
         """Stop the clocks and the solvers and close the database (safe to call twice)."""
+        if hasattr(self, "metrics"):
+            await self.metrics.close()
         if hasattr(self, "sessions"):
             await self.sessions.close()
         if hasattr(self, "deals"):

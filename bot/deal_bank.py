@@ -81,10 +81,16 @@ class DealBank(Generic[DealT]):
         self._banks: dict[str, deque[NumberedDeal[DealT]]] = {variant: deque() for variant in variants}
         self._refills: dict[str, asyncio.Task[None]] = {}
         self._closed = False
+        self.solving = 0
+        """Solves handed to the executor and not finished yet (waiting for a worker or running)."""
 
     def available(self, variant: str) -> int:
         """How many deals of ``variant`` are ready."""
         return len(self._banks[variant])
+
+    def levels(self) -> dict[str, int]:
+        """How many deals of each variant are ready."""
+        return {variant: len(bank) for variant, bank in self._banks.items()}
 
     def ready(self, variant: str) -> bool:
         """Whether :meth:`take` would return at once."""
@@ -128,7 +134,11 @@ class DealBank(Generic[DealT]):
         if self.executor is None:
             return self.solver(variant, number)
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.executor, self.solver, variant, number)
+        self.solving += 1
+        try:
+            return await loop.run_in_executor(self.executor, self.solver, variant, number)
+        finally:
+            self.solving -= 1
 
     def _refill(self, variant: str) -> None:
         if self._closed or len(self._banks[variant]) >= self.size:

@@ -31,13 +31,18 @@ class Settings(BaseSettings):
     deal_workers: int = Field(default=1, ge=1, le=max(os.cpu_count() or 1, 1) * 2)
     daily_secret: SecretStr | None = None
     """Key of the daily deals (unset: one is generated into the database on first start)."""
+    metrics_port: int | None = Field(default=None, ge=1, le=65535)
+    """Serve ``/metrics`` (Prometheus) and ``/health`` on this port (unset: no endpoint)."""
+    metrics_host: str = "127.0.0.1"
 
     @field_validator("log_level", mode="before")
     @classmethod
     def _upper_level(cls, value: Any) -> Any:
         return value.strip().upper() if isinstance(value, str) else value
 
-    @field_validator("dev_guild_id", "discord_api_base", "discord_gateway_url", "daily_secret", mode="before")
+    @field_validator(
+        "dev_guild_id", "discord_api_base", "discord_gateway_url", "daily_secret", "metrics_port", mode="before"
+    )
     @classmethod
     def _blank_is_unset(cls, value: Any) -> Any:
         return None if isinstance(value, str) and not value.strip() else value

@@ -12,6 +12,7 @@ from typing import Any, Protocol, cast, runtime_checkable
 import discord
 
 from bot.clicks import BoardClick, OfferClick, parse_board_click, parse_offer_click
+from bot.client import SolitaireBot
 
 COG_NAME = "Solitaire"
 
@@ -53,8 +54,9 @@ class BoardButton(discord.ui.DynamicItem[Button], template=r"sol:\S{0,96}"):
         return cls(parse_board_click(match.string), button, custom_id=match.string)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        """Hand the click to the cog."""
-        await _handler(interaction).handle_board_click(interaction, self.click)
+        """Hand the click to the cog (counted and timed for the metrics endpoint)."""
+        with cast(SolitaireBot, interaction.client).metrics.move_click(interaction.guild_id):
+            await _handler(interaction).handle_board_click(interaction, self.click)
 
 
 class OfferButton(discord.ui.DynamicItem[Button], template=r"solr:\S{0,96}"):

@@ -23,6 +23,8 @@ from solitaire import VARIANTS
 from solitaire.deals import ProvenDeal
 from tests.bot.decks import EASY_KLONDIKE, EASY_NUMBER, seeded
 
+pytest_plugins = ["tests.postgres_server"]  # postgres_server, postgres_dsn: a real PostgreSQL server
+
 
 def instant_solver(variant: str, number: int) -> ProvenDeal:
     """Instant stand-in for the solver: the easy deck for ``EASY_NUMBER`` (Klondike), else a plain shuffle.

@@ -116,3 +116,26 @@ async def test_wait_idle_returns_once_every_refill_is_done():
         await asyncio.wait_for(waiting, 5)
         assert (deals.available("draw3"), deals.available("friday13")) == (1, 1)
         await deals.close()
+
+
+async def test_levels_and_the_solver_queue_for_the_metrics():
+    release = threading.Event()
+
+    def slow(variant: str, number: int) -> str:
+        release.wait(10)
+        return f"{variant}#{number}"
+
+    with ThreadPoolExecutor(1) as pool:
+        deals = bank(slow, size=1, executor=pool)
+        deals.add(NumberedDeal("friday13", 7, "friday13#7"))
+        assert (deals.levels(), deals.solving) == ({"draw3": 0, "friday13": 1}, 0)
+        deals.start()  # draw3 needs one: it waits for the one worker
+        waiting = asyncio.create_task(deals.numbered("draw3", 500))  # and a requested deal queues behind it
+        for _ in range(20):
+            await asyncio.sleep(0)
+        assert deals.solving == 2
+        release.set()
+        await waiting
+        await deals.wait_idle()
+        assert (deals.levels(), deals.solving) == ({"draw3": 1, "friday13": 1}, 0)
+        await deals.close()

@@ -1,0 +1,209 @@
+"""The operations endpoint: ``/metrics`` (Prometheus text format) and ``/health`` (JSON), on ``METRICS_PORT``.
+
+Only the move clicks are counted as they happen (:meth:`BotMetrics.move_click`, one
+hook where a board button is handled); every gauge is read from the bot's own
+objects when Prometheus scrapes (:class:`Sources`), so nothing else updates metrics.
+Per-server figures carry the shard that holds the server: Discord's
+``(guild_id >> 22) % shard_count`` (direct messages: shard 0).
+
+>>> shard_of(81384788765712384, 4), shard_of(None, 4), shard_of(81384788765712384, 1)
+(2, 0, 0)
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections import Counter as Tally
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import web
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, ProcessCollector
+from prometheus_client import generate_latest as prometheus_text
+from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.registry import Collector
+
+from bot.storage.health import database_answers
+
+if TYPE_CHECKING:
+    from prometheus_client.metrics_core import Metric
+
+    from bot.client import SolitaireBot
+
+log = logging.getLogger(__name__)
+
+LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+"""Seconds; Discord wants a first answer within 3 s."""
+
+
+def shard_of(guild_id: int | None, shard_count: int) -> int:
+    """The shard that receives a server's events (Discord's formula); 0 for direct messages."""
+    return (guild_id >> 22) % max(shard_count, 1) if guild_id else 0
+
+
+@dataclass(frozen=True)
+class Sources:
+    """Where the gauges and the health check read from, called at scrape time."""
+
+    game_guilds: Callable[[], Iterable[int]]
+    """The server id of every running game (0 for direct messages)."""
+    deal_levels: Callable[[], Mapping[str, int]]
+    solver_queue: Callable[[], int]
+    shard_count: Callable[[], int]
+    shard_ids: Callable[[], Iterable[int]]
+    """The shards this process runs (their games gauges show 0 rather than nothing)."""
+    connected: Callable[[], bool]
+    database_answers: Callable[[], Awaitable[bool]]
+
+
+def bot_sources(bot: SolitaireBot) -> Sources:
+    """Read a running :class:`SolitaireBot` (its services must be open)."""
+    return Sources(
+        game_guilds=lambda: [session.record.guild_id for session in bot.sessions.running],
+        deal_levels=bot.deals.levels,
+        solver_queue=lambda: bot.deals.solving,
+        shard_count=lambda: bot.shard_count or 1,
+        shard_ids=lambda: [bot.shard_id or 0],
+        connected=lambda: bot.is_ready() and not bot.is_closed(),
+        database_answers=lambda: database_answers(bot.db),
+    )
+
+
+class _Gauges(Collector):
+    """The gauges, computed from :class:`Sources` at each scrape."""
+
+    def __init__(self, sources: Sources) -> None:
+        self.sources = sources
+
+    def collect(self) -> Iterable[Metric]:
+        """Yield games running per shard, deals ready per variant and the solver queue."""
+        count = self.sources.shard_count()
+        games = Tally({shard: 0 for shard in self.sources.shard_ids()})
+        games.update(shard_of(guild, count) for guild in self.sources.game_guilds())
+        running = GaugeMetricFamily("solitaire_games_running", "Games running in this process", labels=["shard"])
+        for shard, number in sorted(games.items()):
+            running.add_metric([str(shard)], number)
+        yield running
+        bank = GaugeMetricFamily("solitaire_deal_bank_deals", "Proven deals ready to start", labels=["variant"])
+        for variant, level in sorted(self.sources.deal_levels().items()):
+            bank.add_metric([variant], level)
+        yield bank
+        yield GaugeMetricFamily(
+            "solitaire_solver_queue", "Deal solves waiting for or in a worker", value=self.sources.solver_queue()
+        )
+
+
+class BotMetrics:
+    """The bot's metrics registry (its own, so several bots in one test process never mix)."""
+
+    def __init__(self, sources: Sources) -> None:
+        self.sources = sources
+        self.registry = CollectorRegistry()
+        self.move_clicks = Counter(
+            "solitaire_move_clicks",
+            "Board button clicks handled (moves, and sources picked for a move)",
+            ["shard"],
+            registry=self.registry,
+        )
+        self.move_seconds = Histogram(
+            "solitaire_move_click_seconds",
+            "Time the bot spends on a board button click, from its callback to its answer sent",
+            ["shard"],
+            buckets=LATENCY_BUCKETS,
+            registry=self.registry,
+        )
+        self.registry.register(_Gauges(sources))
+        ProcessCollector(registry=self.registry)
+        self.server: MetricsServer | None = None
+
+    @contextmanager
+    def move_click(self, guild_id: int | None) -> Iterator[None]:
+        """Count a board click and time it (raised errors included) under its server's shard."""
+        shard = str(shard_of(guild_id, self.sources.shard_count()))
+        started = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.move_clicks.labels(shard).inc()
+            self.move_seconds.labels(shard).observe(time.perf_counter() - started)
+
+    def text(self) -> bytes:
+        """Every metric in Prometheus' text format."""
+        return prometheus_text(self.registry)
+
+    async def health(self) -> tuple[bool, dict[str, Any]]:
+        """Whether the bot is connected and the database answers, with a small summary."""
+        connected = self.sources.connected()
+        database = await self.sources.database_answers()
+        healthy = connected and database
+        summary = {
+            "status": "ok" if healthy else "unavailable",
+            "connected": connected,
+            "database": database,
+            "games": sum(1 for _ in self.sources.game_guilds()),
+            "shards": sorted(self.sources.shard_ids()),
+            "shard_count": self.sources.shard_count(),
+        }
+        return healthy, summary
+
+    async def serve(self, port: int, *, host: str = "127.0.0.1") -> MetricsServer:
+        """Start answering ``/metrics`` and ``/health`` on ``host:port`` (port 0: any free port)."""
+        self.server = await MetricsServer.start(self, host=host, port=port)
+        return self.server
+
+    async def close(self) -> None:
+        """Stop the server, if one runs (safe to call twice)."""
+        if self.server is not None:
+            server, self.server = self.server, None
+            await server.close()
+
+
+class MetricsServer:
+    """The aiohttp server answering ``/metrics`` and ``/health`` on the bot's event loop."""
+
+    def __init__(self, runner: web.AppRunner, host: str, port: int) -> None:
+        self.runner = runner
+        self.host = host
+        self.port = port
+
+    @classmethod
+    async def start(cls, metrics: BotMetrics, *, host: str, port: int) -> MetricsServer:
+        """Listen on ``host:port``; :raises OSError: when the port cannot be bound."""
+
+        async def scrape(request: web.Request) -> web.Response:
+            return web.Response(body=metrics.text(), headers={"Content-Type": CONTENT_TYPE_LATEST})
+
+        async def health(request: web.Request) -> web.Response:
+            healthy, summary = await metrics.health()
+            return web.json_response(summary, status=200 if healthy else 503, dumps=json.dumps)
+
+        app = web.Application()
+        app.router.add_get("/metrics", scrape)
+        app.router.add_get("/health", health)
+        runner = web.AppRunner(app, access_log=None)
+        await runner.setup()
+        try:
+            site = web.TCPSite(runner, host, port)
+            await site.start()
+        except BaseException:
+            await runner.cleanup()
+            raise
+        bound = int(runner.addresses[0][1])
+        log.info("metrics on http://%s:%d/metrics, health on /health", host, bound)
+        return cls(runner, host, bound)
+
+    async def close(self) -> None:
+        """Stop listening."""
+        await self.runner.cleanup()
+
+
+async def start_metrics(bot: SolitaireBot) -> BotMetrics:
+    """The bot's metrics, served on ``METRICS_PORT`` when it is set."""
+    metrics = BotMetrics(bot_sources(bot))
+    if bot.settings.metrics_port is not None:
+        await metrics.serve(bot.settings.metrics_port, host=bot.settings.metrics_host)
+    return metrics
