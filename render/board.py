@@ -230,7 +230,7 @@ def _draw_klondike(canvas: Image.Image, view: BoardView, selected: str | None, f
     for i, pile in enumerate(view.tableau):
         number = str(i + 1)
         _pile_tab(canvas, number, column_x(i), TAB_Y, selected == number)
-        _draw_pile(canvas, pile, column_x(i), four_colour, selected == number, height)
+        _draw_pile(canvas, pile, column_x(i), four_colour, selected == number, height, view.status is Status.WON)
 
 
 def _draw_suit_foundation(canvas: Image.Image, foundation: FoundationView, x: int, four_colour: bool) -> None:
@@ -241,11 +241,16 @@ def _draw_suit_foundation(canvas: Image.Image, foundation: FoundationView, x: in
         card_face(foundation.top, four_colour).paste_on(canvas, x, TOP_Y)
 
 
-def _draw_pile(canvas: Image.Image, pile: PileView, x: int, four_colour: bool, selected: bool, height: int) -> None:
-    """Draw one tableau pile: backs for the hidden count, then the face-up run fanned to fit ``height``."""
+def _draw_pile(
+    canvas: Image.Image, pile: PileView, x: int, four_colour: bool, selected: bool, height: int, won: bool
+) -> None:
+    """Draw one tableau pile: backs for the hidden count, then the face-up run fanned to fit ``height``.
+
+    An empty pile shows a ``K`` (only a king may fill it), except in a won game, where nothing is left to play.
+    """
     tops = pile_tops(pile.hidden, len(pile.cards), height)
     if not tops:
-        slot("K").paste_on(canvas, x, TABLEAU_Y)
+        slot("" if won else "K").paste_on(canvas, x, TABLEAU_Y)
         if selected:
             _highlight(canvas, (x, TABLEAU_Y, x + CARD_W, TABLEAU_Y + CARD_H))
         return
