@@ -43,6 +43,8 @@ class Subcommand:
 _COMMANDS: dict[str, Subcommand] = {}
 DEFAULT_SOLVE_NODES = 200_000
 """``solve``'s node budget when neither ``--budget-ms`` nor ``--max-nodes`` is given (a few seconds at most)."""
+MAX_BUDGET_MS = 3_600_000
+"""The longest ``solve --budget-ms`` accepted (an hour)."""
 MAX_DEAL_NUMBER = 999_999
 """Random terminal deals are numbered like the bot's: ``1..MAX_DEAL_NUMBER``."""
 
@@ -89,7 +91,7 @@ def game_from_args(args: argparse.Namespace) -> Game:
 def _finite(value: float | None, name: str, *, low: float, high: float = math.inf) -> None:
     """:raises CliError: unless ``value`` is ``None`` or a number in ``low..high``."""
     if value is not None and not low <= value <= high:
-        allowed = f"at least {low:g}" if high == math.inf else f"a number from {low:g} to {high:g}"
+        allowed = f"at least {low:,.10g}" if high == math.inf else f"a number from {low:,.10g} to {high:,.10g}"
         raise CliError(f"{name} must be {allowed}, got {value}")
 
 
@@ -188,7 +190,7 @@ def _solve_arguments(parser: argparse.ArgumentParser) -> None:
 
 @command("solve", "solve a deal (every card known) and print the solution", _solve_arguments)
 def _solve(args: argparse.Namespace, out: TextIO) -> int:
-    _finite(args.budget_ms, "--budget-ms", low=1)
+    _finite(args.budget_ms, "--budget-ms", low=1, high=MAX_BUDGET_MS)
     _finite(args.max_nodes, "--max-nodes", low=1)
     max_nodes = args.max_nodes
     if max_nodes is None and args.budget_ms is None:

@@ -93,10 +93,19 @@ def test_replay_refuses_a_clock_reading_out_of_range_in_one_line(seconds, capsys
     assert "--seconds must be a number from 0 to 300" in err
 
 
-@pytest.mark.parametrize(("flag", "value"), [("--max-nodes", "-1"), ("--max-nodes", "0"), ("--budget-ms", "-5")])
-def test_solve_refuses_a_negative_budget_in_one_line(flag, value, capsys):
+@pytest.mark.parametrize(
+    ("flag", "value", "allowed"),
+    [("--max-nodes", "-1", "at least 1"), ("--max-nodes", "0", "at least 1"), ("--budget-ms", "-5", "from 1 to")],
+)
+def test_solve_refuses_a_negative_budget_in_one_line(flag, value, allowed, capsys):
     err = fail("solve", "--variant", "draw3", "--seed", "1", flag, value, capsys=capsys)
-    assert f"{flag} must be at least 1, got {value}" in err
+    assert f"{flag} must be" in err and allowed in err
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "3600001"])
+def test_solve_refuses_an_endless_time_budget(value, capsys):
+    err = fail("solve", "--variant", "draw3", "--seed", "1", "--budget-ms", value, capsys=capsys)
+    assert "--budget-ms must be a number from 1 to 3,600,000" in err
 
 
 def test_solve_without_a_budget_uses_the_default_node_budget(monkeypatch):
