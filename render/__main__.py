@@ -53,7 +53,9 @@ def phone_size(data: bytes) -> bytes:
     width, height = image.size
     small = image.resize((PHONE_WIDTH, round(height * PHONE_WIDTH / width)), Image.Resampling.LANCZOS)
     buffer = io.BytesIO()
-    small.quantize(256, dither=Image.Dither.NONE).save(buffer, format="PNG", optimize=True)
+    small.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE).save(
+        buffer, format="PNG", optimize=True
+    )
     return buffer.getvalue()
 
 
