@@ -40,6 +40,11 @@ class Settings(BaseSettings):
     def _upper_level(cls, value: Any) -> Any:
         return value.strip().upper() if isinstance(value, str) else value
 
+    @field_validator("discord_token", mode="before")
+    @classmethod
+    def _strip_token(cls, value: Any) -> Any:
+        return value.strip() if isinstance(value, str) else value
+
     @field_validator(
         "dev_guild_id", "discord_api_base", "discord_gateway_url", "daily_secret", "metrics_port", mode="before"
     )

@@ -1,11 +1,18 @@
-"""Write sample pictures: ``python -m render --out docs/images`` (fresh, mid-game and won for every variant)."""
+"""Write sample pictures: ``python -m render --out docs/images`` (fresh, mid-game and won for every variant).
+
+``--phone`` also writes each picture as a phone shows it (``NAME-phone.png``, 400 px wide).
+"""
 
 from __future__ import annotations
 
 import argparse
+import io
 from pathlib import Path
 
+from PIL import Image
+
 from render.board import render_board
+from render.layout import PHONE_WIDTH
 from render.samples import STATES, sample_game
 from solitaire.variants import VARIANTS
 from solitaire.view import view_of
@@ -19,6 +26,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--states", nargs="+", choices=STATES, default=["fresh", "mid", "won"])
     parser.add_argument("--four-colour", action="store_true", help="draw clubs green and diamonds blue")
     parser.add_argument("--selected", help="highlight this move source in mid-game pictures (e.g. 3, w)")
+    parser.add_argument("--phone", action="store_true", help="also write each picture scaled to a phone's width")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     suffix = ("-4c" if args.four_colour else "") + (f"-sel{args.selected}" if args.selected else "")
@@ -32,7 +40,23 @@ def main(argv: list[str] | None = None) -> int:
             path = args.out / f"{variant}-{state}{suffix}.png"
             path.write_bytes(data)
             print(f"{path} {len(data)} bytes")
+            if args.phone:
+                phone = path.with_name(f"{path.stem}-phone.png")
+                phone.write_bytes(phone_size(data))
+                print(f"{phone} {phone.stat().st_size} bytes")
     return 0
+
+
+def phone_size(data: bytes) -> bytes:
+    """Return the PNG ``data`` scaled down to a phone's display width (:data:`PHONE_WIDTH` px)."""
+    image = Image.open(io.BytesIO(data)).convert("RGB")
+    width, height = image.size
+    small = image.resize((PHONE_WIDTH, round(height * PHONE_WIDTH / width)), Image.Resampling.LANCZOS)
+    buffer = io.BytesIO()
+    small.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE).save(
+        buffer, format="PNG", optimize=True
+    )
+    return buffer.getvalue()
 
 
 if __name__ == "__main__":

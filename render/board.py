@@ -19,18 +19,20 @@ from render.layout import (
     CARD_W,
     GAP,
     HEADER_H,
-    HEIGHT,
-    LABEL_Y,
     MARGIN,
     RADIUS,
+    TAB_H,
+    TAB_TUCK,
+    TAB_Y,
     TABLEAU_Y,
     TOP_Y,
     WASTE_FAN,
     WIDTH,
+    board_height,
     column_x,
     pile_tops,
 )
-from render.sprites import LOCK, Sprite, badge, card_back, card_face, slot, text
+from render.sprites import LOCK, Sprite, badge, card_back, card_face, slot, tab, text
 from solitaire.cards import SUIT_SYMBOLS
 from solitaire.game import Status
 from solitaire.variants import Family
@@ -43,11 +45,16 @@ FINAL_COMPRESS_LEVEL = 6
 SIZE_BUDGET = 40_000
 """A board whose PNG comes out bigger than this at :data:`COMPRESS_LEVEL` is encoded again at :data:`RETRY_LEVEL`."""
 RETRY_LEVEL = 5
-HIGHLIGHT_WIDTH = 5
-COMPACT_BELOW = 32
-"""Face-up steps smaller than this use cards with the smaller corner index, so it is never cut."""
+HIGHLIGHT_WIDTH = 4
 FOUNDATION_SOURCES = ("fs", "fh", "fd", "fc")
 """Move-notation sources of the Klondike foundations, in view order (S H D C)."""
+TITLE_SIZES = (30, 28, 26, 24, 22)
+"""Title sizes tried largest first until the title fits beside the header figures."""
+LABEL_SIZE = 28
+"""Header labels (PASS, MOVES, SCORE, TIME): capitals 10 px tall on a phone."""
+VALUE_SIZE = 30
+TAB_TEXT_SIZE = 28
+"""Pile numbers and foundation names on their tabs: digits 10 px tall on a phone."""
 
 
 def render_board(
@@ -65,18 +72,27 @@ def render_board(
     return data if len(data) <= SIZE_BUDGET else encode(canvas, RETRY_LEVEL)
 
 
+def table_height(view: BoardView) -> int:
+    """Return the height of the table part of the picture (the result panel, if any, goes below it)."""
+    if view.family is Family.FRIDAY13:
+        return F13_HEIGHT
+    return board_height([(pile.hidden, len(pile.cards)) for pile in view.tableau], steady=not view.is_over)
+
+
 def draw_board(
     view: BoardView, *, time_left: float | None = None, selected: str | None = None, four_colour: bool = False
 ) -> Image.Image:
     """Compose ``view`` into a palette image (see :func:`render_board`)."""
-    canvas = _background(view.title).copy()
+    height = table_height(view)
+    panel = _result_height(view) if view.is_over else 0
+    canvas = _background(height + panel).copy()
     _draw_header(canvas, view, time_left)
     if view.family is Family.FRIDAY13:
         _draw_friday13(canvas, view, selected, four_colour)
     else:
-        _draw_klondike(canvas, view, selected, four_colour)
-    if view.status is not Status.PLAYING:
-        _draw_result(canvas, view)
+        _draw_klondike(canvas, view, selected, four_colour, height)
+    if view.is_over:
+        _draw_result(canvas, view, height)
     return canvas
 
 
@@ -88,14 +104,12 @@ def encode(canvas: Image.Image, level: int = COMPRESS_LEVEL) -> bytes:
 
 
 # -- background and header ------------------------------------------------------
-@functools.cache
-def _background(title: str) -> Image.Image:
-    """Return the felt with the header bar and the variant's title (cached per title)."""
-    image = Image.new("P", (WIDTH, HEIGHT), pal.index(pal.FELT))
+@functools.lru_cache(maxsize=64)
+def _background(height: int) -> Image.Image:
+    """Return the felt with the header bar, ``height`` px tall (cached per height)."""
+    image = Image.new("P", (WIDTH, height), pal.index(pal.FELT))
     image.putpalette(pal.palette_image().getpalette() or [])
     ImageDraw.Draw(image).rectangle((0, 0, WIDTH - 1, HEADER_H - 1), fill=pal.index(pal.HEADER))
-    title_sprite = text(title, Face.BOLD, 28, pal.HEADER_TEXT, pal.HEADER)
-    title_sprite.paste_on(image, MARGIN, (HEADER_H - title_sprite.size[1]) // 2)
     return image
 
 
@@ -121,17 +135,33 @@ def _header_items(view: BoardView, time_left: float | None) -> list[tuple[str, s
     return items
 
 
+ITEM_GAP = 22
+LABEL_Y = 2
+VALUE_Y = 32
+
+
 def _draw_header(canvas: Image.Image, view: BoardView, time_left: float | None) -> None:
-    """Paste the score, moves, passes and clock, right-aligned in the header bar."""
+    """Paste the figures right-aligned (each label above its value) and the title in the room left."""
     x = WIDTH - MARGIN
     for label, value, colour in reversed(_header_items(view, time_left)):
-        value_sprite = text(value, Face.BOLD, 28, colour, pal.HEADER)
-        label_sprite = text(label, Face.BOLD, 14, pal.HEADER_DIM, pal.HEADER)
-        x -= value_sprite.size[0]
-        value_sprite.paste_on(canvas, x, (HEADER_H - value_sprite.size[1]) // 2)
-        x -= label_sprite.size[0] + 6
-        label_sprite.paste_on(canvas, x, (HEADER_H - value_sprite.size[1]) // 2 + 10)
-        x -= 26
+        value_sprite = text(value, Face.BOLD, VALUE_SIZE, colour, pal.HEADER)
+        label_sprite = text(label, Face.CONDENSED, LABEL_SIZE, pal.HEADER_DIM, pal.HEADER)
+        width = max(value_sprite.size[0], label_sprite.size[0])
+        x -= width
+        label_sprite.paste_on(canvas, x + width - label_sprite.size[0], LABEL_Y)
+        value_sprite.paste_on(canvas, x + width - value_sprite.size[0], VALUE_Y)
+        x -= ITEM_GAP
+    title = _title_sprite(view.title, x - MARGIN)
+    title.paste_on(canvas, MARGIN, (HEADER_H - title.size[1]) // 2)
+
+
+def _title_sprite(title: str, room: int) -> Sprite:
+    """Return the title at the largest size that fits in ``room`` px (the smallest size if none does)."""
+    for size in TITLE_SIZES:
+        sprite = text(title, Face.BOLD, size, pal.HEADER_TEXT, pal.HEADER)
+        if sprite.size[0] <= room:
+            return sprite
+    return sprite
 
 
 # -- pieces shared by the families --------------------------------------------
@@ -180,8 +210,14 @@ def _draw_waste(canvas: Image.Image, view: BoardView, x: int, y: int, four_colou
 
 
 # -- Klondike and Gold Rush ---------------------------------------------------
-def _draw_klondike(canvas: Image.Image, view: BoardView, selected: str | None, four_colour: bool) -> None:
-    """Draw stock, waste, the four foundations and the seven piles."""
+def _pile_tab(canvas: Image.Image, label: str, x: int, y: int, selected: bool, size: int = TAB_TEXT_SIZE) -> None:
+    """Paste a pile's or foundation's name tab at (x, y), gold when that pile is the selected source."""
+    colours = (pal.BADGE, pal.GOLD) if selected else (pal.HEADER_TEXT, pal.BADGE)
+    tab(label, size, *colours).paste_on(canvas, x, y)
+
+
+def _draw_klondike(canvas: Image.Image, view: BoardView, selected: str | None, four_colour: bool, height: int) -> None:
+    """Draw stock, waste, the four foundations and the seven numbered piles."""
     _draw_stock(canvas, view, column_x(0), TOP_Y)
     waste_x = _draw_waste(canvas, view, column_x(1), TOP_Y, four_colour)
     if selected == "w" and view.waste_fan:
@@ -192,10 +228,9 @@ def _draw_klondike(canvas: Image.Image, view: BoardView, selected: str | None, f
         if selected == source and foundation.top is not None:
             _highlight(canvas, (x, TOP_Y, x + CARD_W, TOP_Y + CARD_H))
     for i, pile in enumerate(view.tableau):
-        _draw_pile(canvas, pile, column_x(i), four_colour, selected == str(i + 1))
         number = str(i + 1)
-        colours = (pal.BADGE, pal.GOLD) if selected == number else (pal.HEADER_TEXT, pal.BADGE)
-        _paste_centred(canvas, badge(number, 20, *colours), column_x(i) + CARD_W // 2, LABEL_Y)
+        _pile_tab(canvas, number, column_x(i), TAB_Y, selected == number)
+        _draw_pile(canvas, pile, column_x(i), four_colour, selected == number, height, view.status is Status.WON)
 
 
 def _draw_suit_foundation(canvas: Image.Image, foundation: FoundationView, x: int, four_colour: bool) -> None:
@@ -206,76 +241,83 @@ def _draw_suit_foundation(canvas: Image.Image, foundation: FoundationView, x: in
         card_face(foundation.top, four_colour).paste_on(canvas, x, TOP_Y)
 
 
-def _draw_pile(canvas: Image.Image, pile: PileView, x: int, four_colour: bool, selected: bool) -> None:
-    """Draw one tableau pile: backs for the hidden count, then the face-up run fanned."""
-    tops = pile_tops(pile.hidden, len(pile.cards))
+def _draw_pile(
+    canvas: Image.Image, pile: PileView, x: int, four_colour: bool, selected: bool, height: int, won: bool
+) -> None:
+    """Draw one tableau pile: backs for the hidden count, then the face-up run fanned to fit ``height``.
+
+    An empty pile shows a ``K`` (only a king may fill it), except in a won game, where nothing is left to play.
+    """
+    tops = pile_tops(pile.hidden, len(pile.cards), height)
     if not tops:
-        slot("K").paste_on(canvas, x, TABLEAU_Y)
+        slot("" if won else "K").paste_on(canvas, x, TABLEAU_Y)
         if selected:
             _highlight(canvas, (x, TABLEAU_Y, x + CARD_W, TABLEAU_Y + CARD_H))
         return
     back = card_back()
     for y in tops[: pile.hidden]:
         back.paste_on(canvas, x, y)
-    up_tops = tops[pile.hidden :]
-    compact = len(up_tops) > 1 and up_tops[1] - up_tops[0] < COMPACT_BELOW
-    for card, y in zip(pile.cards, up_tops, strict=True):
-        card_face(card, four_colour, compact and y != up_tops[-1]).paste_on(canvas, x, y)
+    for card, y in zip(pile.cards, tops[pile.hidden :], strict=True):
+        card_face(card, four_colour).paste_on(canvas, x, y)
     if selected and pile.cards:
         _highlight(canvas, (x, tops[pile.hidden], x + CARD_W, tops[-1] + CARD_H))
 
 
 # -- Friday 13 ------------------------------------------------------------------
-F13_ROW_Y = (TOP_Y + 34, TOP_Y + 34 + CARD_H + 56)
-"""Tops of the two foundation rows (J..4 and 5..10)."""
-F13_STOCK_Y = F13_ROW_Y[1] + CARD_H + 40
+F13_ROW_STEP = TAB_H - TAB_TUCK + CARD_H + 16
+F13_TAB_Y = (TOP_Y, TOP_Y + F13_ROW_STEP, TOP_Y + 2 * F13_ROW_STEP)
+"""Tops of the tabs of the two foundation rows (J..4 and 5..10) and of the stock row."""
+F13_HEIGHT = F13_TAB_Y[2] + TAB_H - TAB_TUCK + CARD_H + 14
 
 
 def _f13_slot_xy(index: int) -> tuple[int, int]:
     """Return the top-left of Friday 13 foundation ``index`` (0..12): seven on top, six centred below."""
     row, column = divmod(index, 7)
-    return column_x(column) + row * (CARD_W + GAP) // 2, F13_ROW_Y[row]
+    return column_x(column) + row * (CARD_W + GAP) // 2, F13_TAB_Y[row] + TAB_H - TAB_TUCK
 
 
 def _draw_friday13(canvas: Image.Image, view: BoardView, selected: str | None, four_colour: bool) -> None:
-    """Draw the thirteen labelled foundations, the stock, the waste top and the passes left."""
+    """Draw the thirteen named foundations (with their card counts), the stock, the waste and the passes left."""
     for i, foundation in enumerate(view.foundations):
         x, y = _f13_slot_xy(i)
-        label = badge(foundation.label, 20, pal.HEADER_TEXT, pal.BADGE, min_width=44)
-        _paste_centred(canvas, label, x + CARD_W // 2, y - 20)
+        name = f"{foundation.label} \u00b7 {foundation.count}" if foundation.count else foundation.label
+        _pile_tab(canvas, name, x, y - TAB_H + TAB_TUCK, False)
         if foundation.top is None:
             slot(foundation.label).paste_on(canvas, x, y)
-            continue
-        card_face(foundation.top, four_colour).paste_on(canvas, x, y)
-        count = text(f"\u00d7{foundation.count}", Face.BOLD, 16, pal.FELT_TEXT, pal.FELT)
-        count.paste_on(canvas, x + CARD_W - count.size[0], y - 20 - count.size[1] // 2)
-    if view.status is Status.PLAYING:  # a finished game's result panel takes the hand's place
-        _draw_f13_hand(canvas, view, selected, four_colour)
+        else:
+            card_face(foundation.top, four_colour).paste_on(canvas, x, y)
+    _draw_f13_hand(canvas, view, selected, four_colour)
 
 
 def _draw_f13_hand(canvas: Image.Image, view: BoardView, selected: str | None, four_colour: bool) -> None:
     """Draw the stock and the waste top below the foundations, with the passes left beside them."""
-    y = F13_STOCK_Y
-    for column, name in ((2, "STOCK"), (3, "WASTE")):
-        _paste_centred(canvas, badge(name, 16, pal.HEADER_TEXT, pal.BADGE), column_x(column) + CARD_W // 2, y - 20)
-    _draw_stock(canvas, view, column_x(2), y)
-    waste_x = _draw_waste(canvas, view, column_x(3), y, four_colour)
+    y = F13_TAB_Y[2] + TAB_H - TAB_TUCK
+    for column, name in ((1, "STOCK"), (2, "WASTE")):
+        _pile_tab(canvas, name, column_x(column), y - TAB_H + TAB_TUCK, selected == "w" and name == "WASTE", 22)
+    _draw_stock(canvas, view, column_x(1), y)
+    waste_x = _draw_waste(canvas, view, column_x(2), y, four_colour)
     if selected == "w" and view.waste_fan:
         _highlight(canvas, (waste_x, y, waste_x + CARD_W, y + CARD_H))
     left = (view.max_passes or 1) - view.pass_number
     note = "last pass" if left <= 0 else ("1 redeal left" if left == 1 else f"{left} redeals left")
     for row, line in enumerate((note, f"{view.waste_count} in waste")):
-        sprite = text(line, Face.BOLD, 24, pal.FELT_TEXT, pal.FELT)
-        sprite.paste_on(canvas, column_x(4) + 4, y + 40 + row * 40)
+        sprite = text(line, Face.BOLD, 26, pal.FELT_TEXT, pal.FELT)
+        sprite.paste_on(canvas, column_x(3) + 16, y + 30 + row * 44)
 
 
-# -- the final picture ------------------------------------------------------------
+# -- the final picture: the table, and the result stacked below it -------------------
 RESULT_TITLES = {
     Status.WON: ("You won!", pal.WIN),
     Status.ENDED: ("Game ended", pal.PANEL_TEXT),
     Status.STUCK: ("Stuck: no moves left", pal.INK_RED),
     Status.EXPIRED: ("Time's up", pal.INK_RED),
 }
+PANEL_TOP = 64
+"""Panel space above the score lines (the outcome and the total)."""
+PANEL_ROW = 36
+PANEL_BOTTOM = 54
+"""Panel space below the score lines (time and moves)."""
+LINE_SIZE = 22
 
 
 def _points(value: int) -> str:
@@ -283,45 +325,39 @@ def _points(value: int) -> str:
     return f"+{value}" if value >= 0 else f"\u2212{-value}"
 
 
-PANEL_W = 560
-PANEL_ROW = 34
+def _result_lines(view: BoardView) -> list[tuple[str, int]]:
+    """Return the score lines the panel lists."""
+    return view.sheet.lines() or [("No points scored", 0)]
 
 
-def _panel_top(view: BoardView, height: int) -> int:
-    """Return where the result panel starts: over the tableau, or over Friday 13's stock row."""
-    if view.family is Family.FRIDAY13:
-        return (F13_STOCK_Y - 40 + HEIGHT - height) // 2
-    return TABLEAU_Y + 10
+def _result_height(view: BoardView) -> int:
+    """Return the height the result panel adds below the table (score lines in two columns)."""
+    rows = (len(_result_lines(view)) + 1) // 2
+    return PANEL_TOP + rows * PANEL_ROW + PANEL_BOTTOM + 8
 
 
-def _draw_result(canvas: Image.Image, view: BoardView) -> None:
-    """Draw the result panel: outcome, each score line, the total, time and moves."""
+def _draw_result(canvas: Image.Image, view: BoardView, top: int) -> None:
+    """Draw the result panel below the table: outcome and total, each score line, time and moves."""
     title, colour = RESULT_TITLES.get(view.status, (view.status.value, pal.PANEL_TEXT))
-    lines = view.sheet.lines() or [("No points scored", 0)]
-    height = 68 + PANEL_ROW * len(lines) + 96
-    left, top = (WIDTH - PANEL_W) // 2, _panel_top(view, height)
+    lines = _result_lines(view)
+    left, right, bottom = MARGIN, WIDTH - MARGIN - 1, canvas.size[1] - 10
     draw = ImageDraw.Draw(canvas)
-    draw.rounded_rectangle(
-        (left - 4, top - 4, left + PANEL_W + 3, top + height + 3), 18, fill=pal.index(pal.PANEL_EDGE)
-    )
-    draw.rounded_rectangle((left, top, left + PANEL_W - 1, top + height - 1), 14, fill=pal.index(pal.PANEL))
-    _paste_centred(canvas, text(title, Face.BOLD, 38, colour, pal.PANEL), WIDTH // 2, top + 34)
-    y = top + 66
-    for label, points in lines:
-        _panel_row(canvas, left, y, label, _points(points), Face.REGULAR, 24, pal.PANEL_TEXT)
-        y += PANEL_ROW
-    draw.line((left + 24, y + 4, left + PANEL_W - 25, y + 4), fill=pal.index(pal.PANEL_EDGE), width=2)
-    _panel_row(canvas, left, y + 10, "Total", str(view.score), Face.BOLD, 30, pal.WIN)
+    draw.rounded_rectangle((left, top, right, bottom), RADIUS + 6, fill=pal.index(pal.PANEL_EDGE))
+    draw.rounded_rectangle((left + 3, top + 3, right - 3, bottom - 3), RADIUS + 4, fill=pal.index(pal.PANEL))
+    title_sprite = text(title, Face.BOLD, 36, colour, pal.PANEL)
+    title_sprite.paste_on(canvas, left + 24, top + 12)
+    total = text(f"{view.score} points", Face.BOLD, 36, pal.WIN, pal.PANEL)
+    total.paste_on(canvas, right - 24 - total.size[0], top + 12)
+    half = (right - left) // 2
+    for i, (label, points) in enumerate(lines):
+        row, column = divmod(i, 2)
+        x, y = left + 24 + column * half, top + PANEL_TOP + row * PANEL_ROW
+        text(label, Face.REGULAR, LINE_SIZE, pal.PANEL_TEXT, pal.PANEL).paste_on(canvas, x, y)
+        value = text(_points(points), Face.BOLD, LINE_SIZE, pal.PANEL_TEXT, pal.PANEL)
+        value.paste_on(canvas, x + half - 40 - value.size[0], y)
     footer = f"{view.move_count} moves"
     if view.seconds_used is not None:
         footer = f"time {_clock(view.seconds_used)} \u00b7 " + footer
-    _paste_centred(canvas, text(footer, Face.REGULAR, 20, pal.PANEL_TEXT, pal.PANEL), WIDTH // 2, y + 68)
-
-
-def _panel_row(
-    canvas: Image.Image, left: int, y: int, label: str, value: str, face: Face, size: int, value_colour: pal.RGB
-) -> None:
-    """Paste one panel row: ``label`` on the left, ``value`` right-aligned."""
-    text(label, face, size, pal.PANEL_TEXT, pal.PANEL).paste_on(canvas, left + 30, y)
-    value_sprite = text(value, Face.BOLD, size, value_colour if face is Face.BOLD else pal.PANEL_TEXT, pal.PANEL)
-    value_sprite.paste_on(canvas, left + PANEL_W - 30 - value_sprite.size[0], y)
+    y = top + PANEL_TOP + ((len(lines) + 1) // 2) * PANEL_ROW + 6
+    draw.line((left + 24, y, right - 24, y), fill=pal.index(pal.PANEL_EDGE), width=2)
+    text(footer, Face.REGULAR, LINE_SIZE, pal.PANEL_TEXT, pal.PANEL).paste_on(canvas, left + 24, y + 10)

@@ -1,50 +1,99 @@
-"""Where things go on the table: canvas size, card size, columns and tableau fans."""
+"""Where things go on the table: canvas size, card size, columns, tableau fans and the picture's height.
+
+Sized for phones: Discord shows a board about :data:`PHONE_WIDTH` px wide there, so every size
+below is chosen for what it becomes at that width (:func:`on_phone`).
+"""
 
 from __future__ import annotations
 
-WIDTH = 1044
-HEIGHT = 800
-HEADER_H = 58
-MARGIN = 28
-CARD_W = 124
-CARD_H = 172
-GAP = 20
-RADIUS = 10
-TOP_Y = HEADER_H + 16
+import math
+
+WIDTH = 800
+PHONE_WIDTH = 400
+"""How wide Discord's phone clients show the picture."""
+MARGIN = 13
+GAP = 10
+CARD_W = 102
+CARD_H = 140
+RADIUS = 8
+HEADER_H = 72
+TOP_Y = HEADER_H + 12
 """Top of the stock, waste and foundation row."""
-LABEL_Y = TOP_Y + CARD_H + 20
-"""Centre line of the pile-number badges."""
-TABLEAU_Y = TOP_Y + CARD_H + 40
-BOTTOM = HEIGHT - 10
-UP_OFFSET = 42
+TAB_H = 34
+"""Height of a pile's number tab; the pile's first card covers its bottom :data:`TAB_TUCK` px."""
+TAB_TUCK = 4
+TAB_Y = TOP_Y + CARD_H + 20
+"""Top of the pile-number tabs (well clear of the top row, attached to the piles)."""
+TABLEAU_Y = TAB_Y + TAB_H - TAB_TUCK
+BOTTOM_MARGIN = 12
+UP_OFFSET = 46
 """Vertical step between face-up cards in a pile, when there is room."""
-MIN_UP_OFFSET = 22
-DOWN_OFFSET = 14
+MIN_UP_OFFSET = 35
+"""The tightest face-up step: the corner index (30 px of ink from 5 px down) stays whole."""
+DOWN_OFFSET = 12
 MIN_DOWN_OFFSET = 6
-WASTE_FAN = 72
-"""Horizontal step between the fanned waste cards."""
+WASTE_FAN = 60
+"""Horizontal step between the fanned waste cards (rank and the suit under it stay visible)."""
+MIN_HEIGHT = 498
+"""A fresh Klondike deal's height: the picture never gets shorter."""
+HEIGHT_STEP = 96
+"""Heights come in steps of this much, so a move rarely changes the picture's height."""
+SNUG_UP_OFFSET = 40
+SNUG_DOWN_OFFSET = 8
+"""A pile may tighten to these steps before the picture grows a step."""
+MAX_HEIGHT = MIN_HEIGHT + 4 * HEIGHT_STEP
+"""The tallest board (882 px): the longest possible pile fits at the tightest steps."""
 
 
 def column_x(column: int) -> int:
     """Return the left edge of column ``column`` (0..6).
 
     >>> column_x(0), column_x(6) + CARD_W + MARGIN == WIDTH
-    (28, True)
+    (13, True)
     """
     return MARGIN + column * (CARD_W + GAP)
 
 
-def fan_offsets(hidden: int, face_up: int, space: int = BOTTOM - TABLEAU_Y) -> tuple[int, int]:
+def on_phone(pixels: float) -> float:
+    """Return how tall ``pixels`` of the picture look on a phone (shown :data:`PHONE_WIDTH` px wide).
+
+    >>> on_phone(28)
+    14.0
+    """
+    return pixels * PHONE_WIDTH / WIDTH
+
+
+def natural_bottom(hidden: int, face_up: int, snug: bool = False) -> int:
+    """Return the bottom edge of a pile fanned at the normal steps (or the snug ones)."""
+    down, up = (SNUG_DOWN_OFFSET, SNUG_UP_OFFSET) if snug else (DOWN_OFFSET, UP_OFFSET)
+    return TABLEAU_Y + hidden * down + max(face_up - 1, 0) * up + CARD_H
+
+
+def board_height(piles: list[tuple[int, int]], *, steady: bool = True) -> int:
+    """Return the picture's height for piles of (hidden, face-up) cards: the content, in steady steps.
+
+    ``steady=False`` fits the content exactly (a finished game's one-off picture).
+
+    >>> board_height([(i, 1) for i in range(7)])
+    498
+    >>> board_height([(6, 13)])
+    882
+    """
+    bottom = max((natural_bottom(hidden, up, steady) for hidden, up in piles), default=TABLEAU_Y + CARD_H)
+    extra = max(bottom + BOTTOM_MARGIN - MIN_HEIGHT, 0)
+    steps = math.ceil(extra / HEIGHT_STEP) * HEIGHT_STEP if steady else extra
+    return min(MIN_HEIGHT + steps, MAX_HEIGHT)
+
+
+def fan_offsets(hidden: int, face_up: int, space: int) -> tuple[int, int]:
     """Return the (face-down, face-up) steps that fit a pile in ``space`` pixels of height.
 
     Face-down steps shrink first, then face-up steps, never below their minimums.
 
-    >>> fan_offsets(3, 4)
-    (14, 42)
-    >>> fan_offsets(6, 8)
-    (6, 42)
-    >>> fan_offsets(6, 13)
-    (6, 24)
+    >>> fan_offsets(3, 4, 400)
+    (12, 46)
+    >>> fan_offsets(6, 8, 450)
+    (6, 39)
     """
     room = space - CARD_H
     ups = max(face_up - 1, 0)
@@ -58,13 +107,13 @@ def fan_offsets(hidden: int, face_up: int, space: int = BOTTOM - TABLEAU_Y) -> t
     return down, up
 
 
-def pile_tops(hidden: int, face_up: int) -> list[int]:
-    """Return the y of every card in a pile, face-down first.
+def pile_tops(hidden: int, face_up: int, height: int = MAX_HEIGHT) -> list[int]:
+    """Return the y of every card in a pile, face-down first, on a board ``height`` px tall.
 
-    >>> pile_tops(2, 2) == [TABLEAU_Y, TABLEAU_Y + 14, TABLEAU_Y + 28, TABLEAU_Y + 70]
+    >>> pile_tops(2, 2) == [TABLEAU_Y, TABLEAU_Y + 12, TABLEAU_Y + 24, TABLEAU_Y + 70]
     True
     """
-    down, up = fan_offsets(hidden, face_up)
+    down, up = fan_offsets(hidden, face_up, height - BOTTOM_MARGIN - TABLEAU_Y)
     tops = [TABLEAU_Y + i * down for i in range(hidden)]
     first_up = TABLEAU_Y + hidden * down
     tops += [first_up + i * up for i in range(face_up)]

@@ -10,7 +10,7 @@ from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
 from render import palette as pal
 from render.fonts import Face, font
-from render.layout import CARD_H, CARD_W, RADIUS
+from render.layout import CARD_H, CARD_W, RADIUS, TAB_H, TAB_TUCK, UP_OFFSET
 from solitaire.cards import SUIT_SYMBOLS, Card
 
 SUPERSAMPLE = 3
@@ -94,20 +94,42 @@ def _centred_text(
     draw.text(centre, text, font=font(face, size), fill=fill, anchor="mm")
 
 
-INDEX_SIZES = {False: (33, 30, 7), True: (25, 23, 4)}
-"""Corner index (rank size, suit size, inset) for normal faces and for compact ones in tight fans."""
+INDEX_RANK_SIZE = 40
+"""Corner rank size: 30 px of ink, 15 px on a phone."""
+INDEX_SUIT_SIZE = 32
+SIDE_SUIT_SIZE = 28
+"""The suit under the rank, readable where a fan covers the right of a card (the waste)."""
+INDEX_INSET = 5
+SIDE_SUIT_Y = UP_OFFSET + 3
+"""The side suit starts below a fanned card's visible strip, so a pile shows only the index line."""
 
 
-def _index(draw: ImageDraw.ImageDraw, card: Card, colour: pal.RGB, compact: bool) -> None:
-    """Draw the corner index (rank then suit on one line) near the top-left corner."""
-    rank_size, suit_size, inset = INDEX_SIZES[compact]
-    x, y = inset, inset
-    rank_font = font(Face.CONDENSED, rank_size)
-    suit_font = font(Face.BOLD, suit_size)
-    left, top, right, _ = rank_font.getbbox(card.rank_name)
-    draw.text((x - left, y - top), card.rank_name, font=rank_font, fill=colour)
-    s_left, s_top, _, _ = suit_font.getbbox(SUIT_SYMBOLS[card.suit])
-    draw.text((x + right - left + 1 - s_left, y - s_top + 1), SUIT_SYMBOLS[card.suit], font=suit_font, fill=colour)
+def index_ink_height() -> int:
+    """Return the height in pixels of the corner rank's ink (a capital letter)."""
+    _, top, _, bottom = font(Face.CONDENSED, INDEX_RANK_SIZE).getbbox("A")
+    return int(bottom - top)
+
+
+def _index(draw: ImageDraw.ImageDraw, card: Card, colour: pal.RGB) -> None:
+    """Draw the corner index: rank then suit on one line, and the suit again under the rank."""
+    x = y = INDEX_INSET
+    rank_font = font(Face.CONDENSED, INDEX_RANK_SIZE)
+    suit_font = font(Face.BOLD, INDEX_SUIT_SIZE)
+    symbol = SUIT_SYMBOLS[card.suit]
+    left, _, right, _ = rank_font.getbbox(card.rank_name)
+    cap_top = rank_font.getbbox("A")[1]
+    draw.text((x - left, y - cap_top), card.rank_name, font=rank_font, fill=colour)
+    s_left, s_top, _, s_bottom = suit_font.getbbox(symbol)
+    cap = index_ink_height()
+    draw.text(
+        (x + right - left + 2 - s_left, y + (cap - (s_bottom - s_top)) // 2 - s_top),
+        symbol,
+        font=suit_font,
+        fill=colour,
+    )
+    side_font = font(Face.BOLD, SIDE_SUIT_SIZE)
+    l2, t2, _, _ = side_font.getbbox(symbol)
+    draw.text((x - l2, SIDE_SUIT_Y - t2), symbol, font=side_font, fill=colour)
 
 
 @functools.cache
@@ -117,37 +139,42 @@ def _blank_face() -> tuple[Image.Image, Image.Image]:
     return _with_shadow(_scaled(image, (CARD_W, CARD_H)))
 
 
+COURT_BOX = (36, UP_OFFSET + 3, CARD_W - 8, CARD_H - 8)
+"""Where a court card's framed letter sits (right of the side suit, below the index)."""
+
+
 @functools.cache
 def _court_frame(colour: pal.RGB) -> Image.Image:
     """Return the smooth rounded frame a court card's letter sits in (RGBA, card-sized)."""
     s = SUPERSAMPLE
     frame = Image.new("RGBA", (CARD_W * s, CARD_H * s), (0, 0, 0, 0))
-    box = (18 * s, 44 * s, (CARD_W - 18) * s, (CARD_H - 12) * s)
+    box = tuple(v * s for v in COURT_BOX)
     ImageDraw.Draw(frame).rounded_rectangle(box, 6 * s, outline=colour, width=2 * s)
     return _scaled(frame, (CARD_W, CARD_H))
 
 
-def card_face(card: Card, four_colour: bool = False, compact: bool = False) -> Sprite:
-    """Return the face of ``card``: a big corner index (smaller if ``compact``), a centre pip or court letter."""
-    return _card_face(card, ink(card.suit, four_colour), compact)
+def card_face(card: Card, four_colour: bool = False) -> Sprite:
+    """Return the face of ``card``: a big corner index, a centre pip or a framed court letter."""
+    return _card_face(card, ink(card.suit, four_colour))
 
 
 @functools.cache
-def _card_face(card: Card, colour: pal.RGB, compact: bool) -> Sprite:
-    """Draw the face of ``card`` in ``colour`` (cached per card, ink and index size)."""
+def _card_face(card: Card, colour: pal.RGB) -> Sprite:
+    """Draw the face of ``card`` in ``colour`` (cached per card and ink)."""
     blank, mask = _blank_face()
     image = blank.copy()
     draw = ImageDraw.Draw(image)
-    _index(draw, card, colour, compact)
+    _index(draw, card, colour)
     symbol = SUIT_SYMBOLS[card.suit]
-    centre = (CARD_W / 2, CARD_H * 0.6)
+    left, top, right, bottom = COURT_BOX
+    centre = ((left + right) / 2, (top + bottom) / 2)
     if card.rank > 10:
         frame = _court_frame(colour)
         image.paste(frame, (0, 0), frame)
-        _centred_text(draw, (centre[0], centre[1] - 14), card.rank_name, Face.BOLD, 58, colour)
-        _centred_text(draw, (centre[0], centre[1] + 34), symbol, Face.BOLD, 34, colour)
+        _centred_text(draw, (centre[0], centre[1] - 12), card.rank_name, Face.BOLD, 50, colour)
+        _centred_text(draw, (centre[0], centre[1] + 30), symbol, Face.BOLD, 28, colour)
     else:
-        _centred_text(draw, centre, symbol, Face.BOLD, 96 if card.rank == 1 else 70, colour)
+        _centred_text(draw, centre, symbol, Face.BOLD, 76 if card.rank == 1 else 58, colour)
     return Sprite(pal.to_palette(image), mask)
 
 
@@ -218,6 +245,17 @@ def badge(value: str, size: int, fg: pal.RGB, bg: pal.RGB, min_width: int = 0) -
     draw.rounded_rectangle((0, 0, width * s - 1, height * s - 1), height * s // 2, fill=bg)
     draw.text((width * s / 2, height * s / 2), value, font=typeface, fill=fg, anchor="mm")
     return _from_rgba(_scaled(image, (width, height)))
+
+
+@functools.lru_cache(maxsize=256)
+def tab(value: str, size: int, fg: pal.RGB, bg: pal.RGB) -> Sprite:
+    """Return a card-wide tab with rounded top corners and ``value`` centred: a pile's or foundation's name."""
+    s = SUPERSAMPLE
+    image = Image.new("RGBA", (CARD_W * s, TAB_H * s), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    draw.rounded_rectangle((0, 0, CARD_W * s - 1, (TAB_H + RADIUS) * s), RADIUS * s, fill=bg)
+    draw.text((CARD_W * s / 2, (TAB_H - TAB_TUCK) * s / 2), value, font=font(Face.BOLD, size * s), fill=fg, anchor="mm")
+    return _from_rgba(_scaled(image, (CARD_W, TAB_H)))
 
 
 def warm_up() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
@@ -81,10 +82,21 @@ def parse_deck(text: str | Iterable[str]) -> tuple[Card, ...]:
 def check_deck(cards: Sequence[Card]) -> tuple[Card, ...]:
     """Return the cards as a tuple if they are the 52 distinct cards; :raises InvalidDeckError:."""
     if len(cards) != 52 or len(set(cards)) != 52:
-        missing = sorted(set(FULL_DECK) - set(cards), key=FULL_DECK.index)
-        detail = f"missing {' '.join(map(str, missing[:5]))}" if missing else "duplicates"
-        raise InvalidDeckError(f"a deck needs 52 distinct cards, got {len(cards)} ({detail})")
+        raise InvalidDeckError(f"a deck needs 52 distinct cards, got {len(cards)} ({_deck_problems(cards)})")
     return tuple(cards)
+
+
+def _deck_problems(cards: Sequence[Card]) -> str:
+    """Name the duplicated and the missing cards of a bad deck, e.g. ``duplicated AS; missing 2C``."""
+    counts = Counter(cards)
+    duplicated = [card for card in FULL_DECK if counts[card] > 1]
+    missing = [card for card in FULL_DECK if not counts[card]]
+    parts = [
+        f"{label} {' '.join(map(str, group[:12]))}" + (f" and {len(group) - 12} more" if len(group) > 12 else "")
+        for label, group in (("duplicated", duplicated), ("missing", missing))
+        if group
+    ]
+    return "; ".join(parts)
 
 
 def format_deck(cards: Iterable[Card]) -> str:

@@ -1,58 +1,78 @@
-"""``python -m solitaire``: replay, deal and play from the command line (a public contract)."""
+"""``python -m solitaire``: replay, deal, solve and play from the command line (a public contract).
+
+Each subcommand is one handler registered with :func:`command`, next to the function that declares
+its arguments; :func:`build_parser` collects them.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
+import math
+import random
 import sys
-import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, TextIO
 
 from solitaire.cards import format_deck
+from solitaire.deals import numbered_deal
 from solitaire.errors import SolitaireError
 from solitaire.game import Game
 from solitaire.games import new_game
 from solitaire.solver import solve
-from solitaire.textboard import LEGEND, draw_board
+from solitaire.terminal import INTERRUPTED, play_loop, stream_reader, terminal_reader, wants_colour
 from solitaire.variants import VARIANTS
 from solitaire.view import view_of
 
+__all__ = ["build_parser", "command", "game_from_args", "main", "play_loop", "replay_result"]
+
 Command = Callable[[argparse.Namespace, TextIO], int]
-_COMMANDS: dict[str, Command] = {}
+Arguments = Callable[[argparse.ArgumentParser], None]
 
 
-def command(name: str) -> Callable[[Command], Command]:
-    """Register a subcommand handler under ``name``."""
+@dataclass(frozen=True)
+class Subcommand:
+    """A registered subcommand: its one-line help, its arguments and its handler."""
+
+    help: str
+    arguments: Arguments
+    run: Command
+
+
+_COMMANDS: dict[str, Subcommand] = {}
+DEFAULT_SOLVE_NODES = 200_000
+"""``solve``'s node budget when neither ``--budget-ms`` nor ``--max-nodes`` is given (a few seconds at most)."""
+MAX_BUDGET_MS = 3_600_000
+"""The longest ``solve --budget-ms`` accepted (an hour)."""
+MAX_DEAL_NUMBER = 999_999
+"""Random terminal deals are numbered like the bot's: ``1..MAX_DEAL_NUMBER``."""
+
+
+class CliError(Exception):
+    """A command-line value is out of range; the message is one line."""
+
+
+def _no_arguments(_parser: argparse.ArgumentParser) -> None:
+    """Declare no arguments."""
+
+
+def command(name: str, help: str = "", arguments: Arguments = _no_arguments) -> Callable[[Command], Command]:
+    """Register a subcommand handler under ``name``, with its help and its argument declarations."""
 
     def register(handler: Command) -> Command:
-        _COMMANDS[name] = handler
+        _COMMANDS[name] = Subcommand(help, arguments, handler)
         return handler
 
     return register
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """Return the argument parser for every subcommand."""
-    parser = argparse.ArgumentParser(prog="python -m solitaire", description=__doc__)
+    """Return the argument parser for every registered subcommand."""
+    parser = argparse.ArgumentParser(prog="python -m solitaire", description=__doc__.split("\n", 1)[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    replay = sub.add_parser("replay", help="apply moves to a deal and print the result")
-    _add_deal_arguments(replay)
-    replay.add_argument("--moves", default="", help='space-separated moves, e.g. "draw 3-5 w-f"')
-    replay.add_argument("--seconds", type=float, default=0, help="clock reading for every move (0..300)")
-    replay.add_argument("--json", action="store_true", help="print one JSON object (the only output form)")
-    deal = sub.add_parser("deal", help="print a seeded deck")
-    deal.add_argument("--variant", required=True, choices=sorted(VARIANTS))
-    deal.add_argument("--seed", type=int, required=True)
-    play = sub.add_parser("play", help="play in the terminal")
-    play.add_argument("variant", choices=sorted(VARIANTS))
-    play.add_argument("--seed", type=int, default=None)
-    solve = sub.add_parser("solve", help="solve a deal (every card known) and print the solution")
-    _add_deal_arguments(solve)
-    solve.add_argument("--budget-ms", type=float, default=None, help="give up after this many milliseconds")
-    solve.add_argument("--max-nodes", type=int, default=None, help="give up after this many positions")
-    solve.add_argument("--json", action="store_true", help="print one JSON object (the only output form)")
+    for name, subcommand in _COMMANDS.items():
+        subcommand.arguments(sub.add_parser(name, help=subcommand.help))
     return parser
 
 
@@ -68,6 +88,14 @@ def game_from_args(args: argparse.Namespace) -> Game:
     return new_game(args.variant, seed=args.seed, deck=args.deck)
 
 
+def _finite(value: float | None, name: str, *, low: float, high: float = math.inf) -> None:
+    """:raises CliError: unless ``value`` is ``None`` or a number in ``low..high``."""
+    if value is not None and not low <= value <= high:
+        allowed = f"at least {low:,.10g}" if high == math.inf else f"a number from {low:,.10g} to {high:,.10g}"
+        raise CliError(f"{name} must be {allowed}, got {value}")
+
+
+# -- replay ---------------------------------------------------------------------------
 def replay_result(game: Game, moves: Sequence[str], seconds: float) -> dict[str, Any]:
     """Apply ``moves`` until one is refused; return the replay's JSON object."""
     error: dict[str, Any] | None = None
@@ -92,83 +120,97 @@ def replay_result(game: Game, moves: Sequence[str], seconds: float) -> dict[str,
     }
 
 
-@command("replay")
+def _replay_arguments(parser: argparse.ArgumentParser) -> None:
+    _add_deal_arguments(parser)
+    parser.add_argument("--moves", default="", help='space-separated moves, e.g. "draw 3-5 w-f"')
+    parser.add_argument("--seconds", type=float, default=0, help="clock reading for every move (0..300)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object (the only output form)")
+
+
+@command("replay", "apply moves to a deal and print the result", _replay_arguments)
 def _replay(args: argparse.Namespace, out: TextIO) -> int:
+    _finite(args.seconds, "--seconds", low=0, high=VARIANTS[args.variant].time_limit)
     game = game_from_args(args)
     result = replay_result(game, args.moves.split(), args.seconds)
     out.write(json.dumps(result) + "\n")
     return 0
 
 
-@command("deal")
+# -- deal -------------------------------------------------------------------------------
+def _deal_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--variant", required=True, choices=sorted(VARIANTS))
+    parser.add_argument("--seed", type=int, required=True)
+
+
+@command("deal", "print a seeded deck", _deal_arguments)
 def _deal(args: argparse.Namespace, out: TextIO) -> int:
     out.write(format_deck(new_game(args.variant, seed=args.seed).deck) + "\n")
     return 0
 
 
-@command("play")
+# -- play -------------------------------------------------------------------------------
+def _play_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("variant", choices=sorted(VARIANTS))
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument(
+        "--deal", type=int, default=None, help="proven-winnable deal number N (the same as /solitaire start deal:N)"
+    )
+    source.add_argument("--seed", type=int, default=None, help="the raw shuffle N (may be unwinnable)")
+
+
+@command("play", "play in the terminal (a proven-winnable deal unless --seed)", _play_arguments)
 def _play(args: argparse.Namespace, out: TextIO) -> int:
-    seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
-    game = new_game(args.variant, seed=seed)
-    out.write(f"{game.rules.title}, deal {seed}. Type help for commands.\n")
-    return play_loop(game, sys.stdin, out)
+    if args.seed is not None:
+        game, name = new_game(args.variant, seed=args.seed), f"seed {args.seed} (not checked for a win)"
+    else:
+        number = args.deal if args.deal is not None else random.SystemRandom().randint(1, MAX_DEAL_NUMBER)
+        _finite(number, "--deal", low=1, high=MAX_DEAL_NUMBER)
+        out.write("Finding a proven-winnable deal...\n")
+        out.flush()
+        proven = numbered_deal(args.variant, number)
+        game, name = new_game(args.variant, deck=proven.deck), f"deal {number} (proven winnable)"
+    out.write(f"{game.rules.title}, {name}. Type help for commands.\n")
+    interactive = sys.stdin.isatty()
+    reader = terminal_reader() if interactive else stream_reader(sys.stdin, out)
+    return play_loop(game, sys.stdin, out, reader=reader, colour=wants_colour(out), alarm=interactive)
 
 
-@command("solve")
+# -- solve ------------------------------------------------------------------------------
+def _solve_arguments(parser: argparse.ArgumentParser) -> None:
+    _add_deal_arguments(parser)
+    parser.add_argument("--budget-ms", type=float, default=None, help="give up after this many milliseconds")
+    parser.add_argument(
+        "--max-nodes",
+        type=int,
+        default=None,
+        help=f"give up after this many positions (default {DEFAULT_SOLVE_NODES:,} when no budget is given)",
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object (the only output form)")
+
+
+@command("solve", "solve a deal (every card known) and print the solution", _solve_arguments)
 def _solve(args: argparse.Namespace, out: TextIO) -> int:
+    _finite(args.budget_ms, "--budget-ms", low=1, high=MAX_BUDGET_MS)
+    _finite(args.max_nodes, "--max-nodes", low=1)
+    max_nodes = args.max_nodes
+    if max_nodes is None and args.budget_ms is None:
+        max_nodes = DEFAULT_SOLVE_NODES
     game = game_from_args(args)
-    result = solve(game.rules, game.deck, budget_ms=args.budget_ms, max_nodes=args.max_nodes)
+    result = solve(game.rules, game.deck, budget_ms=args.budget_ms, max_nodes=max_nodes)
     answer = {"result": result.result, "moves": list(result.moves), "nodes": result.nodes, "ms": round(result.ms, 3)}
     out.write(json.dumps(answer) + "\n")
     return 0
 
 
-HELP = """commands:
-  draw (or d)     turn cards from the stock (turns the waste over when the stock is empty)
-  SRC-DST         move cards: 3-5, w-2, 4-f, w-f, fh-6 (Friday 13: w-J, w-10, ...)
-  undo (or u)     take back the last move (not one that revealed a card)
-  moves           list the legal moves
-  end             end the game and take the time bonus
-  quit            leave without ending
-"""
-
-
-def play_loop(game: Game, stdin: TextIO, out: TextIO) -> int:
-    """Read moves from ``stdin`` until the game ends or the player quits."""
-    start = time.monotonic()
-    limit = game.rules.time_limit
-    out.write(draw_board(view_of(game), time_left=limit) + "\n" + LEGEND + "\n")
-    while not game.is_over:
-        out.write("> ")
-        out.flush()
-        line = stdin.readline()
-        text = line.strip().lower()
-        if not line or text == "quit":
-            return 0
-        if text in ("help", "?"):
-            out.write(HELP)
-            continue
-        if text == "moves":
-            out.write(" ".join(str(move) for move in game.legal_moves()) + "\n")
-            continue
-        try:
-            game.play(text, seconds=time.monotonic() - start)
-        except SolitaireError as refusal:
-            out.write(f"! {refusal}\n")
-            continue
-        out.write(draw_board(view_of(game), time_left=limit - (time.monotonic() - start)) + "\n")
-    out.write(f"Game {game.status.value}: score {game.score}\n")
-    for label, points in game.sheet.lines():
-        out.write(f"  {label:<22}{points:>6}\n")
-    return 0
-
-
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
-    """Run the command line; return the exit status."""
+    """Run the command line; return the exit status (a bad value or deal: one ``error:`` line, status 2)."""
     args = build_parser().parse_args(argv)
     stream = out or sys.stdout
     try:
-        return _COMMANDS[args.command](args, stream)
-    except SolitaireError as error:
+        return _COMMANDS[args.command].run(args, stream)
+    except (SolitaireError, CliError) as error:
         sys.stderr.write(f"error: {error}\n")
         return 2
+    except KeyboardInterrupt:
+        sys.stderr.write("interrupted\n")
+        return INTERRUPTED

@@ -1,14 +1,28 @@
 import dataclasses
 import io
+import itertools
 
 import pytest
 from PIL import Image
 
 from render import palette, render_board
-from render.board import draw_board
-from render.layout import HEIGHT, WIDTH
+from render.board import LABEL_SIZE, TAB_TEXT_SIZE, VALUE_SIZE, draw_board, table_height
+from render.fonts import Face, font
+from render.layout import (
+    CARD_H,
+    MAX_HEIGHT,
+    MIN_HEIGHT,
+    TAB_H,
+    TAB_Y,
+    TABLEAU_Y,
+    TOP_Y,
+    UP_OFFSET,
+    WIDTH,
+    on_phone,
+)
 from render.samples import STATES, sample_game
-from solitaire import Card, PileView, new_game, view_of
+from render.sprites import card_face
+from solitaire import Card, PileView, Status, new_game, view_of
 from solitaire.shuffle import shuffled_deck
 
 VARIANTS = ("draw1", "draw3", "goldrush", "friday13")
@@ -34,8 +48,11 @@ def test_every_variant_and_state_renders_a_wide_palette_png(variant, state):
     data = render_board(view_of(game), time_left=100.0)
     assert data.startswith(b"\x89PNG\r\n\x1a\n")
     image = _image(data)
-    assert (image.size, image.mode) == ((WIDTH, HEIGHT), "P")
-    assert image.size[0] >= 1000 and image.size[0] > image.size[1]
+    assert (image.size[0], image.mode) == (WIDTH, "P")
+    if game.status is Status.PLAYING:
+        assert MIN_HEIGHT <= image.size[1] <= MAX_HEIGHT
+    else:
+        assert image.size[1] > table_height(view_of(game))  # the result panel is stacked below the table
     assert len(data) <= 40_000
 
 
@@ -121,7 +138,8 @@ def test_the_longest_possible_pile_fits_on_the_table():
     view = view_of(new_game("draw3", seed=1))
     tableau = (*view.tableau[:6], PileView(6, run))
     image = draw_board(dataclasses.replace(view, tableau=tableau))
-    last_rows = image.crop((0, HEIGHT - 6, WIDTH, HEIGHT))
+    assert image.size[1] == MAX_HEIGHT
+    last_rows = image.crop((0, MAX_HEIGHT - 6, WIDTH, MAX_HEIGHT))
     assert _colours(last_rows) == {palette.index(palette.FELT)}
 
 
@@ -131,7 +149,65 @@ def test_result_panel_shows_on_finished_games_only():
     game.play("end", seconds=200)
     ended = draw_board(view_of(game))
     panel = palette.index(palette.PANEL)
-    assert _count(ended, panel) > _count(playing, panel) + 100_000
+    assert _count(ended, panel) > _count(playing, panel) + 50_000
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("state", ["ended", "stuck", "expired"])
+def test_the_result_panel_never_covers_the_final_board(variant, state, monkeypatch):
+    from render import board
+
+    view = view_of(sample_game(variant, state))
+    final = draw_board(view)
+    height = table_height(view)
+    monkeypatch.setattr(board, "table_height", lambda _view: height)  # the same table, still in play
+    as_if_playing = draw_board(dataclasses.replace(view, status=Status.PLAYING))
+    table = (0, 0, WIDTH, height)
+    assert final.crop(table).tobytes() == as_if_playing.crop(table).tobytes()
+    assert palette.index(palette.PANEL) in _colours(final.crop((0, table[3], WIDTH, final.size[1])))
+
+
+def _ink_rows(image: Image.Image, box: tuple[int, int, int, int], colour: palette.RGB) -> int:
+    crop = image.crop(box)
+    ink = palette.index(colour)
+    rows = [y for y in range(crop.size[1]) if any(crop.getpixel((x, y)) == ink for x in range(crop.size[0]))]
+    return rows[-1] - rows[0] + 1
+
+
+@pytest.mark.parametrize("card", [Card(10, "S"), Card(12, "H"), Card(1, "C")])
+def test_a_card_index_is_at_least_14_px_tall_on_a_phone(card):
+    colour = palette.INK_RED if card.suit in "DH" else palette.INK_BLACK
+    rank_box = (0, 0, 40, UP_OFFSET)  # the rank's corner, above the next card of a fan
+    assert on_phone(_ink_rows(card_face(card).image, rank_box, colour)) >= 14
+
+
+def test_header_labels_and_pile_numbers_are_at_least_10_px_on_a_phone():
+    def cap_height(face: Face, size: int, value: str) -> int:
+        _, top, _, bottom = font(face, size).getbbox(value)
+        return int(bottom - top)
+
+    assert on_phone(cap_height(Face.CONDENSED, LABEL_SIZE, "MOVES")) >= 10
+    assert on_phone(cap_height(Face.BOLD, VALUE_SIZE, "SCORE")) >= 10
+    assert on_phone(cap_height(Face.BOLD, TAB_TEXT_SIZE, "7")) >= 10
+
+
+def test_pile_numbers_sit_on_their_piles_well_clear_of_the_top_row():
+    assert TABLEAU_Y < TAB_Y + TAB_H  # the pile's first card tucks under its number tab
+    assert TAB_Y - (TOP_Y + CARD_H) >= 16
+
+
+def test_height_follows_the_content_in_a_few_steady_steps():
+    from render.samples import play_greedy
+
+    heights = {draw_board(view_of(new_game(variant, seed=3))).size[1] for variant in ("draw1", "draw3")}
+    assert heights == {MIN_HEIGHT}
+    game, seen = new_game("draw3", seed=12), []
+    for _ in range(60):
+        if play_greedy(game, 1) and not game.is_over:
+            seen.append(draw_board(view_of(game)).size[1])
+    assert all(MIN_HEIGHT <= h <= MAX_HEIGHT for h in seen)
+    assert len(set(seen)) <= 4
+    assert sum(a != b for a, b in itertools.pairwise(seen)) <= 4
 
 
 def test_rendering_is_pure():
@@ -156,19 +232,6 @@ def test_render_never_imports_discord():
 
     code = "import sys, render; render.render_board; assert 'discord' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True)
-
-
-def test_compact_faces_have_a_smaller_index():
-    from render.sprites import card_face
-
-    card = Card(10, "C")
-    normal, compact = card_face(card), card_face(card, compact=True)
-    assert normal.size == compact.size
-    assert normal.image.tobytes() != compact.image.tobytes()
-    top_strip = (0, 26, 60, 32)  # below a compact index, inside a normal one
-    assert len(normal.image.crop(top_strip).getcolors(256) or []) > len(
-        compact.image.crop(top_strip).getcolors(256) or []
-    )
 
 
 def test_boards_over_the_size_budget_are_encoded_harder(monkeypatch):

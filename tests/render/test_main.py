@@ -1,6 +1,7 @@
 from PIL import Image
 
 from render.__main__ import main
+from render.layout import PHONE_WIDTH, WIDTH
 
 
 def test_main_writes_a_picture_per_variant_and_state(tmp_path, capsys):
@@ -9,5 +10,12 @@ def test_main_writes_a_picture_per_variant_and_state(tmp_path, capsys):
     assert names == sorted(
         f"{v}-{s}-4c.png" for v in ("draw1", "draw3", "goldrush", "friday13") for s in ("fresh", "won")
     )
-    assert Image.open(tmp_path / "friday13-won-4c.png").size[0] >= 1000
+    assert Image.open(tmp_path / "friday13-won-4c.png").size[0] == WIDTH
     assert "friday13-won-4c.png" in capsys.readouterr().out
+
+
+def test_phone_adds_a_phone_sized_copy_of_each_picture(tmp_path):
+    assert main(["--out", str(tmp_path), "--variants", "goldrush", "--states", "mid", "--phone"]) == 0
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["goldrush-mid-phone.png", "goldrush-mid.png"]
+    full, phone = (Image.open(tmp_path / name) for name in ("goldrush-mid.png", "goldrush-mid-phone.png"))
+    assert phone.size == (PHONE_WIDTH, round(full.size[1] * PHONE_WIDTH / full.size[0]))

@@ -1,9 +1,12 @@
 """The command line is a public contract: its JSON keys and notation are pinned here."""
 
+import dataclasses
 import io
 import json
 import subprocess
 import sys
+
+import pytest
 
 from solitaire import format_deck, new_game, shuffled_deck
 from solitaire.cli import main, play_loop
@@ -71,7 +74,90 @@ def test_terminal_play_reads_moves_and_reports_refusals():
     out = io.StringIO()
     play_loop(game, io.StringIO("help\nmoves\n3-3\ndraw\nend\n"), out)
     text = out.getvalue()
-    assert "SRC-DST" in text  # help
+    assert "Solitaire Rush (draw 3): commands" in text and "3-5" in text  # help
     assert "! a move needs two different places" in text
     assert "Game ended: score" in text
     assert "♠" in text or "♥" in text
+
+
+def fail(*argv: str, capsys) -> str:
+    assert main(list(argv), io.StringIO()) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("error: ")
+    return err
+
+
+@pytest.mark.parametrize("seconds", ["nan", "inf", "-inf", "-5", "301"])
+def test_replay_refuses_a_clock_reading_out_of_range_in_one_line(seconds, capsys):
+    err = fail("replay", "--variant", "draw3", "--seed", "1", f"--seconds={seconds}", "--json", capsys=capsys)
+    assert "--seconds must be a number from 0 to 300" in err
+
+
+@pytest.mark.parametrize(
+    ("flag", "value", "allowed"),
+    [("--max-nodes", "-1", "at least 1"), ("--max-nodes", "0", "at least 1"), ("--budget-ms", "-5", "from 1 to")],
+)
+def test_solve_refuses_a_negative_budget_in_one_line(flag, value, allowed, capsys):
+    err = fail("solve", "--variant", "draw3", "--seed", "1", flag, value, capsys=capsys)
+    assert f"{flag} must be" in err and allowed in err
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "3600001"])
+def test_solve_refuses_an_endless_time_budget(value, capsys):
+    err = fail("solve", "--variant", "draw3", "--seed", "1", "--budget-ms", value, capsys=capsys)
+    assert "--budget-ms must be a number from 1 to 3,600,000" in err
+
+
+def test_solve_without_a_budget_uses_the_default_node_budget(monkeypatch):
+    from solitaire import cli
+
+    budgets = []
+    real_solve = cli.solve
+
+    def spy(rules, deck, *, budget_ms, max_nodes):
+        budgets.append((budget_ms, max_nodes))
+        return real_solve(rules, deck, budget_ms=budget_ms, max_nodes=max_nodes)
+
+    monkeypatch.setattr(cli, "solve", spy)
+    answer = json.loads(run("solve", "--variant", "draw3", "--seed", "2"))
+    assert answer["result"] == "winnable" and budgets == [(None, cli.DEFAULT_SOLVE_NODES)]
+    run("solve", "--variant", "draw3", "--seed", "2", "--budget-ms", "500")
+    assert budgets[-1] == (500.0, None)
+
+
+def test_deck_errors_name_the_duplicated_and_the_missing_cards(capsys):
+    cards = format_deck(shuffled_deck(1)).split()
+    twice = cards[1]
+    lost = cards[0]
+    cards[0] = twice
+    err = fail("replay", "--variant", "draw3", "--deck", " ".join(cards), "--json", capsys=capsys)
+    assert err == f"error: a deck needs 52 distinct cards, got 52 (duplicated {twice}; missing {lost})\n"
+
+
+def test_ctrl_c_in_any_command_is_a_one_line_exit(monkeypatch, capsys):
+    from solitaire import cli
+
+    def interrupted(*_args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setitem(cli._COMMANDS, "deal", dataclasses.replace(cli._COMMANDS["deal"], run=interrupted))
+    assert main(["deal", "--variant", "draw3", "--seed", "1"], io.StringIO()) == 130
+    assert capsys.readouterr().err == "interrupted\n"
+
+
+def test_play_deals_a_proven_winnable_numbered_deal_by_default(monkeypatch):
+    from solitaire.deals import numbered_deal
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("end\n"))
+    text = run("play", "draw3", "--deal", "5")
+    assert "Solitaire Rush (draw 3), deal 5 (proven winnable)" in text
+    first_up = numbered_deal("draw3", 5).deck[0].label
+    assert text.splitlines()[5].split()[0] == first_up  # pile 1's card, first dealt
+    assert "Game ended" in text
+
+
+def test_play_with_a_seed_keeps_the_raw_shuffle(monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    text = run("play", "goldrush", "--seed", "3")
+    assert "seed 3 (not checked for a win)" in text
+    assert new_game("goldrush", seed=3).deck[0].label in text

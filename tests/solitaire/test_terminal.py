@@ -1,0 +1,116 @@
+"""The terminal game: what a player types and what the game answers."""
+
+import io
+import time
+
+import pytest
+
+from solitaire import new_game
+from solitaire.guide import help_text, rules_text
+from solitaire.moves import MoveKind
+from solitaire.terminal import INTERRUPTED, TimeUpError, alarm_after, normalise, play_loop, wants_colour
+from solitaire.textboard import RED, draw_board
+from solitaire.variants import VARIANTS
+from solitaire.view import view_of
+
+
+def play(game, lines: str, **kwargs) -> str:
+    out = io.StringIO()
+    assert play_loop(game, io.StringIO(lines), out, **kwargs) == 0
+    return out.getvalue()
+
+
+def first_card_move(game):
+    return next(move for move in game.legal_moves() if move.kind is MoveKind.PLAY)
+
+
+@pytest.mark.parametrize("arrow", ["→", "->", " → ", " -> "])
+def test_the_arrow_notation_of_the_autocomplete_is_a_move(arrow):
+    game = new_game("draw3", seed=1)
+    game.play("draw")
+    move = first_card_move(game)
+    typed = f"{move.source}{arrow}{move.target}: words after the colon are ignored"
+    text = play(game, f"{typed}\nquit\n")
+    assert "!" not in text and game.move_count == 2 and game.log[-1][0] == str(move)
+
+
+def test_an_empty_line_is_ignored():
+    game = new_game("draw1", seed=4)
+    text = play(game, "\n   \n\nquit\n")
+    assert "!" not in text and game.move_count == 0
+    assert text.count("> ") == 4
+
+
+def test_help_is_for_the_variant_being_played():
+    assert "w-J" in help_text(VARIANTS["friday13"]) and "3-5" not in help_text(VARIANTS["friday13"])
+    assert "fh-6" in help_text(VARIANTS["draw1"]) and "fh-6" not in help_text(VARIANTS["goldrush"])
+    text = play(new_game("goldrush", seed=2), "help\nrules\nquit\n")
+    assert "Gold Rush: commands" in text and "three passes: 3 cards per draw, then 2, then 1" in text
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_rules_name_the_variant_and_its_scoring(variant):
+    text = rules_text(VARIANTS[variant])
+    assert text.startswith(VARIANTS[variant].title) and "Scoring:" in text and "Clock: 5 minutes" in text
+
+
+def test_the_waste_top_is_marked():
+    game = new_game("draw3", seed=1)
+    game.play("draw")
+    *under, top = view_of(game).waste_fan
+    line = draw_board(view_of(game)).splitlines()[-1]
+    assert f"{under[-1].label} [{top.label}]" in line
+
+
+def test_red_suits_are_red_only_in_colour():
+    view = view_of(new_game("draw3", seed=1))
+    plain, coloured = draw_board(view), draw_board(view, colour=True)
+    assert "\x1b" not in plain
+    assert RED in coloured and coloured.replace(RED, "").replace("\x1b[0m", "") == plain
+
+
+def test_colour_needs_a_terminal_and_no_no_color(monkeypatch):
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm-256color")
+    assert wants_colour(Tty()) and not wants_colour(io.StringIO())
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert not wants_colour(Tty())
+
+
+@pytest.mark.parametrize("late", [300.0, 420.0])
+def test_time_running_out_is_announced_and_expires_the_game(late):
+    game, now, lines = new_game("draw3", seed=1), [0.0], iter(["draw", "draw", "draw"])
+
+    def reader(_prompt):
+        now[0] = late if game.move_count else 10.0  # the second line comes in at ``late``
+        return next(lines)
+
+    text = play(game, "", reader=reader, clock=lambda: now[0])
+    assert text.count("Time's up: the game expired.") == 1 and "Game expired: score 0" in text
+    assert "!" not in text
+    assert game.status.value == "expired" and game.move_count == 1
+
+
+def test_the_alarm_interrupts_a_line_being_typed():
+    started = time.monotonic()
+    with pytest.raises(TimeUpError), alarm_after(0.05, True):
+        time.sleep(2)
+    assert time.monotonic() - started < 1
+
+
+def test_ctrl_c_and_end_of_input_leave_cleanly():
+    def ctrl_c(_prompt):
+        raise KeyboardInterrupt
+
+    out = io.StringIO()
+    assert play_loop(new_game("draw1", seed=1), io.StringIO(), out, reader=ctrl_c) == INTERRUPTED
+    assert out.getvalue().endswith("\nLeft the game unfinished.\n")
+    assert play(new_game("draw1", seed=1), "").endswith("Left the game unfinished.\n")
+
+
+def test_normalise_keeps_plain_notation():
+    assert [normalise(text) for text in ("3-5", "W-J", " fh-6 ", "draw")] == ["3-5", "w-j", "fh-6", "draw"]
