@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
+from solitaire import after_cli
 from solitaire.cards import format_deck
 from solitaire.errors import SolitaireError
 from solitaire.game import Game
@@ -53,6 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--budget-ms", type=float, default=None, help="give up after this many milliseconds")
     solve.add_argument("--max-nodes", type=int, default=None, help="give up after this many positions")
     solve.add_argument("--json", action="store_true", help="print one JSON object (the only output form)")
+    after_cli.add_parsers(sub, _add_deal_arguments)
     return parser
 
 
@@ -168,7 +170,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     args = build_parser().parse_args(argv)
     stream = out or sys.stdout
     try:
-        return _COMMANDS[args.command](args, stream)
+        return {**_COMMANDS, **after_cli.COMMANDS}[args.command](args, stream)
     except SolitaireError as error:
         sys.stderr.write(f"error: {error}\n")
         return 2
