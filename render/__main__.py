@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
+from render import animate
 from render.board import render_board
 from render.samples import STATES, sample_game
 from solitaire.variants import VARIANTS
@@ -12,7 +14,10 @@ from solitaire.view import view_of
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Render the sample states of every variant into ``--out``."""
+    """Render the sample states of every variant into ``--out`` (or ``animate`` a game: see render.animate)."""
+    given = sys.argv[1:] if argv is None else argv
+    if given[:1] == ["animate"]:
+        return animate.main(given[1:])
     parser = argparse.ArgumentParser(prog="python -m render", description=__doc__)
     parser.add_argument("--out", type=Path, default=Path("docs/images"))
     parser.add_argument("--variants", nargs="+", choices=list(VARIANTS), default=list(VARIANTS))
