@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from bot import errors
+from bot.after_game import check_hints_allowed
 from bot.deal_bank import Deal
 from bot.storage import Database, players
 from bot.storage import games as store
@@ -31,6 +32,7 @@ from solitaire import (
     new_game,
 )
 from solitaire import GameOverError as EngineGameOverError
+from solitaire.moves import HINT
 from solitaire.view import BoardView, view_of
 
 log = logging.getLogger(__name__)
@@ -246,6 +248,17 @@ class SessionManager:
             return tuple(played)
 
         return await self._command(session, version, apply)
+
+    async def take_hint(self, session: Session, *, version: int | None = None) -> Outcome:
+        """Charge a hint through the engine (a ``Hints`` line on the score sheet) and mark the game hinted.
+
+        :raises HintsNotAllowedError: in a daily or a race.
+        :raises StaleBoardError: ``version`` is not the game's version any more.
+        """
+        check_hints_allowed(session.record)
+        outcome = await self.play(session, HINT, version=version)
+        await store.mark_hinted(self.db, session.id)
+        return outcome
 
     async def expire(self, session: Session, *, source: FinishSource = "clock") -> GameRecord | None:
         """End the game as expired if it is still running; return the final row (``None`` if it had ended)."""

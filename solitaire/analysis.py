@@ -122,7 +122,7 @@ def kept_line(rules: Rules, deck: Sequence[Card], moves: Sequence[str]) -> tuple
             raise SolitaireError(f"move {index + 1} ({text!r}) refused: {refusal}") from None
         if move.kind is MoveKind.UNDO:
             stack.pop()
-        else:
+        elif move.kind is not MoveKind.HINT:
             stack.append(KeptPosition(index, before, str(move)))
     stack.append(KeptPosition(applied, position_of(game), None))
     return stack, game
