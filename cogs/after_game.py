@@ -69,7 +69,7 @@ async def _analyze(bot: SolitaireBot, interaction: discord.Interaction, click: A
     selected = _source_of(analysis.lost_by)
     png = await asyncio.to_thread(render_board, view_of(kept), selected=selected)
     picture = discord.File(io.BytesIO(png), filename="analysis.png", description=describe_board(view_of(kept)))
-    await interaction.followup.send(text, file=picture, ephemeral=True)
+    await interaction.edit_original_response(content=text, attachments=[picture])
 
 
 async def _replay(bot: SolitaireBot, interaction: discord.Interaction, click: AfterGameClick) -> None:
@@ -82,7 +82,9 @@ async def _replay(bot: SolitaireBot, interaction: discord.Interaction, click: Af
     line += f" in {final.move_count} moves"
     description = f"An animation of a whole {game.rules.title} game, move by move; final score {final.score}."
     gif = discord.File(io.BytesIO(animation.data), filename="replay.gif", description=description)
-    await interaction.followup.send(line, file=gif, allowed_mentions=discord.AllowedMentions.none())
+    await interaction.edit_original_response(
+        content=line, attachments=[gif], allowed_mentions=discord.AllowedMentions.none()
+    )
 
 
 async def _hint(bot: SolitaireBot, interaction: discord.Interaction, click: AfterGameClick) -> None:
@@ -92,8 +94,8 @@ async def _hint(bot: SolitaireBot, interaction: discord.Interaction, click: Afte
     view = session.view()
     hint = await run_off_loop(bot.deals.executor, hint_of, view, session.game.hints + 1, session.id)
     if hint.move is None:
-        await interaction.followup.send(
-            "No move I tried wins from what you can see, so no hint and no points taken.", ephemeral=True
+        await interaction.edit_original_response(
+            content="No move I tried wins from what you can see, so no hint and no points taken."
         )
         return
     words = describe_move(session.game, session.game.parse_move(hint.move))
@@ -102,7 +104,7 @@ async def _hint(bot: SolitaireBot, interaction: discord.Interaction, click: Afte
         f"Hint: **{words}** (it won {hint.wins} of {hint.samples} deals that fit what you can see).\n"
         f"−{HINT_PENALTY} points; this game is now hinted, so it is not ranked on the casual leaderboards."
     )
-    await interaction.followup.send(text, ephemeral=True)
+    await interaction.edit_original_response(content=text)
     board = await build_board(
         session.record, outcome.view, outcome.version, now=bot.now(), four_colour=session.four_colour
     )

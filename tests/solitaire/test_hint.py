@@ -3,11 +3,12 @@
 import io
 import json
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from render.samples import play_greedy
-from solitaire import VARIANTS, format_deck, new_game, shuffled_deck
+from solitaire import VARIANTS, GameOverError, format_deck, game_from_json, game_to_json, new_game, shuffled_deck
 from solitaire.cli import main
 from solitaire.friday13 import STARTER_RANKS
 from solitaire.hint import hint_for, sample_position, visible_cards
@@ -101,3 +102,26 @@ def test_no_hint_once_the_game_is_over():
     game = new_game("draw1", seed=3)
     game.play("end")
     assert hint_for(view_of(game), number=1).move is None
+
+
+def test_a_hint_is_an_engine_command_that_costs_points_survives_undo_and_replays():
+    game = new_game("draw1", seed=3)
+    for _ in range(24):
+        game.play("draw")  # every stock card seen: the next draw (turning the waste over) can be undone
+    game.play("draw")
+    before = game.score
+    game.play("hint")
+    assert (game.score, game.hints, game.hinted) == (before - 50, 1, True)
+    assert ("Hints", -50) in game.sheet.lines()
+    game.play("undo")  # takes back the draw, never the charge
+    assert game.sheet.hints == -50 and game.hinted
+    assert game_from_json(game_to_json(game)).sheet == game.sheet
+    result = run("replay", "--variant", "draw1", "--seed", "3", "--moves", "hint", "--json")
+    assert result["score_sheet"]["hints"] == -50 and result["score"] == -50
+
+
+def test_no_hint_can_be_charged_once_the_game_is_over():
+    game = new_game("draw1", seed=3)
+    game.play("end")
+    with pytest.raises(GameOverError):
+        game.play("hint")
