@@ -167,9 +167,9 @@ def analyze(
         return verdicts[k]
 
     last = len(positions) - 1
-    start = judge(0)
-    winnable_at_start = {WINNABLE: True, UNWINNABLE: False}.get(start.result)
     lo, hi, decided = _search(judge, last, final.status is Status.WON, max_solves)
+    start = verdicts[0].result if 0 in verdicts else WINNABLE  # a won game needs no solve
+    winnable_at_start = True if lo is not None else {WINNABLE: True, UNWINNABLE: False}.get(start)
     line = verdicts[lo].line if lo is not None and lo in verdicts else ()
     lost_by = positions[lo].next_move if decided and lo is not None and hi is not None else None
     return Analysis(
@@ -190,26 +190,29 @@ def analyze(
 def _search(
     judge: Callable[[int], Verdict], last: int, won: bool, max_solves: int
 ) -> tuple[int | None, int | None, bool]:
-    """Binary search the kept line: return (last proven winnable, first proven unwinnable after it, decided)."""
-    start = judge(0).result
+    """Binary search the kept line: return (last proven winnable, first proven unwinnable after it, decided).
+
+    A position after a winnable one may be lost, never the reverse, so one proven winnable
+    position proves every earlier one (the start included) and one unwinnable proves every later one.
+    """
     if won:
         return last, None, True
+    start = judge(0).result
     if start == UNWINNABLE:
         return None, 0, True
-    if start == UNKNOWN:
-        return None, None, False
     end = judge(last).result
     if end == WINNABLE:
         return last, None, True
-    lo, hi = 0, last if end == UNWINNABLE else None
+    lo = 0 if start == WINNABLE else -1
+    hi = last if end == UNWINNABLE else None
     untried = set(range(1, last))
     solves = 2
     while solves < max_solves:
         top = hi if hi is not None else last
         candidates = [k for k in untried if lo < k < top]
-        if not candidates or (hi is not None and hi - lo == 1):
+        if not candidates:
             break
-        middle = (lo + top) / 2
+        middle = (max(lo, 0) + top) / 2
         k = min(candidates, key=lambda c: (abs(c - middle), c))
         untried.discard(k)
         solves += 1
@@ -218,7 +221,8 @@ def _search(
             lo = k
         elif result == UNWINNABLE:
             hi = k
-    return lo, hi, hi is not None and hi - lo == 1
+    found = lo if lo >= 0 else None
+    return found, hi, found is not None and hi is not None and hi - lo == 1
 
 
 def _judge(

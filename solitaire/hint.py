@@ -32,9 +32,9 @@ from solitaire.view import BoardView
 
 T = TypeVar("T")
 
-DEFAULT_SAMPLES = 8
+DEFAULT_SAMPLES = 10
 """Hidden-card samples solved per hint."""
-DEFAULT_MAX_NODES = 1_500
+DEFAULT_MAX_NODES = 2_500
 """Search budget per sample (a node budget keeps the hint deterministic)."""
 
 
