@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import TextIO
 
 from solitaire.analysis import DEFAULT_BUDGET_MS, analyze
+from solitaire.game import Game
 from solitaire.games import new_game
 from solitaire.hint import DEFAULT_SAMPLES, hint_for
 from solitaire.view import view_of
@@ -46,6 +47,16 @@ def _hint(args: argparse.Namespace, out: TextIO) -> int:
     result = hint_for(view_of(game), number=args.number, salt=args.rng, samples=args.samples)
     out.write(json.dumps(result.to_dict()) + "\n")
     return 0
+
+
+def terminal_hint(game: Game, *, seconds: float, out: TextIO) -> None:
+    """Suggest a move in ``play`` and charge it through the engine (nothing is charged without a move)."""
+    hint = hint_for(view_of(game), number=game.hints + 1)
+    if hint.move is None:
+        out.write("no hint: no move I tried wins from what you can see (nothing charged)\n")
+        return
+    game.play("hint", seconds=seconds)
+    out.write(f"hint: {hint.move} (won {hint.wins} of {hint.samples} samples; -50 points)\n")
 
 
 COMMANDS: dict[str, Handler] = {"analyze": _analyze, "hint": _hint}

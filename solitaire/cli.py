@@ -130,6 +130,7 @@ HELP = """commands:
   SRC-DST         move cards: 3-5, w-2, 4-f, w-f, fh-6 (Friday 13: w-J, w-10, ...)
   undo (or u)     take back the last move (not one that revealed a card)
   moves           list the legal moves
+  hint            suggest a move from what you can see (costs 50 points)
   end             end the game and take the time bonus
   quit            leave without ending
 """
@@ -149,6 +150,9 @@ def play_loop(game: Game, stdin: TextIO, out: TextIO) -> int:
             return 0
         if text in ("help", "?"):
             out.write(HELP)
+            continue
+        if text == "hint":
+            after_cli.terminal_hint(game, seconds=time.monotonic() - start, out=out)
             continue
         if text == "moves":
             out.write(" ".join(str(move) for move in game.legal_moves()) + "\n")

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from render.samples import play_greedy
 from solitaire import VARIANTS, GameOverError, format_deck, game_from_json, game_to_json, new_game, shuffled_deck
-from solitaire.cli import main
+from solitaire.cli import main, play_loop
 from solitaire.friday13 import STARTER_RANKS
 from solitaire.hint import hint_for, sample_position, visible_cards
 from solitaire.shuffle import SplitMix64
@@ -125,3 +125,12 @@ def test_no_hint_can_be_charged_once_the_game_is_over():
     game.play("end")
     with pytest.raises(GameOverError):
         game.play("hint")
+
+
+def test_the_terminal_game_prints_a_hint_and_charges_it():
+    game = new_game("draw3", seed=0)
+    out = io.StringIO()
+    play_loop(game, io.StringIO("hint\nquit\n"), out)
+    expected = hint_for(view_of(new_game("draw3", seed=0)), number=1).move
+    assert f"hint: {expected} (" in out.getvalue()
+    assert game.hints == 1 and game.log[-1][0] == "hint"
