@@ -227,6 +227,8 @@ class SessionManager:
 
         def apply() -> tuple[str, ...]:
             parsed = session.game.parse_move(move) if isinstance(move, str) else move
+            if parsed.kind is MoveKind.HINT:
+                raise IllegalMoveError("hint: ask with the Hint button (casual games), which says the move")
             self._push(session, parsed)
             return (str(parsed),)
 
@@ -256,7 +258,12 @@ class SessionManager:
         :raises StaleBoardError: ``version`` is not the game's version any more.
         """
         check_hints_allowed(session.record)
-        outcome = await self.play(session, HINT, version=version)
+
+        def apply() -> tuple[str, ...]:
+            self._push(session, HINT)
+            return (str(HINT),)
+
+        outcome = await self._command(session, version, apply)
         await store.mark_hinted(self.db, session.id)
         return outcome
 

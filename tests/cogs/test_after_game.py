@@ -148,3 +148,18 @@ async def test_a_hinted_game_is_left_off_the_casual_leaderboards(simcord_env, ch
     text = today.response.embeds[0].description or ""
     assert text.startswith(f"🥇 <@{bob.id}>") and f"<@{alice.id}> has no result here yet" in text
     assert "1 ranked" in text
+
+
+async def test_a_hint_cannot_be_typed_as_a_move(simcord_env, channel, alice):
+    await start(alice, channel)
+    result = await alice.slash(channel, "solitaire move", move="hint")
+    assert result.response.ephemeral and "Hint button" in result.response.content
+    assert simcord_env.bot.sessions.get(1).game.hints == 0
+
+
+@pytest.mark.parametrize("variant", ["draw1", "friday13"])
+async def test_boards_with_the_hint_button_fit_discord_limits(simcord_env, channel, alice, variant):
+    result = await alice.slash(channel, "solitaire start", variant=variant, deal=5)
+    board = result.response
+    assert "Hint (−50)" in labels(board)
+    assert len(board.components) <= 5 and all(len(row["components"]) <= 5 for row in board.components)
