@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from bot import errors
+from bot.after_game import check_hints_allowed
 from bot.deal_bank import Deal
 from bot.storage import Database, players
 from bot.storage import games as store
@@ -31,6 +32,7 @@ from solitaire import (
     new_game,
 )
 from solitaire import GameOverError as EngineGameOverError
+from solitaire.moves import HINT
 from solitaire.view import BoardView, view_of
 
 log = logging.getLogger(__name__)
@@ -225,6 +227,8 @@ class SessionManager:
 
         def apply() -> tuple[str, ...]:
             parsed = session.game.parse_move(move) if isinstance(move, str) else move
+            if parsed.kind is MoveKind.HINT:
+                raise IllegalMoveError("hint: ask with the Hint button (casual games), which says the move")
             self._push(session, parsed)
             return (str(parsed),)
 
@@ -246,6 +250,22 @@ class SessionManager:
             return tuple(played)
 
         return await self._command(session, version, apply)
+
+    async def take_hint(self, session: Session, *, version: int | None = None) -> Outcome:
+        """Charge a hint through the engine (a ``Hints`` line on the score sheet) and mark the game hinted.
+
+        :raises HintsNotAllowedError: in a daily or a race.
+        :raises StaleBoardError: ``version`` is not the game's version any more.
+        """
+        check_hints_allowed(session.record)
+
+        def apply() -> tuple[str, ...]:
+            self._push(session, HINT)
+            return (str(HINT),)
+
+        outcome = await self._command(session, version, apply)
+        await store.mark_hinted(self.db, session.id)
+        return outcome
 
     async def expire(self, session: Session, *, source: FinishSource = "clock") -> GameRecord | None:
         """End the game as expired if it is still running; return the final row (``None`` if it had ended)."""

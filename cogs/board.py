@@ -13,9 +13,11 @@ import discord
 from bot.clicks import TO_FOUNDATION, BoardClick, source_name
 from bot.sessions import Session
 from bot.storage.games import GameRecord
+from cogs.after_game_buttons import add_hint_button, finished_buttons
 from cogs.buttons import BoardButton
 from render import render_board
 from solitaire import MoveKind, Status
+from solitaire.alt_text import describe_board
 from solitaire.cards import SUIT_SYMBOLS
 from solitaire.moves import FOUNDATION_SOURCES, FRIDAY13_LABELS, PILES
 from solitaire.variants import Family
@@ -42,10 +44,12 @@ class Board:
     content: str
     png: bytes
     view: discord.ui.View | None
+    alt: str | None = None
+    """The picture's alt text (what a screen reader says): only what the player can see."""
 
     def file(self) -> discord.File:
         """A fresh attachment of the picture (a ``discord.File`` can be sent only once)."""
-        return discord.File(io.BytesIO(self.png), filename=FILENAME)
+        return discord.File(io.BytesIO(self.png), filename=FILENAME, description=self.alt)
 
     def send_kwargs(self) -> dict[str, Any]:
         """Keyword arguments for a new message."""
@@ -77,8 +81,11 @@ async def build_board(
     png = await asyncio.to_thread(
         render_board, view, time_left=time_left, selected=selected if playing else None, four_colour=four_colour
     )
-    buttons = board_buttons(record.id, version, view, selected) if playing else None
-    return Board(board_content(record, view, selected=selected if playing else None), png, buttons)
+    buttons = board_buttons(record.id, version, view, selected) if playing else finished_buttons(record)
+    if playing:
+        add_hint_button(buttons, record, version, view.family)
+    content = board_content(record, view, selected=selected if playing else None)
+    return Board(content, png, buttons, describe_board(view))
 
 
 def board_content(record: GameRecord, view: BoardView, *, selected: str | None = None) -> str:

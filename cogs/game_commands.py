@@ -16,6 +16,7 @@ from bot.rules_text import rules_text
 from bot.sessions import FinishSource, Outcome, Session
 from bot.storage import games as store
 from bot.storage.games import GameRecord
+from cogs.after_game_buttons import AfterGameButton
 from cogs.base import SolitaireCogBase
 from cogs.board import build_board, edit_stored_board
 from cogs.buttons import BoardButton, OfferButton, offer_view
@@ -43,12 +44,12 @@ class GameCommands(SolitaireCogBase):
 
     async def load_game_commands(self) -> None:
         """Register the persistent buttons and the board refresh of games the clock ends."""
-        self.bot.add_dynamic_items(BoardButton, OfferButton)
+        self.bot.add_dynamic_items(BoardButton, OfferButton, AfterGameButton)
         self.sessions.add_finish_listener(self._refresh_finished_board)
 
     async def unload_game_commands(self) -> None:
         """Forget the persistent buttons."""
-        self.bot.remove_dynamic_items(BoardButton, OfferButton)
+        self.bot.remove_dynamic_items(BoardButton, OfferButton, AfterGameButton)
 
     # -- slash commands --------------------------------------------------------------
     @app_commands.command(name="start", description="Start a 5-minute game")

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import argparse
 import io
+import sys
 from pathlib import Path
 
 from PIL import Image
 
+from render import animate
 from render.board import render_board
 from render.layout import PHONE_WIDTH
 from render.samples import STATES, sample_game
@@ -19,7 +21,10 @@ from solitaire.view import view_of
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Render the sample states of every variant into ``--out``."""
+    """Render the sample states of every variant into ``--out`` (or ``animate`` a game: see render.animate)."""
+    given = sys.argv[1:] if argv is None else argv
+    if given[:1] == ["animate"]:
+        return animate.main(given[1:])
     parser = argparse.ArgumentParser(prog="python -m render", description=__doc__)
     parser.add_argument("--out", type=Path, default=Path("docs/images"))
     parser.add_argument("--variants", nargs="+", choices=list(VARIANTS), default=list(VARIANTS))
@@ -27,7 +32,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--four-colour", action="store_true", help="draw clubs green and diamonds blue")
     parser.add_argument("--selected", help="highlight this move source in mid-game pictures (e.g. 3, w)")
     parser.add_argument("--phone", action="store_true", help="also write each picture scaled to a phone's width")
-    args = parser.parse_args(argv)
+    args = parser.parse_args(given)
     args.out.mkdir(parents=True, exist_ok=True)
     suffix = ("-4c" if args.four_colour else "") + (f"-sel{args.selected}" if args.selected else "")
     for variant in args.variants:

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
+from solitaire import after_cli
 from solitaire.cards import format_deck
 from solitaire.deals import numbered_deal
 from solitaire.errors import SolitaireError
@@ -200,6 +201,31 @@ def _solve(args: argparse.Namespace, out: TextIO) -> int:
     answer = {"result": result.result, "moves": list(result.moves), "nodes": result.nodes, "ms": round(result.ms, 3)}
     out.write(json.dumps(answer) + "\n")
     return 0
+
+
+# -- analyze and hint (solitaire/after_cli.py) --------------------------------------------
+def _analyze_arguments(parser: argparse.ArgumentParser) -> None:
+    _add_deal_arguments(parser)
+    after_cli.analyze_arguments(parser)
+
+
+@command("analyze", "where a game was lost, with a winning line from there", _analyze_arguments)
+def _analyze(args: argparse.Namespace, out: TextIO) -> int:
+    _finite(args.budget_ms, "--budget-ms", low=1, high=MAX_BUDGET_MS)
+    _finite(args.max_nodes, "--max-nodes", low=1)
+    return after_cli.run_analyze(args, out)
+
+
+def _hint_arguments(parser: argparse.ArgumentParser) -> None:
+    _add_deal_arguments(parser)
+    after_cli.hint_arguments(parser)
+
+
+@command("hint", "suggest one move from what the player can see", _hint_arguments)
+def _hint(args: argparse.Namespace, out: TextIO) -> int:
+    _finite(args.number, "--number", low=1)
+    _finite(args.samples, "--samples", low=1, high=1000)
+    return after_cli.run_hint(args, out)
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:

@@ -12,7 +12,7 @@ from typing import Any
 from solitaire.cards import Card, check_deck
 from solitaire.errors import GameOverError, IllegalMoveError, SolitaireError
 from solitaire.moves import Move, MoveKind, parse_move
-from solitaire.scoring import ScoreSheet, time_bonus
+from solitaire.scoring import HINT_PENALTY, ScoreSheet, time_bonus
 from solitaire.variants import Rules
 
 EXPIRE = "expire"
@@ -124,6 +124,16 @@ class Game(ABC):
         """Whether :data:`UNDO` would be accepted now."""
         return not self.is_over and bool(self._stack)
 
+    @property
+    def hints(self) -> int:
+        """Hints taken in this game (each logged as ``hint``)."""
+        return -self.sheet.hints // HINT_PENALTY
+
+    @property
+    def hinted(self) -> bool:
+        """Whether a hint was taken (a hinted game is not ranked on casual leaderboards)."""
+        return self.sheet.hints != 0
+
     def position(self) -> tuple[Any, ScoreSheet, int, Status]:
         """An immutable, comparable copy of the board, score sheet, move count and status."""
         return (self._capture(), self.sheet, self.move_count, self.status)
@@ -143,7 +153,7 @@ class Game(ABC):
             return False
         if move.kind is MoveKind.UNDO:
             return self.can_undo
-        return move.kind is MoveKind.END or move in self.legal_moves()
+        return move.kind in (MoveKind.END, MoveKind.HINT) or move in self.legal_moves()
 
     def play(self, text: str, *, seconds: float = 0) -> Move:
         """Parse ``text`` and :meth:`push` it; return the move."""
@@ -167,6 +177,8 @@ class Game(ABC):
             self._undo()
         elif move.kind is MoveKind.END:
             self._finish(Status.ENDED, clock)
+        elif move.kind is MoveKind.HINT:
+            self._score(hints=-HINT_PENALTY)
         else:
             self._apply_and_record(move, clock)
         self.log.append((str(move), clock))
@@ -208,7 +220,7 @@ class Game(ABC):
             raise IllegalMoveError("undo: there is no move to take back")
         snapshot = self._stack.pop()
         self._restore(snapshot.board)
-        self.sheet = snapshot.sheet
+        self.sheet = dataclasses.replace(snapshot.sheet, hints=self.sheet.hints)  # a hint taken stays paid
         self.move_count = snapshot.move_count
 
     def _finish(self, status: Status, clock: int) -> None:

@@ -36,6 +36,7 @@ _COMMON_COMMANDS = """\
   draw (or d)   turn cards from the stock (turns the waste over when the stock is empty)
   undo (or u)   take back the last move (not one that showed you a new card)
   moves         list the legal moves now
+  hint          suggest a move from what you can see (costs 50 points)
   board         draw the board again
   end           end the game now and take the time bonus
   rules         the rules and scoring of {title}

@@ -29,6 +29,8 @@ class MoveKind(Enum):
     UNDO = "undo"
     END = "end"
     PLAY = "play"
+    HINT = "hint"
+    """A hint was taken: it costs points and marks the game as hinted (no card moves)."""
 
 
 @dataclass(frozen=True)
@@ -53,7 +55,8 @@ class Move:
 DRAW = Move(MoveKind.DRAW)
 UNDO = Move(MoveKind.UNDO)
 END = Move(MoveKind.END)
-_COMMANDS = {"draw": DRAW, "d": DRAW, "undo": UNDO, "u": UNDO, "end": END}
+HINT = Move(MoveKind.HINT)
+_COMMANDS = {"draw": DRAW, "d": DRAW, "undo": UNDO, "u": UNDO, "end": END, "hint": HINT}
 
 
 def parse_move(text: str, family: Family) -> Move:

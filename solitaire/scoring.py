@@ -9,6 +9,8 @@ WASTE_MOVE_POINTS = 10
 FOUNDATION_RETURN_PENALTY = 10
 FRIDAY13_CARD_POINTS = 10
 FRIDAY13_START_POINTS = 20
+HINT_PENALTY = 50
+"""Points each hint costs (casual games only)."""
 
 
 def foundation_points(rank: int) -> int:
@@ -45,6 +47,8 @@ class ScoreSheet:
     recycles: int = 0
     """Negative: penalties for returning the waste to the stock."""
     time_bonus: int = 0
+    hints: int = 0
+    """Negative: -50 per hint taken (the game is then hinted)."""
 
     @property
     def total(self) -> int:
@@ -61,6 +65,7 @@ class ScoreSheet:
             "foundation_returns": "Foundation returns",
             "recycles": "Stock returns",
             "time_bonus": "Time bonus",
+            "hints": "Hints",
         }
         return [(labels[f.name], getattr(self, f.name)) for f in fields(self) if getattr(self, f.name)]
 

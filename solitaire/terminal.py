@@ -11,6 +11,7 @@ from contextlib import contextmanager, suppress
 from types import FrameType
 from typing import TextIO
 
+from solitaire.after_cli import terminal_hint
 from solitaire.errors import SolitaireError
 from solitaire.game import Game, Status
 from solitaire.guide import help_text, rules_text
@@ -156,6 +157,8 @@ def _answer(game: Game, text: str, out: TextIO, show: Callable[[], None], second
         out.write(" ".join(str(move) for move in game.legal_moves()) + "\n")
     elif text == "board":
         show()
+    elif text == "hint":
+        terminal_hint(game, seconds=seconds, out=out)
     else:
         try:
             game.play(text, seconds=seconds)

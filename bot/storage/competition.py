@@ -269,7 +269,7 @@ async def leaderboard(
             where = "daily_date BETWEEN ? AND ?"
             span: tuple[Any, Any] = (days[0].isoformat(), days[1].isoformat())
         else:
-            where = "finished_at >= ? AND finished_at < ?"
+            where = "finished_at >= ? AND finished_at < ? AND hinted = 0"  # hinted games are not ranked
             span = day_bounds(timezone, *days)
         top, caller, total = await _over_span(db, guild_id, variant, mode, where, span, caller_id, limit)
     return Leaderboard(variant=variant, mode=mode, period=period, top=top, caller=caller, total=total)

@@ -181,6 +181,11 @@ async def finish_game(db: Database, game_id: int, result: Result) -> GameRecord 
     return GameRecord.from_row(row) if row is not None else None
 
 
+async def mark_hinted(db: Database, game_id: int) -> None:
+    """Mark a game as hinted: it is then left off the casual leaderboards (see V008)."""
+    await db.execute("UPDATE games SET hinted = 1 WHERE id = ?", (game_id,))
+
+
 async def set_board(db: Database, game_id: int, *, channel_id: int, message_id: int | None, token: str | None) -> None:
     """Remember where a game's board is (its message and, for ephemeral boards, the interaction token)."""
     await db.execute(

@@ -130,6 +130,9 @@ def _cannot_leave(card: int, covered: set[int]) -> bool:
 class KlondikeSearch:
     """One solve of one Klondike deal; create, call :meth:`run`, read the results."""
 
+    from_deal = True
+    """Whether the search starts from a deal (the buried-deadlock test is sound only there)."""
+
     def __init__(self, rules: Rules, deck: Sequence[Card]) -> None:
         cards = [encode(card) for card in deck]
         self.piles: list[list[int]] = []
@@ -186,7 +189,7 @@ class KlondikeSearch:
         if self.solved():
             self.solution = self.notation([])
             return
-        if buried_deadlock(self.piles):
+        if self.from_deal and buried_deadlock(self.piles):
             self.exhausted = True  # provably unwinnable: no search needed
             return
         cap = FIRST_ROUND

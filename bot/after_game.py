@@ -1,0 +1,135 @@
+"""After the game: when analysis and replays open, the buttons' ids, and solving off the event loop.
+
+Nothing here knows Discord. Solving (analysis, hints) goes to the deal workers' executor
+(a process pool in production) when one is given, else to a thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections.abc import Callable
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from datetime import date
+from typing import Any, Literal, TypeVar
+
+from bot.errors import BotError
+from bot.storage.games import GameRecord
+from solitaire import game_from_json
+from solitaire.analysis import DEFAULT_BUDGET_MS, Analysis, analyze
+from solitaire.hint import Hint, hint_for
+from solitaire.view import BoardView
+
+T = TypeVar("T")
+
+RaceOver = Callable[[GameRecord], bool]
+"""Whether the race a game belongs to has ended (races plug in here; none exist yet)."""
+
+
+class NotYetError(BotError):
+    """Analysis or a replay asked for before the competition it belongs to is over."""
+
+    def __init__(self, what: str, when: str) -> None:
+        super().__init__(f"{what} opens {when}: everyone plays this deal unaided until then.")
+
+
+class HintsNotAllowedError(BotError):
+    """A hint asked for in a daily or a race."""
+
+    def __init__(self) -> None:
+        super().__init__("Hints are for casual games only: dailies and races are played unaided.")
+
+
+class NotFinishedError(BotError):
+    """Analysis or a replay of a game still running."""
+
+    def __init__(self) -> None:
+        super().__init__("That game is still running: analysis and replays open when it is over.")
+
+
+def hints_allowed(record: GameRecord) -> bool:
+    """Whether hints may be taken in this game (casual games only)."""
+    return record.mode == "casual"
+
+
+def check_hints_allowed(record: GameRecord) -> None:
+    """:raises HintsNotAllowedError: in a daily or a race."""
+    if not hints_allowed(record):
+        raise HintsNotAllowedError()
+
+
+def check_after_game(record: GameRecord, what: str, *, server_today: date, race_over: RaceOver | None = None) -> None:
+    """Let ``what`` (analysis, a replay) through only when nobody can still gain from it.
+
+    Casual games: once finished. Dailies: once that server's day (``server_today``) is past the
+    game's day. Races: once ``race_over`` says so (closed while no race gate is given).
+
+    :raises NotFinishedError: the game is running.
+    :raises NotYetError: the day or the race is not over.
+    """
+    if record.is_playing:
+        raise NotFinishedError()
+    if record.mode == "casual":
+        return
+    if record.mode == "daily":
+        if record.daily_date is None or date.fromisoformat(record.daily_date) >= server_today:
+            raise NotYetError(what, "after this server's day is over (at its midnight)")
+        return
+    if race_over is None or not race_over(record):
+        raise NotYetError(what, "when the race ends")
+
+
+def analyze_state(state: str, budget_ms: float = DEFAULT_BUDGET_MS) -> Analysis:
+    """Analyze a stored game (``games.state``); picklable, so a worker process can run it."""
+    game = game_from_json(json.loads(state))
+    moves = [move for move, _ in game.log]
+    return analyze(game.rules, game.deck, moves, budget_ms=budget_ms)
+
+
+def hint_of(view: BoardView, number: int, salt: int) -> Hint:
+    """Compute hint ``number`` for ``view``; picklable, so a worker process can run it."""
+    return hint_for(view, number=number, salt=salt)
+
+
+async def run_off_loop(executor: Executor | None, function: Callable[..., T], *args: Any) -> T:
+    """Run ``function(*args)`` in ``executor`` (a worker process), or in a thread when there is none."""
+    if executor is None:
+        return await asyncio.to_thread(function, *args)
+    return await asyncio.get_running_loop().run_in_executor(executor, function, *args)
+
+
+# -- the buttons' custom ids ----------------------------------------------------------
+AFTER_PREFIX = "solag"
+_AFTER_ID = re.compile(r"^solag:(?P<game>\d{1,19}):(?P<action>analyze|replay|hint)(?::(?P<version>\d{1,9}))?$")
+AfterAction = Literal["analyze", "replay", "hint"]
+
+
+@dataclass(frozen=True)
+class AfterGameClick:
+    """An Analyze / Share replay button of a finished game, or the Hint button of a running one (with its version)."""
+
+    game_id: int
+    action: AfterAction
+    version: int | None = None
+
+    @property
+    def custom_id(self) -> str:
+        """The button's custom id: ``solag:<game>:<action>[:<version>]``."""
+        tail = f":{self.version}" if self.version is not None else ""
+        return f"{AFTER_PREFIX}:{self.game_id}:{self.action}{tail}"
+
+
+def parse_after_game_click(custom_id: str) -> AfterGameClick | None:
+    """Read an after-game button's custom id; ``None`` if malformed (a hint needs its version, the others none)."""
+    match = _AFTER_ID.match(custom_id)
+    if match is None:
+        return None
+    action: AfterAction = (
+        "analyze" if match["action"] == "analyze" else "replay" if match["action"] == "replay" else "hint"
+    )
+    version = int(match["version"]) if match["version"] is not None else None
+    if (action == "hint") != (version is not None):
+        return None
+    return AfterGameClick(int(match["game"]), action, version)

@@ -1,0 +1,133 @@
+"""A whole game as an animated GIF: one frame per command, a longer hold on the last (with the score sheet).
+
+Frames are the renderer's own boards (:func:`render.board.draw_board`), so they show only what
+the player saw. Every board shares one palette, so frames go into the GIF unquantised, and
+Pillow stores each as the rectangle that changed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from PIL import Image
+
+from render import palette as pal
+from render.board import draw_board
+from render.sprites import LOCK
+from solitaire.cards import Card
+from solitaire.game import EXPIRE
+from solitaire.games import new_game
+from solitaire.variants import VARIANTS, Rules
+from solitaire.view import BoardView, view_of
+
+FRAME_MS = 180
+"""How long each move shows."""
+HOLD_MS = 4_000
+"""How long the last board (with the score sheet when the game is over) shows."""
+SCALE = 0.5
+"""Frames are drawn at full size and shrunk by this factor (a phone-width GIF, far smaller)."""
+MAX_BYTES = 8_000_000
+"""Discord's upload limit for a bot without boosts: the GIF must stay below it."""
+
+
+@dataclass(frozen=True)
+class Animation:
+    """A finished GIF and its frame count."""
+
+    data: bytes
+    frames: int
+
+
+def game_views(rules: Rules, deck: Sequence[Card], log: Sequence[tuple[str, int]]) -> Iterator[BoardView]:
+    """Yield the player's view of the deal and after each logged command (``expire`` ends the clock)."""
+    game = new_game(rules, deck=deck)
+    yield view_of(game)
+    for text, seconds in log:
+        if game.is_over:
+            return
+        if text == EXPIRE:
+            game.expire()
+        else:
+            game.play(text, seconds=seconds)
+        yield view_of(game)
+
+
+def animate(
+    rules: Rules,
+    deck: Sequence[Card],
+    log: Sequence[tuple[str, int]],
+    *,
+    frame_ms: int = FRAME_MS,
+    hold_ms: int = HOLD_MS,
+    scale: float = SCALE,
+    four_colour: bool = False,
+) -> Animation:
+    """Draw the game whose move log (``(move, clock seconds)``, as ``Game.log``) is ``log`` as GIF bytes.
+
+    Blocking (about a second for 300 moves): the bot runs it off the event loop.
+
+    :raises SolitaireError: if the engine refuses a move.
+    """
+    frames = _same_size([_frame(view, scale, four_colour) for view in game_views(rules, deck, log)])
+    durations = [frame_ms] * (len(frames) - 1) + [hold_ms]
+    buffer = io.BytesIO()
+    frames[0].save(
+        buffer,
+        format="GIF",
+        save_all=True,
+        append_images=frames[1:],
+        duration=durations,
+        loop=0,
+        optimize=False,
+        disposal=1,
+    )
+    return Animation(buffer.getvalue(), len(frames))
+
+
+def _frame(view: BoardView, scale: float, four_colour: bool) -> Image.Image:
+    """One board, shrunk to ``scale`` on the shared palette."""
+    with LOCK:
+        canvas = draw_board(view, four_colour=four_colour)
+    if scale == 1:
+        return canvas
+    size = (round(canvas.width * scale), round(canvas.height * scale))
+    return canvas.resize(size, Image.Resampling.NEAREST)
+
+
+def _same_size(frames: list[Image.Image]) -> list[Image.Image]:
+    """Pad every frame with felt to the tallest one (a board's height follows its piles; a GIF's does not)."""
+    height = max(frame.height for frame in frames)
+    felt = pal.index(pal.FELT)
+    padded = []
+    for frame in frames:
+        if frame.height < height:
+            canvas = Image.new("P", (frame.width, height), felt)
+            canvas.putpalette(frame.getpalette() or [])
+            canvas.paste(frame, (0, 0))
+            frame = canvas
+        padded.append(frame)
+    return padded
+
+
+def main(argv: Sequence[str]) -> int:
+    """``python -m render animate --variant V (--seed N | --deck "..") --moves "..." --out FILE.gif``."""
+    parser = argparse.ArgumentParser(prog="python -m render animate", description="write a game as an animated GIF")
+    parser.add_argument("--variant", required=True, choices=sorted(VARIANTS))
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--seed", type=int)
+    source.add_argument("--deck", help="52 cards in notation, first dealt first")
+    parser.add_argument("--moves", default="", help='space-separated moves, e.g. "draw 3-5 w-f"')
+    parser.add_argument("--out", required=True, help="the GIF file to write")
+    parser.add_argument("--scale", type=float, default=SCALE, help="frame size as a share of the board picture")
+    parser.add_argument("--four-colour", action="store_true", help="draw clubs green and diamonds blue")
+    args = parser.parse_args(list(argv))
+    game = new_game(args.variant, seed=args.seed, deck=args.deck)
+    log = [(text, 0) for text in args.moves.split()]
+    animation = animate(game.rules, game.deck, log, scale=args.scale, four_colour=args.four_colour)
+    with open(args.out, "wb") as out:
+        out.write(animation.data)
+    print(f"{args.out} {animation.frames} frames {len(animation.data)} bytes")
+    return 0

@@ -1,0 +1,165 @@
+"""After the game on (simulated) Discord: Analyze, Share replay and Hint, with their gates."""
+
+from __future__ import annotations
+
+import io
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from PIL import Image
+
+import cogs.competition_commands
+from bot.after_game import AfterGameClick, parse_after_game_click
+from bot.storage import games as store
+from solitaire.deals import DealRequest, ProvenDeal
+from tests.bot.decks import EASY_KLONDIKE, EASY_NUMBER
+from tests.cogs.test_game_flows import raw_clicks
+
+pytestmark = pytest.mark.usefixtures("no_error_logs")
+
+
+@pytest.fixture(autouse=True)
+def instant_daily_solver(monkeypatch: pytest.MonkeyPatch) -> None:
+    def solver(request: DealRequest) -> ProvenDeal:
+        return ProvenDeal(request.variant, 0, EASY_KLONDIKE, ())
+
+    monkeypatch.setattr(cogs.competition_commands, "solve_daily", solver)
+
+
+def labels(message: Any) -> dict[str, dict[str, Any]]:
+    return {c["label"]: c for row in message.components for c in row.get("components", [])}
+
+
+async def start(actor: Any, channel: Any) -> Any:
+    result = await actor.slash(channel, "solitaire start", variant="draw3", deal=EASY_NUMBER)
+    return result.response
+
+
+async def finished_casual_game(actor: Any, channel: Any) -> Any:
+    board = await start(actor, channel)
+    await actor.slash(channel, "solitaire draw")
+    await actor.slash(channel, "solitaire end")
+    return board
+
+
+async def hinted_flag(env: Any, game_id: int) -> int:
+    row = await env.bot.db.fetchone("SELECT hinted FROM games WHERE id = ?", (game_id,))
+    return int(row["hinted"])
+
+
+def test_after_game_ids_round_trip_and_refuse_forgeries():
+    for click in (AfterGameClick(7, "analyze"), AfterGameClick(7, "replay"), AfterGameClick(7, "hint", 3)):
+        assert parse_after_game_click(click.custom_id) == click
+    for forged in ("solag:7:hint", "solag:7:analyze:3", "solag:x:replay", "solag:7:solve", "solag:7:replay:"):
+        assert parse_after_game_click(forged) is None
+
+
+async def test_boards_carry_alt_text_without_hidden_cards(simcord_env, channel, alice):
+    board = await start(alice, channel)
+    alt = board.attachments[0].description
+    assert alt.startswith("Solitaire Rush (draw 3), playing, score 0, 0 moves.")
+    assert "Pile 7: 6 face down, " in alt
+
+
+async def test_analyze_answers_privately_with_a_marked_picture(simcord_env, channel, alice):
+    board = await finished_casual_game(alice, channel)
+    assert set(labels(board)) == {"Analyze", "Share replay"}
+    result = await alice.click(board, label="Analyze")
+    answer = result.response
+    assert answer.ephemeral
+    assert "The deal was winnable." in answer.content
+    assert "still winnable after move 1, when the game ended" in answer.content
+    assert "A winning line from there" in answer.content and len(answer.content) <= 2000
+    assert [a.filename for a in answer.attachments] == ["analysis.png"]
+    assert answer.attachments[0].description.startswith("Solitaire Rush (draw 3)")
+
+
+async def test_share_replay_posts_a_gif_in_the_channel(simcord_env, channel, alice):
+    board = await finished_casual_game(alice, channel)
+    result = await alice.click(board, label="Share replay")
+    posted = result.response
+    assert not posted.ephemeral
+    assert "replay: ended" in posted.content
+    assert [a.filename for a in posted.attachments] == ["replay.gif"]
+    data = simcord_env.backend.cdn.get(posted.attachments[0].url)
+    assert data is not None
+    assert Image.open(io.BytesIO(data)).n_frames == 3  # the deal, the draw, the end
+
+
+async def test_someone_else_cannot_analyze_your_game(simcord_env, channel, alice, bob):
+    board = await finished_casual_game(alice, channel)
+    result = await bob.click(board, label="Analyze")
+    assert result.response.ephemeral and "'s game" in result.response.content
+
+
+async def test_a_daily_opens_analysis_and_replay_only_after_the_servers_day(simcord_env, channel, alice):
+    daily = await alice.slash(channel, "solitaire daily", variant="draw3")
+    board = daily.response
+    assert "Hint (−50)" not in labels(board)
+    await alice.slash(channel, "solitaire end")
+    for name in ("Analyze", "Share replay"):
+        early = await alice.click(board, label=name)
+        assert early.response.ephemeral and "after this server's day is over" in early.response.content
+    await advance(simcord_env, datetime(2026, 1, 2, 0, 0, 1, tzinfo=UTC))
+    later = await alice.click(board, label="Analyze")
+    assert later.response.ephemeral and "The deal was winnable." in later.response.content
+
+
+async def advance(env: Any, moment: datetime) -> None:
+    while (left := (moment - env.now()).total_seconds()) > 0:
+        await env.advance_time(min(left, 6 * 3600))
+
+
+async def test_hint_is_private_costs_points_and_marks_the_game(simcord_env, channel, alice):
+    board = await start(alice, channel)
+    assert "Hint (−50)" in labels(board)
+    result = await alice.click(board, label="Hint (−50)")
+    answer = result.response
+    assert answer.ephemeral and answer.content.startswith("Hint: **"), answer.content
+    assert "not ranked on the casual leaderboards" in answer.content
+    session = simcord_env.bot.sessions.get(1)
+    assert session.game.hinted and session.game.sheet.hints == -50
+    assert await hinted_flag(simcord_env, 1) == 1
+    assert "score -50" in board.content  # the board was redrawn with the charge
+    record = await store.get_game(simcord_env.bot.db, 1)
+    assert record is not None and '"hint"' in record.state
+
+
+async def test_a_forged_hint_on_a_daily_is_refused(simcord_env, channel, alice):
+    daily = await alice.slash(channel, "solitaire daily", variant="draw3")
+    game = simcord_env.bot.sessions.get(1)
+    forged = AfterGameClick(game.id, "hint", game.game.version).custom_id
+    (result,) = await raw_clicks(simcord_env, alice, daily.response, forged)
+    assert result.response.ephemeral and "casual games only" in result.response.content
+    assert not game.game.hinted
+
+
+async def test_a_hinted_game_is_left_off_the_casual_leaderboards(simcord_env, channel, alice, bob):
+    board = await start(alice, channel)
+    await alice.click(board, label="Hint (−50)")
+    await alice.slash(channel, "solitaire end")
+    bob_board = await start(bob, channel)
+    await bob.slash(channel, "solitaire end")
+    assert bob_board is not None
+    best = await simcord_env.bot.db.fetchall("SELECT user_id FROM best_results WHERE mode = 'casual'")
+    assert [row["user_id"] for row in best] == [bob.id]
+    today = await alice.slash(channel, "solitaire leaderboard", variant="draw3", period="today", games="casual")
+    text = today.response.embeds[0].description or ""
+    assert text.startswith(f"🥇 <@{bob.id}>") and f"<@{alice.id}> has no result here yet" in text
+    assert "1 ranked" in text
+
+
+async def test_a_hint_cannot_be_typed_as_a_move(simcord_env, channel, alice):
+    await start(alice, channel)
+    result = await alice.slash(channel, "solitaire move", move="hint")
+    assert result.response.ephemeral and "Hint button" in result.response.content
+    assert simcord_env.bot.sessions.get(1).game.hints == 0
+
+
+@pytest.mark.parametrize("variant", ["draw1", "friday13"])
+async def test_boards_with_the_hint_button_fit_discord_limits(simcord_env, channel, alice, variant):
+    result = await alice.slash(channel, "solitaire start", variant=variant, deal=5)
+    board = result.response
+    assert "Hint (−50)" in labels(board)
+    assert len(board.components) <= 5 and all(len(row["components"]) <= 5 for row in board.components)

@@ -1,0 +1,53 @@
+"""The replay GIF: one frame per command, a long hold on the last, under Discord's upload limit."""
+
+import io
+
+from PIL import Image
+
+from render.__main__ import main
+from render.animate import HOLD_MS, MAX_BYTES, animate
+from solitaire import new_game
+from solitaire.deals import numbered_deal
+
+
+def long_won_game() -> tuple:
+    """A won draw-1 game of over 300 moves: three idle turns of the stock, then the solution."""
+    deal = numbered_deal("draw1", 1)
+    idle = ["draw"] * 25 * 3  # 24 draws show the stock, the 25th turns the waste over
+    log = [(text, 0) for text in [*idle, *deal.solution]]
+    return deal, log
+
+
+def test_a_300_move_game_makes_one_frame_per_move_under_the_size_limit():
+    deal, log = long_won_game()
+    assert len(log) >= 300
+    game = new_game("draw1", deck=deal.deck)
+    animation = animate(game.rules, game.deck, log)
+    assert animation.frames == len(log) + 1
+    assert len(animation.data) < MAX_BYTES
+    image = Image.open(io.BytesIO(animation.data))
+    assert image.n_frames == animation.frames
+    image.seek(image.n_frames - 1)
+    assert image.info["duration"] == HOLD_MS
+    image.seek(1)
+    assert image.info["duration"] < HOLD_MS
+
+
+def test_the_cli_writes_the_gif(tmp_path, capsys):
+    out = tmp_path / "game.gif"
+    assert main(["animate", "--variant", "draw3", "--seed", "0", "--moves", "draw draw 4-f", "--out", str(out)]) == 0
+    assert Image.open(out).n_frames == 4
+    assert "4 frames" in capsys.readouterr().out
+
+
+def test_frames_of_different_heights_are_padded_so_the_final_sheet_is_not_cut():
+    """A board's height follows its piles and a finished board adds the result below: the GIF keeps it all."""
+    from render.animate import SCALE, game_views
+    from render.board import draw_board
+
+    deal, log = long_won_game()
+    game = new_game("draw1", deck=deal.deck)
+    heights = {draw_board(view).height for view in game_views(game.rules, game.deck, log)}
+    assert len(heights) > 1  # the case this guards: boards of several heights
+    image = Image.open(io.BytesIO(animate(game.rules, game.deck, log).data))
+    assert image.size[1] == round(max(heights) * SCALE)
