@@ -28,6 +28,7 @@ class Solitaire(
         self.db = bot.db
         self.sessions = bot.sessions
         self.deals = bot.deals
+        self.daily = bot.daily
         super().__init__()
 
     async def cog_load(self) -> None:

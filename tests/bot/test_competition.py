@@ -304,9 +304,9 @@ def test_stats_lines() -> None:
     assert stats.wins == 2
     assert stats_lines(stats) == [
         "<@7>: 5 games, 2 wins (40%)",
-        "Daily streak: 2 days (best 5) · winning streak: 0 (best 1)",
-        "Solitaire Rush (draw 1): 4 games, 1 wins (25%), best 900, average 500",
-        "Gold Rush: 1 games, 1 wins (100%), best 300, average 300",
+        "Daily streak: 2 days (best 5) · winning streak: 0 days (best 1)",
+        "Solitaire Rush (draw 1): 4 games, 1 win (25%), best 900, average 500",
+        "Gold Rush: 1 game, 1 win (100%), best 300, average 300",
     ]
 
 
