@@ -251,11 +251,15 @@ class DailyService:
 
     # -- results -----------------------------------------------------------------------------
     async def game_finished(self, record: GameRecord) -> None:
-        """Queue a finished daily's public line and post what is due (its day's podium may be due too)."""
+        """Queue a finished daily's public line and post it; post its day's podium too if that day is over."""
         if record.mode != "daily":
             return
         await store.queue_result(self.db, record.id, self.now())
-        await self.run_once()
+        async with self._round:
+            await self._deliver_due()
+            config = await store.guild_config(self.db, record.guild_id)
+            if config.channel_id is not None and await self._queue_podium(config, self.moment()) is None:
+                await self._deliver_due()
         self.wake()
 
     # -- one round of the time-driven work ----------------------------------------------------
@@ -273,19 +277,25 @@ class DailyService:
         return max(wait, 0.0)
 
     async def _queue_podiums(self, now: datetime) -> float:
-        """Queue yesterday's podium of every server whose day closed; return seconds until a day may close."""
+        """Queue yesterday's podium of every server whose day closed; return seconds until more may be due."""
         wait = MAX_WAIT
         for config in await store.podium_guilds(self.db):
-            clock = config.clock
-            yesterday = (clock.date_at(now) - timedelta(days=1)).isoformat()
-            if config.last_podium_date is None or config.last_podium_date < yesterday:
-                held_until = await self._day_open_until(config.guild_id, yesterday)
-                if held_until is None:
-                    await store.claim_podium(self.db, config.guild_id, yesterday, now.timestamp())
-                else:
-                    wait = min(wait, held_until - now.timestamp())
-            wait = min(wait, (clock.next_rollover(now) - now).total_seconds())
+            held = await self._queue_podium(config, now)
+            if held is not None:
+                wait = min(wait, held)
+            wait = min(wait, (config.clock.next_rollover(now) - now).total_seconds())
         return wait
+
+    async def _queue_podium(self, config: store.GuildConfig, now: datetime) -> float | None:
+        """Queue a server's podium of yesterday if that day's dailies are all over; else seconds to look again."""
+        yesterday = (config.clock.date_at(now) - timedelta(days=1)).isoformat()
+        if config.last_podium_date is not None and config.last_podium_date >= yesterday:
+            return None
+        held_until = await self._day_open_until(config.guild_id, yesterday)
+        if held_until is not None:
+            return held_until - now.timestamp()
+        await store.claim_podium(self.db, config.guild_id, yesterday, now.timestamp())
+        return None
 
     async def _day_open_until(self, guild_id: int, daily_date: str) -> float | None:
         """When a day's dailies will all be over: ``None`` if they are, else a time to look again."""

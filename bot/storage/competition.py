@@ -152,12 +152,6 @@ async def podium_guilds(db: Database) -> list[GuildConfig]:
     return [_config(row) for row in rows]
 
 
-async def day_zones(db: Database) -> list[DayClock]:
-    """Return the day clocks of every server that set one (to find the next rollover anywhere)."""
-    rows = await db.fetchall(f"SELECT {_CONFIG_COLUMNS} FROM guild_settings")
-    return [_config(row).clock for row in rows]
-
-
 async def claim_podium(db: Database, guild_id: int, daily_date: str, now: float) -> bool:
     """Queue ``daily_date``'s podium to be posted; return ``False`` if it (or a later one) already was."""
     async with db.transaction() as tx:

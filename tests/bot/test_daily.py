@@ -299,6 +299,10 @@ async def test_deals_are_shared_stored_and_solved_ahead_for_active_servers(db):
     second = await service.deal(GUILD, "draw3", day)
     assert first == second and len(asked) == 1
     await start_daily(db, 1, day, clock.at)
+    old = await store.insert_game(
+        db, store.NewGame(GUILD, 1, 2, "goldrush", "daily", None, "2025-12-25", "{}", 0.0, 300.0)
+    )  # 8 days before 2 January: not solved ahead
+    assert old.id
     clock.at = utc(2026, 1, 2, 0, 0, 1)
     await service.run_once()
     assert service._presolver is not None
