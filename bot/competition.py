@@ -476,7 +476,7 @@ def already_played_line(result: DailyResult, today: date | None = None) -> str:
     """Return the refusal for a second attempt, quoting the first one's result and rank."""
     return (
         f"You already played {_day_words(result.daily_date, today)} {variant_title(result.variant)} daily: "
-        f"{result.score} points ({outcome(result.status, result.seconds_used)}) — "
+        f"{plural(result.score, 'point')} ({outcome(result.status, result.seconds_used)}) — "
         f"rank {result.rank} of {result.total}. Come back after the day rolls over."
     )
 

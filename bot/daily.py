@@ -119,6 +119,8 @@ class DailyService:
         self._round = asyncio.Lock()
         self._sleeper: asyncio.Task[None] | None = None
         self._closed = False
+        self._wake_at = 0.0
+        """When the loop's sleep ends (a round due earlier must wake it)."""
         self._task: asyncio.Task[None] | None = None
 
     # -- listeners and lifecycle ----------------------------------------------------------
@@ -169,6 +171,7 @@ class DailyService:
             except Exception:
                 log.exception("the daily service's round failed")
                 wait = 60.0
+            self._wake_at = self.now() + wait
             self._sleeper = asyncio.get_running_loop().create_task(asyncio.sleep(wait), name="daily-sleep")
             try:
                 await self._sleeper
@@ -216,7 +219,8 @@ class DailyService:
             self._starting[key] -= 1
             if self._starting[key] <= 0:
                 del self._starting[key]
-                self.wake()
+                if day < await self.today(guild_id):
+                    self.wake()  # that day's podium was waiting for this player
 
     def _deal_task(self, guild_id: int, variant: str, day: date) -> asyncio.Task[ProvenDeal]:
         """The (shared) task that finds the day's deal for a server and variant."""
@@ -256,11 +260,12 @@ class DailyService:
             return
         await store.queue_result(self.db, record.id, self.now())
         async with self._round:
-            await self._deliver_due()
+            wait = await self._deliver_due()
             config = await store.guild_config(self.db, record.guild_id)
             if config.channel_id is not None and await self._queue_podium(config, self.moment()) is None:
-                await self._deliver_due()
-        self.wake()
+                wait = await self._deliver_due()
+        if self.now() + wait < self._wake_at:
+            self.wake()  # a retry is due before the loop's next round
 
     # -- one round of the time-driven work ----------------------------------------------------
     async def run_once(self) -> float:
@@ -380,9 +385,7 @@ class DailyService:
         """
         since = (now.date() - timedelta(days=rules.PRESOLVE_DAYS + 2)).isoformat()  # every zone's window, and more
         activity = await store.recent_daily_activity(self.db, since)
-        clocks = {
-            guild_id: (await store.guild_config(self.db, guild_id)).clock for guild_id in {a.guild_id for a in activity}
-        }
+        clocks = await store.day_clocks(self.db, {entry.guild_id for entry in activity})
         skipped = 0
         for entry in activity:
             today = clocks[entry.guild_id].date_at(now)

@@ -152,6 +152,16 @@ async def podium_guilds(db: Database) -> list[GuildConfig]:
     return [_config(row) for row in rows]
 
 
+async def day_clocks(db: Database, guild_ids: Iterable[int]) -> dict[int, DayClock]:
+    """Return the day clock of each of ``guild_ids`` (the default clock for a server without settings)."""
+    wanted = set(guild_ids)
+    clocks = dict.fromkeys(wanted, DayClock())
+    if wanted:
+        rows = await db.fetchall(f"SELECT {_CONFIG_COLUMNS} FROM guild_settings")
+        clocks.update((row["guild_id"], _config(row).clock) for row in rows if row["guild_id"] in wanted)
+    return clocks
+
+
 async def claim_podium(db: Database, guild_id: int, daily_date: str, now: float) -> bool:
     """Queue ``daily_date``'s podium to be posted; return ``False`` if it (or a later one) already was."""
     async with db.transaction() as tx:
