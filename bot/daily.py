@@ -377,7 +377,7 @@ class DailyService:
 
     # -- deals solved ahead ----------------------------------------------------------------------
     async def _queue_daily_deals(self, now: datetime) -> float:
-        """Queue today's deal of each variant a server played daily lately; return seconds until a server's next day.
+        """Queue today's and tomorrow's deal of each variant a server played lately; return seconds to a next day.
 
         The deals are solved one at a time, after any casual bank refill (:meth:`DealBank.wait_idle`),
         and at most :data:`PRESOLVE_LIMIT` wait at once; the others are queued at a later wake-up,
@@ -387,11 +387,18 @@ class DailyService:
         activity = await store.recent_daily_activity(self.db, since)
         clocks = await store.day_clocks(self.db, {entry.guild_id for entry in activity})
         skipped = 0
+        wanted = []
         for entry in activity:
-            today = clocks[entry.guild_id].date_at(now)
-            if (today - date.fromisoformat(entry.last_date)).days > rules.PRESOLVE_DAYS:
-                continue
-            key = (entry.guild_id, entry.variant, today.isoformat())
+            clock = clocks[entry.guild_id]
+            today = clock.date_at(now)
+            if (today - date.fromisoformat(entry.last_date)).days <= rules.PRESOLVE_DAYS:
+                wanted.append((entry.guild_id, entry.variant, today.isoformat()))
+        for entry in activity:  # then tomorrow's, so the first player after midnight finds it stored
+            clock = clocks[entry.guild_id]
+            tomorrow = clock.date_at(clock.next_rollover(now))
+            if (tomorrow - date.fromisoformat(entry.last_date)).days <= rules.PRESOLVE_DAYS:
+                wanted.append((entry.guild_id, entry.variant, tomorrow.isoformat()))
+        for key in wanted:
             if key in self._presolve_seen:
                 continue
             if len(self._presolve_queue) >= PRESOLVE_LIMIT:

@@ -309,5 +309,7 @@ async def test_deals_are_shared_stored_and_solved_ahead_for_active_servers(db):
     await service._presolver
     assert await comp.cached_deal(db, GUILD, "draw3", "2026-01-02") is not None
     assert service.deal_ready(GUILD, "draw3", date(2026, 1, 2))
-    assert [r.variant for r in asked] == ["draw3", "draw3"]
+    assert [r.variant for r in asked] == ["draw3", "draw3", "draw3"]  # 1 January, then 2 and 3 ahead
+    assert await comp.cached_deal(db, GUILD, "draw3", "2026-01-03") is not None
+    assert await comp.cached_deal(db, GUILD, "goldrush", "2026-01-02") is None
     await service.close()

@@ -131,7 +131,10 @@ async def test_the_deal_comes_from_the_stored_secret_and_survives_a_restart(
     await daily(bob, channel, "draw1")
     decks = {json.loads((await attempt(simcord_env, guild, p, "draw1")).state)["deck"] for p in (alice, bob)}
     assert len(decks) == 1
-    assert len(instant_daily_solver) == 1  # the new bot read the day's deal from the database
+    assert [r.source for r in instant_daily_solver] == [
+        daily_source(secret, guild.id, date(2026, 1, 1), "draw1"),
+        daily_source(secret, guild.id, date(2026, 1, 2), "draw1"),  # tomorrow's, solved ahead
+    ]  # the new bot read the day's deal from the database: it was solved once
 
 
 async def test_the_deal_is_solved_in_the_deal_banks_executor(simcord_env, guild, channel, alice, instant_daily_solver):
@@ -329,25 +332,27 @@ async def test_a_line_a_crash_left_unqueued_is_posted_at_start(simcord_env, guil
 
 
 # -- deals solved ahead ------------------------------------------------------------------------
-async def test_after_midnight_the_deal_of_a_variant_played_yesterday_is_stored_before_anyone_asks(
+async def test_the_next_days_deal_of_a_variant_played_today_is_stored_before_midnight(
     simcord_env, guild, channel, alice, bob, instant_daily_solver
 ):
     await daily(alice, channel, "draw1")
     assert last_callback(simcord_env) == DEFERRED  # nothing solved ahead on the first day: it waits for the solver
     await end(alice, channel)
     assert [r.variant for r in instant_daily_solver] == ["draw1"]
-    await advance_to(simcord_env, datetime(2026, 1, 1, 23, 59, 59, tzinfo=UTC))
     assert await comp.cached_deal(simcord_env.bot.db, guild.id, "draw1", "2026-01-02") is None
-    await advance_to(simcord_env, datetime(2026, 1, 2, tzinfo=UTC))
+    await advance_to(simcord_env, datetime(2026, 1, 1, 23, 59, 59, tzinfo=UTC))
     stored = await comp.cached_deal(simcord_env.bot.db, guild.id, "draw1", "2026-01-02")
-    assert stored is not None
+    assert stored is not None  # solved at the service's next wake-up (at most an hour later), before the day
     assert [(r.variant, r.source) for r in instant_daily_solver][1:] == [
-        ("draw1", daily_source(await cog_secret(simcord_env), guild.id, date(2026, 1, 2), "draw1"))
+        ("draw1", daily_source(secret := await cog_secret(simcord_env), guild.id, date(2026, 1, 2), "draw1"))
     ]  # only the variant played lately, for the new day
 
+    await advance_to(simcord_env, datetime(2026, 1, 2, tzinfo=UTC))
     result = await bob.slash(channel, "solitaire daily", variant="draw1")
     assert result.response.ephemeral and last_callback(simcord_env) == MESSAGE  # ready: no "thinking…" first
-    assert len(instant_daily_solver) == 2
+    assert [r.source for r in instant_daily_solver].count(
+        daily_source(secret, guild.id, date(2026, 1, 2), "draw1")
+    ) == 1
     bob_game = await attempt(simcord_env, guild, bob, "draw1", "2026-01-02")
     assert json.loads(bob_game.state)["deck"] == stored["deck"]
 
@@ -364,7 +369,8 @@ async def test_at_start_up_today_is_solved_ahead_for_servers_that_played_this_we
     db = simcord_env.bot.db
     assert await comp.cached_deal(db, guild.id, "goldrush", START_DAY) is not None
     assert await comp.cached_deal(db, guild.id, "friday13", START_DAY) is None
-    assert [r.variant for r in instant_daily_solver] == ["goldrush"]
+    assert [r.variant for r in instant_daily_solver] == ["goldrush", "goldrush"]  # today's and tomorrow's
+    assert await comp.cached_deal(db, guild.id, "goldrush", "2026-01-02") is not None
 
 
 async def test_solving_ahead_is_bounded_and_catches_up_at_a_later_wake_up(
