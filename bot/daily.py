@@ -50,6 +50,8 @@ RETRY_MAX = 600.0
 """... but never more than this."""
 RETRY_FOR = 6 * 3600.0
 """A post is retried for this long after it was queued, then dropped (with a warning in the log)."""
+OVERDUE = 120.0
+"""A daily still playing this long after its deadline is stuck (its clock task is gone): the podium stops waiting."""
 SETTLE = 1.0
 """Seconds after the last open daily's deadline before its day is checked again (its clock task finishes it)."""
 
@@ -307,7 +309,9 @@ class DailyService:
         if self._starting.get((guild_id, daily_date)):
             return self.now() + MAX_WAIT  # woken when the start is done
         deadline = await store.open_dailies(self.db, guild_id, daily_date)
-        return None if deadline is None else max(deadline, self.now()) + SETTLE
+        if deadline is None or deadline + OVERDUE < self.now():
+            return None
+        return max(deadline, self.now()) + SETTLE
 
     async def _deliver_due(self) -> float:
         """Post every due announcement once; return seconds until the next one is due."""

@@ -313,3 +313,18 @@ async def test_deals_are_shared_stored_and_solved_ahead_for_active_servers(db):
     assert await comp.cached_deal(db, GUILD, "draw3", "2026-01-03") is not None
     assert await comp.cached_deal(db, GUILD, "goldrush", "2026-01-02") is None
     await service.close()
+
+
+async def test_a_game_stuck_playing_past_its_deadline_holds_the_podium_only_briefly(db):
+    await with_channel(db)
+    clock = Clock(utc(2026, 1, 1, 23, 59))
+    channel = Channel()
+    service = make_service(db, clock, channel)
+    await start_daily(db, 1, date(2026, 1, 1), clock.at)  # never finished: its clock task is gone
+    await finish(db, service, await start_daily(db, 2, date(2026, 1, 1), clock.at), 5, clock.at)
+    clock.at = utc(2026, 1, 2, 0, 4)  # the stuck game's deadline has passed
+    assert await service.run_once() == pytest.approx(service_module.SETTLE)
+    assert channel.podiums() == []
+    clock.at = utc(2026, 1, 2, 0, 4) + timedelta(seconds=service_module.OVERDUE + 1)
+    await service.run_once()
+    assert len(channel.podiums()) == 1
