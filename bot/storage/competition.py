@@ -139,7 +139,8 @@ async def set_day_clock(db: Database, guild_id: int, clock: DayClock) -> None:
 async def set_channel_problem(db: Database, guild_id: int, channel_id: int, problem: str | None, now: float) -> None:
     """Note (or clear, with ``None``) why posting in the server's competition channel ``channel_id`` failed."""
     await db.execute(
-        "UPDATE guild_settings SET channel_problem = ?, channel_problem_at = ? WHERE guild_id = ? AND channel_id = ?",
+        "UPDATE guild_settings SET channel_problem = ?1, channel_problem_at = ?2"
+        " WHERE guild_id = ?3 AND channel_id = ?4 AND (?1 IS NOT NULL OR channel_problem IS NOT NULL)",
         (problem, now if problem is not None else None, guild_id, channel_id),
     )
 
