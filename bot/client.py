@@ -12,6 +12,7 @@ import discord
 import yarl
 from discord.ext import commands
 
+from bot.daily import DailyService, Solve
 from bot.deal_bank import Deal, DealBank, solve_numbered
 from bot.metrics import BotMetrics, start_metrics
 from bot.sessions import Clock, FinishSource, Session, SessionManager
@@ -19,6 +20,7 @@ from bot.settings import Settings
 from bot.storage import Database
 from bot.storage.games import GameRecord
 from solitaire import VARIANTS
+from solitaire.deals import solve_request
 
 log = logging.getLogger(__name__)
 
@@ -88,8 +90,16 @@ class SolitaireBot(commands.Bot):
     sessions: SessionManager
     deals: DealBank[Deal]
     metrics: BotMetrics
+    daily: DailyService
 
-    def __init__(self, settings: Settings, *, deals: DealBank[Deal] | None = None, now: Clock = utc_now) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        deals: DealBank[Deal] | None = None,
+        now: Clock = utc_now,
+        daily_solve: Solve = solve_request,
+    ) -> None:
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False  # no voice here: no warning
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -101,6 +111,7 @@ class SolitaireBot(commands.Bot):
         self.settings = settings
         self.now = now
         self._given_deals = deals
+        self._daily_solve = daily_solve
         self._ready_logged = False
         self.command_count = 0
         if settings.gateway_url:
@@ -118,13 +129,24 @@ class SolitaireBot(commands.Bot):
         self.sessions = SessionManager(self.db, now=self.now)
         self.sessions.add_finish_listener(self._announce_finished)
         self.metrics = await start_metrics(self)
+        self.daily = DailyService(self.db, self.deals, now=self.now, secret=self._daily_secret, solve=self._daily_solve)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         resumed, finished = await self.sessions.resume_all()
         if resumed or finished:
             log.info("resumed %d running games, finished %d that ran out of time", len(resumed), len(finished))
         self.deals.start()
+        self._daily_starter = self.loop.create_task(self._start_daily(), name="daily-start")
         await self._sync_commands()
+
+    def _daily_secret(self) -> str | None:
+        secret = self.settings.daily_secret
+        return secret.get_secret_value() if secret is not None else None
+
+    async def _start_daily(self) -> None:
+        """Start the daily service once connected (it posts podiums and result lines)."""
+        await self.wait_until_ready()
+        self.daily.start()
 
     async def _sync_commands(self) -> None:
         if self.settings.dev_guild_id:
@@ -155,6 +177,10 @@ class SolitaireBot(commands.Bot):
         """Stop the clocks and the solvers and close the database (safe to call twice)."""
         if hasattr(self, "metrics"):
             await self.metrics.close()
+        if hasattr(self, "_daily_starter"):
+            self._daily_starter.cancel()
+        if hasattr(self, "daily"):
+            await self.daily.close()
         if hasattr(self, "sessions"):
             await self.sessions.close()
         if hasattr(self, "deals"):

@@ -18,8 +18,8 @@ import hashlib
 import heapq
 import hmac
 import secrets
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, time, timedelta
 from enum import Enum
 from typing import Any
@@ -181,6 +181,82 @@ def next_rollover(tz_name: str, now_utc: datetime) -> datetime:
     return _first_at_or_after(tz_name, today + timedelta(days=1), now_utc, now_utc + timedelta(hours=50))
 
 
+@dataclass(frozen=True)
+class DayClock:
+    """When a server's days begin: its zone, and a zone change that waits for the end of the current day.
+
+    A change takes effect at the next rollover of the old zone, and the day after it is never earlier
+    than the day after the one that ended (``floor``), so no date comes twice and none is cut short.
+
+    >>> paris = DayClock("Europe/Paris")
+    >>> moment = datetime(2026, 1, 1, 20, 0, tzinfo=UTC)
+    >>> tokyo = paris.changed_to("Asia/Tokyo", moment)
+    >>> tokyo.date_at(moment).isoformat(), tokyo.next_rollover(moment).isoformat()
+    ('2026-01-01', '2026-01-01T23:00:00+00:00')
+    >>> later = datetime(2026, 1, 1, 23, 0, tzinfo=UTC)
+    >>> tokyo.date_at(later).isoformat(), tokyo.next_rollover(later).isoformat()
+    ('2026-01-02', '2026-01-02T15:00:00+00:00')
+    """
+
+    zone: str = DEFAULT_TIMEZONE
+    floor: date | None = None
+    """No server date before this one (the day after the one that ended when the zone last changed)."""
+    next_zone: str | None = None
+    next_from: datetime | None = None
+    """When ``next_zone`` takes effect: the end of the day it was chosen on (a UTC instant)."""
+    next_floor: date | None = None
+
+    def settled(self, now_utc: datetime) -> DayClock:
+        """Return the clock in effect at ``now_utc`` with no change pending before it."""
+        if self.next_zone is not None and self.next_from is not None and now_utc >= self.next_from:
+            return DayClock(self.next_zone, self.next_floor)
+        return self
+
+    def zone_at(self, now_utc: datetime) -> str:
+        """Return the zone whose midnights end the server's days at ``now_utc``."""
+        return self.settled(now_utc).zone
+
+    def date_at(self, now_utc: datetime) -> date:
+        """Return the server's date at ``now_utc``."""
+        clock = self.settled(now_utc)
+        local = server_date(clock.zone, now_utc)
+        return local if clock.floor is None else max(local, clock.floor)
+
+    def next_rollover(self, now_utc: datetime) -> datetime:
+        """Return the first instant after ``now_utc`` at which the server's date changes."""
+        clock = self.settled(now_utc)
+        today = clock.date_at(now_utc)
+        if today > server_date(clock.zone, now_utc):  # a floored day: it ends when the zone reaches the next date
+            rollover = day_start(clock.zone, today + timedelta(days=1))
+        else:
+            rollover = next_rollover(clock.zone, now_utc)
+        if clock.next_from is not None:
+            rollover = min(rollover, clock.next_from)
+        return rollover
+
+    def changed_to(self, zone: str, now_utc: datetime) -> DayClock:
+        """Return this clock after an admin chose ``zone`` at ``now_utc``: it applies from the next day."""
+        clock = self.settled(now_utc)
+        base = DayClock(clock.zone, clock.floor)
+        if zone == clock.zone:
+            return base
+        return replace(
+            base,
+            next_zone=zone,
+            next_from=base.next_rollover(now_utc),
+            next_floor=base.date_at(now_utc) + timedelta(days=1),
+        )
+
+
+def plural(count: int, word: str) -> str:
+    """Return ``count`` with ``word``, plural unless the count is one.
+
+    >>> plural(1, "game"), plural(2, "day"), plural(0, "win")
+    ('1 game', '2 days', '0 wins')
+    """
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
 PRESOLVE_DAYS = 7
 """A server's daily deal of a variant is solved ahead if the server played that daily within this many days."""
 
@@ -193,33 +269,6 @@ class DailyActivity:
     variant: str
     timezone: str
     last_date: str
-
-
-def due_daily_deals(
-    activity: Iterable[DailyActivity], now_utc: datetime, *, days: int = PRESOLVE_DAYS
-) -> list[tuple[int, str, date]]:
-    """Return ``(guild, variant, today)`` for each variant a server played daily in its last ``days`` days.
-
-    >>> now = datetime(2026, 1, 2, 0, 0, tzinfo=UTC)
-    >>> due_daily_deals([DailyActivity(1, "draw1", "UTC", "2026-01-01"),
-    ...                  DailyActivity(2, "draw3", "UTC", "2025-12-25"),
-    ...                  DailyActivity(3, "draw3", "America/New_York", "2026-01-01")], now)
-    [(1, 'draw1', datetime.date(2026, 1, 2)), (3, 'draw3', datetime.date(2026, 1, 1))]
-    """
-    dates: dict[str, date] = {}
-    due = []
-    for entry in activity:
-        today = dates.get(entry.timezone)
-        if today is None:
-            today = dates[entry.timezone] = server_date(entry.timezone, now_utc)
-        if (today - date.fromisoformat(entry.last_date)).days <= days:
-            due.append((entry.guild_id, entry.variant, today))
-    return due
-
-
-def first_rollover(zones: Iterable[str], now_utc: datetime) -> datetime | None:
-    """Return the next instant at which the date changes in any of ``zones`` (``None`` for no zone)."""
-    return min((next_rollover(zone, now_utc) for zone in set(zones)), default=None)
 
 
 def _begins(tz_name: str, moment: datetime, day: date) -> bool:
@@ -406,17 +455,20 @@ def _day_words(daily_date: str, today: date | None) -> str:
     return "today's" if today is not None and daily_date == today.isoformat() else f"the {daily_date}"
 
 
-def daily_line(result: DailyResult, today: date | None = None) -> str:
+def daily_line(result: DailyResult, today: date | None = None, *, final: bool = True) -> str:
     """Return the public line announcing a finished daily: score and rank, never the board.
 
+    While the day's dailies may still change the ranks (``final=False``) the rank is "so far":
+    the podium, posted once they are all over, has the last word.
+
     >>> r = DailyResult(1, 7, "draw3", "2024-05-01", "won", 1234, 200, 2, 5)
-    >>> daily_line(r, date(2024, 5, 1))
-    "<@7> scored 1234 on today's Solitaire Rush (draw 3) daily (won in 3:20) — rank 2 of 5"
+    >>> daily_line(r, date(2024, 5, 1), final=False)
+    "<@7> scored 1234 on today's Solitaire Rush (draw 3) daily (won in 3:20) — rank 2 of 5 so far"
     """
     return (
         f"<@{result.user_id}> scored {result.score} on {_day_words(result.daily_date, today)} "
         f"{variant_title(result.variant)} daily ({outcome(result.status, result.seconds_used)}) "
-        f"— rank {result.rank} of {result.total}"
+        f"— rank {result.rank} of {result.total}{'' if final else ' so far'}"
     )
 
 
@@ -424,7 +476,7 @@ def already_played_line(result: DailyResult, today: date | None = None) -> str:
     """Return the refusal for a second attempt, quoting the first one's result and rank."""
     return (
         f"You already played {_day_words(result.daily_date, today)} {variant_title(result.variant)} daily: "
-        f"{result.score} points ({outcome(result.status, result.seconds_used)}) — "
+        f"{plural(result.score, 'point')} ({outcome(result.status, result.seconds_used)}) — "
         f"rank {result.rank} of {result.total}. Come back after the day rolls over."
     )
 
@@ -479,13 +531,13 @@ def stats_lines(stats: MemberStats) -> list[str]:
     """Return the stats summary: totals, streaks, then one line per variant played."""
     rate = stats.wins / stats.games if stats.games else 0.0
     lines = [
-        f"<@{stats.user_id}>: {stats.games} games, {stats.wins} wins ({rate:.0%})",
-        f"Daily streak: {stats.played.current} days (best {stats.played.best}) · "
-        f"winning streak: {stats.won.current} (best {stats.won.best})",
+        f"<@{stats.user_id}>: {plural(stats.games, 'game')}, {plural(stats.wins, 'win')} ({rate:.0%})",
+        f"Daily streak: {plural(stats.played.current, 'day')} (best {stats.played.best}) · "
+        f"winning streak: {plural(stats.won.current, 'day')} (best {stats.won.best})",
     ]
     for v in stats.variants:
         lines.append(
-            f"{variant_title(v.variant)}: {v.games} games, {v.wins} wins ({v.win_rate:.0%}), "
+            f"{variant_title(v.variant)}: {plural(v.games, 'game')}, {plural(v.wins, 'win')} ({v.win_rate:.0%}), "
             f"best {v.best_score}, average {v.average_score:.0f}"
         )
     return lines
@@ -493,6 +545,77 @@ def stats_lines(stats: MemberStats) -> list[str]:
 
 Result = tuple[int, int, int | None, float]
 """A finished game for ranking: ``(user_id, score, seconds_used, finished_at)``."""
+
+RANK_ORDER: tuple[tuple[str, bool], ...] = (
+    ("score", True),
+    ("seconds_used", False),
+    ("finished_at", False),
+    ("user_id", False),
+)
+"""The ranking rule, the one definition: ``(column, higher first)`` pairs, most important first.
+
+Score (higher first), then time used (less first), then who finished first, then user id (so
+the order is total). :func:`rank_key` and the SQL of :mod:`bot.storage.competition` are both
+built from it; ``tests/bot/test_ranking_sql.py`` proves them equal on random results with ties.
+"""
+
+
+RankKey = tuple[float, ...]
+
+
+def _compile_rank_key() -> Callable[[int, int, int, float], RankKey]:
+    """Build the key function of :data:`RANK_ORDER` once: as fast as a hand-written tuple, and never out of step."""
+    parts = ", ".join(f"{'-' if higher_first else ''}{column}" for column, higher_first in RANK_ORDER)
+    source = f"lambda user_id, score, seconds_used, finished_at: ({parts},)"
+    key: Callable[[int, int, int, float], RankKey] = eval(source, {"__builtins__": {}})  # our constant, not input
+    return key
+
+
+_row_key = _compile_rank_key()
+
+
+def rank_key(entry: Ranked) -> RankKey:
+    """Return the sort key of the ranking rule (smaller ranks first); unknown times rank last."""
+    seconds = UNKNOWN_SECONDS if entry.seconds_used is None else entry.seconds_used
+    return _row_key(entry.user_id, entry.score, seconds, entry.finished_at)
+
+
+def sql_rank_order(prefix: str = "") -> str:
+    """Return the ranking rule as an SQL ``ORDER BY`` list (columns of a finished result, never NULL)."""
+    return ", ".join(f"{prefix}{column}{' DESC' if higher else ''}" for column, higher in RANK_ORDER)
+
+
+def sql_ranks_before_terms(prefix: str = "") -> list[str]:
+    """Return SQL conditions "this row ranks before the given result", one per column of the rule.
+
+    The terms exclude each other (term *i*: the first *i* columns equal, column *i+1* better), so
+    their counts add up; each is an index range. Their parameters come from :func:`sql_rank_params`.
+
+    >>> sql_ranks_before_terms()[:2]
+    ['score > ?', 'score = ? AND seconds_used < ?']
+    """
+    terms = []
+    for i, (column, higher_first) in enumerate(RANK_ORDER):
+        equal = [f"{prefix}{name} = ?" for name, _ in RANK_ORDER[:i]]
+        terms.append(" AND ".join([*equal, f"{prefix}{column} {'>' if higher_first else '<'} ?"]))
+    return terms
+
+
+def sql_ranks_before(prefix: str = "") -> str:
+    """Return one SQL condition "this row ranks before the given result" (parameters: :func:`sql_rank_params`)."""
+    return " OR ".join(f"({term})" for term in sql_ranks_before_terms(prefix))
+
+
+def sql_rank_params(entry: Ranked) -> list[tuple[object, ...]]:
+    """Return the parameters of each term of :func:`sql_ranks_before_terms` for ``entry``, in order."""
+    values = {
+        "score": entry.score,
+        "seconds_used": entry.seconds_used,
+        "finished_at": entry.finished_at,
+        "user_id": entry.user_id,
+    }
+    ordered = tuple(values[column] for column, _ in RANK_ORDER)
+    return [ordered[: i + 1] for i in range(len(ordered))]
 
 
 def rank_bests(results: Iterable[Result], caller_id: int, limit: int) -> tuple[tuple[Ranked, ...], Ranked | None, int]:
@@ -502,32 +625,27 @@ def rank_bests(results: Iterable[Result], caller_id: int, limit: int) -> tuple[t
     >>> [(e.rank, e.user_id, e.score) for e in top], (me.rank, me.user_id), total
     ([(1, 1, 70)], (2, 2), 2)
     """
-    best: dict[int, tuple[int, int, float, int]] = {}
-    for user_id, score, seconds_used, finished_at in results:
-        key = (-score, UNKNOWN_SECONDS if seconds_used is None else seconds_used, finished_at, user_id)
+    best: dict[int, tuple[RankKey, Result]] = {}
+    for row in results:
+        user_id, score, seconds_used, finished_at = row
+        key = _row_key(user_id, score, UNKNOWN_SECONDS if seconds_used is None else seconds_used, finished_at)
         held = best.get(user_id)
-        if held is None or key < held:
-            best[user_id] = key
-    top = tuple(_entry(rank, key) for rank, key in enumerate(heapq.nsmallest(limit, best.values()), start=1))
+        if held is None or key < held[0]:
+            best[user_id] = (key, row)
+    ordered = heapq.nsmallest(limit, best.values(), key=lambda kept: kept[0])
+    top = tuple(_ranked(rank, row) for rank, (_, row) in enumerate(ordered, start=1))
     caller = None
     mine = best.get(caller_id)
     if mine is not None:
-        caller = _entry(1 + sum(1 for key in best.values() if key < mine), mine)
+        caller = _ranked(1 + sum(1 for key, _ in best.values() if key < mine[0]), mine[1])
     return top, caller, len(best)
 
 
-def _entry(rank: int, key: tuple[int, int, float, int]) -> Ranked:
-    """Turn a ranking key back into a leaderboard entry."""
-    negative_score, seconds, finished_at, user_id = key
-    return Ranked(rank, user_id, -negative_score, None if seconds == UNKNOWN_SECONDS else seconds, finished_at)
+def _ranked(rank: int, row: Result) -> Ranked:
+    user_id, score, seconds_used, finished_at = row
+    return Ranked(rank, user_id, score, seconds_used, finished_at)
 
 
 def best_first(entries: Sequence[Ranked]) -> list[Ranked]:
-    """Sort results by the ranking rule: score (higher first), time used (less first), finished first."""
+    """Sort results by the ranking rule (:data:`RANK_ORDER`)."""
     return sorted(entries, key=rank_key)
-
-
-def rank_key(entry: Ranked) -> tuple[int, int, float]:
-    """Return the sort key of the ranking rule (smaller ranks first); unknown times rank last."""
-    seconds = entry.seconds_used if entry.seconds_used is not None else UNKNOWN_SECONDS
-    return -entry.score, seconds, entry.finished_at

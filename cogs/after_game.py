@@ -9,7 +9,6 @@ import asyncio
 import io
 import json
 import logging
-from datetime import UTC, datetime
 from typing import cast
 
 import discord
@@ -24,9 +23,7 @@ from bot.after_game import (
     run_off_loop,
 )
 from bot.client import UNEXPECTED, SolitaireBot
-from bot.competition import server_date
 from bot.move_words import describe_move
-from bot.storage import competition as comp
 from bot.storage import games as store
 from bot.storage.games import GameRecord
 from cogs.board import build_board, edit_stored_board
@@ -53,9 +50,7 @@ async def _finished_game(bot: SolitaireBot, interaction: discord.Interaction, ga
         raise errors.UnknownGameError()
     if record.user_id != interaction.user.id:
         raise errors.NotYourGameError(record.user_id)
-    config = await comp.guild_config(bot.db, record.guild_id)
-    today = server_date(config.timezone, datetime.fromtimestamp(bot.now(), UTC))
-    check_after_game(record, what, server_today=today)
+    check_after_game(record, what, server_today=await bot.daily.today(record.guild_id))
     return record
 
 

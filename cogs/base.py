@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from discord.ext import commands
 
 from bot.client import SolitaireBot
+from bot.daily import DailyService
 from bot.deal_bank import Deal, DealBank
 from bot.sessions import SessionManager
 from bot.settings import Settings
@@ -30,3 +31,4 @@ class SolitaireCogBase(_Base):
     db: Database
     sessions: SessionManager
     deals: DealBank[Deal]
+    daily: DailyService

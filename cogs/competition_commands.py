@@ -1,51 +1,38 @@
-"""``/solitaire daily|leaderboard|stats|config``, the public daily line and the midnight podium.
+"""``/solitaire daily|leaderboard|stats|config`` and the competition's public posts.
 
-A mixin of :class:`cogs.solitaire.Solitaire`: the rules are in :mod:`bot.competition`,
-the SQL in :mod:`bot.storage.competition`; this module only talks to Discord.
+A mixin of :class:`cogs.solitaire.Solitaire`: the runtime (deals, rollovers, podiums, retries) is
+:class:`bot.daily.DailyService`, the rules :mod:`bot.competition`, the SQL
+:mod:`bot.storage.competition`; this module only translates commands and posts messages.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
-from collections import deque
-from collections.abc import Callable
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, timedelta
 from typing import TYPE_CHECKING
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot import competition as rules
 from bot import errors
+from bot.daily import Announcement, Delivery
 from bot.sessions import Session
 from bot.storage import competition as store
-from bot.storage import games as games_store
 from bot.storage.games import GameRecord, Mode
 from cogs.base import SolitaireCogBase
 from cogs.buttons import offer_view
 from cogs.errors import answer_privately, refusals
 from cogs.game_commands import VARIANT_CHOICES
-from solitaire import VARIANTS
-from solitaire.deals import DealRequest, ProvenDeal, solve_request
 
 log = logging.getLogger(__name__)
 
-SECRET_NAME = "daily"
-"""The ``secrets`` row holding the daily-deal key when the settings give none."""
 NO_PINGS = discord.AllowedMentions.none()
-MAX_WAIT = 3600.0
-"""The rollover task wakes at least this often (seconds), even with no server to post to."""
 ZONE_CHOICES = 25
-ANNOUNCE_WITHIN = 24 * 3600.0
-"""At start, results of the last day whose public line was never posted are posted (older ones are news no more)."""
-PRESOLVE_LIMIT = 200
-"""Deals waiting to be solved ahead, at most: the rest wait for a later wake-up (or are solved when asked)."""
-
-DealKey = tuple[int, str, str]
-"""A day's deal: ``(guild_id, variant, 'YYYY-MM-DD')``."""
+POST_PERMISSIONS = ("view_channel", "send_messages")
+"""What the bot needs in the competition channel: its posts are plain text (mentions never ping)."""
 
 PERIOD_CHOICES = [
     app_commands.Choice(name="Today", value="today"),
@@ -59,18 +46,20 @@ GAMES_CHOICES = [
 NOT_MANAGER = "Only members with the **Manage Server** permission can change the competition settings."
 
 
-solve_daily: Callable[[DealRequest], ProvenDeal] = solve_request
-"""Finds the day's proven deal: CPU-bound, so it runs in the deal bank's worker processes.
-
-(``solitaire.deals.solve_request`` itself, so a worker unpickles it without importing Discord;
-tests replace it with an instant stand-in.)"""
-
-
 def require_guild(interaction: discord.Interaction) -> int:
     """The server the command was used in; :raises NotInServerError: in DMs."""
     if interaction.guild_id is None:
         raise errors.NotInServerError()
     return interaction.guild_id
+
+
+def permission_name(flag: str) -> str:
+    """Return a permission's name as Discord shows it.
+
+    >>> permission_name("send_messages")
+    'Send Messages'
+    """
+    return flag.replace("_", " ").title()
 
 
 class CompetitionCommands(SolitaireCogBase):
@@ -82,18 +71,6 @@ class CompetitionCommands(SolitaireCogBase):
         default_permissions=discord.Permissions(manage_guild=True),  # a hint only: Discord ignores it on subgroups
     )
 
-    _deal_tasks: dict[DealKey, asyncio.Task[ProvenDeal]]
-    _presolve_queue: deque[DealKey]
-    _presolve_seen: set[DealKey]
-    """Deals queued or solved ahead (never queued twice)."""
-    _presolved: set[DealKey]
-    """Deals solved ahead and stored: a player's ``/solitaire daily`` reads them without deferring."""
-    _presolver: asyncio.Task[None] | None
-    _secret: str | None
-    _sleeper: asyncio.Task[object] | None
-    """The rollover task while it sleeps until the next midnight (so a settings change may restart it)."""
-    _competition_task: asyncio.Task[None] | None
-
     if TYPE_CHECKING:  # provided by GameCommands, the other mixin
 
         async def send_board(self, interaction: discord.Interaction, session: Session, *, ephemeral: bool) -> None:
@@ -101,38 +78,22 @@ class CompetitionCommands(SolitaireCogBase):
 
     # -- lifecycle ---------------------------------------------------------------------
     async def load_competition_commands(self) -> None:
-        """Start the task that posts podiums at each server's midnight and the lines a crash left unposted."""
-        self._deal_tasks = {}
-        self._presolve_queue = deque()
-        self._presolve_seen = set()
-        self._presolved = set()
-        self._presolver = None
-        self._secret = None
-        self._sleeper = None
-        self._competition_task = asyncio.get_running_loop().create_task(self._competition_loop(), name="competition")
+        """Post the daily service's announcements."""
+        self.daily.add_listener(self._post)
 
     async def unload_competition_commands(self) -> None:
-        """Stop the rollover task and the deals being solved ahead."""
-        for task in (self._competition_task, self._presolver):
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
-        self._competition_task = self._presolver = None
-
-    def _now(self) -> datetime:
-        return datetime.fromtimestamp(self.bot.now(), UTC)
+        """Stop posting the daily service's announcements."""
+        self.daily.remove_listener(self._post)
 
     # -- /solitaire daily ----------------------------------------------------------------
     @app_commands.command(name="daily", description="Play today's server deal: one ranked try per day")
     @app_commands.describe(variant="Which game (default: draw 3)")
     @app_commands.choices(variant=VARIANT_CHOICES)
-    async def daily(self, interaction: discord.Interaction, variant: str = "draw3") -> None:
+    async def daily_command(self, interaction: discord.Interaction, variant: str = "draw3") -> None:
         """Start today's daily deal privately, or show the result of today's attempt."""
         async with refusals(interaction):
             guild_id = require_guild(interaction)
-            config = await store.guild_config(self.db, guild_id)
-            today = rules.server_date(config.timezone, self._now())
+            today = await self.daily.today(guild_id)
             if await self._refuse_second_try(interaction, guild_id, variant, today):
                 return
             running = self.sessions.active_for(guild_id, interaction.user.id)
@@ -144,24 +105,24 @@ class CompetitionCommands(SolitaireCogBase):
                     ephemeral=True,
                 )
                 return
-            deal = self._deal_task(guild_id, variant, today)
-            if not deal.done() and (guild_id, variant, today.isoformat()) not in self._presolved:
-                await interaction.response.defer(ephemeral=True, thinking=True)
-            try:
-                session = await self.sessions.start(
-                    guild_id=guild_id,
-                    channel_id=interaction.channel_id or 0,
-                    user_id=interaction.user.id,
-                    variant=variant,
-                    mode="daily",
-                    deal=await asyncio.shield(deal),
-                    deal_number=None,
-                    daily_date=today.isoformat(),
-                )
-            except errors.AlreadyPlayedError:  # a second try raced the first
-                if await self._refuse_second_try(interaction, guild_id, variant, today):
-                    return
-                raise
+            async with self.daily.attempt(guild_id, today):
+                if not self.daily.deal_ready(guild_id, variant, today):
+                    await interaction.response.defer(ephemeral=True, thinking=True)
+                try:
+                    session = await self.sessions.start(
+                        guild_id=guild_id,
+                        channel_id=interaction.channel_id or 0,
+                        user_id=interaction.user.id,
+                        variant=variant,
+                        mode="daily",
+                        deal=await self.daily.deal(guild_id, variant, today),
+                        deal_number=None,
+                        daily_date=today.isoformat(),
+                    )
+                except errors.AlreadyPlayedError:  # a second try raced the first
+                    if await self._refuse_second_try(interaction, guild_id, variant, today):
+                        return
+                    raise
             await self.send_board(interaction, session, ephemeral=True)
 
     async def _refuse_second_try(
@@ -174,39 +135,6 @@ class CompetitionCommands(SolitaireCogBase):
         await answer_privately(interaction, rules.already_played_line(result, today))
         return True
 
-    def _deal_task(self, guild_id: int, variant: str, day: date) -> asyncio.Task[ProvenDeal]:
-        """The (shared) task that finds the day's deal for a server and variant."""
-        key = (guild_id, variant, day.isoformat())
-        task = self._deal_tasks.get(key)
-        if task is None or (task.done() and (task.cancelled() or task.exception() is not None)):
-            task = asyncio.get_running_loop().create_task(self._find_deal(*key), name=f"daily-deal-{key}")
-            self._deal_tasks[key] = task
-        return task
-
-    async def _find_deal(self, guild_id: int, variant: str, daily_date: str) -> ProvenDeal:
-        """The stored deal of the day, or a new one solved in a worker from the secret-keyed source."""
-        cached = await store.cached_deal(self.db, guild_id, variant, daily_date)
-        if cached is not None:
-            return rules.deal_from_json(cached)
-        source = rules.daily_source(await self._daily_secret(), guild_id, date.fromisoformat(daily_date), variant)
-        request = DealRequest(variant, source)
-        if self.deals.executor is None:  # tests: an instant solver on the event loop
-            deal = solve_daily(request)
-        else:
-            deal = await asyncio.get_running_loop().run_in_executor(self.deals.executor, solve_daily, request)
-        await store.store_deal(self.db, guild_id, variant, daily_date, rules.deal_to_json(deal))
-        return deal
-
-    async def _daily_secret(self) -> str:
-        """The key of the daily deals: from the settings, else generated into the database once."""
-        if self._secret is None:
-            configured = self.settings.daily_secret
-            if configured is not None:
-                self._secret = configured.get_secret_value()
-            else:
-                self._secret = await store.get_or_create_secret(self.db, SECRET_NAME, rules.new_secret)
-        return self._secret
-
     # -- /solitaire leaderboard and stats ----------------------------------------------------
     @app_commands.command(name="leaderboard", description="This server's best results")
     @app_commands.describe(variant="Which game", period="Which days", games="Daily competition or casual games")
@@ -218,7 +146,8 @@ class CompetitionCommands(SolitaireCogBase):
         async with refusals(interaction):
             guild_id = require_guild(interaction)
             config = await store.guild_config(self.db, guild_id)
-            today = rules.server_date(config.timezone, self._now())
+            now = self.daily.moment()
+            today = config.clock.date_at(now)
             mode: Mode = "casual" if games == "casual" else "daily"
             board = await store.leaderboard(
                 self.db,
@@ -227,7 +156,7 @@ class CompetitionCommands(SolitaireCogBase):
                 mode=mode,
                 period=rules.Period(period),
                 today=today,
-                timezone=config.timezone,
+                timezone=config.clock.zone_at(now),
                 caller_id=interaction.user.id,
             )
             embed = discord.Embed(
@@ -244,43 +173,59 @@ class CompetitionCommands(SolitaireCogBase):
         async with refusals(interaction):
             guild_id = require_guild(interaction)
             who = member or interaction.user
-            config = await store.guild_config(self.db, guild_id)
-            today = rules.server_date(config.timezone, self._now())
+            today = await self.daily.today(guild_id)
             found = await store.member_stats(self.db, guild_id, who.id, today)
             lines = rules.stats_lines(found) if found.games else [f"<@{who.id}> has not finished a game here yet."]
             embed = discord.Embed(title=f"Solitaire stats: {who.display_name}", description="\n".join(lines))
             await interaction.response.send_message(embed=embed, allowed_mentions=NO_PINGS)
 
     # -- /solitaire config ---------------------------------------------------------------------
-    @config.command(name="channel", description="Where the daily podium is posted at midnight (empty: nowhere)")
+    @config.command(name="channel", description="Where the daily results and podiums are posted (empty: nowhere)")
     @app_commands.describe(channel="The competition channel (leave empty to stop posting podiums)")
     async def config_channel(
         self, interaction: discord.Interaction, channel: discord.TextChannel | None = None
     ) -> None:
-        """Set or clear the server's competition channel (Manage Server only)."""
+        """Set or clear the server's competition channel (Manage Server only), if the bot may post there."""
         async with refusals(interaction):
             guild_id = await self._manager_guild(interaction)
             if guild_id is None:
                 return
+            if channel is not None and (missing := self._missing_permissions(interaction, channel)):
+                names = ", ".join(f"**{permission_name(flag)}**" for flag in missing)
+                await answer_privately(
+                    interaction,
+                    f"I can't post in {channel.mention}: I lack the {names} permission there. "
+                    "Give it to me (or my role) in that channel's settings, or choose another channel.",
+                )
+                return
             config = await store.guild_config(self.db, guild_id)
-            today = rules.server_date(config.timezone, self._now())
-            yesterday = (today - timedelta(days=1)).isoformat()
+            now = self.daily.moment()
+            yesterday = (config.clock.date_at(now) - timedelta(days=1)).isoformat()
             await store.set_channel(self.db, guild_id, channel.id if channel else None, podium_after=yesterday)
-            self._settings_changed()
+            self.daily.wake()
             if channel is None:
                 text = "Daily podiums will no longer be posted."
             else:
-                rollover = rules.next_rollover(config.timezone, self._now())
+                rollover = config.clock.next_rollover(now)
                 text = (
-                    f"Daily results and podiums will be posted in {channel.mention}: the next podium "
-                    f"<t:{int(rollover.timestamp())}:R> (00:00 {config.timezone})."
+                    f"Daily results and podiums will be posted in {channel.mention}: the next podium once the day "
+                    f"ends <t:{int(rollover.timestamp())}:R> and its last daily is over."
                 )
             await interaction.response.send_message(text, ephemeral=True)
+
+    def _missing_permissions(self, interaction: discord.Interaction, channel: discord.TextChannel) -> list[str]:
+        """The permissions the bot lacks in ``channel`` to post there (all of them if it cannot see it)."""
+        guild = interaction.guild
+        cached = guild.get_channel(channel.id) if guild is not None else None
+        if guild is None or guild.me is None or not isinstance(cached, discord.abc.GuildChannel):
+            return list(POST_PERMISSIONS)
+        granted = cached.permissions_for(guild.me)
+        return [flag for flag in POST_PERMISSIONS if not getattr(granted, flag)]
 
     @config.command(name="timezone", description="The server's time zone: the day rolls over at 00:00 there")
     @app_commands.describe(timezone="An IANA time zone such as Europe/Paris or America/New_York")
     async def config_timezone(self, interaction: discord.Interaction, timezone: str) -> None:
-        """Set the server's time zone (Manage Server only); unknown names get a suggestion."""
+        """Set the server's time zone from the next day on (Manage Server only); unknown names get a suggestion."""
         async with refusals(interaction):
             guild_id = await self._manager_guild(interaction)
             if guild_id is None:
@@ -290,14 +235,19 @@ class CompetitionCommands(SolitaireCogBase):
             except rules.InvalidTimezoneError as error:
                 await answer_privately(interaction, f"{error}.")
                 return
-            await store.set_timezone(self.db, guild_id, zone)
-            self._settings_changed()
-            rollover = rules.next_rollover(zone, self._now())
-            await interaction.response.send_message(
-                f"Time zone set to **{zone}**: the day rolls over at 00:00 there "
-                f"(next <t:{int(rollover.timestamp())}:R>).",
-                ephemeral=True,
-            )
+            clock = await self.daily.change_zone(guild_id, zone)
+            now = self.daily.moment()
+            rollover = int(clock.next_rollover(now).timestamp())
+            if clock.next_zone is None:
+                text = f"Time zone set to **{zone}**: the day rolls over at 00:00 there (next <t:{rollover}:R>)."
+            else:
+                text = (
+                    f"Time zone set to **{zone}** from the next day: today ends at 00:00 {clock.zone} "
+                    f"(<t:{rollover}:R>), so everyone keeps today's try and nobody gets a second one; "
+                    f"after that the day rolls over at 00:00 {zone}."
+                )
+            config = await store.guild_config(self.db, guild_id)
+            await interaction.response.send_message(text + _channel_warning(config), ephemeral=True)
 
     @config_timezone.autocomplete("timezone")
     async def _zone_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -311,150 +261,36 @@ class CompetitionCommands(SolitaireCogBase):
             return None
         return guild_id
 
-    # -- the public daily line -------------------------------------------------------------------
+    # -- the public posts -------------------------------------------------------------------------
     @commands.Cog.listener("on_solitaire_game_finished")
     async def _daily_finished(self, record: GameRecord) -> None:
-        """Announce a finished daily (score and rank, never the board)."""
-        if record.mode == "daily":
-            await self._announce(record.id)
+        """Hand a finished game to the daily service (it queues and posts a daily's public line)."""
+        await self.daily.game_finished(record)
 
-    async def _announce(self, game_id: int) -> bool:
-        """Post a finished daily's public line once: claim it, post it, give the claim back if posting failed."""
-        if not await store.claim_announcement(self.db, game_id, self.bot.now()):
-            return False
-        record = await games_store.get_game(self.db, game_id)
-        result = await store.daily_result_of(self.db, game_id)
-        if record is None or result is None:
-            return False
-        config = await store.guild_config(self.db, record.guild_id)
-        today = rules.server_date(config.timezone, self._now())
-        channel = self.bot.get_partial_messageable(config.channel_id or record.channel_id)
+    async def _post(self, announcement: Announcement) -> Delivery:
+        """Post one announcement of the daily service; say how it went."""
+        channel = self.bot.get_partial_messageable(announcement.channel_id)
         try:
-            await channel.send(rules.daily_line(result, today), allowed_mentions=NO_PINGS)
-        except discord.HTTPException as error:
-            log.warning("could not post the result of daily game %s: %s", game_id, error)
-            await store.release_announcement(self.db, game_id)
-            return False
-        return True
+            await channel.send(announcement.text, allowed_mentions=NO_PINGS)
+        except (discord.Forbidden, discord.NotFound) as error:
+            log.warning("may not post the %s in channel %s: %s", announcement.kind, announcement.channel_id, error)
+            return Delivery.FORBIDDEN
+        except (TimeoutError, discord.HTTPException, aiohttp.ClientError) as error:
+            log.warning("could not post the %s in channel %s: %s", announcement.kind, announcement.channel_id, error)
+            return Delivery.FAILED
+        return Delivery.POSTED
 
-    # -- midnight: podiums ---------------------------------------------------------------------------
-    async def _competition_loop(self, *, sweep: bool = True) -> None:
-        """Post lines a crash left unposted, then each server's podium at its 00:00, forever."""
-        await self.bot.wait_until_ready()
-        if sweep:
-            for game_id in await store.unannounced(self.db, since=self.bot.now() - ANNOUNCE_WITHIN):
-                await self._announce(game_id)
-        while True:
-            try:
-                wait = await self.post_due_podiums()
-            except Exception:
-                log.exception("posting the daily podiums failed")
-                wait = 60.0
-            try:
-                wait = min(wait, await self.queue_daily_deals())
-            except Exception:
-                log.exception("queueing the day's daily deals failed")
-            self._sleeper = asyncio.current_task()
-            try:
-                await asyncio.sleep(wait)
-            finally:
-                if self._sleeper is asyncio.current_task():
-                    self._sleeper = None
 
-    def _settings_changed(self) -> None:
-        """Recompute the next rollover now (a zone or channel changed): restart the task if it is asleep."""
-        task = self._competition_task
-        if task is not None and task is self._sleeper:
-            task.cancel()
-            self._sleeper = None
-            self._competition_task = asyncio.get_running_loop().create_task(
-                self._competition_loop(sweep=False), name="competition"
-            )
-
-    async def post_due_podiums(self) -> float:
-        """Post yesterday's podium in every server whose day rolled over; return seconds until the next rollover."""
-        now = self._now()
-        wait = MAX_WAIT
-        for config in await store.podium_guilds(self.db):
-            today = rules.server_date(config.timezone, now)
-            yesterday = (today - timedelta(days=1)).isoformat()
-            if config.last_podium_date is None or config.last_podium_date < yesterday:
-                await self._post_podium(config, yesterday)
-            wait = min(wait, (rules.next_rollover(config.timezone, now) - now).total_seconds())
-        await self._forget_old_deals(now)
-        return max(wait, 0.0)
-
-    async def _post_podium(self, config: store.GuildConfig, daily_date: str) -> None:
-        if config.channel_id is None or not await store.claim_podium(self.db, config.guild_id, daily_date):
-            return
-        podium = await store.podium(self.db, config.guild_id, daily_date, VARIANTS)
-        if podium.empty:
-            return
-        channel = self.bot.get_partial_messageable(config.channel_id)
-        try:
-            await channel.send("\n".join(rules.podium_lines(podium)), allowed_mentions=NO_PINGS)
-        except discord.HTTPException as error:
-            log.warning("could not post the %s podium of server %s: %s", daily_date, config.guild_id, error)
-
-    async def _forget_old_deals(self, now: datetime) -> None:
-        """Drop the deals of days that ended everywhere (before yesterday in UTC), in memory and stored."""
-        cutoff = (now.date() - timedelta(days=1)).isoformat()
-        for key in [key for key in self._deal_tasks if key[2] < cutoff]:
-            del self._deal_tasks[key]
-        self._presolve_seen = {key for key in self._presolve_seen if key[2] >= cutoff}
-        self._presolved = {key for key in self._presolved if key[2] >= cutoff}
-        await store.forget_deals_before(self.db, cutoff)
-
-    # -- deals solved ahead ----------------------------------------------------------------------------
-    async def queue_daily_deals(self) -> float:
-        """Queue today's deal of each variant a server played daily lately; return seconds until a server's next day.
-
-        Runs at start and at each rollover (the midnight task). The deals are solved one at a time,
-        after any casual bank refill (:meth:`DealBank.wait_idle`), and at most :data:`PRESOLVE_LIMIT`
-        wait at once; the others are queued at a later wake-up, or solved when a player asks.
-        """
-        now = self._now()
-        since = (now.date() - timedelta(days=rules.PRESOLVE_DAYS + 1)).isoformat()  # every zone's window, and more
-        activity = await store.recent_daily_activity(self.db, since)
-        skipped = 0
-        for guild_id, variant, today in rules.due_daily_deals(activity, now):
-            key = (guild_id, variant, today.isoformat())
-            if key in self._presolve_seen:
-                continue
-            if len(self._presolve_queue) >= PRESOLVE_LIMIT:
-                skipped += 1
-                continue
-            self._presolve_seen.add(key)
-            self._presolve_queue.append(key)
-        if skipped:
-            log.info("%d daily deals not queued to solve ahead (%d already waiting)", skipped, PRESOLVE_LIMIT)
-        if self._presolve_queue and (self._presolver is None or self._presolver.done()):
-            self._presolver = asyncio.get_running_loop().create_task(self._presolve_all(), name="daily-presolve")
-        rollover = rules.first_rollover((entry.timezone for entry in activity), now)
-        return MAX_WAIT if rollover is None else max((rollover - now).total_seconds(), 0.0)
-
-    async def _presolve_all(self) -> None:
-        """Solve the queued deals one by one, each after the casual bank's refills."""
-        while self._presolve_queue:
-            key = self._presolve_queue.popleft()
-            await self.deals.wait_idle()
-            await self._presolve(key)
-
-    async def _presolve(self, key: DealKey) -> None:
-        """Solve and store one day's deal through the shared task (so a player asking meanwhile waits for it)."""
-        guild_id, variant, daily_date = key
-        fresh = key not in self._deal_tasks
-        task = self._deal_task(guild_id, variant, date.fromisoformat(daily_date))
-        try:
-            await asyncio.shield(task)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("could not solve the %s daily deal of server %s for %s ahead", variant, guild_id, daily_date)
-            return
-        self._presolved.add(key)
-        if fresh and self._deal_tasks.get(key) is task:
-            del self._deal_tasks[key]  # stored in daily_deals: players read it from there, memory stays small
+def _channel_warning(config: store.GuildConfig) -> str:
+    """A warning for the admins when the competition channel refused the bot's last post (else nothing)."""
+    if config.channel_id is None or config.channel_problem is None:
+        return ""
+    since = f" <t:{int(config.channel_problem_at)}:R>" if config.channel_problem_at is not None else ""
+    return (
+        f"\n⚠️ I could not post in <#{config.channel_id}>{since} ({config.channel_problem}): results and podiums "
+        "wait there. Give me **View Channel** and **Send Messages** in it, or choose another channel "
+        "with `/solitaire config channel`."
+    )
 
 
 def _period_words(period: rules.Period, today: date) -> str:

@@ -28,15 +28,16 @@ class Solitaire(
         self.db = bot.db
         self.sessions = bot.sessions
         self.deals = bot.deals
+        self.daily = bot.daily
         super().__init__()
 
     async def cog_load(self) -> None:
-        """Register the persistent buttons and the board refresh of finished games; start the rollover task."""
+        """Register the persistent buttons and the board refresh of finished games; post the daily announcements."""
         await self.load_game_commands()
         await self.load_competition_commands()
 
     async def cog_unload(self) -> None:
-        """Forget the persistent buttons; stop the rollover task."""
+        """Forget the persistent buttons; stop posting the daily announcements."""
         await self.unload_game_commands()
         await self.unload_competition_commands()
 

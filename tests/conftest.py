@@ -20,7 +20,7 @@ from bot.client import SolitaireBot
 from bot.deal_bank import DealBank
 from bot.settings import Settings, load_settings
 from solitaire import VARIANTS
-from solitaire.deals import ProvenDeal
+from solitaire.deals import DealRequest, ProvenDeal, solve_request
 from tests.bot.decks import EASY_KLONDIKE, EASY_NUMBER, seeded
 
 pytest_plugins = ["tests.postgres_server"]  # postgres_server, postgres_dsn: a real PostgreSQL server
@@ -63,9 +63,11 @@ class BotFactory:
     settings: Settings
     numbers: Callable[[], int] | None = None
     built: list[SolitaireBot] | None = None
+    daily_solve: Callable[[DealRequest], ProvenDeal] = solve_request
+    """How the bots find the daily deals (competition tests give an instant stand-in)."""
 
     def __call__(self) -> SolitaireBot:
-        bot = SolitaireBot(self.settings, deals=make_deal_bank(numbers=self.numbers))
+        bot = SolitaireBot(self.settings, deals=make_deal_bank(numbers=self.numbers), daily_solve=self.daily_solve)
         if self.built is None:
             self.built = []
         self.built.append(bot)

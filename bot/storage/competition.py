@@ -1,22 +1,24 @@
 """Every SQL statement of the daily competitions: attempts, ranks, leaderboards, stats, settings, secrets.
 
 Results themselves are written by :func:`bot.storage.games.finish_game`; the triggers of
-``V002__competition.sql`` keep ``best_results`` and ``member_stats`` up to date in that
-same transaction, so each result counts exactly once.
+``V006__fair_competitions.sql`` keep ``best_results`` and ``member_stats`` up to date in that
+same transaction, so each result counts exactly once. Every ranking clause is built from
+:data:`bot.competition.RANK_ORDER`.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from datetime import date
-from typing import Any
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
+from typing import Any, Literal
 
 from bot.competition import (
     DEFAULT_TIMEZONE,
     DailyActivity,
     DailyResult,
+    DayClock,
     Leaderboard,
     MemberStats,
     Period,
@@ -25,6 +27,10 @@ from bot.competition import (
     VariantStats,
     day_bounds,
     rank_bests,
+    sql_rank_order,
+    sql_rank_params,
+    sql_ranks_before,
+    sql_ranks_before_terms,
     streak,
 )
 from bot.storage import Database, Row
@@ -33,7 +39,7 @@ from bot.storage.games import Mode
 FINISHED = "status <> 'playing'"
 """The condition every partial index of V002 uses for a finished game (keep the wording)."""
 
-_RANK_ORDER = "score DESC, seconds_used, finished_at, user_id"
+_RANK_ORDER = sql_rank_order()
 
 
 @dataclass(frozen=True)
@@ -44,6 +50,11 @@ class GuildConfig:
     channel_id: int | None = None
     timezone: str = DEFAULT_TIMEZONE
     last_podium_date: str | None = None
+    clock: DayClock = field(default_factory=DayClock)
+    """When the server's days begin (``timezone`` plus a change waiting for the end of the day)."""
+    channel_problem: str | None = None
+    """Why the last post in the competition channel was refused (``None``: no problem seen)."""
+    channel_problem_at: float | None = None
 
 
 # -- secrets ---------------------------------------------------------------------
@@ -59,15 +70,39 @@ async def get_or_create_secret(db: Database, name: str, make: Callable[[], str])
 
 
 # -- server settings -------------------------------------------------------------
+_CONFIG_COLUMNS = (
+    "guild_id, channel_id, timezone, last_podium_date, day_floor, next_timezone, next_timezone_from,"
+    " next_day_floor, channel_problem, channel_problem_at"
+)
+
+
+def _day(text: str | None) -> date | None:
+    return date.fromisoformat(text) if text is not None else None
+
+
 def _config(row: Row) -> GuildConfig:
-    return GuildConfig(row["guild_id"], row["channel_id"], row["timezone"], row["last_podium_date"])
+    since = row["next_timezone_from"]
+    clock = DayClock(
+        zone=row["timezone"],
+        floor=_day(row["day_floor"]),
+        next_zone=row["next_timezone"],
+        next_from=datetime.fromtimestamp(since, UTC) if since is not None else None,
+        next_floor=_day(row["next_day_floor"]),
+    )
+    return GuildConfig(
+        row["guild_id"],
+        row["channel_id"],
+        row["timezone"],
+        row["last_podium_date"],
+        clock,
+        row["channel_problem"],
+        row["channel_problem_at"],
+    )
 
 
 async def guild_config(db: Database, guild_id: int) -> GuildConfig:
     """Return a server's settings (the defaults if it has none)."""
-    row = await db.fetchone(
-        "SELECT guild_id, channel_id, timezone, last_podium_date FROM guild_settings WHERE guild_id = ?", (guild_id,)
-    )
+    row = await db.fetchone(f"SELECT {_CONFIG_COLUMNS} FROM guild_settings WHERE guild_id = ?", (guild_id,))
     return _config(row) if row is not None else GuildConfig(guild_id)
 
 
@@ -76,37 +111,84 @@ async def set_channel(db: Database, guild_id: int, channel_id: int | None, *, po
     await db.execute(
         "INSERT INTO guild_settings (guild_id, channel_id, last_podium_date) VALUES (?, ?, ?)"
         " ON CONFLICT (guild_id) DO UPDATE SET channel_id = excluded.channel_id,"
-        " last_podium_date = coalesce(last_podium_date, excluded.last_podium_date)",
+        " last_podium_date = coalesce(last_podium_date, excluded.last_podium_date),"
+        " channel_problem = NULL, channel_problem_at = NULL",
         (guild_id, channel_id, podium_after),
     )
 
 
-async def set_timezone(db: Database, guild_id: int, timezone: str) -> None:
-    """Set a server's time zone (an IANA name already validated)."""
+async def set_day_clock(db: Database, guild_id: int, clock: DayClock) -> None:
+    """Store when a server's days begin (its zone and any change waiting for the end of the day)."""
+    since = clock.next_from.timestamp() if clock.next_from is not None else None
+    values = (
+        clock.zone,
+        clock.floor.isoformat() if clock.floor else None,
+        clock.next_zone,
+        since,
+        clock.next_floor.isoformat() if clock.next_floor else None,
+    )
     await db.execute(
-        "INSERT INTO guild_settings (guild_id, timezone) VALUES (?, ?)"
-        " ON CONFLICT (guild_id) DO UPDATE SET timezone = excluded.timezone",
-        (guild_id, timezone),
+        "INSERT INTO guild_settings (guild_id, timezone, day_floor, next_timezone, next_timezone_from, next_day_floor)"
+        " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET timezone = excluded.timezone,"
+        " day_floor = excluded.day_floor, next_timezone = excluded.next_timezone,"
+        " next_timezone_from = excluded.next_timezone_from, next_day_floor = excluded.next_day_floor",
+        (guild_id, *values),
+    )
+
+
+async def set_channel_problem(db: Database, guild_id: int, channel_id: int, problem: str | None, now: float) -> None:
+    """Note (or clear, with ``None``) why posting in the server's competition channel ``channel_id`` failed."""
+    await db.execute(
+        "UPDATE guild_settings SET channel_problem = ?1, channel_problem_at = ?2"
+        " WHERE guild_id = ?3 AND channel_id = ?4 AND (?1 IS NOT NULL OR channel_problem IS NOT NULL)",
+        (problem, now if problem is not None else None, guild_id, channel_id),
     )
 
 
 async def podium_guilds(db: Database) -> list[GuildConfig]:
     """Return every server with a competition channel."""
     rows = await db.fetchall(
-        "SELECT guild_id, channel_id, timezone, last_podium_date FROM guild_settings"
-        " WHERE channel_id IS NOT NULL ORDER BY guild_id"
+        f"SELECT {_CONFIG_COLUMNS} FROM guild_settings WHERE channel_id IS NOT NULL ORDER BY guild_id"
     )
     return [_config(row) for row in rows]
 
 
-async def claim_podium(db: Database, guild_id: int, daily_date: str) -> bool:
-    """Mark ``daily_date``'s podium as posted; return ``False`` if it (or a later one) already was."""
-    changed = await db.execute(
-        "UPDATE guild_settings SET last_podium_date = ?"
-        " WHERE guild_id = ? AND (last_podium_date IS NULL OR last_podium_date < ?)",
-        (daily_date, guild_id, daily_date),
+async def day_clocks(db: Database, guild_ids: Iterable[int]) -> dict[int, DayClock]:
+    """Return the day clock of each of ``guild_ids`` (the default clock for a server without settings)."""
+    wanted = set(guild_ids)
+    clocks = dict.fromkeys(wanted, DayClock())
+    if wanted:
+        rows = await db.fetchall(f"SELECT {_CONFIG_COLUMNS} FROM guild_settings")
+        clocks.update((row["guild_id"], _config(row).clock) for row in rows if row["guild_id"] in wanted)
+    return clocks
+
+
+async def claim_podium(db: Database, guild_id: int, daily_date: str, now: float) -> bool:
+    """Queue ``daily_date``'s podium to be posted; return ``False`` if it (or a later one) already was."""
+    async with db.transaction() as tx:
+        changed = await tx.execute(
+            "UPDATE guild_settings SET last_podium_date = ?"
+            " WHERE guild_id = ? AND (last_podium_date IS NULL OR last_podium_date < ?)",
+            (daily_date, guild_id, daily_date),
+        )
+        if changed.rowcount != 1:
+            return False
+        await tx.execute(
+            "INSERT INTO announcements (guild_id, kind, subject, created_at, due_at) VALUES (?, 'podium', ?, ?, ?)"
+            " ON CONFLICT (kind, guild_id, subject) DO NOTHING",
+            (guild_id, daily_date, now, now),
+        )
+    return True
+
+
+async def open_dailies(db: Database, guild_id: int, daily_date: str) -> float | None:
+    """Return the latest deadline of the server's dailies of ``daily_date`` still being played (``None``: none)."""
+    row = await db.fetchone(
+        "SELECT max(deadline) AS last FROM games"
+        " WHERE guild_id = ? AND daily_date = ? AND mode = 'daily' AND status = 'playing'",
+        (guild_id, daily_date),
     )
-    return changed.rowcount == 1
+    return float(row["last"]) if row is not None and row["last"] is not None else None
 
 
 # -- the day's deal ----------------------------------------------------------------
@@ -154,19 +236,11 @@ _DAILY_COLUMNS = "id, guild_id, user_id, variant, daily_date, status, score, sec
 
 async def _with_rank(db: Database, row: Row) -> DailyResult:
     """Rank a finished daily among the results of its server, variant and day."""
+    entry = Ranked(0, row["user_id"], row["score"], row["seconds_used"], row["finished_at"])
     counts = await db.fetchone(
-        "SELECT count(*) AS total,"
-        " coalesce(sum((-score, seconds_used, finished_at, user_id) < (?, ?, ?, ?)), 0) AS better"
+        f"SELECT count(*) AS total, coalesce(sum({sql_ranks_before()}), 0) AS better"
         f" FROM games WHERE guild_id = ? AND variant = ? AND daily_date = ? AND mode = 'daily' AND {FINISHED}",
-        (
-            -row["score"],
-            row["seconds_used"],
-            row["finished_at"],
-            row["user_id"],
-            row["guild_id"],
-            row["variant"],
-            row["daily_date"],
-        ),
+        (*_flat(sql_rank_params(entry)), row["guild_id"], row["variant"], row["daily_date"]),
     )
     assert counts is not None
     return DailyResult(
@@ -180,6 +254,10 @@ async def _with_rank(db: Database, row: Row) -> DailyResult:
         rank=int(counts["better"]) + 1,
         total=int(counts["total"]),
     )
+
+
+def _flat(groups: Iterable[tuple[object, ...]]) -> tuple[object, ...]:
+    return tuple(value for group in groups for value in group)
 
 
 async def daily_attempt(db: Database, guild_id: int, user_id: int, variant: str, daily_date: str) -> Row | None:
@@ -207,23 +285,88 @@ async def daily_result_of(db: Database, game_id: int) -> DailyResult | None:
     return await _with_rank(db, row) if row is not None else None
 
 
-# -- the public line, posted once ---------------------------------------------------
-async def claim_announcement(db: Database, game_id: int, now: float) -> bool:
-    """Claim the right to post a finished daily's public line; ``False`` if it was claimed before."""
+# -- announcements: every public post, kept until posted ------------------------------
+AnnouncementKind = Literal["result", "podium"]
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A public post still to be made (a row of ``announcements``)."""
+
+    id: int
+    guild_id: int
+    kind: AnnouncementKind
+    subject: str
+    channel_id: int | None
+    created_at: float
+    attempts: int
+
+
+async def queue_result(db: Database, game_id: int, now: float) -> bool:
+    """Queue a finished daily's public line, once; ``False`` if it was queued (or posted) before."""
+    async with db.transaction() as tx:
+        changed = await tx.execute(
+            f"UPDATE games SET announced_at = ? WHERE id = ? AND mode = 'daily' AND {FINISHED}"
+            " AND announced_at IS NULL",
+            (now, game_id),
+        )
+        if changed.rowcount != 1:
+            return False
+        await tx.execute(
+            "INSERT INTO announcements (guild_id, kind, subject, channel_id, created_at, due_at)"
+            " SELECT guild_id, 'result', id, channel_id, ?, ? FROM games WHERE id = ?"
+            " ON CONFLICT (kind, guild_id, subject) DO NOTHING",
+            (now, now, game_id),
+        )
+    return True
+
+
+async def due_announcements(db: Database, now: float, limit: int = 50) -> list[Pending]:
+    """Return waiting, unclaimed posts due by ``now``, oldest first."""
+    rows = await db.fetchall(
+        "SELECT id, guild_id, kind, subject, channel_id, created_at, attempts FROM announcements"
+        " WHERE state = 'waiting' AND due_at <= ? AND claimed_at IS NULL ORDER BY due_at, id LIMIT ?",
+        (now, limit),
+    )
+    return [Pending(*row) for row in rows]
+
+
+async def next_announcement_due(db: Database) -> float | None:
+    """Return when the next waiting post is due (``None``: nothing waits)."""
+    row = await db.fetchone("SELECT min(due_at) AS due FROM announcements WHERE state = 'waiting'")
+    return float(row["due"]) if row is not None and row["due"] is not None else None
+
+
+async def claim_announcement(db: Database, announcement_id: int, now: float) -> bool:
+    """Claim a waiting post for this attempt; ``False`` if another attempt holds it or it is done."""
     changed = await db.execute(
-        f"UPDATE games SET announced_at = ? WHERE id = ? AND mode = 'daily' AND {FINISHED} AND announced_at IS NULL",
-        (now, game_id),
+        "UPDATE announcements SET claimed_at = ? WHERE id = ? AND state = 'waiting' AND claimed_at IS NULL",
+        (now, announcement_id),
     )
     return changed.rowcount == 1
 
 
-async def release_announcement(db: Database, game_id: int) -> None:
-    """Give a claim back after the post failed, so a later sweep retries it."""
-    await db.execute("UPDATE games SET announced_at = NULL WHERE id = ?", (game_id,))
+async def finish_announcement(db: Database, announcement_id: int, state: Literal["posted", "dropped"]) -> None:
+    """Mark a claimed post as posted (or dropped: nothing to post, or retried for too long)."""
+    await db.execute("UPDATE announcements SET state = ?, claimed_at = NULL WHERE id = ?", (state, announcement_id))
+
+
+async def retry_announcement(db: Database, announcement_id: int, due_at: float) -> None:
+    """Give a failed post's claim back, to be tried again at ``due_at``."""
+    await db.execute(
+        "UPDATE announcements SET claimed_at = NULL, attempts = attempts + 1, due_at = ? WHERE id = ?",
+        (due_at, announcement_id),
+    )
+
+
+async def release_claims(db: Database) -> int:
+    """Give back every claim (at start: the posts a stopped bot had in flight are tried again)."""
+    changed = await db.execute("UPDATE announcements SET claimed_at = NULL WHERE claimed_at IS NOT NULL")
+    return changed.rowcount
 
 
 async def unannounced(db: Database, *, since: float = 0.0, limit: int = 100) -> list[int]:
-    """Return dailies finished after ``since`` whose line was never claimed, oldest first (after a crash)."""
+    """Return dailies finished after ``since`` whose line was never queued, oldest first (after a crash)."""
     rows = await db.fetchall(
         f"SELECT id FROM games WHERE mode = 'daily' AND {FINISHED} AND announced_at IS NULL AND finished_at > ?"
         " ORDER BY finished_at LIMIT ?",
@@ -327,20 +470,13 @@ async def _all_time_rank(db: Database, key: tuple[int, str, str], caller_id: int
     )
     if mine is None:
         return None
-    better = await db.fetchone(
-        "SELECT (SELECT count(*) FROM best_results WHERE guild_id = ? AND variant = ? AND mode = ? AND score > ?)"
-        " + (SELECT count(*) FROM best_results WHERE guild_id = ? AND variant = ? AND mode = ? AND score = ?"
-        "    AND (seconds_used, finished_at, user_id) < (?, ?, ?)) AS better",
-        (
-            *key,
-            mine["score"],
-            *key,
-            mine["score"],
-            mine["seconds_used"],
-            mine["finished_at"],
-            caller_id,
-        ),
-    )
+    entry = Ranked(0, caller_id, mine["score"], mine["seconds_used"], mine["finished_at"])
+    counts = " + ".join(
+        f"(SELECT count(*) FROM best_results WHERE guild_id = ? AND variant = ? AND mode = ? AND {term})"
+        for term in sql_ranks_before_terms()
+    )  # one index range per term: the terms exclude each other
+    params = [value for values in sql_rank_params(entry) for value in (*key, *values)]
+    better = await db.fetchone(f"SELECT {counts} AS better", params)
     assert better is not None
     return Ranked(int(better["better"]) + 1, caller_id, mine["score"], mine["seconds_used"], mine["finished_at"])
 

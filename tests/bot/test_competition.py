@@ -4,6 +4,8 @@ import doctest
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import bot.competition
 from bot.competition import (
@@ -304,9 +306,9 @@ def test_stats_lines() -> None:
     assert stats.wins == 2
     assert stats_lines(stats) == [
         "<@7>: 5 games, 2 wins (40%)",
-        "Daily streak: 2 days (best 5) · winning streak: 0 (best 1)",
-        "Solitaire Rush (draw 1): 4 games, 1 wins (25%), best 900, average 500",
-        "Gold Rush: 1 games, 1 wins (100%), best 300, average 300",
+        "Daily streak: 2 days (best 5) · winning streak: 0 days (best 1)",
+        "Solitaire Rush (draw 1): 4 games, 1 win (25%), best 900, average 500",
+        "Gold Rush: 1 game, 1 win (100%), best 300, average 300",
     ]
 
 
@@ -315,21 +317,38 @@ def test_empty_variant_stats() -> None:
     assert (empty.win_rate, empty.average_score) == (0.0, 0.0)
 
 
-def test_deals_are_due_for_variants_played_within_seven_server_days() -> None:
-    now = datetime(2026, 1, 8, 3, 0, tzinfo=UTC)  # 7 January in New York
-    activity = [
-        bot.competition.DailyActivity(1, "draw3", "UTC", "2026-01-01"),  # 7 days ago
-        bot.competition.DailyActivity(1, "goldrush", "UTC", "2025-12-31"),  # 8 days ago
-        bot.competition.DailyActivity(2, "draw1", "America/New_York", "2025-12-31"),  # 7 days ago there
-    ]
-    assert bot.competition.due_daily_deals(activity, now) == [
-        (1, "draw3", date(2026, 1, 8)),
-        (2, "draw1", date(2026, 1, 7)),
-    ]
+ZONES = [
+    "UTC",
+    "Europe/Paris",
+    "America/New_York",
+    "Asia/Kolkata",
+    "Pacific/Kiritimati",
+    "Etc/GMT+12",
+    "America/Santiago",
+    "Australia/Lord_Howe",
+    "Asia/Tokyo",
+]
+YEAR_2026 = datetime(2026, 1, 1, tzinfo=UTC)
 
 
-def test_first_rollover_is_the_earliest_midnight_among_the_zones() -> None:
-    now = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
-    zones = ["UTC", "Asia/Tokyo", "America/New_York", "UTC"]
-    assert bot.competition.first_rollover(zones, now) == datetime(2026, 1, 1, 15, 0, tzinfo=UTC)  # Tokyo
-    assert bot.competition.first_rollover([], now) is None
+@settings(max_examples=200, deadline=None)
+@given(
+    st.sampled_from(ZONES),
+    st.lists(st.tuples(st.sampled_from(ZONES), st.integers(0, 360 * 24 * 60)), max_size=3),
+    st.integers(0, 360 * 24 * 60),
+)
+def test_zone_changes_never_repeat_or_skip_back_a_date(first, changes, probe):
+    """Whatever the admins choose and when: dates only move forward, one step at each rollover."""
+    clock = bot.competition.DayClock(first)
+    for zone, minute in sorted(changes, key=lambda change: change[1]):
+        moment = YEAR_2026 + timedelta(minutes=minute)
+        before = clock.date_at(moment)
+        clock = clock.changed_to(zone, moment)
+        assert clock.date_at(moment) == before  # the day an admin changes the zone goes on as it began
+    moment = YEAR_2026 + timedelta(minutes=probe)
+    today = clock.date_at(moment)
+    rollover = clock.next_rollover(moment)
+    assert rollover > moment
+    assert clock.date_at(rollover - timedelta(seconds=1)) == today
+    assert clock.date_at(rollover) > today
+    assert clock.date_at(rollover) - today <= timedelta(days=2)  # only a 26-hour zone jump skips a date

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.competition import DailyActivity, Period, Streak, VariantStats
+from bot.competition import DailyActivity, DayClock, Period, Streak, VariantStats
 from bot.storage import Database, load_migrations
 from bot.storage import competition as comp
 from bot.storage import games as store
@@ -307,34 +307,77 @@ async def test_podium(db: Database) -> None:
     }
 
 
-async def test_announcements_are_claimed_once(db: Database) -> None:
+async def test_result_lines_are_queued_once_and_claimed_once(db: Database) -> None:
     running = await start(db, 1)
     done = await play(db, 2, 100)
     casual = await play(db, 3, 100, mode="casual", day=None)
     assert await comp.unannounced(db) == [done]
     assert await comp.unannounced(db, since=ts(2024, 5, 1, 12)) == []  # finished at 12:00, not after
-    assert not await comp.claim_announcement(db, running, 1.0)
-    assert not await comp.claim_announcement(db, casual, 1.0)
-    assert await comp.claim_announcement(db, done, 1.0)
-    assert not await comp.claim_announcement(db, done, 2.0)
+    assert not await comp.queue_result(db, running, 1.0)
+    assert not await comp.queue_result(db, casual, 1.0)
+    assert await comp.queue_result(db, done, 1.0)
+    assert not await comp.queue_result(db, done, 2.0)
     assert await comp.unannounced(db) == []
-    await comp.release_announcement(db, done)
-    assert await comp.unannounced(db) == [done]
+    [pending] = await comp.due_announcements(db, 1.0)
+    assert (pending.kind, pending.subject, pending.guild_id, pending.attempts) == ("result", str(done), GUILD, 0)
+    assert await comp.claim_announcement(db, pending.id, 1.0)
+    assert not await comp.claim_announcement(db, pending.id, 1.5)  # in flight
+    assert await comp.due_announcements(db, 5.0) == []
+    await comp.retry_announcement(db, pending.id, due_at=31.0)
+    assert await comp.due_announcements(db, 30.0) == []
+    assert await comp.next_announcement_due(db) == 31.0
+    [again] = await comp.due_announcements(db, 31.0)
+    assert again.attempts == 1
+    assert await comp.claim_announcement(db, again.id, 31.0)
+    assert await comp.release_claims(db) == 1  # a restart gives the claim back
+    assert await comp.claim_announcement(db, again.id, 32.0)
+    await comp.finish_announcement(db, again.id, "posted")
+    assert not await comp.claim_announcement(db, again.id, 33.0)
+    assert await comp.next_announcement_due(db) is None
 
 
 async def test_guild_settings(db: Database) -> None:
     assert await comp.guild_config(db, GUILD) == comp.GuildConfig(GUILD, None, "UTC", None)
-    await comp.set_timezone(db, GUILD, "Europe/Paris")
+    paris = DayClock("Europe/Paris")
+    await comp.set_day_clock(db, GUILD, paris)
     assert await comp.podium_guilds(db) == []
     await comp.set_channel(db, GUILD, 55, podium_after="2024-04-30")
     await comp.set_channel(db, GUILD, 56, podium_after="2024-05-09")  # keeps the first mark
-    config = comp.GuildConfig(GUILD, 56, "Europe/Paris", "2024-04-30")
+    config = comp.GuildConfig(GUILD, 56, "Europe/Paris", "2024-04-30", paris)
     assert await comp.guild_config(db, GUILD) == config
     assert await comp.podium_guilds(db) == [config]
-    assert await comp.claim_podium(db, GUILD, "2024-05-01")
-    assert not await comp.claim_podium(db, GUILD, "2024-05-01")
-    assert not await comp.claim_podium(db, GUILD, "2024-04-30")
-    assert await comp.claim_podium(db, GUILD, "2024-05-02")
+    assert await comp.claim_podium(db, GUILD, "2024-05-01", 10.0)
+    assert not await comp.claim_podium(db, GUILD, "2024-05-01", 11.0)
+    assert not await comp.claim_podium(db, GUILD, "2024-04-30", 12.0)
+    assert await comp.claim_podium(db, GUILD, "2024-05-02", 13.0)
+    assert [(p.kind, p.subject) for p in await comp.due_announcements(db, 20.0)] == [
+        ("podium", "2024-05-01"),
+        ("podium", "2024-05-02"),
+    ]
+
+
+async def test_a_zone_change_and_a_channel_problem_are_stored(db: Database) -> None:
+    moment = datetime(2024, 5, 1, 20, 0, tzinfo=UTC)
+    clock = DayClock("UTC").changed_to("Asia/Tokyo", moment)
+    await comp.set_day_clock(db, GUILD, clock)
+    assert (await comp.guild_config(db, GUILD)).clock == clock
+    await comp.set_channel(db, GUILD, 55, podium_after="2024-04-30")
+    await comp.set_channel_problem(db, GUILD, 54, "missing access", 7.0)  # not the configured channel
+    assert (await comp.guild_config(db, GUILD)).channel_problem is None
+    await comp.set_channel_problem(db, GUILD, 55, "missing access", 7.0)
+    config = await comp.guild_config(db, GUILD)
+    assert (config.channel_problem, config.channel_problem_at) == ("missing access", 7.0)
+    await comp.set_channel(db, GUILD, 57, podium_after="2024-04-30")  # a new channel: a clean slate
+    assert (await comp.guild_config(db, GUILD)).channel_problem is None
+
+
+async def test_open_dailies_give_the_last_deadline_of_the_day(db: Database) -> None:
+    assert await comp.open_dailies(db, GUILD, DAY.isoformat()) is None
+    await start(db, 1)
+    await play(db, 2, 100)
+    deadline = await comp.open_dailies(db, GUILD, DAY.isoformat())
+    assert deadline is not None
+    assert await comp.open_dailies(db, OTHER_GUILD, DAY.isoformat()) is None
 
 
 async def test_secret_is_made_once(db: Database) -> None:
@@ -362,7 +405,7 @@ async def test_daily_activity_keeps_each_servers_last_daily_per_variant(db: Data
     await start(db, 2, day=date(2024, 4, 20))  # older: the later day stays
     await start(db, 3, variant="friday13", day=date(2024, 4, 30), guild=OTHER_GUILD)
     await start(db, 4, mode="casual", variant="goldrush")  # casual games do not count
-    await comp.set_timezone(db, OTHER_GUILD, "Asia/Tokyo")
+    await comp.set_day_clock(db, OTHER_GUILD, DayClock("Asia/Tokyo"))
     assert await comp.recent_daily_activity(db, "2024-04-25") == [
         DailyActivity(GUILD, "draw3", "UTC", "2024-05-01"),
         DailyActivity(OTHER_GUILD, "friday13", "Asia/Tokyo", "2024-04-30"),

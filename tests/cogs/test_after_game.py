@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 from PIL import Image
 
-import cogs.competition_commands
 from bot.after_game import AfterGameClick, parse_after_game_click
 from bot.storage import games as store
 from solitaire.deals import DealRequest, ProvenDeal
@@ -20,11 +19,11 @@ pytestmark = pytest.mark.usefixtures("no_error_logs")
 
 
 @pytest.fixture(autouse=True)
-def instant_daily_solver(monkeypatch: pytest.MonkeyPatch) -> None:
+def instant_daily_solver(make_bot: Any) -> None:
     def solver(request: DealRequest) -> ProvenDeal:
         return ProvenDeal(request.variant, 0, EASY_KLONDIKE, ())
 
-    monkeypatch.setattr(cogs.competition_commands, "solve_daily", solver)
+    make_bot.daily_solve = solver
 
 
 def labels(message: Any) -> dict[str, dict[str, Any]]:

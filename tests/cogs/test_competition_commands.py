@@ -11,6 +11,7 @@ import discord
 import pytest
 from pydantic import SecretStr
 
+import bot.daily
 import cogs.competition_commands
 from bot.competition import daily_source
 from bot.storage import competition as comp
@@ -33,14 +34,14 @@ def instant_daily(request: DealRequest) -> ProvenDeal:
 
 
 @pytest.fixture(autouse=True)
-def instant_daily_solver(monkeypatch: pytest.MonkeyPatch) -> list[DealRequest]:
+def instant_daily_solver(make_bot) -> list[DealRequest]:
     asked: list[DealRequest] = []
 
     def solver(request: DealRequest) -> ProvenDeal:
         asked.append(request)
         return instant_daily(request)
 
-    monkeypatch.setattr(cogs.competition_commands, "solve_daily", solver)
+    make_bot.daily_solve = solver
     return asked
 
 
@@ -116,7 +117,7 @@ async def test_members_play_the_same_private_deal_and_the_result_line_is_public(
     await end(alice, channel)
     [line] = public(channel)
     assert line.startswith(f"<@{alice.id}> scored 0 on today's Friday 13 daily (ended after 0:00)")
-    assert line.endswith("rank 1 of 1")
+    assert line.endswith("rank 1 of 1 so far")  # the day is still open: the podium has the last word
 
 
 async def test_the_deal_comes_from_the_stored_secret_and_survives_a_restart(
@@ -130,7 +131,10 @@ async def test_the_deal_comes_from_the_stored_secret_and_survives_a_restart(
     await daily(bob, channel, "draw1")
     decks = {json.loads((await attempt(simcord_env, guild, p, "draw1")).state)["deck"] for p in (alice, bob)}
     assert len(decks) == 1
-    assert len(instant_daily_solver) == 1  # the new bot read the day's deal from the database
+    assert [r.source for r in instant_daily_solver] == [
+        daily_source(secret, guild.id, date(2026, 1, 1), "draw1"),
+        daily_source(secret, guild.id, date(2026, 1, 2), "draw1"),  # tomorrow's, solved ahead
+    ]  # the new bot read the day's deal from the database: it was solved once
 
 
 async def test_the_deal_is_solved_in_the_deal_banks_executor(simcord_env, guild, channel, alice, instant_daily_solver):
@@ -223,9 +227,9 @@ async def test_stats_show_games_and_streaks(simcord_env, channel, alice, bob):
     await end(alice, channel)
     result = await bob.slash(channel, "solitaire stats", member=alice)
     text = result.response.embeds[0].description
-    assert f"<@{alice.id}>: 1 games, 0 wins (0%)" in text
-    assert "Daily streak: 1 days (best 1)" in text
-    assert "Solitaire Rush (draw 3): 1 games" in text
+    assert f"<@{alice.id}>: 1 game, 0 wins (0%)" in text
+    assert "Daily streak: 1 day (best 1)" in text
+    assert "Solitaire Rush (draw 3): 1 game, 0 wins" in text
     mine = await bob.slash(channel, "solitaire stats")
     assert "has not finished a game here yet" in mine.response.embeds[0].description
 
@@ -260,17 +264,20 @@ async def test_a_manager_sets_the_zone_with_autocomplete(simcord_env, guild, cha
     assert [c["value"] for c in choices] == ["Asia/Kolkata"]
     done = await admin.slash(channel, "solitaire config timezone", timezone="asia/kolkata")
     assert done.response.ephemeral and done.response.content.startswith("Time zone set to **Asia/Kolkata**")
-    assert (await comp.guild_config(simcord_env.bot.db, guild.id)).timezone == "Asia/Kolkata"
+    clock = (await comp.guild_config(simcord_env.bot.db, guild.id)).clock
+    assert clock.zone_at(simcord_env.now()) == "UTC"  # today ends at 00:00 UTC as it began
+    assert clock.zone_at(datetime(2026, 1, 2, tzinfo=UTC)) == "Asia/Kolkata"
 
 
 # -- midnight ----------------------------------------------------------------------------------
 async def test_rollover_posts_the_podium_at_midnight_in_the_server_zone(simcord_env, guild, channel, admin, alice, bob):
     podiums = guild.create_text_channel("podium")
-    await admin.slash(channel, "solitaire config timezone", timezone="Asia/Kolkata")  # UTC+5:30
+    await admin.slash(channel, "solitaire config timezone", timezone="Asia/Kolkata")  # UTC+5:30 from tomorrow
     await admin.slash(channel, "solitaire config channel", channel=podiums)
-    # 2026-01-01 05:30 in Kolkata: today is 1 January there; it ends at 18:30 UTC.
+    await advance_to(simcord_env, datetime(2026, 1, 2, tzinfo=UTC))  # 05:30 on 2 January in Kolkata
+    # 2 January ends at 18:30 UTC there.
     board = await daily(alice, channel)
-    assert f"daily {START_DAY}" in board.content
+    assert "daily 2026-01-02" in board.content
     await alice.click(board, label="All up")
     await end(alice, channel)
     await daily(bob, channel)
@@ -279,59 +286,73 @@ async def test_rollover_posts_the_podium_at_midnight_in_the_server_zone(simcord_
     lines = public(podiums)
     assert len(lines) == 2 and "rank 1 of 1" in lines[0] and "rank 2 of 2" in lines[1]  # the results go there too
 
-    await advance_to(simcord_env, datetime(2026, 1, 1, 18, 29, 59, tzinfo=UTC))  # 23:59:59 in Kolkata
+    await advance_to(simcord_env, datetime(2026, 1, 2, 18, 29, 59, tzinfo=UTC))  # 23:59:59 in Kolkata
     assert len(public(podiums)) == 2
-    await advance_to(simcord_env, datetime(2026, 1, 1, 18, 30, tzinfo=UTC))  # 00:00 on 2 January in Kolkata
+    await advance_to(simcord_env, datetime(2026, 1, 2, 18, 30, tzinfo=UTC))  # 00:00 on 3 January in Kolkata
     podium = public(podiums)[2:]
     assert len(podium) == 1
     assert podium[0].splitlines() == [
-        f"**Daily podium for {START_DAY}**",
+        "**Daily podium for 2026-01-02**",
         "__Solitaire Rush (draw 3)__",
-        f"🥇 <@{alice.id}> — **{(await attempt(simcord_env, guild, alice)).score}** in 0:00",
+        f"🥇 <@{alice.id}> — **{(await attempt(simcord_env, guild, alice, day='2026-01-02')).score}** in 0:00",
         f"🥈 <@{bob.id}> — **0** in 0:42",
     ]
-    await advance_to(simcord_env, datetime(2026, 1, 2, 18, 31, tzinfo=UTC))  # a day nobody played: no empty podium
+    await advance_to(simcord_env, datetime(2026, 1, 3, 18, 31, tzinfo=UTC))  # a day nobody played: no empty podium
     assert len(public(podiums)) == 3
     tomorrow = await daily(alice, channel)
-    assert "daily 2026-01-03" in tomorrow.content
+    assert "daily 2026-01-04" in tomorrow.content
 
 
 async def test_the_result_line_is_posted_once_after_a_failed_post_and_a_restart(
     simcord_env, guild, channel, alice, make_bot
 ):
     await daily(alice, channel)
-    simcord_env.inject_error("POST", "/channels/*/messages", status=403, times=1)
+    simcord_env.inject_error("POST", "/channels/*/messages", status=500, times=1)
     await end(alice, channel)
     assert public(channel) == []
-    game = await attempt(simcord_env, guild, alice)
-    assert await comp.unannounced(simcord_env.bot.db) == [game.id]
+    assert await comp.unannounced(simcord_env.bot.db) == []  # queued: it waits in announcements
     await simcord_env.restart_bot(make_bot())
+    await simcord_env.advance_time(bot.daily.retry_delay(0))
     assert len(public(channel)) == 1 and public(channel)[0].startswith(f"<@{alice.id}> scored")
+    await simcord_env.restart_bot(make_bot())
+    await simcord_env.advance_time(3600)
+    assert len(public(channel)) == 1
+
+
+async def test_a_line_a_crash_left_unqueued_is_posted_at_start(simcord_env, guild, channel, alice, make_bot):
+    await daily(alice, channel)
+    game = await attempt(simcord_env, guild, alice)
+    await store.finish_game(
+        simcord_env.bot.db, game.id, store.Result(game.state, "ended", 0, 12, simcord_env.now().timestamp(), 2)
+    )  # finished behind the bot's back, as if it crashed before the finish listener ran
+    assert await comp.unannounced(simcord_env.bot.db) == [game.id]
     await simcord_env.restart_bot(make_bot())
     assert len(public(channel)) == 1
     assert await comp.unannounced(simcord_env.bot.db) == []
 
 
 # -- deals solved ahead ------------------------------------------------------------------------
-async def test_after_midnight_the_deal_of_a_variant_played_yesterday_is_stored_before_anyone_asks(
+async def test_the_next_days_deal_of_a_variant_played_today_is_stored_before_midnight(
     simcord_env, guild, channel, alice, bob, instant_daily_solver
 ):
     await daily(alice, channel, "draw1")
     assert last_callback(simcord_env) == DEFERRED  # nothing solved ahead on the first day: it waits for the solver
     await end(alice, channel)
     assert [r.variant for r in instant_daily_solver] == ["draw1"]
-    await advance_to(simcord_env, datetime(2026, 1, 1, 23, 59, 59, tzinfo=UTC))
     assert await comp.cached_deal(simcord_env.bot.db, guild.id, "draw1", "2026-01-02") is None
-    await advance_to(simcord_env, datetime(2026, 1, 2, tzinfo=UTC))
+    await advance_to(simcord_env, datetime(2026, 1, 1, 23, 59, 59, tzinfo=UTC))
     stored = await comp.cached_deal(simcord_env.bot.db, guild.id, "draw1", "2026-01-02")
-    assert stored is not None
+    assert stored is not None  # solved at the service's next wake-up (at most an hour later), before the day
     assert [(r.variant, r.source) for r in instant_daily_solver][1:] == [
-        ("draw1", daily_source(await cog_secret(simcord_env), guild.id, date(2026, 1, 2), "draw1"))
+        ("draw1", daily_source(secret := await cog_secret(simcord_env), guild.id, date(2026, 1, 2), "draw1"))
     ]  # only the variant played lately, for the new day
 
+    await advance_to(simcord_env, datetime(2026, 1, 2, tzinfo=UTC))
     result = await bob.slash(channel, "solitaire daily", variant="draw1")
     assert result.response.ephemeral and last_callback(simcord_env) == MESSAGE  # ready: no "thinking…" first
-    assert len(instant_daily_solver) == 2
+    assert [r.source for r in instant_daily_solver].count(
+        daily_source(secret, guild.id, date(2026, 1, 2), "draw1")
+    ) == 1
     bob_game = await attempt(simcord_env, guild, bob, "draw1", "2026-01-02")
     assert json.loads(bob_game.state)["deck"] == stored["deck"]
 
@@ -348,20 +369,21 @@ async def test_at_start_up_today_is_solved_ahead_for_servers_that_played_this_we
     db = simcord_env.bot.db
     assert await comp.cached_deal(db, guild.id, "goldrush", START_DAY) is not None
     assert await comp.cached_deal(db, guild.id, "friday13", START_DAY) is None
-    assert [r.variant for r in instant_daily_solver] == ["goldrush"]
+    assert [r.variant for r in instant_daily_solver] == ["goldrush", "goldrush"]  # today's and tomorrow's
+    assert await comp.cached_deal(db, guild.id, "goldrush", "2026-01-02") is not None
 
 
 async def test_solving_ahead_is_bounded_and_catches_up_at_a_later_wake_up(
     simcord_env, guild, channel, alice, instant_daily_solver, monkeypatch
 ):
-    monkeypatch.setattr(cogs.competition_commands, "PRESOLVE_LIMIT", 0)
+    monkeypatch.setattr(bot.daily, "PRESOLVE_LIMIT", 0)
     for variant in ("draw1", "goldrush"):
         await daily(alice, channel, variant)
         await end(alice, channel)
     await advance_to(simcord_env, datetime(2026, 1, 2, tzinfo=UTC))
     db = simcord_env.bot.db
     assert [await comp.cached_deal(db, guild.id, v, "2026-01-02") for v in ("draw1", "goldrush")] == [None, None]
-    monkeypatch.setattr(cogs.competition_commands, "PRESOLVE_LIMIT", 1)
+    monkeypatch.setattr(bot.daily, "PRESOLVE_LIMIT", 1)
 
     async def stored() -> int:
         return sum([await comp.cached_deal(db, guild.id, v, "2026-01-02") is not None for v in ("draw1", "goldrush")])

@@ -7,7 +7,6 @@ from typing import Any
 import pytest
 
 import cogs.board
-import cogs.competition_commands
 from render import render_board
 from solitaire.deals import DealRequest, ProvenDeal
 from tests.bot.decks import EASY_KLONDIKE, EASY_NUMBER
@@ -29,11 +28,11 @@ def renders(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
 
 
 @pytest.fixture(autouse=True)
-def instant_daily(monkeypatch: pytest.MonkeyPatch) -> None:
+def instant_daily(make_bot) -> None:
     def solver(request: DealRequest) -> ProvenDeal:
         return ProvenDeal(request.variant, 0, EASY_KLONDIKE, ())
 
-    monkeypatch.setattr(cogs.competition_commands, "solve_daily", solver)
+    make_bot.daily_solve = solver
 
 
 async def settings(actor: Any, channel: Any, **options: Any) -> str:

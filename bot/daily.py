@@ -1,0 +1,450 @@
+"""The daily competition's runtime: the day's deals, solving ahead, rollovers, podiums and every public post.
+
+One :class:`DailyService` per bot. Nothing here knows Discord: listeners (the cog) turn each
+:class:`Announcement` into a message and say how it went (:class:`Delivery`). Every post is
+queued in ``announcements`` first and retried with backoff until it goes through, restarts
+included. Time comes from the injected clock; :meth:`DailyService.run_once` does one round of
+the time-driven work, so tests drive rollovers without sleeping.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import Counter, deque
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+from enum import Enum
+from typing import Any
+
+from bot import competition as rules
+from bot.deal_bank import DealBank
+from bot.storage import Database
+from bot.storage import competition as store
+from bot.storage.games import GameRecord
+from solitaire import VARIANTS
+from solitaire.deals import DealRequest, ProvenDeal, solve_request
+
+log = logging.getLogger(__name__)
+
+Clock = Callable[[], float]
+"""Returns the current time in unix seconds."""
+Solve = Callable[[DealRequest], ProvenDeal]
+"""Finds a day's proven deal; CPU-bound and picklable (it runs in the deal bank's worker processes)."""
+DealKey = tuple[int, str, str]
+"""A day's deal: ``(guild_id, variant, 'YYYY-MM-DD')``."""
+
+SECRET_NAME = "daily"
+"""The ``secrets`` row holding the daily-deal key when the settings give none."""
+MAX_WAIT = 3600.0
+"""The service wakes at least this often (seconds), even with nothing due."""
+ANNOUNCE_WITHIN = 24 * 3600.0
+"""At start, results of the last day whose public line was never queued are queued (older ones are news no more)."""
+PRESOLVE_LIMIT = 200
+"""Deals waiting to be solved ahead, at most: the rest wait for a later wake-up (or are solved when asked)."""
+RETRY_FIRST = 30.0
+"""Seconds before the first retry of a failed post; each further retry waits twice as long ..."""
+RETRY_MAX = 600.0
+"""... but never more than this."""
+RETRY_FOR = 6 * 3600.0
+"""A post is retried for this long after it was queued, then dropped (with a warning in the log)."""
+OVERDUE = 120.0
+"""A daily still playing this long after its deadline is stuck (its clock task is gone): the podium stops waiting."""
+SETTLE = 1.0
+"""Seconds after the last open daily's deadline before its day is checked again (its clock task finishes it)."""
+
+
+class Delivery(Enum):
+    """How posting an announcement went."""
+
+    POSTED = "posted"
+    FAILED = "failed"
+    """Try again later (a server error, a timeout)."""
+    FORBIDDEN = "forbidden"
+    """The bot may not post there (403): shown to the admins, and tried again later."""
+
+
+@dataclass(frozen=True)
+class Announcement:
+    """A public post: a finished daily's result line, or a day's podium."""
+
+    guild_id: int
+    channel_id: int
+    kind: store.AnnouncementKind
+    text: str
+    competition_channel: bool
+    """Whether ``channel_id`` is the server's configured competition channel."""
+
+
+Listener = Callable[[Announcement], Awaitable[Delivery]]
+
+
+def retry_delay(attempts: int) -> float:
+    """Return the wait before retrying a post that failed ``attempts + 1`` times.
+
+    >>> [retry_delay(n) for n in range(6)]
+    [30.0, 60.0, 120.0, 240.0, 480.0, 600.0]
+    """
+    return min(RETRY_FIRST * 2.0**attempts, RETRY_MAX)
+
+
+class DailyService:
+    """Owns the daily runtime: deals per server-day, presolving, rollovers, podiums and posts."""
+
+    def __init__(
+        self,
+        db: Database,
+        deals: DealBank[Any],
+        *,
+        now: Clock,
+        secret: Callable[[], str | None] = lambda: None,
+        solve: Solve = solve_request,
+        variants: Iterable[str] = VARIANTS,
+    ) -> None:
+        """Serve dailies from ``db``, solving in ``deals``'s executor; ``secret()`` keys the deals (else stored)."""
+        self.db = db
+        self.deals = deals
+        self.now = now
+        self.solve = solve
+        self.variants = tuple(variants)
+        self._configured_secret = secret
+        self._secret: str | None = None
+        self._listeners: list[Listener] = []
+        self._deal_tasks: dict[DealKey, asyncio.Task[ProvenDeal]] = {}
+        self._presolve_queue: deque[DealKey] = deque()
+        self._presolve_seen: set[DealKey] = set()
+        self._presolved: set[DealKey] = set()
+        self._presolver: asyncio.Task[None] | None = None
+        self._starting: Counter[tuple[int, str]] = Counter()
+        self._round = asyncio.Lock()
+        self._sleeper: asyncio.Task[None] | None = None
+        self._closed = False
+        self._wake_at = 0.0
+        """When the loop's sleep ends (a round due earlier must wake it)."""
+        self._task: asyncio.Task[None] | None = None
+
+    # -- listeners and lifecycle ----------------------------------------------------------
+    def add_listener(self, listener: Listener) -> None:
+        """Post every announcement through ``listener`` (it returns how the post went)."""
+        self._listeners.append(listener)
+
+    def remove_listener(self, listener: Listener) -> None:
+        """Stop posting through ``listener``."""
+        with contextlib.suppress(ValueError):
+            self._listeners.remove(listener)
+
+    def start(self) -> None:
+        """Start the loop: it first retries the posts a stopped bot had in flight and queues lines a crash left out."""
+        if self._closed or self._task is not None:
+            return
+        self._task = asyncio.get_running_loop().create_task(self._loop(), name="daily-service")
+
+    async def close(self) -> None:
+        """Stop the loop and the deals being solved ahead (safe to call twice)."""
+        self._closed = True
+        for task in (self._task, self._presolver):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        self._task = self._presolver = None
+
+    async def _recover(self) -> None:
+        """Give back the claims of a stopped bot and queue the lines of dailies a crash left unqueued."""
+        await store.release_claims(self.db)
+        for game_id in await store.unannounced(self.db, since=self.now() - ANNOUNCE_WITHIN):
+            await store.queue_result(self.db, game_id, self.now())
+
+    def wake(self) -> None:
+        """Recompute what is due now (a setting changed, a game finished): end the loop's sleep."""
+        if self._sleeper is not None and not self._sleeper.done():
+            self._sleeper.cancel()
+
+    async def _loop(self) -> None:
+        try:
+            await self._recover()
+        except Exception:
+            log.exception("recovering the daily posts failed")
+        while True:
+            try:
+                wait = await self.run_once()
+            except Exception:
+                log.exception("the daily service's round failed")
+                wait = 60.0
+            self._wake_at = self.now() + wait
+            self._sleeper = asyncio.get_running_loop().create_task(asyncio.sleep(wait), name="daily-sleep")
+            try:
+                await self._sleeper
+            except asyncio.CancelledError:
+                task = asyncio.current_task()
+                if task is not None and task.cancelling():
+                    raise  # the service is closing (not woken)
+
+    # -- the server's day ------------------------------------------------------------------
+    def moment(self) -> datetime:
+        """The clock's time as an aware UTC datetime."""
+        return datetime.fromtimestamp(self.now(), UTC)
+
+    async def today(self, guild_id: int) -> date:
+        """The server's date now."""
+        return (await store.guild_config(self.db, guild_id)).clock.date_at(self.moment())
+
+    async def change_zone(self, guild_id: int, zone: str) -> rules.DayClock:
+        """Choose the server's time zone (a validated IANA name): it applies from the next day."""
+        config = await store.guild_config(self.db, guild_id)
+        clock = config.clock.changed_to(zone, self.moment())
+        await store.set_day_clock(self.db, guild_id, clock)
+        self.wake()
+        return clock
+
+    # -- the day's deal ----------------------------------------------------------------------
+    def deal_ready(self, guild_id: int, variant: str, day: date) -> bool:
+        """Whether :meth:`deal` would answer without waiting for a solve."""
+        key = (guild_id, variant, day.isoformat())
+        task = self._deal_tasks.get(key)
+        return key in self._presolved or (task is not None and task.done() and not task.cancelled())
+
+    async def deal(self, guild_id: int, variant: str, day: date) -> ProvenDeal:
+        """Return the day's deal of a server and variant (stored, being solved, or solved now)."""
+        return await asyncio.shield(self._deal_task(guild_id, variant, day))
+
+    @contextlib.asynccontextmanager
+    async def attempt(self, guild_id: int, day: date) -> AsyncIterator[None]:
+        """Hold the day's podium while a player's daily of ``day`` is being dealt (it waits for their result)."""
+        key = (guild_id, day.isoformat())
+        self._starting[key] += 1
+        try:
+            yield
+        finally:
+            self._starting[key] -= 1
+            if self._starting[key] <= 0:
+                del self._starting[key]
+                if day < await self.today(guild_id):
+                    self.wake()  # that day's podium was waiting for this player
+
+    def _deal_task(self, guild_id: int, variant: str, day: date) -> asyncio.Task[ProvenDeal]:
+        """The (shared) task that finds the day's deal for a server and variant."""
+        key = (guild_id, variant, day.isoformat())
+        task = self._deal_tasks.get(key)
+        if task is None or (task.done() and (task.cancelled() or task.exception() is not None)):
+            task = asyncio.get_running_loop().create_task(self._find_deal(*key), name=f"daily-deal-{key}")
+            self._deal_tasks[key] = task
+        return task
+
+    async def _find_deal(self, guild_id: int, variant: str, daily_date: str) -> ProvenDeal:
+        """The stored deal of the day, or a new one solved in a worker from the secret-keyed source."""
+        cached = await store.cached_deal(self.db, guild_id, variant, daily_date)
+        if cached is not None:
+            return rules.deal_from_json(cached)
+        source = rules.daily_source(await self._daily_secret(), guild_id, date.fromisoformat(daily_date), variant)
+        request = DealRequest(variant, source)
+        if self.deals.executor is None:  # tests: an instant solver on the event loop
+            deal = self.solve(request)
+        else:
+            deal = await asyncio.get_running_loop().run_in_executor(self.deals.executor, self.solve, request)
+        await store.store_deal(self.db, guild_id, variant, daily_date, rules.deal_to_json(deal))
+        return deal
+
+    async def _daily_secret(self) -> str:
+        """The key of the daily deals: given, else generated into the database once."""
+        if self._secret is None:
+            self._secret = self._configured_secret() or await store.get_or_create_secret(
+                self.db, SECRET_NAME, rules.new_secret
+            )
+        return self._secret
+
+    # -- results -----------------------------------------------------------------------------
+    async def game_finished(self, record: GameRecord) -> None:
+        """Queue a finished daily's public line and post it; post its day's podium too if that day is over."""
+        if record.mode != "daily":
+            return
+        await store.queue_result(self.db, record.id, self.now())
+        async with self._round:
+            wait = await self._deliver_due()
+            config = await store.guild_config(self.db, record.guild_id)
+            if config.channel_id is not None and await self._queue_podium(config, self.moment()) is None:
+                wait = await self._deliver_due()
+        if self.now() + wait < self._wake_at:
+            self.wake()  # a retry is due before the loop's next round
+
+    # -- one round of the time-driven work ----------------------------------------------------
+    async def run_once(self) -> float:
+        """Queue due podiums, post due announcements, queue deals to solve ahead; return seconds until more is due."""
+        async with self._round:
+            now = self.moment()
+            wait = await self._queue_podiums(now)
+            wait = min(wait, await self._deliver_due())
+            try:
+                wait = min(wait, await self._queue_daily_deals(now))
+            except Exception:
+                log.exception("queueing the day's daily deals failed")
+            await self._forget_old_deals(now)
+        return max(wait, 0.0)
+
+    async def _queue_podiums(self, now: datetime) -> float:
+        """Queue yesterday's podium of every server whose day closed; return seconds until more may be due."""
+        wait = MAX_WAIT
+        for config in await store.podium_guilds(self.db):
+            held = await self._queue_podium(config, now)
+            if held is not None:
+                wait = min(wait, held)
+            wait = min(wait, (config.clock.next_rollover(now) - now).total_seconds())
+        return wait
+
+    async def _queue_podium(self, config: store.GuildConfig, now: datetime) -> float | None:
+        """Queue a server's podium of yesterday if that day's dailies are all over; else seconds to look again."""
+        yesterday = (config.clock.date_at(now) - timedelta(days=1)).isoformat()
+        if config.last_podium_date is not None and config.last_podium_date >= yesterday:
+            return None
+        held_until = await self._day_open_until(config.guild_id, yesterday)
+        if held_until is not None:
+            return held_until - now.timestamp()
+        await store.claim_podium(self.db, config.guild_id, yesterday, now.timestamp())
+        return None
+
+    async def _day_open_until(self, guild_id: int, daily_date: str) -> float | None:
+        """When a day's dailies will all be over: ``None`` if they are, else a time to look again."""
+        if self._starting.get((guild_id, daily_date)):
+            return self.now() + MAX_WAIT  # woken when the start is done
+        deadline = await store.open_dailies(self.db, guild_id, daily_date)
+        if deadline is None or deadline + OVERDUE < self.now():
+            return None
+        return max(deadline, self.now()) + SETTLE
+
+    async def _deliver_due(self) -> float:
+        """Post every due announcement once; return seconds until the next one is due."""
+        for pending in await store.due_announcements(self.db, self.now()):
+            if await store.claim_announcement(self.db, pending.id, self.now()):
+                await self._deliver(pending)
+        due = await store.next_announcement_due(self.db)
+        return MAX_WAIT if due is None else due - self.now()
+
+    async def _deliver(self, pending: store.Pending) -> None:
+        """Post one claimed announcement; mark it posted, or give it back to be retried later."""
+        announcement = await self._compose(pending)
+        if announcement is None:
+            await store.finish_announcement(self.db, pending.id, "dropped")
+            return
+        outcome = Delivery.POSTED
+        for listener in self._listeners:
+            try:
+                result = await listener(announcement)
+            except Exception:
+                log.exception("a listener failed to post %s", announcement)
+                result = Delivery.FAILED
+            if result is not Delivery.POSTED:
+                outcome = result
+        if not self._listeners:
+            outcome = Delivery.FAILED
+        if announcement.competition_channel:
+            problem = "missing access (HTTP 403)" if outcome is Delivery.FORBIDDEN else None
+            if outcome is not Delivery.FAILED:
+                await store.set_channel_problem(
+                    self.db, announcement.guild_id, announcement.channel_id, problem, self.now()
+                )
+        if outcome is Delivery.POSTED:
+            await store.finish_announcement(self.db, pending.id, "posted")
+        elif self.now() - pending.created_at >= RETRY_FOR:
+            log.warning("gave up posting %s %s of server %s", pending.kind, pending.subject, pending.guild_id)
+            await store.finish_announcement(self.db, pending.id, "dropped")
+        else:
+            await store.retry_announcement(self.db, pending.id, self.now() + retry_delay(pending.attempts))
+
+    async def _compose(self, pending: store.Pending) -> Announcement | None:
+        """Write an announcement's text now (ranks as of now); ``None`` when there is nothing to post."""
+        config = await store.guild_config(self.db, pending.guild_id)
+        if pending.kind == "podium":
+            if config.channel_id is None:
+                return None
+            podium = await store.podium(self.db, pending.guild_id, pending.subject, self.variants)
+            if podium.empty:
+                return None
+            return Announcement(
+                pending.guild_id, config.channel_id, "podium", "\n".join(rules.podium_lines(podium)), True
+            )
+        result = await store.daily_result_of(self.db, int(pending.subject))
+        channel_id = config.channel_id or pending.channel_id
+        if result is None or channel_id is None:
+            return None
+        today = config.clock.date_at(self.moment())
+        final = await self._day_over(config, result.daily_date, today)
+        text = rules.daily_line(result, today, final=final)
+        return Announcement(pending.guild_id, channel_id, "result", text, config.channel_id is not None)
+
+    async def _day_over(self, config: store.GuildConfig, daily_date: str, today: date) -> bool:
+        """Whether no more results can come for ``daily_date`` (so a rank is final)."""
+        if daily_date >= today.isoformat():
+            return False
+        return await self._day_open_until(config.guild_id, daily_date) is None
+
+    # -- deals solved ahead ----------------------------------------------------------------------
+    async def _queue_daily_deals(self, now: datetime) -> float:
+        """Queue today's and tomorrow's deal of each variant a server played lately; return seconds to a next day.
+
+        The deals are solved one at a time, after any casual bank refill (:meth:`DealBank.wait_idle`),
+        and at most :data:`PRESOLVE_LIMIT` wait at once; the others are queued at a later wake-up,
+        or solved when a player asks.
+        """
+        since = (now.date() - timedelta(days=rules.PRESOLVE_DAYS + 2)).isoformat()  # every zone's window, and more
+        activity = await store.recent_daily_activity(self.db, since)
+        clocks = await store.day_clocks(self.db, {entry.guild_id for entry in activity})
+        skipped = 0
+        wanted = []
+        for entry in activity:
+            clock = clocks[entry.guild_id]
+            today = clock.date_at(now)
+            if (today - date.fromisoformat(entry.last_date)).days <= rules.PRESOLVE_DAYS:
+                wanted.append((entry.guild_id, entry.variant, today.isoformat()))
+        for entry in activity:  # then tomorrow's, so the first player after midnight finds it stored
+            clock = clocks[entry.guild_id]
+            tomorrow = clock.date_at(clock.next_rollover(now))
+            if (tomorrow - date.fromisoformat(entry.last_date)).days <= rules.PRESOLVE_DAYS:
+                wanted.append((entry.guild_id, entry.variant, tomorrow.isoformat()))
+        for key in wanted:
+            if key in self._presolve_seen:
+                continue
+            if len(self._presolve_queue) >= PRESOLVE_LIMIT:
+                skipped += 1
+                continue
+            self._presolve_seen.add(key)
+            self._presolve_queue.append(key)
+        if skipped:
+            log.info("%d daily deals not queued to solve ahead (%d already waiting)", skipped, PRESOLVE_LIMIT)
+        if self._presolve_queue and (self._presolver is None or self._presolver.done()):
+            self._presolver = asyncio.get_running_loop().create_task(self._presolve_all(), name="daily-presolve")
+        rollovers = [clock.next_rollover(now) for clock in clocks.values()]
+        return MAX_WAIT if not rollovers else (min(rollovers) - now).total_seconds()
+
+    async def _presolve_all(self) -> None:
+        """Solve the queued deals one by one, each after the casual bank's refills."""
+        while self._presolve_queue:
+            key = self._presolve_queue.popleft()
+            await self.deals.wait_idle()
+            await self._presolve(key)
+
+    async def _presolve(self, key: DealKey) -> None:
+        """Solve and store one day's deal through the shared task (so a player asking meanwhile waits for it)."""
+        guild_id, variant, daily_date = key
+        fresh = key not in self._deal_tasks
+        task = self._deal_task(guild_id, variant, date.fromisoformat(daily_date))
+        try:
+            await asyncio.shield(task)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("could not solve the %s daily deal of server %s for %s ahead", variant, guild_id, daily_date)
+            return
+        self._presolved.add(key)
+        if fresh and self._deal_tasks.get(key) is task:
+            del self._deal_tasks[key]  # stored in daily_deals: players read it from there, memory stays small
+
+    async def _forget_old_deals(self, now: datetime) -> None:
+        """Drop the deals of days that ended everywhere (before yesterday in UTC), in memory and stored."""
+        cutoff = (now.date() - timedelta(days=1)).isoformat()
+        for key in [key for key in self._deal_tasks if key[2] < cutoff]:
+            del self._deal_tasks[key]
+        self._presolve_seen = {key for key in self._presolve_seen if key[2] >= cutoff}
+        self._presolved = {key for key in self._presolved if key[2] >= cutoff}
+        await store.forget_deals_before(self.db, cutoff)

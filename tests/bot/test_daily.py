@@ -1,0 +1,330 @@
+"""The daily service without Discord: an injected clock, a list for a channel, rounds run by hand."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, time, timedelta
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from bot import daily as service_module
+from bot.competition import DayClock, server_date
+from bot.daily import Announcement, DailyService, Delivery, retry_delay
+from bot.storage import Database
+from bot.storage import competition as comp
+from bot.storage import games as store
+from solitaire.deals import DealRequest, ProvenDeal
+from tests.bot.decks import EASY_KLONDIKE
+from tests.conftest import make_deal_bank
+
+GUILD = 7
+CHANNEL = 70
+_numbers = itertools.count(1)
+
+
+@dataclass
+class Clock:
+    """The injected clock: tests set ``at``."""
+
+    at: datetime
+
+    def __call__(self) -> float:
+        return self.at.timestamp()
+
+
+@dataclass
+class Channel:
+    """A listener standing in for Discord: records posts, answers with the next scripted outcome."""
+
+    script: list[Delivery] = field(default_factory=list)
+    posts: list[Announcement] = field(default_factory=list)
+    tries: int = 0
+
+    async def __call__(self, announcement: Announcement) -> Delivery:
+        self.tries += 1
+        outcome = self.script.pop(0) if self.script else Delivery.POSTED
+        if outcome is Delivery.POSTED:
+            self.posts.append(announcement)
+        return outcome
+
+    def podiums(self) -> list[str]:
+        return [post.text for post in self.posts if post.kind == "podium"]
+
+
+def solve(request: DealRequest) -> ProvenDeal:
+    return ProvenDeal(request.variant, 0, EASY_KLONDIKE, ())
+
+
+@pytest.fixture
+async def db(tmp_path: Path) -> AsyncIterator[Database]:
+    database = await Database.open(tmp_path / "daily.sqlite")
+    yield database
+    await database.close()
+
+
+def make_service(db: Database, clock: Clock, channel: Channel) -> DailyService:
+    service = DailyService(db, make_deal_bank(), now=clock, secret=lambda: "s3cret", solve=solve)
+    service.add_listener(channel)
+    return service
+
+
+async def with_channel(db: Database, zone: str = "UTC", *, since: str = "2000-01-01") -> None:
+    await comp.set_day_clock(db, GUILD, DayClock(zone))
+    await comp.set_channel(db, GUILD, CHANNEL, podium_after=since)
+
+
+async def start_daily(db: Database, user: int, day: date, started: datetime) -> int:
+    game = await store.insert_game(
+        db,
+        store.NewGame(
+            GUILD,
+            1,
+            user,
+            "draw3",
+            "daily",
+            None,
+            day.isoformat(),
+            "{}",
+            started.timestamp(),
+            started.timestamp() + 300,
+        ),
+    )
+    return game.id
+
+
+async def finish(db: Database, service: DailyService, game_id: int, score: int, at: datetime) -> None:
+    game = await store.get_game(db, game_id)
+    assert game is not None
+    seconds = int(at.timestamp() - game.started_at)
+    record = await store.finish_game(db, game_id, store.Result("{}", "ended", score, seconds, at.timestamp(), 2))
+    assert record is not None
+    await service.game_finished(record)
+
+
+def utc(*parts: int) -> datetime:
+    return datetime(*parts, tzinfo=UTC)
+
+
+# -- rollovers ---------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("zone", "day"),
+    [
+        ("UTC", date(2026, 3, 28)),
+        ("Europe/Paris", date(2026, 3, 28)),  # the clocks go forward at 02:00 on the 29th
+        ("Europe/Paris", date(2026, 3, 29)),  # a 23-hour day
+        ("America/New_York", date(2026, 11, 1)),  # a 25-hour day
+        ("Asia/Kolkata", date(2026, 3, 28)),  # +5:30
+        ("Australia/Lord_Howe", date(2026, 4, 5)),  # half-hour DST, ending that day
+        ("America/Santiago", date(2026, 9, 5)),  # DST starts at midnight: 00:00 on the 6th never happens
+    ],
+)
+async def test_the_podium_comes_at_the_first_instant_of_the_next_local_day(db, zone, day):
+    await with_channel(db, zone)
+    noon = datetime.combine(day, time(12), tzinfo=ZoneInfo(zone)).astimezone(UTC)
+    clock = Clock(noon)
+    channel = Channel()
+    service = make_service(db, clock, channel)
+    game = await start_daily(db, 1, day, noon)
+    await finish(db, service, game, 100, noon + timedelta(seconds=40))
+    [line] = channel.posts
+    assert line.text.endswith("rank 1 of 1 so far") and line.channel_id == CHANNEL
+    rollover = DayClock(zone).next_rollover(noon)
+    assert server_date(zone, rollover) == day + timedelta(days=1)
+    assert server_date(zone, rollover - timedelta(seconds=1)) == day
+    clock.at = rollover - timedelta(seconds=1)
+    wait = await service.run_once()
+    assert wait == 1.0 and channel.podiums() == []
+    clock.at = rollover
+    await service.run_once()
+    assert channel.podiums() == [
+        f"**Daily podium for {day.isoformat()}**\n__Solitaire Rush (draw 3)__\n🥇 <@1> — **100** in 0:40"
+    ]
+    clock.at = rollover + timedelta(days=1)
+    await service.run_once()
+    assert len(channel.podiums()) == 1
+
+
+async def test_a_late_finisher_holds_the_podium_and_is_on_it(db):
+    await with_channel(db)
+    clock = Clock(utc(2026, 1, 1, 12))
+    channel = Channel()
+    service = make_service(db, clock, channel)
+    day = date(2026, 1, 1)
+    await finish(db, service, await start_daily(db, 1, day, clock.at), 50, clock.at + timedelta(seconds=60))
+    clock.at = utc(2026, 1, 1, 23, 58)
+    late = await start_daily(db, 2, day, clock.at)
+    clock.at = utc(2026, 1, 2, 0, 0, 1)
+    wait = await service.run_once()
+    assert channel.podiums() == []
+    assert wait == pytest.approx((utc(2026, 1, 2, 0, 3) - clock.at).total_seconds() + service_module.SETTLE)
+    clock.at = utc(2026, 1, 2, 0, 0, 30)
+    await finish(db, service, late, 900, clock.at)
+    assert channel.posts[-2].text.endswith("rank 1 of 2")  # final: nothing of that day is still open
+    assert channel.podiums()[0].splitlines()[2:] == ["🥇 <@2> — **900** in 2:30", "🥈 <@1> — **50** in 1:00"]
+
+
+async def test_a_player_being_dealt_holds_the_podium(db):
+    await with_channel(db)
+    clock = Clock(utc(2026, 1, 1, 23, 59, 59))
+    channel = Channel()
+    service = make_service(db, clock, channel)
+    day = date(2026, 1, 1)
+    async with service.attempt(GUILD, day):
+        assert not service.deal_ready(GUILD, "draw3", day)
+        deal = await service.deal(GUILD, "draw3", day)
+        assert service.deal_ready(GUILD, "draw3", day)
+        clock.at = utc(2026, 1, 2, 0, 0, 5)
+        await service.run_once()
+        assert channel.podiums() == []  # the solve finished after midnight: their game still counts
+        game = await start_daily(db, 3, day, clock.at)
+    assert deal.deck == EASY_KLONDIKE
+    clock.at = utc(2026, 1, 2, 0, 1)
+    await finish(db, service, game, 10, clock.at)
+    assert len(channel.podiums()) == 1
+
+
+# -- posts that never vanish ---------------------------------------------------------------
+async def test_a_failed_podium_is_retried_with_backoff_across_a_restart_and_posted_once(db):
+    await with_channel(db)
+    clock = Clock(utc(2026, 1, 1, 12))
+    channel = Channel()
+    service = make_service(db, clock, channel)
+    await finish(db, service, await start_daily(db, 1, date(2026, 1, 1), clock.at), 5, clock.at + timedelta(seconds=9))
+    channel.script = [Delivery.FAILED, Delivery.FAILED]
+    clock.at = utc(2026, 1, 2)
+    assert await service.run_once() == retry_delay(0)
+    assert channel.podiums() == [] and channel.tries == 2
+    clock.at += timedelta(seconds=retry_delay(0))
+    assert await service.run_once() == retry_delay(1)
+    restarted = make_service(db, clock, channel)  # a new bot: the post is still waiting in the database
+    await restarted._recover()
+    clock.at += timedelta(seconds=retry_delay(1) - 1)
+    await restarted.run_once()
+    assert channel.podiums() == []
+    clock.at += timedelta(seconds=1)
+    await restarted.run_once()
+    clock.at += timedelta(hours=2)
+    await restarted.run_once()
+    assert len(channel.podiums()) == 1 and channel.tries == 4
+
+
+async def test_a_forbidden_channel_is_noted_for_the_admins_until_a_post_goes_through(db):
+    await with_channel(db)
+    clock = Clock(utc(2026, 1, 1, 12))
+    channel = Channel(script=[Delivery.FORBIDDEN])
+    service = make_service(db, clock, channel)
+    await finish(db, service, await start_daily(db, 1, date(2026, 1, 1), clock.at), 5, clock.at)
+    config = await comp.guild_config(db, GUILD)
+    assert config.channel_problem is not None and config.channel_problem_at == clock()
+    clock.at += timedelta(seconds=retry_delay(0))
+    await service.run_once()
+    assert len(channel.posts) == 1
+    assert (await comp.guild_config(db, GUILD)).channel_problem is None
+
+
+async def test_a_post_is_retried_for_hours_then_dropped(db):
+    await with_channel(db)
+    clock = Clock(utc(2026, 1, 1, 12))
+    channel = Channel(script=[Delivery.FAILED] * 1000)
+    service = make_service(db, clock, channel)
+    await finish(db, service, await start_daily(db, 1, date(2026, 1, 1), clock.at), 5, clock.at)
+    queued = clock.at
+    while (wait := await service.run_once()) < service_module.MAX_WAIT and clock.at - queued < timedelta(hours=12):
+        clock.at += timedelta(seconds=wait)
+    assert timedelta(hours=1) <= clock.at - queued
+    assert clock.at - queued <= timedelta(seconds=service_module.RETRY_FOR + service_module.RETRY_MAX)
+    assert await comp.next_announcement_due(db) is None
+    assert channel.posts == []
+
+
+# -- one attempt per server day -------------------------------------------------------------
+async def test_a_zone_change_applies_from_the_next_day(db):
+    await with_channel(db, "UTC")
+    clock = Clock(utc(2026, 1, 1, 20))
+    service = make_service(db, clock, Channel())
+    changed = await service.change_zone(GUILD, "Asia/Tokyo")  # 05:00 on 2 January there
+    assert changed.next_zone == "Asia/Tokyo"
+    assert await service.today(GUILD) == date(2026, 1, 1)
+    clock.at = utc(2026, 1, 2)
+    assert await service.today(GUILD) == date(2026, 1, 2)
+    clock.at = utc(2026, 1, 2, 15)  # midnight in Tokyo
+    assert await service.today(GUILD) == date(2026, 1, 3)
+
+
+async def test_a_zone_change_to_a_zone_behind_makes_one_long_day_not_a_second_one(db):
+    await with_channel(db, "Asia/Tokyo")
+    clock = Clock(utc(2026, 1, 1, 10))  # 19:00 on 1 January in Tokyo
+    service = make_service(db, clock, Channel())
+    await service.change_zone(GUILD, "America/Los_Angeles")
+    clock.at = utc(2026, 1, 1, 15)  # Tokyo's midnight: 07:00 on 1 January in Los Angeles
+    assert await service.today(GUILD) == date(2026, 1, 2)  # never 1 January again
+    clock.at = utc(2026, 1, 3, 7, 59)  # 23:59 on 2 January in Los Angeles
+    assert await service.today(GUILD) == date(2026, 1, 2)
+    clock.at = utc(2026, 1, 3, 8)
+    assert await service.today(GUILD) == date(2026, 1, 3)
+
+
+async def test_a_second_change_the_same_day_keeps_the_day_and_the_first_is_forgotten(db):
+    await with_channel(db, "UTC")
+    clock = Clock(utc(2026, 1, 1, 20))
+    service = make_service(db, clock, Channel())
+    await service.change_zone(GUILD, "Asia/Tokyo")
+    back = await service.change_zone(GUILD, "UTC")
+    assert back == DayClock("UTC")
+    await service.change_zone(GUILD, "Europe/Paris")
+    clock.at = utc(2026, 1, 1, 23, 30)  # 00:30 in Paris, but UTC's day is not over
+    assert await service.today(GUILD) == date(2026, 1, 1)
+    clock.at = utc(2026, 1, 2, 22, 59)
+    assert await service.today(GUILD) == date(2026, 1, 2)
+    clock.at = utc(2026, 1, 2, 23)
+    assert await service.today(GUILD) == date(2026, 1, 3)
+
+
+async def test_deals_are_shared_stored_and_solved_ahead_for_active_servers(db):
+    await with_channel(db)
+    clock = Clock(utc(2026, 1, 1, 12))
+    asked: list[DealRequest] = []
+
+    def counting(request: DealRequest) -> ProvenDeal:
+        asked.append(request)
+        return solve(request)
+
+    service = DailyService(db, make_deal_bank(), now=clock, secret=lambda: "k", solve=counting)
+    day = date(2026, 1, 1)
+    first = await service.deal(GUILD, "draw3", day)
+    second = await service.deal(GUILD, "draw3", day)
+    assert first == second and len(asked) == 1
+    await start_daily(db, 1, day, clock.at)
+    old = await store.insert_game(
+        db, store.NewGame(GUILD, 1, 2, "goldrush", "daily", None, "2025-12-25", "{}", 0.0, 300.0)
+    )  # 8 days before 2 January: not solved ahead
+    assert old.id
+    clock.at = utc(2026, 1, 2, 0, 0, 1)
+    await service.run_once()
+    assert service._presolver is not None
+    await service._presolver
+    assert await comp.cached_deal(db, GUILD, "draw3", "2026-01-02") is not None
+    assert service.deal_ready(GUILD, "draw3", date(2026, 1, 2))
+    assert [r.variant for r in asked] == ["draw3", "draw3", "draw3"]  # 1 January, then 2 and 3 ahead
+    assert await comp.cached_deal(db, GUILD, "draw3", "2026-01-03") is not None
+    assert await comp.cached_deal(db, GUILD, "goldrush", "2026-01-02") is None
+    await service.close()
+
+
+async def test_a_game_stuck_playing_past_its_deadline_holds_the_podium_only_briefly(db):
+    await with_channel(db)
+    clock = Clock(utc(2026, 1, 1, 23, 59))
+    channel = Channel()
+    service = make_service(db, clock, channel)
+    await start_daily(db, 1, date(2026, 1, 1), clock.at)  # never finished: its clock task is gone
+    await finish(db, service, await start_daily(db, 2, date(2026, 1, 1), clock.at), 5, clock.at)
+    clock.at = utc(2026, 1, 2, 0, 4)  # the stuck game's deadline has passed
+    assert await service.run_once() == pytest.approx(service_module.SETTLE)
+    assert channel.podiums() == []
+    clock.at = utc(2026, 1, 2, 0, 4) + timedelta(seconds=service_module.OVERDUE + 1)
+    await service.run_once()
+    assert len(channel.podiums()) == 1

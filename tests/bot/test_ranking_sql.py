@@ -1,0 +1,119 @@
+"""The ranking rule is defined once (``bot.competition.RANK_ORDER``): the SQL that ranks must agree with Python.
+
+Random result sets with many ties go through the real migrations and triggers; every SQL ranking
+(a daily's rank, the podium, the all-time board and its own-rank count, ``best_results``) is
+compared with the Python order of the same results.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import tempfile
+from datetime import date
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.competition import Period, Ranked, best_first, rank_bests, rank_key
+from bot.storage import Database
+from bot.storage import competition as comp
+from bot.storage import games as store
+
+GUILD = 5
+DAY = "2024-05-01"
+
+result = st.tuples(
+    st.integers(1, 6),  # user
+    st.sampled_from([0, 100, 250]),  # score: few values, so many ties
+    st.integers(10, 12),  # seconds used
+    st.sampled_from([1.0, 2.0, 2.5]),  # finished at
+)
+
+
+async def record(
+    db: Database, numbers: itertools.count[int], mode: store.Mode, entry: tuple[int, int, int, float]
+) -> int:
+    user, score, seconds, at = entry
+    game = await store.insert_game(
+        db,
+        store.NewGame(
+            GUILD,
+            1,
+            user,
+            "draw3",
+            mode,
+            None if mode == "daily" else next(numbers),
+            DAY if mode == "daily" else None,
+            "{}",
+            0.0,
+            300.0,
+        ),
+    )
+    assert await store.finish_game(db, game.id, store.Result("{}", "ended", score, seconds, at, 1)) is not None
+    return game.id
+
+
+def ranked(entry: tuple[int, int, int, float]) -> Ranked:
+    user, score, seconds, at = entry
+    return Ranked(0, user, score, seconds, at)
+
+
+def run(check: object) -> None:
+    async def main() -> None:
+        with tempfile.TemporaryDirectory() as folder:
+            db = await Database.open(Path(folder) / "rank.sqlite")
+            try:
+                await check(db)  # type: ignore[operator]
+            finally:
+                await db.close()
+
+    asyncio.run(main())
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(result, max_size=12, unique_by=lambda entry: entry[0]))
+def test_daily_ranks_and_podium_follow_the_python_order(results: list[tuple[int, int, int, float]]) -> None:
+    async def check(db: Database) -> None:
+        numbers = itertools.count(1)
+        games = {await record(db, numbers, "daily", entry): ranked(entry) for entry in results}
+        keys = {game_id: rank_key(entry) for game_id, entry in games.items()}
+        for game_id in games:
+            found = await comp.daily_result_of(db, game_id)
+            assert found is not None
+            assert found.rank == 1 + sum(key < keys[game_id] for key in keys.values())
+            assert found.total == len(games)
+        podium = await comp.podium(db, GUILD, DAY, ["draw3"])
+        expected = [(e.user_id, e.score, e.seconds_used, e.finished_at) for e in best_first(list(games.values()))[:3]]
+        assert [(e.user_id, e.score, e.seconds_used, e.finished_at) for e in podium.places["draw3"]] == expected
+
+    run(check)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(result, max_size=16), st.integers(1, 6))
+def test_all_time_boards_and_best_results_follow_the_python_order(
+    results: list[tuple[int, int, int, float]], caller: int
+) -> None:
+    async def check(db: Database) -> None:
+        numbers = itertools.count(1)
+        for entry in results:
+            await record(db, numbers, "casual", entry)
+        board = await comp.leaderboard(
+            db,
+            guild_id=GUILD,
+            variant="draw3",
+            mode="casual",
+            period=Period.ALL,
+            today=date(2024, 5, 1),
+            timezone="UTC",
+            caller_id=caller,
+            limit=3,
+        )
+        top, mine, total = rank_bests(results, caller, 3)
+        assert board.top == top
+        assert board.caller == mine
+        assert board.total == total
+
+    run(check)
