@@ -13,6 +13,7 @@ hash of it, kept up to date move by move.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from solitaire.cards import KING, Card
 from solitaire.solver.klondike.tables import (
@@ -27,18 +28,50 @@ from solitaire.solver.klondike.tables import (
 )
 from solitaire.variants import Rules
 
-# Move kinds, the first item of a move tuple:
+# SolverMove kinds, the first item of the tuple:
 RUN = 0  # (RUN, source pile, card heading the run, target pile)
 PILE_HOME = 1  # (PILE_HOME, pile)
 TALON_PILE = 2  # (TALON_PILE, talon index, pass, draws, target pile)
 TALON_HOME = 3  # (TALON_HOME, talon index, pass, draws)
 HOME_PILE = 4  # (HOME_PILE, suit, target pile)
 
-Move = tuple[int, ...]
-Auto = tuple[int, int, int, int]
-"""A safe foundation move made automatically: ``(pile, card, 1 if it turned a card up, 0)`` from
-the tableau, ``(-1 - draws, card, talon index, talon position before)`` from the talon."""
-Undo = tuple[Move, int, bool, int, int, list[Auto], int]
+SolverMove = tuple[int, ...]
+"""A move of the search (not :class:`solitaire.moves.Move`): a kind above, then its ints.
+
+A plain tuple: several are built per node, and a ``NamedTuple`` costs about 6 times as much to build."""
+
+
+class AutoFromPile(NamedTuple):
+    """A safe foundation move made automatically from the top of a pile."""
+
+    pile: int
+    card: int
+    flipped: bool
+    """Whether it turned up the card below."""
+
+
+class AutoFromTalon(NamedTuple):
+    """A safe foundation move made automatically from the talon (draw 1 without a pass limit)."""
+
+    card: int
+    draws: int
+    """The ``draw`` commands that bring the card to the waste top (turning the waste over included)."""
+    talon_index: int
+    """Where the card lay in the talon."""
+    old_p: int
+    """The talon position before."""
+
+
+Auto = AutoFromPile | AutoFromTalon
+
+Undo = tuple[SolverMove, int, bool, int, int, list[Auto], int]
+"""How :meth:`Position.undo` takes a move back: ``(move, info, flipped, old_p, old_r, autos, old_hash)``.
+
+``info`` is the run's length (``RUN``), the card moved (``PILE_HOME``, ``TALON_*``) or 0; ``flipped``
+whether the move turned up a card; ``old_p``, ``old_r`` the talon position and pass before; ``autos``
+the safe foundation moves that followed, in order; ``old_hash`` the hash before. A plain tuple: one
+is built and unpacked for every move made, and a ``NamedTuple`` here measured 4% more time per node
+(building one takes 240 ns instead of 40, unpacking 75 ns instead of 30; a node takes about 14 us)."""
 
 
 class Position:
@@ -65,8 +98,11 @@ class Position:
         for card in self.talon:
             self.loc[card] = IN_TALON
         self.p = 0
+        """Talon cards turned: the waste is ``talon[:p]``, its top ``talon[p - 1]``."""
         self.r = 0
+        """The pass through the stock, from 0."""
         self.found = [0, 0, 0, 0]
+        """Cards home per suit (``C D S H``): the rank of each foundation's top, 0 if empty."""
         self.counts = rules.draw_counts
         self.max_passes = rules.max_passes
         self.home_to_pile = rules.foundation_to_tableau
@@ -96,7 +132,7 @@ class Position:
         return self.full_tableau_to_deal and not all(self.piles)
 
     # -- hashing, making and taking back moves ---------------------------------
-    def child_hash(self, move: Move) -> int:
+    def child_hash(self, move: SolverMove) -> int:
         """The hash after ``move``, before any safe foundation move it allows."""
         kind = move[0]
         loc, h = self.loc, self.hash
@@ -137,7 +173,7 @@ class Position:
         h ^= ZOBRIST[P_SLOT << 6 | self.p_class(move[1], talon_len - 1)]
         return h ^ ZOBRIST[R_SLOT << 6 | self.r] ^ ZOBRIST[R_SLOT << 6 | move[2]]
 
-    def do(self, move: Move) -> Undo:
+    def do(self, move: SolverMove) -> Undo:
         """Make ``move`` and the safe foundation moves after it; return how to take them back."""
         kind = move[0]
         loc = self.loc
@@ -235,7 +271,7 @@ class Position:
                     loc[top] = pile[-2] if len(pile) > 1 else ON_EMPTY
                     h ^= ZOBRIST[top << 6 | FACE_DOWN] ^ ZOBRIST[top << 6 | loc[top]]
                 self.hash = h
-                played.append((i, card, flipped, 0))
+                played.append(AutoFromPile(i, card, flipped))
                 moved = True
             if self.talon_free:
                 for suit in range(4):
@@ -267,20 +303,20 @@ class Position:
         self.found[card & 3] += 1
         self.hash ^= ZOBRIST[card << 6 | IN_TALON] ^ ZOBRIST[card << 6 | ON_FOUNDATION]
         self.p = index
-        return (-1 - draws, card, index, p)
+        return AutoFromTalon(card, draws, index, p)
 
     def undo(self, token: Undo) -> None:
         """Take back a move made by :meth:`do`, safe foundation moves included."""
         move, info, flipped, old_p, old_r, autos, old_hash = token
         loc = self.loc
-        for i, card, extra, old in reversed(autos):
-            if i >= 0:
-                self._unhome(i, card, bool(extra))
+        for auto in reversed(autos):
+            if isinstance(auto, AutoFromPile):
+                self._unhome(auto.pile, auto.card, auto.flipped)
             else:
-                self.found[card & 3] -= 1
-                loc[card] = IN_TALON
-                self.talon.insert(extra, card)
-                self.p = old
+                self.found[auto.card & 3] -= 1
+                loc[auto.card] = IN_TALON
+                self.talon.insert(auto.talon_index, auto.card)
+                self.p = auto.old_p
         kind = move[0]
         if kind == RUN:
             i, j = move[1], move[3]

@@ -12,8 +12,8 @@ from solitaire.solver.klondike.model import (
     RUN,
     TALON_HOME,
     TALON_PILE,
-    Move,
     Position,
+    SolverMove,
 )
 from solitaire.solver.klondike.tables import CHILDREN, FACE_DOWN, IN_TALON, KINGS, ON_EMPTY, ON_FOUNDATION, PARENTS
 from solitaire.variants import Rules
@@ -22,6 +22,9 @@ ENABLING = 76
 """Priority of a talon-to-tableau move that lets a card lying on a face-down card move."""
 PASS_COST = 100
 """Ordering cost of each stock pass a move uses up (Gold Rush)."""
+
+Scored = list[tuple[int, SolverMove]]
+"""Moves with their priorities, in the order generated (which breaks ties and indexes the jitter)."""
 
 _first = itemgetter(0)
 
@@ -87,7 +90,7 @@ class MoveGenerator(Position):
                 return out
             draws, q, pass_index = draws + 1, 0, pass_index + 1
 
-    def moves(self) -> list[Move]:
+    def moves(self) -> list[SolverMove]:
         """Every move worth trying here, best first."""
         piles, hidden, found, talon, loc, pile_of = (
             self.piles,
@@ -106,7 +109,7 @@ class MoveGenerator(Position):
             elif empty < 0:
                 empty = j
         reach = self.reach(self.full_tableau_to_deal and empty >= 0)
-        scored: list[tuple[int, Move]] = []
+        scored: Scored = []
         append = scored.append
         for top, i in tops.items():
             if found[top & 3] == (top >> 2) - 1:
@@ -171,7 +174,9 @@ class MoveGenerator(Position):
         scored.sort(key=_first, reverse=True)
         return [move for _, move in scored]
 
-    def _home_to_pile_moves(self, card: int, tops: dict[int, int], empty: int, scored: list[tuple[int, Move]]) -> None:
+    def _home_to_pile_moves(
+        self, card: int, tops: dict[int, int], empty: int, scored: list[tuple[int, SolverMove]]
+    ) -> None:
         """Add moves bringing foundation top ``card`` back down, if something could build on it."""
         targets = [tops[parent] for parent in PARENTS[card] if parent in tops]
         if empty >= 0 and card >> 2 == KING:

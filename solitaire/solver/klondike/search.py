@@ -13,7 +13,17 @@ from collections.abc import Sequence
 from solitaire.cards import Card
 from solitaire.shuffle import SplitMix64
 from solitaire.solver.klondike.deadlock import buried_deadlock
-from solitaire.solver.klondike.model import HOME_PILE, PILE_HOME, RUN, TALON_HOME, TALON_PILE, Auto, Move, Undo
+from solitaire.solver.klondike.model import (
+    HOME_PILE,
+    PILE_HOME,
+    RUN,
+    TALON_HOME,
+    TALON_PILE,
+    Auto,
+    AutoFromPile,
+    SolverMove,
+    Undo,
+)
 from solitaire.solver.klondike.movegen import MoveGenerator
 from solitaire.solver.klondike.tables import JITTERS, P_SLOT, ZOBRIST
 from solitaire.variants import Rules
@@ -178,7 +188,7 @@ class KlondikeSearch(MoveGenerator):
             path: list[Undo] = []
             seen = {self.hash}
             while len(path) < ROLLOUT_DEPTH and self.nodes < limit:
-                best: Move | None = None
+                best: SolverMove | None = None
                 best_value = -1 << 30
                 for rank, move in enumerate(moves()):
                     if self.nodes >= limit:
@@ -214,7 +224,7 @@ class KlondikeSearch(MoveGenerator):
         """A rollout's value of the position: cards home, minus face-down cards, minus talon cards."""
         return 2 * sum(self.found) - 5 * sum(self.hidden) - len(self.talon)
 
-    def dominator(self, move: Move, h: int, number: dict[int, int], dead: set[int]) -> int:
+    def dominator(self, move: SolverMove, h: int, number: dict[int, int], dead: set[int]) -> int:
         """Return the hash of a searched position that dominates the talon move's result, else ``h``.
 
         Drawing takes position ``p`` to ``p + k`` (same pass), so every move from the latter is
@@ -259,9 +269,9 @@ class KlondikeSearch(MoveGenerator):
 
     @staticmethod
     def _write_autos(autos: list[Auto], out: list[str]) -> None:
-        for i, _, _, _ in autos:
-            if i >= 0:
-                out.append(f"{i + 1}-f")
+        for auto in autos:
+            if isinstance(auto, AutoFromPile):
+                out.append(f"{auto.pile + 1}-f")
             else:
-                out.extend(["draw"] * (-1 - i))
+                out.extend(["draw"] * auto.draws)
                 out.append("w-f")
