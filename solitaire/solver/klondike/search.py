@@ -1,8 +1,7 @@
-"""A depth-first Klondike solver (draw 1, draw 3, Gold Rush) over a compact integer model.
+"""The Klondike search: depth-first rounds with a transposition table and a dead set, greedy rollouts for draw 1.
 
-The search itself: rounds of depth-first search with a transposition table and a dead set,
-and greedy rollouts for draw 1. The position lives in :mod:`.model`, the move order in
-:mod:`.movegen`.
+The position lives in :mod:`.model`, the move order in :mod:`.movegen`; a found line is written
+back in the engine's notation here.
 """
 
 from __future__ import annotations
@@ -29,6 +28,7 @@ from solitaire.solver.klondike.tables import JITTERS, P_SLOT, ZOBRIST
 from solitaire.variants import Rules
 
 FOUNDATION_NAMES = ("fc", "fd", "fs", "fh")
+"""The notation of each solver suit's foundation (suits ordered ``C D S H``)."""
 
 # Search tuning (measured with benchmarks/bench_solver.py).
 FIRST_ROUND = 300
