@@ -80,8 +80,11 @@ class Position:
     def __init__(self, rules: Rules, deck: Sequence[Card]) -> None:
         cards = [encode(card) for card in deck]
         self.piles: list[list[int]] = []
+        """The seven piles, bottom card first."""
         self.hidden: list[int] = []
+        """Face-down cards at the bottom of each pile."""
         self.loc = bytearray(56)
+        """What each card lies on: another card (4..55) or one of the places in ``tables``."""
         self.pile_of = bytearray(56)
         """The pile of each tableau card (stale for cards elsewhere)."""
         position = 0
@@ -95,6 +98,7 @@ class Position:
                 self.loc[card] = FACE_DOWN
             self.loc[pile[-1]] = pile[-2] if size > 1 else ON_EMPTY
         self.talon = cards[position:]
+        """Stock and waste as one list in draw order."""
         for card in self.talon:
             self.loc[card] = IN_TALON
         self.p = 0
