@@ -13,13 +13,13 @@ from solitaire.cards import Card
 from solitaire.shuffle import SplitMix64
 from solitaire.solver.klondike.deadlock import buried_deadlock
 from solitaire.solver.klondike.model import (
+    AUTO_FROM_PILE,
     HOME_PILE,
     PILE_HOME,
     RUN,
     TALON_HOME,
     TALON_PILE,
     Auto,
-    AutoFromPile,
     SolverMove,
     Undo,
 )
@@ -270,8 +270,8 @@ class KlondikeSearch(MoveGenerator):
     @staticmethod
     def _write_autos(autos: list[Auto], out: list[str]) -> None:
         for auto in autos:
-            if isinstance(auto, AutoFromPile):
-                out.append(f"{auto.pile + 1}-f")
+            if auto[0] == AUTO_FROM_PILE:
+                out.append(f"{auto[1] + 1}-f")
             else:
-                out.extend(["draw"] * auto.draws)
+                out.extend(["draw"] * auto[2])
                 out.append("w-f")
