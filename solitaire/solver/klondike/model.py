@@ -162,12 +162,15 @@ class Position:
         h ^= ZOBRIST[P_SLOT << 6 | self.p_class(move[1], talon_len - 1)]
         return h ^ ZOBRIST[R_SLOT << 6 | self.r] ^ ZOBRIST[R_SLOT << 6 | move[2]]
 
-    def do(self, move: SolverMove) -> Undo:
-        """Make ``move`` and the safe foundation moves after it; return how to take them back."""
+    def do(self, move: SolverMove, new_hash: int) -> Undo:
+        """Make ``move`` and the safe foundation moves after it; return how to take them back.
+
+        ``new_hash`` is :meth:`child_hash` of ``move`` here: the search has always computed it already.
+        """
         kind = move[0]
         loc = self.loc
         old_hash, old_p, old_r = self.hash, self.p, self.r
-        self.hash = self.child_hash(move)
+        self.hash = new_hash
         info = 0
         flipped = False
         check: Sequence[int]

@@ -143,7 +143,7 @@ class KlondikeSearch(MoveGenerator):
                 if known < lows[-1]:
                     lows[-1] = known
                 continue
-            token = do(move)
+            token = do(move, h)  # h is still the child hash: a dominating position would have been skipped
             h = self.hash
             if h in dead:
                 undo(token)
@@ -189,14 +189,16 @@ class KlondikeSearch(MoveGenerator):
             seen = {self.hash}
             while len(path) < ROLLOUT_DEPTH and self.nodes < limit:
                 best: SolverMove | None = None
+                best_hash = 0
                 best_value = -1 << 30
                 for rank, move in enumerate(moves()):
                     if self.nodes >= limit:
                         best = None
                         break
-                    if child_hash(move) in seen:
+                    child = child_hash(move)
+                    if child in seen:
                         continue
-                    token = do(move)
+                    token = do(move, child)
                     self.nodes += 1
                     h = self.hash
                     if h in dead or h in seen:
@@ -209,10 +211,10 @@ class KlondikeSearch(MoveGenerator):
                     value = score() * 32 - rank + rng.below(ROLLOUT_NOISE)
                     undo(token)
                     if value > best_value:
-                        best, best_value = move, value
+                        best, best_value, best_hash = move, value, child
                 if self.solution is not None or best is None:
                     break
-                path.append(do(best))
+                path.append(do(best, best_hash))
                 seen.add(self.hash)
             while path:
                 undo(path.pop())
