@@ -12,6 +12,10 @@ then ONE line of ``key=value`` figures.
 
 ``--recheck-nodes N`` solves the deals left unknown again with a budget of N nodes, to show
 how many of them were winnable after all (the headroom) and how many unwinnable.
+
+``--max-nodes N`` gives every deal a budget of N nodes instead of time: results and node counts
+are then the same on every run, so ``us_per_node`` (time over all deals / their nodes) compares
+two versions of the solver that should search alike (run both under ``farm-bench --vs``).
 """
 
 from __future__ import annotations
@@ -36,12 +40,14 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(fraction * len(ordered)) - 1))]
 
 
-def run_variant(variant: str, seeds: range, budget_ms: float) -> tuple[dict[str, float], list[int]]:
+def run_variant(
+    variant: str, seeds: range, budget_ms: float | None, max_nodes: int | None = None
+) -> tuple[dict[str, float], list[int]]:
     """Solve every seed's deal; print a summary and return the figures and the seeds left unknown."""
     results: list[SolveResult] = []
     started = time.perf_counter()
     for seed in seeds:
-        results.append(solve(variant, shuffled_deck(seed), budget_ms=budget_ms))
+        results.append(solve(variant, shuffled_deck(seed), budget_ms=budget_ms, max_nodes=max_nodes))
     unknown_seeds = [seed for seed, result in zip(seeds, results, strict=True) if result.result == UNKNOWN]
     wall = time.perf_counter() - started
     proven = [result for result in results if result.result == WINNABLE]
@@ -57,12 +63,15 @@ def run_variant(variant: str, seeds: range, budget_ms: float) -> tuple[dict[str,
         "p90_ms": percentile(ms, 0.9),
         "median_nodes": statistics.median(nodes) if nodes else 0.0,
         "p90_nodes": percentile(nodes, 0.9),
+        "us_per_node": 1000 * sum(result.ms for result in results) / max(1, sum(result.nodes for result in results)),
     }
     print(
         f"{variant:9} deals={len(results)} proven={len(proven)} ({figures['proven']:.1%}) "
         f"unwinnable={unwinnable} unknown={unknown} | proven deals: "
         f"median {figures['median_ms']:.1f} ms / {figures['median_nodes']:.0f} nodes, "
-        f"p90 {figures['p90_ms']:.1f} ms / {figures['p90_nodes']:.0f} nodes | wall {wall:.1f} s",
+        f"p90 {figures['p90_ms']:.1f} ms / {figures['p90_nodes']:.0f} nodes | "
+        f"all deals: {sum(result.nodes for result in results)} nodes, {figures['us_per_node']:.2f} us/node | "
+        f"wall {wall:.1f} s",
         flush=True,
     )
     return figures, unknown_seeds
@@ -114,21 +123,30 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=100, help="deals per variant")
     parser.add_argument("--first-seed", type=int, default=10_000, help="first shuffle seed")
     parser.add_argument("--budget-ms", type=float, default=1000.0, help="time budget per deal")
+    parser.add_argument(
+        "--max-nodes", type=int, default=0, help="a node budget per deal instead of the time budget (0: time)"
+    )
     parser.add_argument("--deal-keys", type=int, default=10, help="winnable_deal keys timed per variant (0: skip)")
     parser.add_argument(
         "--recheck-nodes", type=int, default=0, help="solve the unknown deals again with this node budget (0: skip)"
     )
     args = parser.parse_args()
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    budget = f"{args.max_nodes} nodes" if args.max_nodes else f"{args.budget_ms:g} ms"
     print(
         f"python {platform.python_version()} on {os.cpu_count()} cores, load {load:.2f}; "
-        f"seeds {args.first_seed}..{args.first_seed + args.count - 1}, budget {args.budget_ms:g} ms per deal",
+        f"seeds {args.first_seed}..{args.first_seed + args.count - 1}, budget {budget} per deal",
         flush=True,
     )
     seeds = range(args.first_seed, args.first_seed + args.count)
     pairs = [f"deals={args.count}", f"budget_ms={args.budget_ms:g}"]
+    if args.max_nodes:
+        pairs[-1] = f"max_nodes={args.max_nodes}"
     for variant in args.variants:
-        figures, unknown_seeds = run_variant(variant, seeds, args.budget_ms)
+        if args.max_nodes:
+            figures, unknown_seeds = run_variant(variant, seeds, None, args.max_nodes)
+        else:
+            figures, unknown_seeds = run_variant(variant, seeds, args.budget_ms)
         if args.recheck_nodes:
             figures |= recheck(variant, unknown_seeds, args.recheck_nodes)
         if args.deal_keys:

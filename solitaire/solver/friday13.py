@@ -10,8 +10,10 @@ from solitaire.friday13 import LABEL_RANKS, STARTER_RANKS
 from solitaire.moves import FRIDAY13_LABELS
 from solitaire.variants import Rules
 
-DRAW = -1
-"""A move: draw a card (or turn the waste over); any other move is a foundation index."""
+DRAW_CARD = -1
+"""The search's move ``draw``: draw a card (or turn the waste over); any other move is a foundation index.
+
+An int, not :data:`solitaire.moves.DRAW`."""
 ALLOWANCES = (0, 1, 2, 3, 4, 5, 6, 8, 1_000)
 """Draws-instead-of-plays allowed per round; the last never prunes (a path has under 100 draws),
 so only its exhaustion proves a deal unwinnable."""
@@ -59,12 +61,12 @@ class Friday13Search:
             if self.filled < len(LABEL_RANKS) and LABEL_RANKS[self.filled] == rank:
                 out.append(self.filled)
         if self.stock or (self.waste and self.redeals):
-            out.append(DRAW)
+            out.append(DRAW_CARD)
         return out
 
     def do(self, move: int) -> tuple[int, int]:
         """Make ``move``; return what :meth:`undo` needs."""
-        if move == DRAW:
+        if move == DRAW_CARD:
             if self.stock:
                 self.waste.append(self.stock.pop())
                 return (move, 0)
@@ -80,7 +82,7 @@ class Friday13Search:
     def undo(self, token: tuple[int, int]) -> None:
         """Take back a move made by :meth:`do`."""
         move, info = token
-        if move == DRAW:
+        if move == DRAW_CARD:
             if info:
                 self.waste, self.stock = self.stock[::-1], []
                 self.redeals += 1
@@ -113,7 +115,7 @@ class Friday13Search:
         path: list[tuple[int, int]] = []
         first = self.moves()
         frames = [iter(first)]
-        frame_info = [(self.allowance, first[0] != DRAW if first else False)]
+        frame_info = [(self.allowance, first[0] != DRAW_CARD if first else False)]
         """Per frame: the allowance left, and whether the waste top could be played there."""
         limit = max_nodes if max_nodes is not None else -1
         while frames:
@@ -125,7 +127,7 @@ class Friday13Search:
                     self.undo(path.pop())
                 continue
             left, can_play = frame_info[-1]
-            if move == DRAW and can_play:
+            if move == DRAW_CARD and can_play:
                 if not left:
                     self.pruned = True
                     continue
@@ -139,7 +141,7 @@ class Friday13Search:
             self.nodes += 1
             path.append(token)
             if not self.stock and not self.waste:
-                self.solution = ["draw" if move == DRAW else f"w-{FRIDAY13_LABELS[move]}" for move, _ in path]
+                self.solution = ["draw" if move == DRAW_CARD else f"w-{FRIDAY13_LABELS[move]}" for move, _ in path]
                 return
             if self.nodes == limit:
                 return
@@ -147,5 +149,5 @@ class Friday13Search:
                 return
             following = self.moves()
             frames.append(iter(following))
-            frame_info.append((left, bool(following) and following[0] != DRAW))
+            frame_info.append((left, bool(following) and following[0] != DRAW_CARD))
         self.exhausted = True

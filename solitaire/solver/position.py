@@ -22,7 +22,8 @@ from solitaire.game import Game
 from solitaire.klondike import KlondikeGame
 from solitaire.solver import UNKNOWN, UNWINNABLE, WINNABLE, SolveResult
 from solitaire.solver.friday13 import Friday13Search
-from solitaire.solver.klondike import (
+from solitaire.solver.klondike.search import KlondikeSearch
+from solitaire.solver.klondike.tables import (
     FACE_DOWN,
     IN_TALON,
     ON_EMPTY,
@@ -31,7 +32,6 @@ from solitaire.solver.klondike import (
     R_SLOT,
     SUIT_CODES,
     ZOBRIST,
-    KlondikeSearch,
     encode,
 )
 from solitaire.variants import Rules
