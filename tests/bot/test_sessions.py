@@ -88,7 +88,7 @@ async def test_every_accepted_move_is_saved_with_its_clock_reading(manager, db, 
     row = await store.get_game(db, session.id)
     assert row is not None
     assert outcome.version == row.version == 1 and row.score == 50
-    assert json.loads(row.state)["log"] == [["1-f", 12]]
+    assert json.loads(await store.game_state(db, row))["log"] == [["1-f", 12]]
 
 
 @pytest.mark.parametrize(
