@@ -244,18 +244,20 @@ class GameCommands(SolitaireCogBase):
 
     @staticmethod
     def _check_origin(interaction: discord.Interaction, session: Session, custom_id: str, *, board: bool) -> None:
-        """Refuse a click sent from another server or from a message that is not this game's board (or offer).
+        """Refuse a click sent from another server or from a message that is not this game's board (or an offer).
 
-        :raises ForeignClickError: the message does not carry this button, or the game is another server's.
-        :raises StaleBoardError: an older board of this game (the game has a newer board message).
+        Offers are always private (ephemeral) messages, and a board is the one message stored for its game.
+
+        :raises ForeignClickError: the game is another server's, or the message does not carry this button.
+        :raises StaleBoardError: the message is not the game's current board.
         """
         message = interaction.message
-        if session.record.guild_id != guild_key(interaction) or message is None:
-            raise errors.ForeignClickError()
-        if not _carries(message, custom_id):
+        if session.record.guild_id != guild_key(interaction) or message is None or not _carries(message, custom_id):
             raise errors.ForeignClickError()
         if board and message.id != session.record.message_id:
             raise errors.StaleBoardError()
+        if not board and not message.flags.ephemeral:
+            raise errors.ForeignClickError()
 
     async def _playable(self, game_id: int, user_id: int, version: int | None) -> Session:
         """The running game a click or offer names, or the refusal that fits (over, foreign, stale)."""
