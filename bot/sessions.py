@@ -15,7 +15,9 @@ import asyncio
 import json
 import logging
 import sqlite3
-from collections.abc import Awaitable, Callable
+from collections import deque
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -53,6 +55,9 @@ FinishListener = Callable[["Session", GameRecord, FinishSource], Awaitable[None]
 
 MAX_MOVES = 10_000
 """Commands one game may hold (far beyond a 5-minute game; bounds the log replayed at a restart)."""
+START_LIMIT = 4
+START_WINDOW = 30.0
+"""A player may start at most ``START_LIMIT`` games (casual or daily) per ``START_WINDOW`` seconds."""
 RETRY_FIRST = 1.0
 RETRY_MAX = 60.0
 """Backoff (seconds) between attempts to record a clock's expiry the database refused."""
@@ -123,6 +128,8 @@ class SessionManager:
         self._sessions: dict[int, Session] = {}
         self._players: dict[tuple[int, int], int] = {}
         self._listeners: list[FinishListener] = []
+        self._starting: set[tuple[int, int]] = set()
+        self._recent_starts: dict[int, deque[float]] = {}
         self._noticed: set[tuple[int, int]] = set()
         """Players with a notice waiting (loaded by :meth:`resume_all`, kept as notices come and go)."""
         self._closed = False
@@ -170,6 +177,38 @@ class SessionManager:
         return list(self._sessions.values())
 
     # -- starting ------------------------------------------------------------------
+    @asynccontextmanager
+    async def reserve_start(self, guild_id: int, user_id: int) -> AsyncIterator[None]:
+        """Hold the player's one start in this guild while its deal is found (before any solving).
+
+        :raises StartingError: another start of this player is still being dealt.
+        :raises TooManyStartsError: the player started :data:`START_LIMIT` games in the last
+            :data:`START_WINDOW` seconds (in any guild).
+        """
+        key = (guild_id, user_id)
+        if key in self._starting:
+            raise errors.StartingError()
+        now = self.now()
+        recent = self._recent_starts.setdefault(user_id, deque())
+        while recent and recent[0] <= now - START_WINDOW:
+            recent.popleft()
+        if len(recent) >= START_LIMIT:
+            raise errors.TooManyStartsError(max(int(recent[0] + START_WINDOW - now) + 1, 1))
+        recent.append(now)
+        self._starting.add(key)
+        try:
+            yield
+        finally:
+            self._starting.discard(key)
+            self._forget_old_starts(now)
+
+    def _forget_old_starts(self, now: float) -> None:
+        if len(self._recent_starts) > 1000:
+            for user_id in [
+                u for u, times in self._recent_starts.items() if not times or times[-1] <= now - START_WINDOW
+            ]:
+                del self._recent_starts[user_id]
+
     async def start(
         self,
         *,

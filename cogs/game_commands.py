@@ -11,12 +11,13 @@ from discord import app_commands
 from bot import errors
 from bot.clicks import AllUp, BoardClick, OfferClick, Select, resolve_click
 from bot.client import UNEXPECTED
-from bot.deal_bank import MAX_DEAL_NUMBER
+from bot.deal_bank import MAX_DEAL_NUMBER, SOLVER_VERSION
 from bot.errors import fit_reply
 from bot.move_words import describe_move
 from bot.rules_text import rules_text
 from bot.sessions import FinishSource, Outcome, Session
 from bot.storage import games as store
+from bot.storage.deals import StoredDeals
 from bot.storage.games import GameRecord
 from cogs.base import SolitaireCogBase
 from cogs.board import build_board, edit_stored_board
@@ -50,6 +51,8 @@ class GameCommands(SolitaireCogBase):
         """Register the persistent buttons and the board refresh of games the clock ends."""
         self.bot.add_dynamic_items(BoardButton, OfferButton)
         self.sessions.add_finish_listener(self._refresh_finished_board)
+        if self.deals.cache is None:
+            self.deals.use_cache(StoredDeals(self.db, SOLVER_VERSION))
 
     async def unload_game_commands(self) -> None:
         """Forget the persistent buttons."""
@@ -75,17 +78,18 @@ class GameCommands(SolitaireCogBase):
             if running is not None:
                 await self._offer_running(interaction, running)
                 return
-            if deal is not None or not self.deals.ready(variant):
-                await interaction.response.defer(thinking=True)
-            numbered = await (self.deals.numbered(variant, deal) if deal is not None else self.deals.take(variant))
-            session = await self.sessions.start(
-                guild_id=guild_key(interaction),
-                channel_id=interaction.channel_id or 0,
-                user_id=interaction.user.id,
-                variant=variant,
-                deal=numbered.deal,
-                deal_number=numbered.number,
-            )
+            async with self.sessions.reserve_start(guild_key(interaction), interaction.user.id):
+                if deal is not None or not self.deals.ready(variant):
+                    await interaction.response.defer(thinking=True)
+                numbered = await (self.deals.numbered(variant, deal) if deal is not None else self.deals.take(variant))
+                session = await self.sessions.start(
+                    guild_id=guild_key(interaction),
+                    channel_id=interaction.channel_id or 0,
+                    user_id=interaction.user.id,
+                    variant=variant,
+                    deal=numbered.deal,
+                    deal_number=numbered.number,
+                )
             await self.send_board(interaction, session, ephemeral=False)
 
     @app_commands.command(name="move", description="Play a move on your game, e.g. 3-5 or w-f")

@@ -111,3 +111,62 @@ async def test_stats_of_a_former_member(simcord_env, guild, channel, alice, bob)
     result = await alice.slash(channel, "solitaire stats", member=bob.user)
     assert result.response is not None and not result.response.ephemeral
     assert "bob" in json.dumps(result.response.message.embeds[0].to_dict())
+
+
+async def slash_burst(env: Any, actor: Any, channel: Any, name: str, times: int, **options: Any) -> list[Any]:
+    """``times`` identical slash commands sent before the bot handles any (a spamming client)."""
+    from simcord import actors
+    from simcord.enums import AppCommandType
+
+    parts = name.split()
+    root = actors._resolve_visible_command(actor, channel.id, parts[0], AppCommandType.CHAT_INPUT)
+    leaf, nesting = sim_interactions.walk_to_subcommand(root, parts[1:])
+    leaf_options, _ = sim_interactions.build_options(actor, name, leaf, options, channel_id=channel.id)
+    data = {"id": root["id"], "name": root["name"], "type": AppCommandType.CHAT_INPUT}
+    data["options"] = sim_interactions.nest_options(root, nesting, leaf_options)
+    pending = []
+    for _ in range(times):
+        record, payload = sim_interactions.base_payload(
+            env.backend,
+            type=InteractionType.APPLICATION_COMMAND,
+            channel_id=channel.id,
+            guild_id=actor.guild.id,
+            user_id=actor.id,
+            data=data,
+        )
+        pending.append((record, payload))
+    for _, payload in pending:
+        env.backend.emit("INTERACTION_CREATE", payload)
+    await env.settle()
+    return [InteractionResult(env, record) for record, _ in pending]
+
+
+async def test_twenty_simultaneous_numbered_starts_solve_once(simcord_env, channel, alice, monkeypatch):
+    deals = simcord_env.bot.deals
+    solved: list[tuple[str, int]] = []
+    solver = deals.solver
+
+    def counting(variant: str, number: int) -> Any:
+        solved.append((variant, number))
+        return solver(variant, number)
+
+    monkeypatch.setattr(deals, "solver", counting)
+    results = await slash_burst(simcord_env, alice, channel, "solitaire start", 20, variant="goldrush", deal=4242)
+    boards = [r for r in results if r.response is not None and "deal #4242" in r.response.content]
+    assert len(boards) == 1 and solved == [("goldrush", 4242)]
+    answers = " ".join(r.response.content for r in results if r.response is not None and r.response.ephemeral)
+    assert "already have a game" in answers
+    await alice.slash(channel, "solitaire end")
+    again = await alice.slash(channel, "solitaire start", variant="goldrush", deal=4242)
+    assert "deal #4242" in again.response.content and solved == [("goldrush", 4242)]  # the cache, no solve
+
+
+async def test_starts_are_limited_per_player(simcord_env, channel, alice):
+    for _ in range(4):
+        board = await start(alice, channel, variant="draw3", deal=EASY_NUMBER)
+        assert "deal #777" in board.content
+        await alice.slash(channel, "solitaire end")
+    refused = await alice.slash(channel, "solitaire start", variant="draw3", deal=EASY_NUMBER)
+    assert refused.response.ephemeral and "Too many starts" in refused.response.content
+    await simcord_env.advance_time(31)
+    assert "deal #777" in (await start(alice, channel, variant="draw3", deal=EASY_NUMBER)).content
