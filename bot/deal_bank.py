@@ -109,11 +109,11 @@ class Workers:
         try:
             await future
         except asyncio.CancelledError:
-            if future.done() and not future.cancelled():
-                self.release(priority)  # granted, then cancelled: hand it on
-            else:
+            if entry in self._waiting:
                 self._waiting.remove(entry)
                 heapq.heapify(self._waiting)
+            elif future.done() and not future.cancelled():
+                self.release(priority)  # granted, then cancelled: hand it on
             raise
 
     def release(self, priority: int) -> None:
@@ -121,6 +121,8 @@ class Workers:
         self._busy[priority] -= 1
         while self._waiting and self._free_for(self._waiting[0][0]):
             waiting, _, future = heapq.heappop(self._waiting)
+            if future.done():  # its task was cancelled while it waited
+                continue
             self._busy[waiting] += 1
             future.set_result(None)
 
