@@ -119,13 +119,6 @@ class BusyError(NotSavedError):
         BotError.__init__(self, f"I am busy right now: {what[:1].lower() + what[1:]} was not saved, try again.")
 
 
-class BrokenGameError(BotError):
-    """A running game's stored state could not be rebuilt: it was closed (status ``broken``)."""
-
-    def __init__(self) -> None:
-        super().__init__("That game could not be reloaded and was closed (no result): start a new one.")
-
-
 class ForeignClickError(BotError):
     """A button id sent from a message (or a server) that is not its game's: nothing is edited."""
 

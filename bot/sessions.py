@@ -251,7 +251,10 @@ class SessionManager:
         except store.DuplicateGameError as error:
             if error.kind == "daily":
                 raise errors.AlreadyPlayedError(variant, daily_date or "today") from None
-            raise errors.ActiveGameError(await self._adopt_active(guild_id, user_id)) from None
+            active_id = await self._adopt_active(guild_id, user_id)
+            if active_id is not None:
+                raise errors.ActiveGameError(active_id) from None
+            record = await self._insert(row)  # the row in the way was damaged and is now closed
         session = self._register(record, game, four_colour=preferences.four_colour)
         self._arm(session)
         return session
@@ -272,13 +275,16 @@ class SessionManager:
             log.warning("could not store a new game for user %s: %s", row.user_id, error)
             raise _refusal(error, "Your new game") from None
 
-    async def _adopt_active(self, guild_id: int, user_id: int) -> int:
-        """The id of the player's running game row, loaded into a session if only the database had it."""
+    async def _adopt_active(self, guild_id: int, user_id: int) -> int | None:
+        """The player's running game row, loaded into a session if only the database had it.
+
+        Returns its id, 0 if it just ended, or ``None`` if it could not be rebuilt and was closed as broken.
+        """
         active = await store.active_game(self.db, guild_id, user_id)
         if active is None:
             return 0
         if active.id not in self._sessions and await self._reload(active) is None:
-            raise errors.BrokenGameError()
+            return None
         return active.id
 
     async def set_board(self, session: Session, *, channel_id: int, message_id: int | None, token: str | None) -> None:
