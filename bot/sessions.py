@@ -505,6 +505,8 @@ class SessionManager:
         """Rebuild a stored running game into a session with its clock armed; ``None`` if it was closed as broken."""
         try:
             game = game_from_json(json.loads(await store.game_state(self.db, record)))
+            if game.version != record.version:  # every later save would be refused: close it now
+                raise ValueError(f"its log has {game.version} commands, its row says {record.version}")
         except sqlite3.Error:
             raise
         except Exception as error:  # any damage: bad JSON, a log the rules refuse now, ...

@@ -173,6 +173,7 @@ async def test_discord_refusing_board_edits_and_follow_ups_loses_nothing(simcord
         "{not json",
         json.dumps({"variant": "draw3", "deck": "nonsense", "log": []}),
         None,  # a log the rules refuse: an illegal move saved in the moves table
+        "version",  # a row whose version disagrees with its log
     ],
 )
 async def test_a_damaged_row_is_closed_once_and_never_locks_the_player_out(
@@ -183,6 +184,8 @@ async def test_a_damaged_row_is_closed_once_and_never_locks_the_player_out(
     if damage is None:
         await db.execute("INSERT INTO game_moves (game_id, seq, move, seconds) VALUES (1, 0, '3-5', 1)")
         await db.execute("UPDATE games SET version = 1 WHERE id = 1")
+    elif damage == "version":
+        await db.execute("UPDATE games SET version = 3 WHERE id = 1")
     else:
         await db.execute("UPDATE games SET state = ? WHERE id = 1", (damage,))
     await simcord_env.restart_bot(make_bot())
