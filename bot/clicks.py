@@ -4,7 +4,14 @@ A board button's custom id is ``sol:<game>:<version>:<selected>:<action>``: the 
 id, the game's version when the board was drawn (``Game.version``), the selected
 move source shown on that board (``-`` for none) and the button's action. The
 whole state of a two-click move lives in the ids, so it survives restarts, and a
-click from an older board (another version) is recognised as stale.
+click from an older board (another version) is recognised as stale. An offer button's
+id is ``solr:<game>:resume|end``.
+
+This module is the one definition of both formats: the ``*_ID`` regexes below parse
+them, :attr:`BoardClick.custom_id` writes them, and the ``*_ROUTE`` templates the
+buttons register (``cogs/buttons.py``) are built from the same prefixes, catching
+every id in the bot's namespace so that even a malformed one gets a private answer.
+Custom ids are untrusted: numbers beyond SQLite's 64-bit range parse as ``None``.
 
 >>> click = BoardClick(12, 3, "7", "f")
 >>> click.custom_id
@@ -33,10 +40,18 @@ COMMANDS = {"draw": DRAW, "undo": UNDO, "end": END}
 KLONDIKE_SOURCES = (*PILES, "w", *FOUNDATION_SOURCES)
 KLONDIKE_ACTIONS = frozenset((*KLONDIKE_SOURCES, TO_FOUNDATION, *COMMANDS))
 FRIDAY13_ACTIONS = frozenset((*(f"t{label}" for label in FRIDAY13_LABELS), *COMMANDS))
-_BOARD_ID = re.compile(
-    r"^sol:(?P<game>\d{1,19}):(?P<version>\d{1,9}):(?P<selected>[a-z0-9]{1,2}|-):(?P<action>\w{1,5})$"
+MAX_GAME_ID = 2**63 - 1
+"""The largest id SQLite can store: a bigger number in a custom id is forged."""
+MAX_CUSTOM_ID = 100
+"""Discord's limit on a custom id's length."""
+BOARD_ID = re.compile(
+    rf"^{BOARD_PREFIX}:(?P<game>\d{{1,19}}):(?P<version>\d{{1,9}}):(?P<selected>[a-z0-9]{{1,2}}|-):(?P<action>\w{{1,5}})$"
 )
-_OFFER_ID = re.compile(r"^solr:(?P<game>\d{1,19}):(?P<action>resume|end)$")
+OFFER_ID = re.compile(rf"^{OFFER_PREFIX}:(?P<game>\d{{1,19}}):(?P<action>resume|end)$")
+BOARD_ROUTE = rf"{BOARD_PREFIX}:\S{{0,{MAX_CUSTOM_ID - len(BOARD_PREFIX) - 1}}}"
+"""Every id in the board buttons' namespace (the ``DynamicItem`` template); :data:`BOARD_ID` says which are valid."""
+OFFER_ROUTE = rf"{OFFER_PREFIX}:\S{{0,{MAX_CUSTOM_ID - len(OFFER_PREFIX) - 1}}}"
+"""Every id in the offer buttons' namespace (the ``DynamicItem`` template); :data:`OFFER_ID` says which are valid."""
 
 OfferAction = Literal["resume", "end"]
 
@@ -71,8 +86,8 @@ class OfferClick:
 
 def parse_board_click(custom_id: str) -> BoardClick | None:
     """Read a board button's custom id; ``None`` if it is malformed."""
-    match = _BOARD_ID.match(custom_id)
-    if match is None:
+    match = BOARD_ID.match(custom_id)
+    if match is None or int(match["game"]) > MAX_GAME_ID:
         return None
     selected = None if match["selected"] == "-" else match["selected"]
     action = match["action"]
@@ -85,8 +100,8 @@ def parse_board_click(custom_id: str) -> BoardClick | None:
 
 def parse_offer_click(custom_id: str) -> OfferClick | None:
     """Read an offer button's custom id; ``None`` if it is malformed."""
-    match = _OFFER_ID.match(custom_id)
-    if match is None:
+    match = OFFER_ID.match(custom_id)
+    if match is None or int(match["game"]) > MAX_GAME_ID:
         return None
     action: OfferAction = "resume" if match["action"] == "resume" else "end"
     return OfferClick(int(match["game"]), action)

@@ -4,18 +4,27 @@ Solving is CPU-bound, so it never runs on the event loop: every solve goes to an
 executor (a :class:`concurrent.futures.ProcessPoolExecutor` in production). A
 start takes a banked deal at once, and the bank refills behind it; only an empty
 bank or a requested deal number makes the caller wait for a solve.
+
+Players first: every job goes through :meth:`DealBank.run` (``urgent=True`` by default),
+which hands the workers to waiting players (numbered deals, an empty bank, dailies)
+before background refills. A running solve is never interrupted, so with one worker a
+player may still wait for the refill in flight; with ``workers >= 2`` refills use at most
+``workers - 1`` of them and one is always free for players. Numbered deals are kept in a
+:class:`DealCache` (the database, in production), so a repeated number costs no solve.
 """
 
 from __future__ import annotations
 
 import asyncio
+import heapq
+import itertools
 import logging
 import random
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from typing import Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from solitaire import Card
 from solitaire.deals import ProvenDeal, numbered_deal
@@ -23,6 +32,12 @@ from solitaire.deals import ProvenDeal, numbered_deal
 log = logging.getLogger(__name__)
 
 DealT = TypeVar("DealT")
+ResultT = TypeVar("ResultT")
+
+SOLVER_VERSION = "1"
+"""Keys the cached numbered deals: bump it when the solver or its budgets change which deal a number gives."""
+URGENT, BACKGROUND = 0, 1
+"""Job priorities: a player waiting, then refills of the bank."""
 
 MAX_DEAL_NUMBER = 999_999
 """Banked deals get a random public number in ``1..MAX_DEAL_NUMBER``."""
@@ -58,6 +73,65 @@ Solver = Callable[[str, int], DealT]
 """``solver(variant, number)`` returns the proven deal of that number; must be picklable for processes."""
 
 
+class DealCache(Protocol[DealT]):
+    """Where numbered deals are kept once solved (keyed by variant, number and :data:`SOLVER_VERSION`)."""
+
+    async def load(self, variant: str, number: int) -> DealT | None:
+        """The deal stored for this number, or ``None``."""
+
+    async def save(self, variant: str, number: int, deal: DealT) -> None:
+        """Store a solved deal."""
+
+
+class Workers:
+    """Hands ``slots`` workers to jobs, urgent first; background jobs get at most ``background_slots``."""
+
+    def __init__(self, slots: int, *, background_slots: int | None = None) -> None:
+        self.slots = max(slots, 1)
+        self.background_slots = background_slots if background_slots is not None else max(self.slots - 1, 1)
+        self._busy = {URGENT: 0, BACKGROUND: 0}
+        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+
+    def _free_for(self, priority: int) -> bool:
+        if self._busy[URGENT] + self._busy[BACKGROUND] >= self.slots:
+            return False
+        return priority == URGENT or self._busy[BACKGROUND] < self.background_slots
+
+    async def acquire(self, priority: int) -> None:
+        """Wait for a worker (urgent jobs are served before any background job waiting)."""
+        if self._free_for(priority) and not any(waiting <= priority for waiting, _, _ in self._waiting):
+            self._busy[priority] += 1
+            return
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        entry = (priority, next(self._order), future)
+        heapq.heappush(self._waiting, entry)
+        try:
+            await future
+        except asyncio.CancelledError:
+            if entry in self._waiting:
+                self._waiting.remove(entry)
+                heapq.heapify(self._waiting)
+            elif future.done() and not future.cancelled():
+                self.release(priority)  # granted, then cancelled: hand it on
+            raise
+
+    def release(self, priority: int) -> None:
+        """Give a worker back and wake the waiting jobs that may now run, urgent first."""
+        self._busy[priority] -= 1
+        while self._waiting and self._free_for(self._waiting[0][0]):
+            waiting, _, future = heapq.heappop(self._waiting)
+            if future.done():  # its task was cancelled while it waited
+                continue
+            self._busy[waiting] += 1
+            future.set_result(None)
+
+    @property
+    def waiting(self) -> int:
+        """Jobs waiting for a worker."""
+        return len(self._waiting)
+
+
 class DealBank(Generic[DealT]):
     """Solved deals per variant, ``size`` of each kept ready."""
 
@@ -69,14 +143,21 @@ class DealBank(Generic[DealT]):
         size: int,
         executor: Executor | None,
         numbers: Callable[[], int] | None = None,
+        workers: int | None = None,
+        cache: DealCache[DealT] | None = None,
     ) -> None:
         """Bank ``size`` deals of each variant, solving with ``solver`` in ``executor``.
 
         ``executor=None`` calls the solver on the event loop: only for tests with instant solvers.
+        ``workers`` is the executor's number of processes (read from it when not given);
+        ``cache`` keeps numbered deals (see :meth:`use_cache`).
         """
         self.solver = solver
         self.size = size
         self.executor = executor
+        slots = workers if workers is not None else int(getattr(executor, "_max_workers", 1) or 1)
+        self.workers = Workers(slots)
+        self.cache = cache
         self._numbers = numbers or _random_number
         self._banks: dict[str, deque[NumberedDeal[DealT]]] = {variant: deque() for variant in variants}
         self._refills: dict[str, asyncio.Task[None]] = {}
@@ -116,29 +197,55 @@ class DealBank(Generic[DealT]):
         if bank:
             deal = bank.popleft()
         else:
-            deal = await self.numbered(variant, self._numbers())
+            number = self._numbers()
+            deal = NumberedDeal(variant, number, await self._solve(variant, number, urgent=True))
         self._refill(variant)
         return deal
 
+    def use_cache(self, cache: DealCache[DealT]) -> None:
+        """Keep numbered deals in ``cache`` from now on (a repeated number is then never solved again)."""
+        self.cache = cache
+
     async def numbered(self, variant: str, number: int) -> NumberedDeal[DealT]:
-        """Return deal ``number`` of ``variant`` (from the bank if it is there, else solved in a worker)."""
+        """Return deal ``number`` of ``variant``: banked, cached, or solved now in a worker (urgent) and cached."""
         if variant not in self._banks:
             raise KeyError(variant)
         for banked in self._banks[variant]:
             if banked.number == number:
                 return banked
-        solved = await self._solve(variant, number)
+        if self.cache is not None and (cached := await self.cache.load(variant, number)) is not None:
+            return NumberedDeal(variant, number, cached)
+        solved = await self._solve(variant, number, urgent=True)
+        if self.cache is not None:
+            try:
+                await self.cache.save(variant, number, solved)
+            except Exception as error:  # the deal is good; only the next request will solve it again
+                log.warning("could not cache %s deal %d: %s", variant, number, error)
         return NumberedDeal(variant, number, solved)
 
-    async def _solve(self, variant: str, number: int) -> DealT:
-        if self.executor is None:
-            return self.solver(variant, number)
-        loop = asyncio.get_running_loop()
+    async def run(self, job: Callable[..., ResultT], *args: Any, urgent: bool = True) -> ResultT:
+        """Run the picklable CPU-bound ``job(*args)`` on a worker and return its result.
+
+        ``urgent=True`` (a player is waiting: a numbered deal, a daily deal) is served before
+        every background job (``urgent=False``: bank refills, deals solved ahead). Without an
+        executor (tests) the job runs on the event loop.
+        """
+        priority = URGENT if urgent else BACKGROUND
         self.solving += 1
         try:
-            return await loop.run_in_executor(self.executor, self.solver, variant, number)
+            await self.workers.acquire(priority)
+            try:
+                if self.executor is None:
+                    return job(*args)
+                loop = asyncio.get_running_loop()
+                return await loop.run_in_executor(self.executor, job, *args)
+            finally:
+                self.workers.release(priority)
         finally:
             self.solving -= 1
+
+    async def _solve(self, variant: str, number: int, *, urgent: bool = False) -> DealT:
+        return await self.run(self.solver, variant, number, urgent=urgent)
 
     def _refill(self, variant: str) -> None:
         if self._closed or len(self._banks[variant]) >= self.size:

@@ -80,3 +80,77 @@ class NotInServerError(BotError):
 
     def __init__(self) -> None:
         super().__init__("Daily competitions belong to a server: use this command in one.")
+
+
+EXCERPT_LENGTH = 24
+"""Characters of a player's input quoted back at most (the rest is cut with an ellipsis)."""
+MAX_REPLY = 2000
+"""Discord's limit on a message's content."""
+
+
+def excerpt(text: str, limit: int = EXCERPT_LENGTH) -> str:
+    """``text`` on one line, cut to ``limit`` characters (``…`` marks a cut), for quoting input back.
+
+    >>> excerpt("3-5")
+    '3-5'
+    >>> excerpt("x" * 100, 5)
+    'xxxx…'
+    """
+    flat = " ".join(text.split()).replace("`", "'")
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def fit_reply(text: str, limit: int = MAX_REPLY) -> str:
+    """``text`` cut to fit one Discord message."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class NotSavedError(BotError):
+    """The database refused a write (disk full, damaged, ...): nothing changed, the board shown is the saved one."""
+
+    def __init__(self, what: str = "Your move") -> None:
+        super().__init__(f"{what} was not saved (a storage problem on my side): nothing changed, please try again.")
+
+
+class BusyError(NotSavedError):
+    """The database stayed locked by another process past the wait the bot allows: nothing changed."""
+
+    def __init__(self, what: str = "Your move") -> None:
+        BotError.__init__(self, f"I am busy right now: {what[:1].lower() + what[1:]} was not saved, try again.")
+
+
+class ForeignClickError(BotError):
+    """A button id sent from a message (or a server) that is not its game's: nothing is edited."""
+
+    def __init__(self) -> None:
+        super().__init__("That button does not belong to this message: nothing was changed.")
+
+
+class BadMoveTextError(BotError):
+    """A move too long to be one: quoted back as a short excerpt."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(f"`{excerpt(text)}` is not a move: try `3-5`, `w-f`, `fh-2` or `draw`.")
+
+
+class StartingError(BotError):
+    """The player's previous start is still being dealt."""
+
+    def __init__(self) -> None:
+        super().__init__("You already have a game starting: wait for its board.")
+
+
+class TooManyStartsError(BotError):
+    """The player started too many games lately."""
+
+    def __init__(self, seconds: int) -> None:
+        super().__init__(f"Too many starts: wait {seconds} s before starting another game.")
+        self.seconds = seconds
+
+
+class TooManyMovesError(BotError):
+    """A game reached the most commands the bot keeps for one game."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"This game reached {limit:,} moves, the limit: end it with `/solitaire end`.")
+        self.limit = limit

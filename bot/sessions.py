@@ -1,9 +1,12 @@
 """Running games: one :class:`Session` per game, its lock, its clock task, and its row in ``games``.
 
 Every change goes through the engine (``Game.push`` / ``Game.expire``) under the
-session's lock, and is saved before the caller replies. A finished game is written
-once (:func:`bot.storage.games.finish_game`) and then announced to the listeners
-(the client turns that into the ``solitaire_game_finished`` event).
+session's lock, and is saved before the caller replies. If the save fails, the game
+in memory is rebuilt as it was saved (so memory and database always agree) and the
+player is told privately that nothing changed (:class:`bot.errors.NotSavedError`).
+A finished game is written once (:func:`bot.storage.games.finish_game`) and then
+announced to the listeners (the client turns that into the ``solitaire_game_finished``
+event); a clock's expiry that cannot be written is retried with backoff until it lands.
 """
 
 from __future__ import annotations
@@ -11,7 +14,10 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Awaitable, Callable
+import sqlite3
+from collections import deque
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -48,6 +54,19 @@ FinishSource = Literal["command", "clock", "restart"]
 
 
 FinishListener = Callable[["Session", GameRecord, FinishSource], Awaitable[None]]
+
+MAX_MOVES = 10_000
+"""Commands one game may hold (far beyond a 5-minute game; bounds the log replayed at a restart)."""
+START_LIMIT = 4
+START_WINDOW = 30.0
+"""A player may start at most ``START_LIMIT`` games (casual or daily) per ``START_WINDOW`` seconds."""
+RETRY_FIRST = 1.0
+RETRY_MAX = 60.0
+"""Backoff (seconds) between attempts to record a clock's expiry the database refused."""
+BROKEN_NOTICE = (
+    "Your game #{id} ({variant}) could not be reloaded after a restart, so I closed it "
+    "(no result, no score). Sorry! Start a new one with `/solitaire start`."
+)
 
 
 @dataclass(frozen=True)
@@ -111,6 +130,10 @@ class SessionManager:
         self._sessions: dict[int, Session] = {}
         self._players: dict[tuple[int, int], int] = {}
         self._listeners: list[FinishListener] = []
+        self._starting: set[tuple[int, int]] = set()
+        self._recent_starts: dict[int, deque[float]] = {}
+        self._noticed: set[tuple[int, int]] = set()
+        """Players with a notice waiting (loaded by :meth:`resume_all`, kept as notices come and go)."""
         self._closed = False
 
     # -- lookups -------------------------------------------------------------------
@@ -156,6 +179,38 @@ class SessionManager:
         return list(self._sessions.values())
 
     # -- starting ------------------------------------------------------------------
+    @asynccontextmanager
+    async def reserve_start(self, guild_id: int, user_id: int) -> AsyncIterator[None]:
+        """Hold the player's one start in this guild while its deal is found (before any solving).
+
+        :raises StartingError: another start of this player is still being dealt.
+        :raises TooManyStartsError: the player started :data:`START_LIMIT` games in the last
+            :data:`START_WINDOW` seconds (in any guild).
+        """
+        key = (guild_id, user_id)
+        if key in self._starting:
+            raise errors.StartingError()
+        now = self.now()
+        recent = self._recent_starts.setdefault(user_id, deque())
+        while recent and recent[0] <= now - START_WINDOW:
+            recent.popleft()
+        if len(recent) >= START_LIMIT:
+            raise errors.TooManyStartsError(max(int(recent[0] + START_WINDOW - now) + 1, 1))
+        recent.append(now)
+        self._starting.add(key)
+        try:
+            yield
+        finally:
+            self._starting.discard(key)
+            self._forget_old_starts(now)
+
+    def _forget_old_starts(self, now: float) -> None:
+        if len(self._recent_starts) > 1000:
+            for user_id in [
+                u for u, times in self._recent_starts.items() if not times or times[-1] <= now - START_WINDOW
+            ]:
+                del self._recent_starts[user_id]
+
     async def start(
         self,
         *,
@@ -194,12 +249,14 @@ class SessionManager:
             deadline=started + game.rules.time_limit,
         )
         try:
-            record = await store.insert_game(self.db, row)
+            record = await self._insert(row)
         except store.DuplicateGameError as error:
             if error.kind == "daily":
                 raise errors.AlreadyPlayedError(variant, daily_date or "today") from None
-            active = await store.active_game(self.db, guild_id, user_id)
-            raise errors.ActiveGameError(active.id if active else 0) from None
+            active_id = await self._adopt_active(guild_id, user_id)
+            if active_id is not None:
+                raise errors.ActiveGameError(active_id) from None
+            record = await self._insert(row)  # the row in the way was damaged and is now closed
         session = self._register(record, game, four_colour=preferences.four_colour)
         self._arm(session)
         return session
@@ -211,10 +268,38 @@ class SessionManager:
             session.four_colour = four_colour
         return mine
 
+    async def _insert(self, row: store.NewGame) -> GameRecord:
+        try:
+            return await store.insert_game(self.db, row)
+        except sqlite3.IntegrityError:
+            raise
+        except sqlite3.Error as error:
+            log.warning("could not store a new game for user %s: %s", row.user_id, error)
+            raise _refusal(error, "Your new game") from None
+
+    async def _adopt_active(self, guild_id: int, user_id: int) -> int | None:
+        """The player's running game row, loaded into a session if only the database had it.
+
+        Returns its id, 0 if it just ended, or ``None`` if it could not be rebuilt and was closed as broken.
+        """
+        active = await store.active_game(self.db, guild_id, user_id)
+        if active is None:
+            return 0
+        if active.id not in self._sessions and await self._reload(active) is None:
+            return None
+        return active.id
+
     async def set_board(self, session: Session, *, channel_id: int, message_id: int | None, token: str | None) -> None:
-        """Remember the message showing this game (and the interaction token that can edit it)."""
-        await store.set_board(self.db, session.id, channel_id=channel_id, message_id=message_id, token=token)
+        """Remember the message showing this game (and the interaction token that can edit it).
+
+        The board is already shown, so a failed write is logged and the session keeps the new
+        message (after a restart, the player resumes the game from the offer instead).
+        """
         session.record = replace(session.record, channel_id=channel_id, message_id=message_id, webhook_token=token)
+        try:
+            await store.set_board(self.db, session.id, channel_id=channel_id, message_id=message_id, token=token)
+        except sqlite3.Error as error:
+            log.warning("could not store the board message of game %s: %s", session.id, error)
 
     # -- playing -------------------------------------------------------------------
     async def play(self, session: Session, move: Move | str, *, version: int | None = None) -> Outcome:
@@ -252,7 +337,7 @@ class SessionManager:
         return await self._command(session, version, apply)
 
     async def take_hint(self, session: Session, *, version: int | None = None) -> Outcome:
-        """Charge a hint through the engine (a ``Hints`` line on the score sheet) and mark the game hinted.
+        """Charge a hint through the engine (a ``Hints`` line on the score sheet; the result is stored as hinted).
 
         :raises HintsNotAllowedError: in a daily or a race.
         :raises StaleBoardError: ``version`` is not the game's version any more.
@@ -263,17 +348,19 @@ class SessionManager:
             self._push(session, HINT)
             return (str(HINT),)
 
-        outcome = await self._command(session, version, apply)
-        await store.mark_hinted(self.db, session.id)
-        return outcome
+        return await self._command(session, version, apply)
 
     async def expire(self, session: Session, *, source: FinishSource = "clock") -> GameRecord | None:
-        """End the game as expired if it is still running; return the final row (``None`` if it had ended)."""
+        """End the game as expired if it is still running; return the final row (``None`` if it had ended).
+
+        :raises NotSavedError: the database refused the result; the game runs on as saved.
+        """
         async with session.lock:
             if session.id not in self._sessions:
                 return None
+            saved = session.game.version
             session.game.expire()
-            record = await self._finish(session)
+            record = await self._finish_or_restore(session, saved, "The end of your game")
         await self._announce(session, record, source)
         return record
 
@@ -282,12 +369,23 @@ class SessionManager:
         expired: GameRecord | None = None
         async with session.lock:
             self._check_open(session, version)
+            saved = session.game.version
             try:
                 moves = apply()
             except _ExpiredError:
-                expired = await self._finish(session)
+                expired = await self._finish_or_restore(session, saved, "The end of your game")
+            except BaseException:
+                self._restore(session, saved)  # a refusal after some moves (e.g. the move limit) keeps none
+                raise
             else:
-                outcome = await self._settle(session, moves)
+                try:
+                    outcome = await self._settle(session, moves, saved)
+                except sqlite3.Error as error:
+                    self._restore(session, saved)
+                    log.warning(
+                        "game %s: move not saved (%s); the game is back at version %d", session.id, error, saved
+                    )
+                    raise _refusal(error, "Your move") from None
         if expired is not None:
             await self._announce(session, expired, "clock")
             raise errors.TimeUpError()
@@ -302,6 +400,8 @@ class SessionManager:
             raise errors.StaleBoardError()
 
     def _push(self, session: Session, move: Move) -> None:
+        if session.game.version >= MAX_MOVES:
+            raise errors.TooManyMovesError(MAX_MOVES)
         try:
             session.game.push(move, seconds=session.seconds_at(self.now()))
         except EngineGameOverError:
@@ -309,16 +409,37 @@ class SessionManager:
                 raise _ExpiredError() from None
             raise
 
-    async def _settle(self, session: Session, moves: tuple[str, ...]) -> Outcome:
+    async def _settle(self, session: Session, moves: tuple[str, ...], saved: int) -> Outcome:
+        """Save the commands played since version ``saved`` (or the result); :raises sqlite3.Error: if refused."""
         game = session.game
         finished = None
         if game.is_over:
             finished = await self._finish(session)
         else:
-            progress = store.Progress(state=_state(game), score=game.score, version=game.version)
-            await store.save_progress(self.db, session.id, progress)
-            session.record = replace(session.record, state=progress.state, score=game.score, version=game.version)
+            entries = tuple((move, int(seconds)) for move, seconds in game.log[saved:])
+            progress = store.Progress(moves=entries, first=saved, score=game.score, version=game.version)
+            if not await store.save_progress(self.db, session.id, progress):
+                raise sqlite3.DatabaseError(f"game {session.id} is not at version {saved} in the database")
+            session.record = replace(session.record, score=game.score, version=game.version)
         return Outcome(moves=moves, view=session.view(), version=game.version, finished=finished)
+
+    async def _finish_or_restore(self, session: Session, saved: int, what: str) -> GameRecord:
+        """:meth:`_finish`; if the database refuses, rebuild the game at version ``saved`` and refuse privately."""
+        try:
+            return await self._finish(session)
+        except sqlite3.Error as error:
+            self._restore(session, saved)
+            log.warning("game %s: result not saved (%s); the game is back at version %d", session.id, error, saved)
+            raise _refusal(error, what) from None
+
+    @staticmethod
+    def _restore(session: Session, version: int) -> None:
+        """Rebuild the session's game from its own log up to ``version`` (what the database holds)."""
+        if session.game.version == version:
+            return
+        data = game_to_json(session.game)
+        data["log"] = data["log"][:version]
+        session.game = game_from_json(data)
 
     # -- finishing -----------------------------------------------------------------
     async def _finish(self, session: Session) -> GameRecord:
@@ -331,6 +452,7 @@ class SessionManager:
             seconds_used=game.seconds_used if game.seconds_used is not None else game.rules.time_limit,
             finished_at=self.now(),
             version=game.version,
+            hinted=game.hinted,
         )
         record = await store.finish_game(self.db, session.id, result)
         self._forget(session)
@@ -357,38 +479,116 @@ class SessionManager:
             if remaining <= 0:
                 break
             await self.sleep(remaining)
-        if session.id in self._sessions:
-            session.timer = None  # this task must not cancel itself while finishing
-            await self.expire(session, source="clock")
+        delay = RETRY_FIRST  # _forget never cancels the task it runs in, so this one may finish the game
+        failures = 0
+        while session.id in self._sessions and not self._closed:
+            try:
+                await self.expire(session, source="clock")
+            except errors.NotSavedError:
+                failures += 1
+                log.warning(
+                    "game %s: expiry not recorded (attempt %d); retrying in %.0f s", session.id, failures, delay
+                )
+                await self.sleep(delay)
+                delay = min(delay * 2, RETRY_MAX)
+            else:
+                if failures:
+                    log.warning("game %s: expiry recorded after %d failed attempts", session.id, failures)
+                return
 
     # -- restarts ------------------------------------------------------------------
     async def resume_all(self) -> tuple[list[Session], list[GameRecord]]:
         """Reload every game stored as running: re-arm the clocks, finish those out of time.
 
-        Returns the sessions resumed and the rows of the games finished now.
+        A row that cannot be rebuilt is closed as ``broken`` (logged once, the player told at
+        their next command). A result the database refuses now is left to the game's clock,
+        which retries it. Returns the sessions resumed and the rows of the games finished now.
         """
         resumed, finished = [], []
+        self._noticed = await store.noticed_players(self.db)
         for record in await store.playing_games(self.db):
             if record.id in self._sessions:
                 continue
-            try:
-                game = game_from_json(json.loads(record.state))
-            except (ValueError, KeyError, TypeError):
-                log.exception("game %s could not be reloaded; leaving it as it is", record.id)
+            session = await self._reload(record)
+            if session is None:
                 continue
-            preferences = await players.player_settings(self.db, record.user_id)
-            session = self._register(record, game, four_colour=preferences.four_colour)
-            if game.is_over or self.now() >= record.deadline:
-                if not game.is_over:
-                    game.expire()
-                async with session.lock:
-                    row = await self._finish(session)
-                await self._announce(session, row, "restart")
-                finished.append(row)
+            if session.game.is_over or self.now() >= record.deadline:
+                row = await self._finish_at_restart(session)
+                if row is not None:
+                    finished.append(row)
             else:
-                self._arm(session)
                 resumed.append(session)
         return resumed, finished
+
+    async def _reload(self, record: GameRecord) -> Session | None:
+        """Rebuild a stored running game into a session with its clock armed; ``None`` if it was closed as broken."""
+        try:
+            game = game_from_json(json.loads(await store.game_state(self.db, record)))
+            if game.version != record.version:  # every later save would be refused: close it now
+                raise ValueError(f"its log has {game.version} commands, its row says {record.version}")
+        except sqlite3.Error:
+            raise
+        except Exception as error:  # any damage: bad JSON, a log the rules refuse now, ...
+            await self._close_broken(record, error)
+            return None
+        preferences = await players.player_settings(self.db, record.user_id)
+        session = self._register(record, game, four_colour=preferences.four_colour)
+        self._arm(session)
+        return session
+
+    async def _close_broken(self, record: GameRecord, error: Exception) -> None:
+        notice = BROKEN_NOTICE.format(id=record.id, variant=record.variant)
+        if await store.close_broken(self.db, record, finished_at=self.now(), notice=notice):
+            log.warning(
+                "game %s could not be rebuilt (%s: %s): closed as broken", record.id, type(error).__name__, error
+            )
+            self._noticed.add((record.guild_id, record.user_id))
+
+    async def _finish_at_restart(self, session: Session) -> GameRecord | None:
+        """Record the result of a game that ended or ran out of time while the bot was down."""
+        async with session.lock:
+            if session.id not in self._sessions:
+                return None
+            saved = session.game.version
+            if not session.game.is_over:
+                session.game.expire()
+            try:
+                row = await self._finish(session)
+            except sqlite3.Error as error:
+                self._restore(session, saved)  # the armed clock expires it again, with retries
+                log.warning("game %s: result not recorded at restart (%s); its clock will retry", session.id, error)
+                return None
+        await self._announce(session, row, "restart")
+        return row
+
+    # -- notices -------------------------------------------------------------------
+    def has_notices(self, guild_id: int, user_id: int) -> bool:
+        """Whether a notice waits for this player (no query: the set is kept in memory)."""
+        return (guild_id, user_id) in self._noticed
+
+    async def add_notice(self, record: GameRecord, text: str) -> None:
+        """Queue ``text`` about game ``record`` for its player's next command (failures are logged)."""
+        try:
+            await store.add_notice(self.db, record.guild_id, record.user_id, record.id, text, now=self.now())
+        except sqlite3.Error as error:
+            log.warning("could not queue a notice about game %s: %s", record.id, error)
+            return
+        self._noticed.add((record.guild_id, record.user_id))
+
+    async def pending_notices(self, guild_id: int, user_id: int) -> list[tuple[int, str]]:
+        """The player's waiting notices as ``(id, text)``; call :meth:`drop_notices` once they were shown."""
+        if (guild_id, user_id) not in self._noticed:
+            return []
+        found = await store.pending_notices(self.db, guild_id, user_id)
+        if not found:
+            self._noticed.discard((guild_id, user_id))
+        return found
+
+    async def drop_notices(self, guild_id: int, user_id: int, notice_ids: list[int]) -> None:
+        """Forget notices the player was shown."""
+        await store.drop_notices(self.db, notice_ids)
+        if not await store.pending_notices(self.db, guild_id, user_id):
+            self._noticed.discard((guild_id, user_id))
 
     async def close(self) -> None:
         """Stop every clock (games stay stored as running, to resume at the next start)."""
@@ -413,6 +613,14 @@ class SessionManager:
         timer, session.timer = session.timer, None
         if timer is not None and timer is not asyncio.current_task():
             timer.cancel()
+
+
+def _refusal(error: sqlite3.Error, what: str) -> errors.NotSavedError:
+    """The player's answer to a refused write: "busy" for a lock held too long, "not saved" otherwise."""
+    text = str(error).lower()
+    if "locked" in text or "busy" in text:
+        return errors.BusyError(what)
+    return errors.NotSavedError(what)
 
 
 class _ExpiredError(Exception):

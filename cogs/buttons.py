@@ -1,7 +1,8 @@
 """Persistent buttons (``DynamicItem``): their state is in the custom id, so they work after restarts.
 
 The buttons only parse their id and hand the click to the cog (``COG_NAME``); a
-malformed id still reaches the cog (as ``None``) so the player gets an answer.
+malformed id still reaches the cog (as ``None``) so the player gets an answer. The id
+formats and the templates that route them here are defined once, in :mod:`bot.clicks`.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from typing import Any, Protocol, cast, runtime_checkable
 
 import discord
 
-from bot.clicks import BoardClick, OfferClick, parse_board_click, parse_offer_click
+from bot.clicks import BOARD_ROUTE, OFFER_ROUTE, BoardClick, OfferClick, parse_board_click, parse_offer_click
 from bot.client import SolitaireBot
 
 COG_NAME = "Solitaire"
@@ -37,7 +38,7 @@ def _handler(interaction: discord.Interaction) -> ClickHandler:
     return cog
 
 
-class BoardButton(discord.ui.DynamicItem[Button], template=r"sol:\S{0,96}"):
+class BoardButton(discord.ui.DynamicItem[Button], template=BOARD_ROUTE):
     """A button of a game board: ``sol:<game>:<version>:<selected>:<action>``."""
 
     def __init__(self, click: BoardClick | None, item: Button, *, custom_id: str | None = None) -> None:
@@ -59,7 +60,7 @@ class BoardButton(discord.ui.DynamicItem[Button], template=r"sol:\S{0,96}"):
             await _handler(interaction).handle_board_click(interaction, self.click)
 
 
-class OfferButton(discord.ui.DynamicItem[Button], template=r"solr:\S{0,96}"):
+class OfferButton(discord.ui.DynamicItem[Button], template=OFFER_ROUTE):
     """A button of the "you already have a game running" offer: ``solr:<game>:resume|end``."""
 
     def __init__(self, click: OfferClick | None, item: Button, *, custom_id: str | None = None) -> None:

@@ -168,8 +168,8 @@ class CompetitionCommands(SolitaireCogBase):
 
     @app_commands.command(name="stats", description="Games, wins, scores and daily streaks")
     @app_commands.describe(member="Whose stats (default: yours)")
-    async def stats(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
-        """Show a member's stats in this server."""
+    async def stats(self, interaction: discord.Interaction, member: discord.User | None = None) -> None:
+        """Show a player's stats in this server (any user: former members keep their results)."""
         async with refusals(interaction):
             guild_id = require_guild(interaction)
             who = member or interaction.user

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import discord
 
-from bot.errors import BotError
+from bot.errors import BotError, fit_reply
 from solitaire import SolitaireError
 
 
 async def answer_privately(interaction: discord.Interaction, text: str) -> None:
-    """Reply (or follow up, if already answered or deferred) with an ephemeral message."""
+    """Reply (or follow up, if already answered or deferred) with an ephemeral message (cut to Discord's limit)."""
+    text = fit_reply(text)
     if interaction.response.is_done():
         await interaction.followup.send(text, ephemeral=True)
     else:

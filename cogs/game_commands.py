@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import sqlite3
 
 import discord
 from discord import app_commands
@@ -10,11 +11,13 @@ from discord import app_commands
 from bot import errors
 from bot.clicks import AllUp, BoardClick, OfferClick, Select, resolve_click
 from bot.client import UNEXPECTED
-from bot.deal_bank import MAX_DEAL_NUMBER
+from bot.deal_bank import MAX_DEAL_NUMBER, SOLVER_VERSION
+from bot.errors import fit_reply
 from bot.move_words import describe_move
 from bot.rules_text import rules_text
 from bot.sessions import FinishSource, Outcome, Session
 from bot.storage import games as store
+from bot.storage.deals import StoredDeals
 from bot.storage.games import GameRecord
 from cogs.after_game_buttons import AfterGameButton
 from cogs.base import SolitaireCogBase
@@ -32,6 +35,9 @@ VARIANT_CHOICES = [
     app_commands.Choice(name="Friday 13", value="friday13"),
 ]
 MAX_CHOICES = 25
+MAX_MOVE_TEXT = 40
+"""Longer ``/solitaire move`` text is refused before parsing (and quoted back as an excerpt)."""
+RESUMED = "Resumed: your board is below."
 
 
 def guild_key(interaction: discord.Interaction) -> int:
@@ -46,6 +52,8 @@ class GameCommands(SolitaireCogBase):
         """Register the persistent buttons and the board refresh of games the clock ends."""
         self.bot.add_dynamic_items(BoardButton, OfferButton, AfterGameButton)
         self.sessions.add_finish_listener(self._refresh_finished_board)
+        if self.deals.cache is None:
+            self.deals.use_cache(StoredDeals(self.db, SOLVER_VERSION))
 
     async def unload_game_commands(self) -> None:
         """Forget the persistent buttons."""
@@ -62,22 +70,27 @@ class GameCommands(SolitaireCogBase):
         deal: app_commands.Range[int, 1, MAX_DEAL_NUMBER] | None = None,
     ) -> None:
         """Deal a proven-winnable game (or deal number ``deal``) and show its board."""
+        await self._start(interaction, variant, deal)
+        await self.deliver_notices(interaction)
+
+    async def _start(self, interaction: discord.Interaction, variant: str, deal: int | None) -> None:
         async with refusals(interaction):
             running = self.sessions.active_for(guild_key(interaction), interaction.user.id)
             if running is not None:
                 await self._offer_running(interaction, running)
                 return
-            if deal is not None or not self.deals.ready(variant):
-                await interaction.response.defer(thinking=True)
-            numbered = await (self.deals.numbered(variant, deal) if deal is not None else self.deals.take(variant))
-            session = await self.sessions.start(
-                guild_id=guild_key(interaction),
-                channel_id=interaction.channel_id or 0,
-                user_id=interaction.user.id,
-                variant=variant,
-                deal=numbered.deal,
-                deal_number=numbered.number,
-            )
+            async with self.sessions.reserve_start(guild_key(interaction), interaction.user.id):
+                if deal is not None or not self.deals.ready(variant):
+                    await interaction.response.defer(thinking=True)
+                numbered = await (self.deals.numbered(variant, deal) if deal is not None else self.deals.take(variant))
+                session = await self.sessions.start(
+                    guild_id=guild_key(interaction),
+                    channel_id=interaction.channel_id or 0,
+                    user_id=interaction.user.id,
+                    variant=variant,
+                    deal=numbered.deal,
+                    deal_number=numbered.number,
+                )
             await self.send_board(interaction, session, ephemeral=False)
 
     @app_commands.command(name="move", description="Play a move on your game, e.g. 3-5 or w-f")
@@ -132,7 +145,9 @@ class GameCommands(SolitaireCogBase):
             session.record, session.view(), session.game.version, now=self.bot.now(), four_colour=session.four_colour
         )
         message: discord.Message | None
-        if interaction.response.is_done():
+        if interaction.response.type is discord.InteractionResponseType.message_update:
+            message = await interaction.followup.send(ephemeral=ephemeral, wait=True, **board.send_kwargs())
+        elif interaction.response.is_done():
             message = await interaction.edit_original_response(**board.edit_kwargs())
         else:
             callback = await interaction.response.send_message(ephemeral=ephemeral, **board.send_kwargs())
@@ -155,8 +170,9 @@ class GameCommands(SolitaireCogBase):
         return await edit_stored_board(self.bot, session, board, now=self.bot.now())
 
     async def _refresh_finished_board(self, session: Session, record: GameRecord, source: FinishSource) -> None:
-        if source != "command":
-            await self.refresh_board(session, record)
+        """Show the result on the board; if Discord refuses the edit, tell the player at their next command."""
+        if source != "command" and not await self.refresh_board(session, record):
+            await self.sessions.add_notice(record, _result_notice(session, record))
 
     async def _offer_running(self, interaction: discord.Interaction, session: Session) -> None:
         title = session.game.rules.title
@@ -169,11 +185,27 @@ class GameCommands(SolitaireCogBase):
     # -- playing -----------------------------------------------------------------------
     async def _slash_play(self, interaction: discord.Interaction, text: str) -> None:
         async with refusals(interaction):
+            if len(text) > MAX_MOVE_TEXT:
+                raise errors.BadMoveTextError(text)
             session = self.sessions.require_active(guild_key(interaction), interaction.user.id)
             move = parse_move(text, session.game.rules.family)
             outcome = await self.sessions.play(session, move)
             await interaction.response.send_message(_played_text(outcome), ephemeral=True)
             await self.refresh_board(session, outcome.finished)
+        await self.deliver_notices(interaction)
+
+    async def deliver_notices(self, interaction: discord.Interaction) -> None:
+        """Tell the player, privately and once, what happened to their games while they were away."""
+        guild_id, user_id = guild_key(interaction), interaction.user.id
+        if not self.sessions.has_notices(guild_id, user_id):
+            return
+        try:
+            found = await self.sessions.pending_notices(guild_id, user_id)
+            if found:
+                await answer_privately(interaction, fit_reply("\n".join(text for _, text in found)))
+                await self.sessions.drop_notices(guild_id, user_id, [notice_id for notice_id, _ in found])
+        except (discord.HTTPException, sqlite3.Error) as error:
+            log.warning("could not deliver notices to user %s: %s", user_id, error)
 
     async def handle_board_click(self, interaction: discord.Interaction, click: BoardClick | None) -> None:
         """Answer a board button: select a source, or play, then redraw the clicked board."""
@@ -182,12 +214,14 @@ class GameCommands(SolitaireCogBase):
                 await self._board_click(interaction, click)
         except Exception:
             log.exception("board click %s failed", click)
-            await answer_privately(interaction, UNEXPECTED)
+            await _answer_unexpected(interaction)
 
     async def _board_click(self, interaction: discord.Interaction, click: BoardClick | None) -> None:
         if click is None:
             raise errors.BadClickError()
-        session = await self._playable(click.game_id, interaction.user.id, click.version)
+        session = await self._playable(click.game_id, interaction.user.id, None)
+        self._check_origin(interaction, session, click.custom_id, board=True)
+        self.sessions.require_playable(click.game_id, interaction.user.id, click.version)
         meaning = resolve_click(session.view(), click.selected, click.action)
         if isinstance(meaning, Select):
             board = await build_board(
@@ -213,6 +247,23 @@ class GameCommands(SolitaireCogBase):
         )
         await interaction.response.edit_message(**board.edit_kwargs())
 
+    @staticmethod
+    def _check_origin(interaction: discord.Interaction, session: Session, custom_id: str, *, board: bool) -> None:
+        """Refuse a click sent from another server or from a message that is not this game's board (or an offer).
+
+        Offers are always private (ephemeral) messages, and a board is the one message stored for its game.
+
+        :raises ForeignClickError: the game is another server's, or the message does not carry this button.
+        :raises StaleBoardError: the message is not the game's current board.
+        """
+        message = interaction.message
+        if session.record.guild_id != guild_key(interaction) or message is None or not _carries(message, custom_id):
+            raise errors.ForeignClickError()
+        if board and message.id != session.record.message_id:
+            raise errors.StaleBoardError()
+        if not board and not message.flags.ephemeral:
+            raise errors.ForeignClickError()
+
     async def _playable(self, game_id: int, user_id: int, version: int | None) -> Session:
         """The running game a click or offer names, or the refusal that fits (over, foreign, stale)."""
         if self.sessions.get(game_id) is None:
@@ -231,7 +282,9 @@ class GameCommands(SolitaireCogBase):
                 if click is None:
                     raise errors.BadClickError()
                 session = await self._playable(click.game_id, interaction.user.id, None)
+                self._check_origin(interaction, session, click.custom_id, board=False)
                 if click.action == "resume":
+                    await interaction.response.edit_message(content=RESUMED, view=None)
                     await self.send_board(interaction, session, ephemeral=session.record.mode == "daily")
                     return
                 outcome = await self.sessions.play(session, END)
@@ -239,7 +292,34 @@ class GameCommands(SolitaireCogBase):
                 await self.refresh_board(session, outcome.finished)
         except Exception:
             log.exception("offer click %s failed", click)
-            await answer_privately(interaction, UNEXPECTED)
+            await _answer_unexpected(interaction)
+
+
+async def _answer_unexpected(interaction: discord.Interaction) -> None:
+    """Tell the player something went wrong, if Discord still takes an answer."""
+    try:
+        await answer_privately(interaction, UNEXPECTED)
+    except discord.HTTPException as error:
+        log.warning("could not answer interaction %s: %s", interaction.id, error)
+
+
+def _carries(message: discord.Message, custom_id: str) -> bool:
+    """Whether ``message`` (as Discord sent it with the click) has a component with ``custom_id``."""
+    for row in message.components:
+        for child in getattr(row, "children", ()):
+            if getattr(child, "custom_id", None) == custom_id:
+                return True
+    return False
+
+
+def _result_notice(session: Session, record: GameRecord) -> str:
+    """A finished game's result in words, for a player whose board could not be updated."""
+    view = session.view()
+    ending = "won" if view.status is Status.WON else view.status.value
+    return (
+        f"Your **{view.title}** game #{record.id} ended while its board could not be updated:"
+        f" {ending}, **{record.score} points**."
+    )
 
 
 def _played_text(outcome: Outcome) -> str:

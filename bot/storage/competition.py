@@ -36,8 +36,9 @@ from bot.competition import (
 from bot.storage import Database, Row
 from bot.storage.games import Mode
 
-FINISHED = "status <> 'playing'"
-"""The condition every partial index of V002 uses for a finished game (keep the wording)."""
+FINISHED = "status <> 'playing' AND status <> 'broken'"
+"""The condition every partial index of V002 uses for a finished game (keep the wording); a game closed as
+``broken`` (V005, issue 10) is no result."""
 
 _RANK_ORDER = sql_rank_order()
 

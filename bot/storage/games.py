@@ -1,15 +1,25 @@
-"""The ``games`` table: one row per game, written by the session manager."""
+"""The ``games`` table (one row per game) and its ``game_moves`` log, written by the session manager.
+
+A running game's row holds its deck and the start of its log (``state``); each accepted command
+appends one ``game_moves`` row (:func:`save_progress`), so a save costs the same at move 10 and
+move 5,000. :func:`game_state` joins the two; :func:`finish_game` writes the whole log into
+``state`` once (a V005 trigger then drops the move rows). ``player_notices`` holds what to tell a player at their
+next command.
+"""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from dataclasses import dataclass, fields
 from typing import Literal
 
-from bot.storage import Database, Row
+from bot.storage import Database, Row, Transaction
 
 Mode = Literal["casual", "daily"]
 PLAYING = "playing"
+BROKEN = "broken"
+"""The status of a game whose stored state could not be rebuilt: closed, not a result (no win, loss or score)."""
 
 _COLUMNS = (
     "id, guild_id, channel_id, user_id, variant, mode, deal_number, daily_date, state, status, score, "
@@ -77,9 +87,11 @@ class NewGame:
 
 @dataclass(frozen=True)
 class Progress:
-    """A running game's state after an accepted command."""
+    """A running game after accepted commands: the log entries played since ``first`` (its saved version)."""
 
-    state: str
+    moves: tuple[tuple[str, int], ...]
+    """``(notation, seconds)`` log entries, the first at position ``first``."""
+    first: int
     score: int
     version: int
 
@@ -94,6 +106,8 @@ class Result:
     seconds_used: int
     finished_at: float
     version: int
+    hinted: bool = False
+    """The player took a hint: the game stays off the casual leaderboards (V008)."""
 
 
 async def insert_game(db: Database, game: NewGame) -> GameRecord:
@@ -151,20 +165,47 @@ async def playing_games(db: Database) -> list[GameRecord]:
 
 
 async def save_progress(db: Database, game_id: int, progress: Progress) -> bool:
-    """Store a running game's state; return ``False`` if it is no longer running."""
-    changed = await db.execute(
-        "UPDATE games SET state = ?, score = ?, version = ? WHERE id = ? AND status = 'playing'",
-        (progress.state, progress.score, progress.version, game_id),
+    """Append a running game's new log entries in one transaction (constant size).
+
+    Returns ``False`` (and writes nothing) if the game is no longer running or its stored
+    version is not ``progress.first`` (the caller's game and the row disagree).
+    """
+    async with db.transaction() as tx:
+        changed = await tx.execute(
+            "UPDATE games SET score = ?, version = ? WHERE id = ? AND status = 'playing' AND version = ?",
+            (progress.score, progress.version, game_id, progress.first),
+        )
+        if changed.rowcount != 1:
+            return False
+        await tx.executemany(
+            "INSERT INTO game_moves (game_id, seq, move, seconds) VALUES (?, ?, ?, ?)",
+            [(game_id, progress.first + index, move, seconds) for index, (move, seconds) in enumerate(progress.moves)],
+        )
+    return True
+
+
+async def game_state(db: Database, record: GameRecord) -> str:
+    """The game JSON of a row (``state``) with the moves saved since in ``game_moves`` appended to its log.
+
+    :raises ValueError: if ``state`` is not a game's JSON.
+    """
+    data = json.loads(record.state)
+    if not isinstance(data, dict) or not isinstance(data.get("log"), list):
+        raise ValueError(f"game {record.id}: its state is not a saved game")
+    rows = await db.fetchall(
+        "SELECT move, seconds FROM game_moves WHERE game_id = ? AND seq >= ? ORDER BY seq",
+        (record.id, len(data["log"])),
     )
-    return changed.rowcount == 1
+    data["log"].extend([row["move"], row["seconds"]] for row in rows)
+    return json.dumps(data, separators=(",", ":"))
 
 
 async def finish_game(db: Database, game_id: int, result: Result) -> GameRecord | None:
-    """Record a result in one transaction; return the final row, or ``None`` if it was already finished."""
+    """Record a result (whole log in ``state``) in one transaction; return the row, ``None`` if already finished."""
     async with db.transaction() as tx:
         changed = await tx.execute(
-            "UPDATE games SET state = ?, status = ?, score = ?, seconds_used = ?, finished_at = ?, version = ?"
-            " WHERE id = ? AND status = 'playing' AND finished_at IS NULL",
+            "UPDATE games SET state = ?, status = ?, score = ?, seconds_used = ?, finished_at = ?, version = ?,"
+            " hinted = ? WHERE id = ? AND status = 'playing' AND finished_at IS NULL",
             (
                 result.state,
                 result.status,
@@ -172,6 +213,7 @@ async def finish_game(db: Database, game_id: int, result: Result) -> GameRecord 
                 result.seconds_used,
                 result.finished_at,
                 result.version,
+                int(result.hinted),
                 game_id,
             ),
         )
@@ -181,14 +223,58 @@ async def finish_game(db: Database, game_id: int, result: Result) -> GameRecord 
     return GameRecord.from_row(row) if row is not None else None
 
 
-async def mark_hinted(db: Database, game_id: int) -> None:
-    """Mark a game as hinted: it is then left off the casual leaderboards (see V008)."""
-    await db.execute("UPDATE games SET hinted = 1 WHERE id = ?", (game_id,))
-
-
 async def set_board(db: Database, game_id: int, *, channel_id: int, message_id: int | None, token: str | None) -> None:
     """Remember where a game's board is (its message and, for ephemeral boards, the interaction token)."""
     await db.execute(
         "UPDATE games SET channel_id = ?, message_id = ?, webhook_token = ? WHERE id = ?",
         (channel_id, message_id, token, game_id),
     )
+
+
+async def close_broken(db: Database, record: GameRecord, *, finished_at: float, notice: str) -> bool:
+    """Close a running game whose state cannot be rebuilt (status ``broken``) and queue ``notice`` for its player.
+
+    Returns ``False`` if the game was no longer running (nothing written).
+    """
+    async with db.transaction() as tx:
+        changed = await tx.execute(
+            "UPDATE games SET status = ?, score = 0, seconds_used = 0, finished_at = ?"
+            " WHERE id = ? AND status = 'playing' AND finished_at IS NULL",
+            (BROKEN, finished_at, record.id),
+        )
+        if changed.rowcount != 1:
+            return False
+        await _insert_notice(tx, record.guild_id, record.user_id, record.id, notice, finished_at)
+    return True
+
+
+async def add_notice(db: Database, guild_id: int, user_id: int, game_id: int, text: str, *, now: float) -> None:
+    """Queue ``text`` for the player's next command in this guild (0 for DMs)."""
+    async with db.transaction() as tx:
+        await _insert_notice(tx, guild_id, user_id, game_id, text, now)
+
+
+async def _insert_notice(tx: Transaction, guild_id: int, user_id: int, game_id: int, text: str, now: float) -> None:
+    await tx.execute(
+        "INSERT INTO player_notices (guild_id, user_id, game_id, text, created_at) VALUES (?, ?, ?, ?, ?)",
+        (guild_id, user_id, game_id, text, now),
+    )
+
+
+async def noticed_players(db: Database) -> set[tuple[int, int]]:
+    """Every ``(guild_id, user_id)`` with a notice waiting."""
+    rows = await db.fetchall("SELECT DISTINCT guild_id, user_id FROM player_notices")
+    return {(int(row["guild_id"]), int(row["user_id"])) for row in rows}
+
+
+async def pending_notices(db: Database, guild_id: int, user_id: int) -> list[tuple[int, str]]:
+    """The player's waiting notices as ``(notice id, text)``, oldest first."""
+    rows = await db.fetchall(
+        "SELECT id, text FROM player_notices WHERE guild_id = ? AND user_id = ? ORDER BY id", (guild_id, user_id)
+    )
+    return [(int(row["id"]), str(row["text"])) for row in rows]
+
+
+async def drop_notices(db: Database, notice_ids: list[int]) -> None:
+    """Forget notices once they were shown."""
+    await db.executemany("DELETE FROM player_notices WHERE id = ?", [(notice_id,) for notice_id in notice_ids])

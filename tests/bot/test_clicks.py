@@ -3,6 +3,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.clicks import (
+    FRIDAY13_ACTIONS,
+    KLONDIKE_ACTIONS,
     AllUp,
     BoardClick,
     OfferClick,
@@ -119,3 +121,23 @@ def test_friday13_clicks_play_the_waste_onto_a_foundation():
     assert resolve_click(view, None, "draw") == Play(DRAW)
     with pytest.raises(IllegalMoveError):
         resolve_click(view, None, "3")
+
+
+def test_the_route_templates_catch_every_valid_id_and_parsing_decides():
+    import re
+
+    from bot.clicks import BOARD_ROUTE, MAX_CUSTOM_ID, MAX_GAME_ID, OFFER_ROUTE
+
+    actions = sorted(KLONDIKE_ACTIONS | FRIDAY13_ACTIONS)
+    for game_id in (1, 12, MAX_GAME_ID):
+        for version in (0, 7, 999_999_999):
+            for action in actions:
+                click = BoardClick(game_id, version, None, action)
+                assert len(click.custom_id) <= MAX_CUSTOM_ID
+                assert re.fullmatch(BOARD_ROUTE, click.custom_id) and parse_board_click(click.custom_id) == click
+        for offer in ("resume", "end"):
+            assert re.fullmatch(OFFER_ROUTE, OfferClick(game_id, offer).custom_id)
+    too_big = f"sol:{MAX_GAME_ID + 1}:0:-:draw"
+    assert re.fullmatch(BOARD_ROUTE, too_big) and parse_board_click(too_big) is None
+    assert parse_offer_click(f"solr:{MAX_GAME_ID + 1}:end") is None
+    assert not re.fullmatch(BOARD_ROUTE, OfferClick(1, "end").custom_id)  # the two namespaces never overlap

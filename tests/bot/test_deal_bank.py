@@ -139,3 +139,81 @@ async def test_levels_and_the_solver_queue_for_the_metrics():
         await deals.wait_idle()
         assert (deals.levels(), deals.solving) == ({"draw3": 1, "friday13": 1}, 0)
         await deals.close()
+
+
+async def test_waiting_players_are_served_before_background_refills():
+    from bot.deal_bank import BACKGROUND, URGENT, Workers
+
+    workers = Workers(1)
+    order: list[str] = []
+    await workers.acquire(BACKGROUND)  # a refill is running
+
+    async def job(name: str, priority: int) -> None:
+        await workers.acquire(priority)
+        order.append(name)
+        await asyncio.sleep(0)
+        workers.release(priority)
+
+    tasks = [asyncio.create_task(job(name, p)) for name, p in [("refill-1", BACKGROUND), ("refill-2", BACKGROUND)]]
+    await asyncio.sleep(0)
+    tasks += [asyncio.create_task(job(name, URGENT)) for name in ("numbered", "daily")]
+    await asyncio.sleep(0)
+    assert workers.waiting == 4
+    workers.release(BACKGROUND)
+    await asyncio.gather(*tasks)
+    assert order == ["numbered", "daily", "refill-1", "refill-2"]
+
+
+async def test_with_two_workers_refills_leave_one_free_for_players():
+    from bot.deal_bank import BACKGROUND, URGENT, Workers
+
+    workers = Workers(2)
+    await workers.acquire(BACKGROUND)
+    refill = asyncio.create_task(workers.acquire(BACKGROUND))
+    await asyncio.sleep(0)
+    assert not refill.done()  # the second worker is kept for players
+    await asyncio.wait_for(workers.acquire(URGENT), 1)
+    refill.cancel()
+    await asyncio.gather(refill, return_exceptions=True)
+    assert workers.waiting == 0
+
+
+class MemoryCache:
+    def __init__(self) -> None:
+        self.stored: dict[tuple[str, int], str] = {}
+
+    async def load(self, variant: str, number: int) -> str | None:
+        return self.stored.get((variant, number))
+
+    async def save(self, variant: str, number: int, deal: str) -> None:
+        self.stored[(variant, number)] = deal
+
+
+async def test_a_numbered_deal_is_solved_once_and_kept_in_the_cache():
+    solver, cache = Solver(), MemoryCache()
+    deals = bank(solver, size=0)
+    deals.use_cache(cache)
+    first = await deals.numbered("draw3", 77)
+    again = await deals.numbered("draw3", 77)
+    assert first == again and solver.calls == [("draw3", 77)] and cache.stored == {("draw3", 77): "draw3#77"}
+    fresh = bank(solver, size=0)
+    fresh.use_cache(cache)  # another process (a restart) with the same database
+    assert (await fresh.numbered("draw3", 77)).deal == "draw3#77" and len(solver.calls) == 1
+    await deals.close()
+    await fresh.close()
+
+
+async def test_the_stored_cache_is_keyed_by_solver_version(tmp_path):
+    from bot.storage import Database
+    from bot.storage.deals import StoredDeals
+    from solitaire.deals import numbered_deal
+
+    db = await Database.open(tmp_path / "deals.sqlite")
+    try:
+        deal = numbered_deal("draw3", 1)
+        await StoredDeals(db, "1").save("draw3", 1, deal)
+        assert await StoredDeals(db, "1").load("draw3", 1) == deal
+        assert await StoredDeals(db, "2").load("draw3", 1) is None
+        assert await StoredDeals(db, "1").load("draw1", 1) is None
+    finally:
+        await db.close()

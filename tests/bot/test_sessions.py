@@ -88,7 +88,7 @@ async def test_every_accepted_move_is_saved_with_its_clock_reading(manager, db, 
     row = await store.get_game(db, session.id)
     assert row is not None
     assert outcome.version == row.version == 1 and row.score == 50
-    assert json.loads(row.state)["log"] == [["1-f", 12]]
+    assert json.loads(await store.game_state(db, row))["log"] == [["1-f", 12]]
 
 
 @pytest.mark.parametrize(
@@ -279,3 +279,29 @@ async def test_a_game_finished_at_restart_is_redrawn_in_the_players_colours(db, 
     await after.resume_all()
     assert seen == [(True, "restart")]
     await after.close()
+
+
+async def test_a_damaged_running_row_only_the_database_knows_never_blocks_a_start(manager, db, caplog):
+    from bot.storage.games import NewGame, insert_game
+
+    orphan = await insert_game(
+        db,
+        NewGame(
+            guild_id=1,
+            channel_id=1,
+            user_id=7,
+            variant="draw3",
+            mode="casual",
+            deal_number=None,
+            daily_date=None,
+            state="{damaged",
+            started_at=0.0,
+            deadline=300.0,
+        ),
+    )
+    session = await start(manager)  # the same player: the damaged row is closed, the start goes through
+    assert session.id != orphan.id and manager.active_for(1, 7) is session
+    closed = await store.get_game(db, orphan.id)
+    assert closed is not None and closed.status == "broken" and "could not be rebuilt" in caplog.text
+    assert manager.has_notices(1, 7)
+    await manager.close()

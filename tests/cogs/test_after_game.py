@@ -119,10 +119,11 @@ async def test_hint_is_private_costs_points_and_marks_the_game(simcord_env, chan
     assert "not ranked on the casual leaderboards" in answer.content
     session = simcord_env.bot.sessions.get(1)
     assert session.game.hinted and session.game.sheet.hints == -50
-    assert await hinted_flag(simcord_env, 1) == 1
     assert "score -50" in board.content  # the board was redrawn with the charge
     record = await store.get_game(simcord_env.bot.db, 1)
-    assert record is not None and '"hint"' in record.state
+    assert record is not None and '"hint"' in await store.game_state(simcord_env.bot.db, record)
+    await alice.slash(channel, "solitaire end")
+    assert await hinted_flag(simcord_env, 1) == 1  # written with the result, in the same statement
 
 
 async def test_a_forged_hint_on_a_daily_is_refused(simcord_env, channel, alice):

@@ -183,7 +183,8 @@ async def test_a_stale_board_is_refused_and_the_offer_resumes_or_ends(simcord_en
     offer = await alice.slash(channel, "solitaire start")
     assert offer.response.ephemeral and "already have" in offer.response.content
     resumed = await alice.click(offer.response, label="Resume it")
-    new = resumed.response
+    assert "Resumed" in resumed.response.content and not offer.response.components  # no second board from it
+    (new,) = resumed.followups
     assert new.id != old.id and (await row(simcord_env)).message_id == new.id
     await click_all(alice, new, "Draw")
     stale = await alice.click(old, label="Draw")
@@ -219,7 +220,9 @@ async def test_double_click_plays_once(simcord_env, channel, alice):
     refused = first if first.ephemeral else second
     assert "out of date" in refused.response.content
     record = await row(simcord_env)
-    assert record.version == 1 and json.loads(record.state)["log"] == [["draw", 0]]
+    assert record.version == 1 and json.loads(await store.game_state(simcord_env.bot.db, record))["log"] == [
+        ["draw", 0]
+    ]
 
 
 async def test_commands_without_a_game_and_malformed_clicks_answer_privately(simcord_env, channel, alice):

@@ -58,15 +58,16 @@ BEGIN
         < (-best_results.score, best_results.seconds_used, best_results.finished_at);
 END;
 
+-- A game closed as 'broken' (V005: its state could not be rebuilt) is no result.
 CREATE TRIGGER games_result_recorded AFTER UPDATE OF status ON games
-WHEN OLD.status = 'playing' AND NEW.status <> 'playing'
+WHEN OLD.status = 'playing' AND NEW.status NOT IN ('playing', 'broken')
 BEGIN
     INSERT INTO finished_results SELECT NEW.id, NEW.guild_id, NEW.user_id, NEW.variant, NEW.mode, NEW.status,
         NEW.score, NEW.seconds_used, NEW.finished_at;
 END;
 
 CREATE TRIGGER games_result_inserted AFTER INSERT ON games
-WHEN NEW.status <> 'playing'
+WHEN NEW.status NOT IN ('playing', 'broken')
 BEGIN
     INSERT INTO finished_results SELECT NEW.id, NEW.guild_id, NEW.user_id, NEW.variant, NEW.mode, NEW.status,
         NEW.score, NEW.seconds_used, NEW.finished_at;
