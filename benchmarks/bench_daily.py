@@ -1,6 +1,6 @@
 """Time the first daily of a day right after start-up: from the request to the board's PNG.
 
-Usage: .venv/bin/python benchmarks/bench_daily.py [--runs 12] [--variant draw3] [--workers 1] [--bank 4]
+Usage: .venv/bin/python benchmarks/bench_daily.py [--runs 12] [--variant draw3] [--workers 2] [--bank 4]
 
 Each run is a fresh start-up: a new database, a new deal bank with its worker processes
 (``spawn``, like the bot) told to fill ``--bank`` deals of every variant, and at that same
@@ -103,7 +103,7 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=12)
     parser.add_argument("--variant", default="draw3", choices=VARIANTS)
-    parser.add_argument("--workers", type=int, default=1, help="deal workers (the bot's default: 1)")
+    parser.add_argument("--workers", type=int, default=2, help="deal workers (the bot's default: 2)")
     parser.add_argument("--bank", type=int, default=4, help="deals banked per variant (the bot's default: 4)")
     args = parser.parse_args()
     cold: list[float] = []

@@ -1,19 +1,17 @@
 """After the game: when analysis and replays open, the buttons' ids, and solving off the event loop.
 
-Nothing here knows Discord. Solving (analysis, hints) goes to the deal workers' executor
-(a process pool in production) when one is given, else to a thread.
+Nothing here knows Discord. The solving jobs (analysis, hints) are picklable functions that the cog
+hands to the deal workers (``DealBank.run(..., urgent=True)``: a player is waiting).
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 from collections.abc import Callable
-from concurrent.futures import Executor
 from dataclasses import dataclass
 from datetime import date
-from typing import Any, Literal, TypeVar
+from typing import Literal, TypeVar
 
 from bot.errors import BotError
 from bot.storage.games import GameRecord
@@ -91,13 +89,6 @@ def analyze_state(state: str, budget_ms: float = DEFAULT_BUDGET_MS) -> Analysis:
 def hint_of(view: BoardView, number: int, salt: int) -> Hint:
     """Compute hint ``number`` for ``view``; picklable, so a worker process can run it."""
     return hint_for(view, number=number, salt=salt)
-
-
-async def run_off_loop(executor: Executor | None, function: Callable[..., T], *args: Any) -> T:
-    """Run ``function(*args)`` in ``executor`` (a worker process), or in a thread when there is none."""
-    if executor is None:
-        return await asyncio.to_thread(function, *args)
-    return await asyncio.get_running_loop().run_in_executor(executor, function, *args)
 
 
 # -- the buttons' custom ids ----------------------------------------------------------

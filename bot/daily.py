@@ -208,7 +208,7 @@ class DailyService:
 
     async def deal(self, guild_id: int, variant: str, day: date) -> ProvenDeal:
         """Return the day's deal of a server and variant (stored, being solved, or solved now)."""
-        return await asyncio.shield(self._deal_task(guild_id, variant, day))
+        return await asyncio.shield(self._deal_task(guild_id, variant, day, urgent=True))
 
     @contextlib.asynccontextmanager
     async def attempt(self, guild_id: int, day: date) -> AsyncIterator[None]:
@@ -224,26 +224,27 @@ class DailyService:
                 if day < await self.today(guild_id):
                     self.wake()  # that day's podium was waiting for this player
 
-    def _deal_task(self, guild_id: int, variant: str, day: date) -> asyncio.Task[ProvenDeal]:
-        """The (shared) task that finds the day's deal for a server and variant."""
+    def _deal_task(self, guild_id: int, variant: str, day: date, *, urgent: bool) -> asyncio.Task[ProvenDeal]:
+        """The (shared) task that finds the day's deal for a server and variant.
+
+        ``urgent``: a player is waiting (the deal workers serve it before background work); a deal
+        solved ahead is not.
+        """
         key = (guild_id, variant, day.isoformat())
         task = self._deal_tasks.get(key)
         if task is None or (task.done() and (task.cancelled() or task.exception() is not None)):
-            task = asyncio.get_running_loop().create_task(self._find_deal(*key), name=f"daily-deal-{key}")
+            task = asyncio.get_running_loop().create_task(self._find_deal(*key, urgent), name=f"daily-deal-{key}")
             self._deal_tasks[key] = task
         return task
 
-    async def _find_deal(self, guild_id: int, variant: str, daily_date: str) -> ProvenDeal:
+    async def _find_deal(self, guild_id: int, variant: str, daily_date: str, urgent: bool) -> ProvenDeal:
         """The stored deal of the day, or a new one solved in a worker from the secret-keyed source."""
         cached = await store.cached_deal(self.db, guild_id, variant, daily_date)
         if cached is not None:
             return rules.deal_from_json(cached)
         source = rules.daily_source(await self._daily_secret(), guild_id, date.fromisoformat(daily_date), variant)
         request = DealRequest(variant, source)
-        if self.deals.executor is None:  # tests: an instant solver on the event loop
-            deal = self.solve(request)
-        else:
-            deal = await asyncio.get_running_loop().run_in_executor(self.deals.executor, self.solve, request)
+        deal = await self.deals.run(self.solve, request, urgent=urgent)
         await store.store_deal(self.db, guild_id, variant, daily_date, rules.deal_to_json(deal))
         return deal
 
@@ -428,7 +429,7 @@ class DailyService:
         """Solve and store one day's deal through the shared task (so a player asking meanwhile waits for it)."""
         guild_id, variant, daily_date = key
         fresh = key not in self._deal_tasks
-        task = self._deal_task(guild_id, variant, date.fromisoformat(daily_date))
+        task = self._deal_task(guild_id, variant, date.fromisoformat(daily_date), urgent=False)
         try:
             await asyncio.shield(task)
         except asyncio.CancelledError:

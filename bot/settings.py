@@ -28,7 +28,7 @@ class Settings(BaseSettings):
     discord_api_base: AnyUrl | None = None
     discord_gateway_url: AnyUrl | None = None
     deal_bank_size: int = Field(default=4, ge=0, le=100)
-    deal_workers: int = Field(default=1, ge=1, le=max(os.cpu_count() or 1, 1) * 2)
+    deal_workers: int = Field(default=2, ge=1, le=max(os.cpu_count() or 1, 1) * 2)
     daily_secret: SecretStr | None = None
     """Key of the daily deals (unset: one is generated into the database on first start)."""
     metrics_port: int | None = Field(default=None, ge=1, le=65535)

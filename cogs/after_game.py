@@ -20,7 +20,6 @@ from bot.after_game import (
     check_after_game,
     check_hints_allowed,
     hint_of,
-    run_off_loop,
 )
 from bot.client import UNEXPECTED, SolitaireBot
 from bot.move_words import describe_move
@@ -57,7 +56,7 @@ async def _finished_game(bot: SolitaireBot, interaction: discord.Interaction, ga
 async def _analyze(bot: SolitaireBot, interaction: discord.Interaction, click: AfterGameClick) -> None:
     record = await _finished_game(bot, interaction, click.game_id, "Analysis")
     await interaction.response.defer(ephemeral=True, thinking=True)
-    analysis = await run_off_loop(bot.deals.executor, analyze_state, record.state)
+    analysis = await bot.deals.run(analyze_state, record.state, urgent=True)
     game = game_from_json(json.loads(record.state))
     kept = _game_after(game, analysis.last_winnable or 0)
     text = analysis_text(analysis, kept)
@@ -87,7 +86,7 @@ async def _hint(bot: SolitaireBot, interaction: discord.Interaction, click: Afte
     check_hints_allowed(session.record)
     await interaction.response.defer(ephemeral=True, thinking=True)
     view = session.view()
-    hint = await run_off_loop(bot.deals.executor, hint_of, view, session.game.hints + 1, session.id)
+    hint = await bot.deals.run(hint_of, view, session.game.hints + 1, session.id, urgent=True)
     if hint.move is None:
         await interaction.edit_original_response(
             content="No move I tried wins from what you can see, so no hint and no points taken."

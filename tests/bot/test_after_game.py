@@ -18,8 +18,8 @@ from bot.after_game import (
     check_after_game,
     check_hints_allowed,
     hint_of,
-    run_off_loop,
 )
+from bot.deal_bank import DealBank
 from bot.storage.games import GameRecord
 from solitaire import game_to_json, new_game, view_of
 
@@ -69,8 +69,9 @@ async def test_the_work_pickles_for_a_worker_process_and_runs_off_the_loop():
     view = view_of(new_game("draw3", seed=0))
     assert pickle.loads(pickle.dumps(view)) == view
     with ThreadPoolExecutor(1) as pool:
-        hint = await run_off_loop(pool, hint_of, view, 1, 3)
-        analysis = await run_off_loop(pool, analyze_state, record().state)
+        workers = DealBank(lambda variant, number: None, variants=["draw3"], size=0, executor=pool)
+        hint = await workers.run(hint_of, view, 1, 3, urgent=True)
+        analysis = await workers.run(analyze_state, record().state, urgent=True)
     assert pickle.loads(pickle.dumps(hint)) == hint and hint.move is not None
     assert pickle.loads(pickle.dumps(analysis)) == analysis
     assert (analysis.status, analysis.last_winnable, analysis.lost_by) == ("ended", 0, None)
