@@ -27,6 +27,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from solitaire import find_variant, format_deck, parse_deck
 from solitaire.deals import ProvenDeal
+from solitaire.words import plural
 
 DEFAULT_TIMEZONE = "UTC"
 MEDALS = ("🥇", "🥈", "🥉")
@@ -246,15 +247,6 @@ class DayClock:
             next_from=base.next_rollover(now_utc),
             next_floor=base.date_at(now_utc) + timedelta(days=1),
         )
-
-
-def plural(count: int, word: str) -> str:
-    """Return ``count`` with ``word``, plural unless the count is one.
-
-    >>> plural(1, "game"), plural(2, "day"), plural(0, "win")
-    ('1 game', '2 days', '0 wins')
-    """
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 PRESOLVE_DAYS = 7

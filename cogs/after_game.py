@@ -34,6 +34,7 @@ from solitaire.alt_text import describe_board
 from solitaire.analysis import Analysis
 from solitaire.scoring import HINT_PENALTY
 from solitaire.view import view_of
+from solitaire.words import plural
 
 log = logging.getLogger(__name__)
 
@@ -72,8 +73,10 @@ async def _replay(bot: SolitaireBot, interaction: discord.Interaction, click: Af
     game = game_from_json(json.loads(record.state))
     animation = await asyncio.to_thread(animate, game.rules, game.deck, game.log)
     final = view_of(game)
-    line = f"<@{record.user_id}>'s **{game.rules.title}** replay: {final.status.value}, **{final.score} points**"
-    line += f" in {final.move_count} moves"
+    line = (
+        f"<@{record.user_id}>'s **{game.rules.title}** replay: {final.status.value}, **{plural(final.score, 'point')}**"
+    )
+    line += f" in {plural(final.move_count, 'move')}"
     description = f"An animation of a whole {game.rules.title} game, move by move; final score {final.score}."
     gif = discord.File(io.BytesIO(animation.data), filename="replay.gif", description=description)
     await interaction.edit_original_response(
@@ -166,7 +169,7 @@ def _line_words(kept: Game, line: tuple[str, ...]) -> str:
     game = new_game(kept.rules, deck=kept.deck)
     for text, seconds in kept.log:
         game.play(text, seconds=seconds)
-    head = f"A winning line from there ({len(line)} moves): "
+    head = f"A winning line from there ({plural(len(line), 'move')}): "
     words: list[str] = []
     used = len(head)
     for index, text in enumerate(line):

@@ -22,6 +22,7 @@ from solitaire.cards import SUIT_SYMBOLS
 from solitaire.moves import FOUNDATION_SOURCES, FRIDAY13_LABELS, PILES
 from solitaire.variants import Family
 from solitaire.view import BoardView
+from solitaire.words import plural
 
 log = logging.getLogger(__name__)
 
@@ -103,7 +104,7 @@ def board_content(record: GameRecord, view: BoardView, *, selected: str | None =
     used = view.seconds_used if view.seconds_used is not None else 0
     sheet = " · ".join(f"{label} {points:+d}" for label, points in view.sheet.lines())
     ending = _ENDINGS.get(view.status, view.status.value)
-    result = f"{head} · {ending} · **{view.score} points** in {used // 60}:{used % 60:02d}"
+    result = f"{head} · {ending} · **{plural(view.score, 'point')}** in {used // 60}:{used % 60:02d}"
     return f"{result}\n{sheet}" if sheet else result
 
 

@@ -25,6 +25,7 @@ from cogs.board import build_board, edit_stored_board
 from cogs.buttons import BoardButton, OfferButton, offer_view
 from cogs.errors import answer_privately, refusals
 from solitaire import END, Status, parse_move
+from solitaire.words import plural
 
 log = logging.getLogger(__name__)
 
@@ -328,5 +329,5 @@ def _played_text(outcome: Outcome) -> str:
     view = outcome.view
     if outcome.finished is not None:
         ending = "won" if view.status is Status.WON else view.status.value
-        return f"Played {played}. The game is over ({ending}): **{view.score} points**."
+        return f"Played {played}. The game is over ({ending}): **{plural(view.score, 'point')}**."
     return f"Played {played}. Score {view.score}."

@@ -37,6 +37,7 @@ from solitaire.cards import SUIT_SYMBOLS
 from solitaire.game import Status
 from solitaire.variants import Family
 from solitaire.view import BoardView, FoundationView, PileView
+from solitaire.words import plural
 
 COMPRESS_LEVEL = 3
 """zlib level for boards in play; see ``benchmarks/bench_render.py`` for the time/size trade-off."""
@@ -346,7 +347,7 @@ def _draw_result(canvas: Image.Image, view: BoardView, top: int) -> None:
     draw.rounded_rectangle((left + 3, top + 3, right - 3, bottom - 3), RADIUS + 4, fill=pal.index(pal.PANEL))
     title_sprite = text(title, Face.BOLD, 36, colour, pal.PANEL)
     title_sprite.paste_on(canvas, left + 24, top + 12)
-    total = text(f"{view.score} points", Face.BOLD, 36, pal.WIN, pal.PANEL)
+    total = text(plural(view.score, "point"), Face.BOLD, 36, pal.WIN, pal.PANEL)
     total.paste_on(canvas, right - 24 - total.size[0], top + 12)
     half = (right - left) // 2
     for i, (label, points) in enumerate(lines):
@@ -355,7 +356,7 @@ def _draw_result(canvas: Image.Image, view: BoardView, top: int) -> None:
         text(label, Face.REGULAR, LINE_SIZE, pal.PANEL_TEXT, pal.PANEL).paste_on(canvas, x, y)
         value = text(_points(points), Face.BOLD, LINE_SIZE, pal.PANEL_TEXT, pal.PANEL)
         value.paste_on(canvas, x + half - 40 - value.size[0], y)
-    footer = f"{view.move_count} moves"
+    footer = plural(view.move_count, "move")
     if view.seconds_used is not None:
         footer = f"time {_clock(view.seconds_used)} \u00b7 " + footer
     y = top + PANEL_TOP + ((len(lines) + 1) // 2) * PANEL_ROW + 6

@@ -17,6 +17,7 @@ from __future__ import annotations
 from solitaire.cards import SUIT_SYMBOLS
 from solitaire.variants import Family
 from solitaire.view import BoardView, PileView
+from solitaire.words import plural
 
 MAX_LENGTH = 1024
 """Discord's limit for an attachment description."""
@@ -24,7 +25,7 @@ MAX_LENGTH = 1024
 
 def describe_board(view: BoardView) -> str:
     """Describe foundations, stock, waste and every pile (face-up cards, face-down counts) in plain lines."""
-    lines = [f"{view.title}, {view.status.value}, score {view.score}, {view.move_count} moves."]
+    lines = [f"{view.title}, {view.status.value}, score {view.score}, {plural(view.move_count, 'move')}."]
     lines.append(_foundations(view))
     lines.append(_stock_and_waste(view))
     lines += [_pile(number, pile) for number, pile in enumerate(view.tableau, start=1)]

@@ -80,6 +80,7 @@ async def test_share_replay_posts_a_gif_in_the_channel(simcord_env, channel, ali
     posted = result.response
     assert not posted.ephemeral
     assert "replay: ended" in posted.content
+    assert posted.content.endswith("**0 points** in 1 move")  # one draw (ending is no move); counted nouns
     assert [a.filename for a in posted.attachments] == ["replay.gif"]
     data = simcord_env.backend.cdn.get(posted.attachments[0].url)
     assert data is not None
