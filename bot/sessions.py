@@ -165,8 +165,9 @@ class SessionManager:
         mode: Mode = "casual",
         deal_number: int | None = None,
         daily_date: str | None = None,
+        started_at: float | None = None,
     ) -> Session:
-        """Deal a new game, store it and start its clock.
+        """Deal a new game, store it and start its clock (at ``started_at`` if given, e.g. a race's start).
 
         :raises ActiveGameError: the player already has a game running in this guild.
         :raises AlreadyPlayedError: a daily game this player already played.
@@ -178,7 +179,7 @@ class SessionManager:
             raise ValueError(f"a {deal.variant} deal cannot start a {variant} game")
         game = new_game(variant, deck=tuple(deal.deck))
         preferences = await players.player_settings(self.db, user_id)
-        started = self.now()
+        started = self.now() if started_at is None else started_at
         row = store.NewGame(
             guild_id=guild_id,
             channel_id=channel_id,

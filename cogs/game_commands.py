@@ -231,7 +231,7 @@ class GameCommands(SolitaireCogBase):
                     raise errors.BadClickError()
                 session = await self._playable(click.game_id, interaction.user.id, None)
                 if click.action == "resume":
-                    await self.send_board(interaction, session, ephemeral=session.record.mode == "daily")
+                    await self.send_board(interaction, session, ephemeral=session.record.mode != "casual")
                     return
                 outcome = await self.sessions.play(session, END)
                 await interaction.response.edit_message(content=_played_text(outcome), view=None)

@@ -8,7 +8,7 @@ from typing import Literal
 
 from bot.storage import Database, Row
 
-Mode = Literal["casual", "daily"]
+Mode = Literal["casual", "daily", "race"]
 PLAYING = "playing"
 
 _COLUMNS = (
