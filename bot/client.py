@@ -13,6 +13,7 @@ import yarl
 from discord.ext import commands
 
 from bot.deal_bank import Deal, DealBank, solve_numbered
+from bot.race import RaceService
 from bot.sessions import Clock, FinishSource, Session, SessionManager
 from bot.settings import Settings
 from bot.storage import Database
@@ -86,6 +87,7 @@ class SolitaireBot(commands.Bot):
     db: Database
     sessions: SessionManager
     deals: DealBank[Deal]
+    races: RaceService
 
     def __init__(self, settings: Settings, *, deals: DealBank[Deal] | None = None, now: Clock = utc_now) -> None:
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False  # no voice here: no warning
@@ -115,11 +117,14 @@ class SolitaireBot(commands.Bot):
         )
         self.sessions = SessionManager(self.db, now=self.now)
         self.sessions.add_finish_listener(self._announce_finished)
+        self.races = RaceService(self.db, self.sessions, self.deals, now=self.now)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         resumed, finished = await self.sessions.resume_all()
         if resumed or finished:
             log.info("resumed %d running games, finished %d that ran out of time", len(resumed), len(finished))
+        if races := await self.races.resume():
+            log.info("resumed %d open races", len(races))
         self.deals.start()
         await self._sync_commands()
 
@@ -150,6 +155,8 @@ class SolitaireBot(commands.Bot):
 
     async def close_services(self) -> None:
         """Stop the clocks and the solvers and close the database (safe to call twice)."""
+        if hasattr(self, "races"):
+            await self.races.close()
         if hasattr(self, "sessions"):
             await self.sessions.close()
         if hasattr(self, "deals"):

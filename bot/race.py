@@ -171,6 +171,10 @@ class _Live:
 
     race: RaceRecord
     task: asyncio.Task[None] | None = None
+    """The lobby's expiry, or the running race's end."""
+    flush: asyncio.Task[None] | None = None
+    """The standings update waiting for its turn."""
+    dirty: bool = False
     shown: tuple[Standing, ...] | None = None
     last_publish: float | None = None
     finals: dict[int, Standing] = field(default_factory=dict)
@@ -204,6 +208,7 @@ class RaceService:
         self._locks: dict[int, asyncio.Lock] = {}
         self._background: set[asyncio.Task[None]] = set()
         sessions.add_finish_listener(self._on_game_finished)
+        sessions.add_move_listener(self._on_move)
 
     # -- lobby -----------------------------------------------------------------------
     async def open(self, *, guild_id: int, channel_id: int, host_id: int, variant: str, capacity: int) -> RaceSnapshot:
@@ -312,9 +317,19 @@ class RaceService:
             raise RaceOverError()
         return session
 
-    def needs_solver(self, variant: str) -> bool:
-        """Whether starting a race of ``variant`` now may wait for the solver (answer Discord first)."""
-        return not self.deals.ready(variant)
+    async def may_solve(self, race_id: int, user_id: int, action: Literal["join", "start"]) -> bool:
+        """Whether this join or start would start the race and wait for the solver (answer Discord first)."""
+        race = await self._race(race_id)
+        if race.status != "lobby" or self.deals.ready(race.variant):
+            return False
+        count = len(await store.racers(self.db, race_id))
+        if action == "start":
+            return race.host_id == user_id and count >= MIN_RACERS
+        return count + 1 >= race.capacity
+
+    async def message_of(self, race_id: int) -> int | None:
+        """The public race message's id (``None`` until it is stored)."""
+        return (await self._race(race_id)).message_id
 
     # -- snapshots -------------------------------------------------------------------
     async def snapshot(self, race_id: int) -> RaceSnapshot:
@@ -428,18 +443,35 @@ class RaceService:
 
     # -- running ---------------------------------------------------------------------
     async def _run(self, race_id: int) -> None:
-        """Publish the standings at most every interval until every game is over, then finish the race."""
+        """Sleep until the race's end, then end the games still running and finish the race."""
         live = self._live[race_id]
         end_at = live.race.end_at
         assert end_at is not None
-        while race_id in self._live and live.race.status == "running":
-            await self.sleep(STANDINGS_INTERVAL)
-            if race_id not in self._live:
-                return
-            if self.now() >= end_at + END_GRACE:
-                await self._expire_games(race_id)
-                await self._try_finish(race_id)
-                return
+        while (remaining := end_at + END_GRACE - self.now()) > 0:
+            await self.sleep(remaining)
+        live.task = None
+        await self._expire_games(race_id)
+        await self._try_finish(race_id)
+
+    def _on_move(self, session: Session) -> None:
+        if session.record.mode == "race" and (race_id := self._games.get(session.id)) is not None:
+            self._touch(race_id)
+
+    def _touch(self, race_id: int) -> None:
+        """Note that the standings changed: update them now, or as soon as the interval allows (coalesced)."""
+        live = self._live.get(race_id)
+        if live is None:
+            return
+        live.dirty = True
+        if live.flush is None or live.flush.done():
+            live.flush = self._spawn(self._flush(race_id), f"race-standings-{race_id}")
+
+    async def _flush(self, race_id: int) -> None:
+        live = self._live.get(race_id)
+        while live is not None and live.dirty and race_id in self._live:
+            if live.last_publish is not None and (wait := live.last_publish + STANDINGS_INTERVAL - self.now()) > 0:
+                await self.sleep(wait)
+            live.dirty = False
             await self._publish_standings(race_id)
 
     async def _publish_standings(self, race_id: int) -> None:
@@ -493,6 +525,7 @@ class RaceService:
         live = self._live.get(race_id)
         if live is not None:
             live.finals[record.id] = _final_standing(record.user_id, record, session.game)
+            self._touch(race_id)
         self._spawn(self._try_finish(race_id), f"race-finish-{race_id}")
 
     async def _try_finish(self, race_id: int) -> None:
@@ -545,8 +578,10 @@ class RaceService:
     async def _post_results(self, race_id: int) -> None:
         """Publish the final results if nobody did yet (claimed in the database), then forget the race."""
         live = self._live.pop(race_id, None)
-        if live is not None and live.task is not None and live.task is not asyncio.current_task():
-            live.task.cancel()
+        if live is not None:
+            for task in (live.task, live.flush):
+                if task is not None and task is not asyncio.current_task():
+                    task.cancel()
         if not await store.claim_results_post(self.db, race_id, self.now()):
             return
         snapshot = await self.snapshot(race_id)
@@ -590,6 +625,7 @@ class RaceService:
                 numbered = await self.deals.numbered(race.variant, race.deal_number or 0)
                 await self._deal_all(race, numbered.deal)
             live.task = self._spawn(self._run(race.id), f"race-{race.id}")
+            self._touch(race.id)
             await self._try_finish(race.id)
         for race in await store.unposted_races(self.db):
             await self._post_results(race.id)
@@ -597,7 +633,7 @@ class RaceService:
 
     async def close(self) -> None:
         """Stop every race task (races stay stored, to resume at the next start)."""
-        tasks = [live.task for live in self._live.values() if live.task is not None] + list(self._background)
+        tasks = list(self._background)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)

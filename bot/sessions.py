@@ -46,6 +46,8 @@ FinishSource = Literal["command", "clock", "restart"]
 
 
 FinishListener = Callable[["Session", GameRecord, FinishSource], Awaitable[None]]
+MoveListener = Callable[["Session"], None]
+"""Told (synchronously, after the save) that a running game accepted a command."""
 
 
 @dataclass(frozen=True)
@@ -109,12 +111,17 @@ class SessionManager:
         self._sessions: dict[int, Session] = {}
         self._players: dict[tuple[int, int], int] = {}
         self._listeners: list[FinishListener] = []
+        self._move_listeners: list[MoveListener] = []
         self._closed = False
 
     # -- lookups -------------------------------------------------------------------
     def add_finish_listener(self, listener: FinishListener) -> None:
         """Call ``listener(session, record, source)`` after each game's result is stored."""
         self._listeners.append(listener)
+
+    def add_move_listener(self, listener: MoveListener) -> None:
+        """Call ``listener(session)`` after each accepted command is saved (it must not block)."""
+        self._move_listeners.append(listener)
 
     def get(self, game_id: int) -> Session | None:
         """The running session of game ``game_id``, or ``None``."""
@@ -272,6 +279,8 @@ class SessionManager:
         if expired is not None:
             await self._announce(session, expired, "clock")
             raise errors.TimeUpError()
+        for listener in self._move_listeners:
+            listener(session)
         if outcome.finished is not None:
             await self._announce(session, outcome.finished, "command")
         return outcome
