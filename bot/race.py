@@ -486,10 +486,8 @@ class RaceService:
 
     async def _publish(self, live: _Live, snapshot: RaceSnapshot) -> None:
         """Hand a snapshot to the publisher, never sooner than the interval after the previous one."""
-        if live.last_publish is not None:
-            wait = live.last_publish + STANDINGS_INTERVAL - self.now()
-            if wait > 0:
-                await self.sleep(wait)
+        while live.last_publish is not None and (wait := live.last_publish + STANDINGS_INTERVAL - self.now()) > 0:
+            await self.sleep(wait)
         live.last_publish = self.now()
         self.publish_count[live.race.id] = self.publish_count.get(live.race.id, 0) + 1
         if self.publish is not None:
