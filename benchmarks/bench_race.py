@@ -5,9 +5,10 @@ Usage: .venv/bin/python benchmarks/bench_race.py [--races 20] [--racers 8] [--se
 1. ``--races`` lobbies are opened with ``/solitaire race players:<racers>`` and filled by
    Join clicks (each starts by itself when full); after the countdown every racer opens
    their private board.
-2. Full speed: every racer clicks "Draw" on their board again as soon as the previous
-   click is answered (a real INTERACTION_CREATE through the gateway, the board's current
-   custom id), all racers at once, for ``--seconds`` of wall time. Click latency is the
+2. Full speed (``--rate 0``): every racer clicks "Draw" on their board again as soon as
+   the previous click is answered; paced (``--rate N``): N clicks per second spread over the
+   racers. Each click is a real INTERACTION_CREATE through the gateway with the board's current
+   custom id, all racers at once, for ``--seconds`` of wall time. Click latency is the
    time from sending the interaction to the bot's response reaching (simulated) Discord.
 3. Every standings update the race service hands to the race message is timestamped with
    the wall clock; the smallest gap between two updates of one race is reported. Then every
@@ -112,7 +113,7 @@ def _min_gap(stamps: dict[int, list[float]]) -> float:
     return min(gaps) if gaps else float("inf")
 
 
-async def run(race_count: int, racers: int, seconds: float) -> dict[str, float]:
+async def run(race_count: int, racers: int, seconds: float, rate: float) -> dict[str, float]:
     _record_answers()
     with tempfile.TemporaryDirectory() as folder:
         bot = _bot(Path(folder))
@@ -167,14 +168,35 @@ async def run(race_count: int, racers: int, seconds: float) -> dict[str, float]:
                 custom_id = f"sol:{session.id}:{session.game.version}:-:draw"
                 pending[_click(env, member, message_id, channel.id, custom_id)] = (index, time.perf_counter())
 
-            for index in range(len(boards)):
-                send(index)
-            while time.perf_counter() - begin < seconds:
-                await asyncio.sleep(0.002)
+            busy: set[int] = set()
+            sent_count = 0
+
+            def collect(resend: bool) -> None:
                 for interaction_id in [i for i in pending if i in ANSWERED]:
                     index, sent_at = pending.pop(interaction_id)
+                    busy.discard(index)
                     latencies.append((ANSWERED[interaction_id] - sent_at) * 1000)
+                    if resend:
+                        send(index)
+                        busy.add(index)
+
+            if rate <= 0:  # closed loop: each racer clicks again as soon as answered
+                for index in range(len(boards)):
                     send(index)
+                while time.perf_counter() - begin < seconds:
+                    await asyncio.sleep(0.002)
+                    collect(resend=True)
+            else:  # paced: ``rate`` clicks per second over the racers, a racer's next only once answered
+                while (now := time.perf_counter() - begin) < seconds:
+                    due = int(now * rate)
+                    while sent_count < due:
+                        index = sent_count % len(boards)
+                        sent_count += 1
+                        if index not in busy:
+                            send(index)
+                            busy.add(index)
+                    await asyncio.sleep(0.002)
+                    collect(resend=False)
             while pending:
                 await asyncio.sleep(0.005)
                 for interaction_id in [i for i in pending if i in ANSWERED]:
@@ -195,6 +217,7 @@ async def run(race_count: int, racers: int, seconds: float) -> dict[str, float]:
     return {
         "races": race_count,
         "racers": racers,
+        "rate": rate,
         "clicks": len(latencies),
         "clicks_per_s": len(latencies) / elapsed,
         "click_p50_ms": statistics.median(latencies),
@@ -214,8 +237,9 @@ def main() -> None:
     parser.add_argument("--races", type=int, default=20)
     parser.add_argument("--racers", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--rate", type=float, default=0.0, help="clicks/s over all racers; 0: full speed")
     args = parser.parse_args()
-    figures = asyncio.run(run(args.races, args.racers, args.seconds))
+    figures = asyncio.run(run(args.races, args.racers, args.seconds, args.rate))
     for key, value in figures.items():
         print(f"{key}: {value:.3f}" if isinstance(value, float) else f"{key}: {value}")
     print(" ".join(f"{k}={v:.3f}" if isinstance(v, float) else f"{k}={v}" for k, v in figures.items()))

@@ -6,6 +6,7 @@ import asyncio
 import heapq
 import itertools
 import json
+import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -323,3 +324,16 @@ def _easy():
     from solitaire.deals import ProvenDeal
 
     return ProvenDeal("draw3", 0, EASY_KLONDIKE, ())
+
+
+async def test_migration_v007_widens_the_game_modes_and_keeps_the_table_sound(db):
+    insert = (
+        "INSERT INTO games (guild_id, channel_id, user_id, variant, mode, state, status, started_at, deadline)"
+        " VALUES (1, 1, ?, 'draw3', ?, '{}', 'ended', 0, 1)"
+    )
+    await db.execute(insert, (1, "race"))
+    with pytest.raises(sqlite3.IntegrityError):
+        await db.execute(insert, (2, "bogus"))
+    assert (await db.fetchone("PRAGMA integrity_check"))[0] == "ok"
+    stats = await db.fetchone("SELECT mode, games FROM member_stats WHERE user_id = 1")
+    assert tuple(stats) == ("race", 1)  # V002's triggers count race results in stats
