@@ -15,6 +15,7 @@ from discord.ext import commands
 from bot.daily import DailyService, Solve
 from bot.deal_bank import Deal, DealBank, solve_numbered
 from bot.metrics import BotMetrics, start_metrics
+from bot.race import RaceService
 from bot.sessions import Clock, FinishSource, Session, SessionManager
 from bot.settings import Settings
 from bot.storage import Database
@@ -91,6 +92,7 @@ class SolitaireBot(commands.Bot):
     deals: DealBank[Deal]
     metrics: BotMetrics
     daily: DailyService
+    races: RaceService
 
     def __init__(
         self,
@@ -130,11 +132,14 @@ class SolitaireBot(commands.Bot):
         self.sessions.add_finish_listener(self._announce_finished)
         self.metrics = await start_metrics(self)
         self.daily = DailyService(self.db, self.deals, now=self.now, secret=self._daily_secret, solve=self._daily_solve)
+        self.races = RaceService(self.db, self.sessions, self.deals, now=self.now)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         resumed, finished = await self.sessions.resume_all()
         if resumed or finished:
             log.info("resumed %d running games, finished %d that ran out of time", len(resumed), len(finished))
+        if races := await self.races.resume():
+            log.info("resumed %d open races", len(races))
         self.deals.start()
         self._daily_starter = self.loop.create_task(self._start_daily(), name="daily-start")
         await self._sync_commands()
@@ -181,6 +186,8 @@ class SolitaireBot(commands.Bot):
             self._daily_starter.cancel()
         if hasattr(self, "daily"):
             await self.daily.close()
+        if hasattr(self, "races"):
+            await self.races.close()
         if hasattr(self, "sessions"):
             await self.sessions.close()
         if hasattr(self, "deals"):

@@ -54,6 +54,8 @@ FinishSource = Literal["command", "clock", "restart"]
 
 
 FinishListener = Callable[["Session", GameRecord, FinishSource], Awaitable[None]]
+MoveListener = Callable[["Session"], None]
+"""Told (synchronously, after the save) that a running game accepted a command."""
 
 MAX_MOVES = 10_000
 """Commands one game may hold (far beyond a 5-minute game; bounds the log replayed at a restart)."""
@@ -134,12 +136,17 @@ class SessionManager:
         self._recent_starts: dict[int, deque[float]] = {}
         self._noticed: set[tuple[int, int]] = set()
         """Players with a notice waiting (loaded by :meth:`resume_all`, kept as notices come and go)."""
+        self._move_listeners: list[MoveListener] = []
         self._closed = False
 
     # -- lookups -------------------------------------------------------------------
     def add_finish_listener(self, listener: FinishListener) -> None:
         """Call ``listener(session, record, source)`` after each game's result is stored."""
         self._listeners.append(listener)
+
+    def add_move_listener(self, listener: MoveListener) -> None:
+        """Call ``listener(session)`` after each accepted command is saved (it must not block)."""
+        self._move_listeners.append(listener)
 
     def get(self, game_id: int) -> Session | None:
         """The running session of game ``game_id``, or ``None``."""
@@ -222,8 +229,9 @@ class SessionManager:
         mode: Mode = "casual",
         deal_number: int | None = None,
         daily_date: str | None = None,
+        started_at: float | None = None,
     ) -> Session:
-        """Deal a new game, store it and start its clock.
+        """Deal a new game, store it and start its clock (at ``started_at`` if given, e.g. a race's start).
 
         :raises ActiveGameError: the player already has a game running in this guild.
         :raises AlreadyPlayedError: a daily game this player already played.
@@ -235,7 +243,7 @@ class SessionManager:
             raise ValueError(f"a {deal.variant} deal cannot start a {variant} game")
         game = new_game(variant, deck=tuple(deal.deck))
         preferences = await players.player_settings(self.db, user_id)
-        started = self.now()
+        started = self.now() if started_at is None else started_at
         row = store.NewGame(
             guild_id=guild_id,
             channel_id=channel_id,
@@ -389,6 +397,8 @@ class SessionManager:
         if expired is not None:
             await self._announce(session, expired, "clock")
             raise errors.TimeUpError()
+        for listener in self._move_listeners:
+            listener(session)
         if outcome.finished is not None:
             await self._announce(session, outcome.finished, "command")
         return outcome

@@ -286,7 +286,7 @@ class GameCommands(SolitaireCogBase):
                 self._check_origin(interaction, session, click.custom_id, board=False)
                 if click.action == "resume":
                     await interaction.response.edit_message(content=RESUMED, view=None)
-                    await self.send_board(interaction, session, ephemeral=session.record.mode == "daily")
+                    await self.send_board(interaction, session, ephemeral=session.record.mode != "casual")
                     return
                 outcome = await self.sessions.play(session, END)
                 await interaction.response.edit_message(content=_played_text(outcome), view=None)

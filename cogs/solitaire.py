@@ -9,10 +9,12 @@ from discord.ext import commands
 from bot.client import SolitaireBot
 from cogs.competition_commands import CompetitionCommands
 from cogs.game_commands import GameCommands
+from cogs.race_commands import RaceCommands
 from cogs.settings_commands import SettingsCommands
 
 
 class Solitaire(
+    RaceCommands,
     GameCommands,
     CompetitionCommands,
     SettingsCommands,
@@ -35,11 +37,13 @@ class Solitaire(
         """Register the persistent buttons and the board refresh of finished games; post the daily announcements."""
         await self.load_game_commands()
         await self.load_competition_commands()
+        await self.load_race_commands()
 
     async def cog_unload(self) -> None:
         """Forget the persistent buttons; stop posting the daily announcements."""
         await self.unload_game_commands()
         await self.unload_competition_commands()
+        await self.unload_race_commands()
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -16,7 +16,7 @@ from typing import Literal
 
 from bot.storage import Database, Row, Transaction
 
-Mode = Literal["casual", "daily"]
+Mode = Literal["casual", "daily", "race"]
 PLAYING = "playing"
 BROKEN = "broken"
 """The status of a game whose stored state could not be rebuilt: closed, not a result (no win, loss or score)."""

@@ -1,0 +1,249 @@
+"""Races at full speed through the real bot (discord.py + SimCord's simulated Discord).
+
+Usage: .venv/bin/python benchmarks/bench_race.py [--races 20] [--racers 8] [--seconds 20]
+
+1. ``--races`` lobbies are opened with ``/solitaire race players:<racers>`` and filled by
+   Join clicks (each starts by itself when full); after the countdown every racer opens
+   their private board.
+2. Full speed (``--rate 0``): every racer clicks "Draw" on their board again as soon as
+   the previous click is answered; paced (``--rate N``): N clicks per second spread over the
+   racers. Each click is a real INTERACTION_CREATE through the gateway with the board's current
+   custom id, all racers at once, for ``--seconds`` of wall time. Click latency is the
+   time from sending the interaction to the bot's response reaching (simulated) Discord.
+3. Every standings update the race service hands to the race message is timestamped with
+   the wall clock; the smallest gap between two updates of one race is reported. Then every
+   racer leaves (ending their game), so every race finishes and posts its results once.
+
+The bot reads the wall clock here (``now=time.time``, not SimCord's virtual clock) and the
+race service waits out its interval with a real sleep (in a thread: SimCord parks the bot's
+``asyncio.sleep`` until virtual time is advanced), so the gaps are real seconds; the countdown
+before the common start is cut to 0.5 s to keep the run short. Everything runs in this one
+process (SimCord included). The last line is ``key=value`` pairs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import statistics
+import tempfile
+import time
+from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import simcord
+from simcord import interactions as sim_interactions
+from simcord.backend import serializers
+from simcord.backend.models import interaction as sim_model
+from simcord.enums import ComponentType, InteractionType
+
+from bot import race as races
+from bot.client import SolitaireBot
+from bot.deal_bank import DealBank
+from bot.settings import load_settings
+from solitaire import VARIANTS, Card
+from solitaire.deals import ProvenDeal
+
+ANSWERED: dict[int, float] = {}
+
+
+def _record_answers() -> None:
+    for name in ("respond_with_message", "update_source", "defer", "defer_update"):
+        original = getattr(sim_model.Interaction, name)
+
+        def stamped(self: Any, *args: Any, _original: Any = original, **kwargs: Any) -> Any:
+            ANSWERED.setdefault(self.id, time.perf_counter())
+            return _original(self, *args, **kwargs)
+
+        setattr(sim_model.Interaction, name, stamped)
+
+
+def _open_deck() -> tuple[Card, ...]:
+    """A deck whose game never gets stuck however often you draw (as in bench_bot)."""
+    low = [Card(rank, suit) for rank in range(1, 8) for suit in "SHDC"]
+    tableau: list[Card] = []
+    for size, start in zip(range(1, 8), (0, 1, 3, 6, 10, 15, 21), strict=True):
+        tableau += reversed(low[start : start + size])
+    return tuple(tableau + [Card(rank, suit) for rank in range(8, 14) for suit in "SHDC"])
+
+
+OPEN_DECK = _open_deck()
+
+
+def _bot(folder: Path) -> SolitaireBot:
+    settings = load_settings(_env_file=None, discord_token="bench", database_path=folder / "bench.db")
+    deals: DealBank[Any] = DealBank(
+        lambda variant, number: ProvenDeal(variant, number, OPEN_DECK, ()),
+        variants=VARIANTS,
+        size=0,
+        executor=None,
+        numbers=lambda: 777,
+    )
+    return SolitaireBot(settings, deals=deals, now=time.time)
+
+
+def _click(env: Any, member: Any, message_id: int, channel_id: int, custom_id: str) -> int:
+    """Send one button click without waiting for it; return the interaction id."""
+    stored = env.backend.get_message(channel_id, message_id)
+    snapshot = dict(serializers.message_payload(env.backend, stored))
+    record, payload = sim_interactions.base_payload(
+        env.backend,
+        type=InteractionType.MESSAGE_COMPONENT,
+        channel_id=channel_id,
+        guild_id=member.guild.id,
+        user_id=member.id,
+        data={"custom_id": custom_id, "component_type": ComponentType.BUTTON},
+    )
+    payload["message"] = snapshot
+    record.source_message_id = stored.id
+    env.backend.emit("INTERACTION_CREATE", payload)
+    return int(record.id)
+
+
+def _percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+def _min_gap(stamps: dict[int, list[float]]) -> float:
+    gaps = [b - a for times in stamps.values() for a, b in itertools.pairwise(times)]
+    return min(gaps) if gaps else float("inf")
+
+
+async def run(race_count: int, racers: int, seconds: float, rate: float) -> dict[str, float]:
+    _record_answers()
+    with tempfile.TemporaryDirectory() as folder:
+        bot = _bot(Path(folder))
+        async with simcord.run(bot) as env:
+            guild = env.create_guild("Bench")
+            channel = guild.create_text_channel("races")
+            members = [guild.add_member(env.create_user(f"racer{i}")) for i in range(race_count * racers)]
+            wall_clock: dict[int, list[float]] = defaultdict(list)
+            finals: dict[int, int] = defaultdict(int)
+            publish = bot.races.publish
+            assert publish is not None
+
+            async def recorded(snapshot: races.RaceSnapshot) -> None:
+                if snapshot.race.status == "finished":
+                    finals[snapshot.race.id] += 1
+                else:
+                    wall_clock[snapshot.race.id].append(time.perf_counter())
+                await publish(snapshot)
+
+            bot.races.publish = recorded
+            sleeper = ThreadPoolExecutor(max_workers=64)
+
+            async def wall_sleep(seconds: float) -> None:
+                await asyncio.get_running_loop().run_in_executor(sleeper, time.sleep, seconds)
+
+            lobbies = []
+            for r in range(race_count):
+                team = members[r * racers : (r + 1) * racers]
+                opened = await team[0].slash(channel, "solitaire race", variant="draw3", players=racers)
+                for member in team[1:]:
+                    await member.click(opened.response, label="Join")
+                lobbies.append((team, opened.response))
+            await asyncio.sleep(races.COUNTDOWN_SECONDS)
+            boards: list[tuple[Any, int]] = []
+            for team, lobby in lobbies:
+                for member in team:
+                    result = await member.click(lobby, label="Open my board")
+                    boards.append((member, result.response.id))
+            sessions = [bot.sessions.active_for(guild.id, member.id) for member, _ in boards]
+            assert all(s is not None for s in sessions)
+            wall_clock.clear()
+
+            bot.races.sleep = wall_sleep
+            latencies: list[float] = []
+            begin = time.perf_counter()
+            pending: dict[int, tuple[int, float]] = {}
+
+            def send(index: int) -> None:
+                member, message_id = boards[index]
+                session = sessions[index]
+                assert session is not None
+                custom_id = f"sol:{session.id}:{session.game.version}:-:draw"
+                pending[_click(env, member, message_id, channel.id, custom_id)] = (index, time.perf_counter())
+
+            busy: set[int] = set()
+            sent_count = 0
+
+            def collect(resend: bool) -> None:
+                for interaction_id in [i for i in pending if i in ANSWERED]:
+                    index, sent_at = pending.pop(interaction_id)
+                    busy.discard(index)
+                    latencies.append((ANSWERED[interaction_id] - sent_at) * 1000)
+                    if resend:
+                        send(index)
+                        busy.add(index)
+
+            if rate <= 0:  # closed loop: each racer clicks again as soon as answered
+                for index in range(len(boards)):
+                    send(index)
+                while time.perf_counter() - begin < seconds:
+                    await asyncio.sleep(0.002)
+                    collect(resend=True)
+            else:  # paced: ``rate`` clicks per second over the racers, a racer's next only once answered
+                while (now := time.perf_counter() - begin) < seconds:
+                    due = int(now * rate)
+                    while sent_count < due:
+                        index = sent_count % len(boards)
+                        sent_count += 1
+                        if index not in busy:
+                            send(index)
+                            busy.add(index)
+                    await asyncio.sleep(0.002)
+                    collect(resend=False)
+            while pending:
+                await asyncio.sleep(0.005)
+                for interaction_id in [i for i in pending if i in ANSWERED]:
+                    _, sent_at = pending.pop(interaction_id)
+                    latencies.append((ANSWERED[interaction_id] - sent_at) * 1000)
+            elapsed = time.perf_counter() - begin
+            edits = sum(len(t) for t in wall_clock.values())
+            for index, (member, _) in enumerate(boards):
+                team, lobby = lobbies[index // racers]
+                _click(env, member, lobby.id, channel.id, f"race:{index // racers + 1}:leave")
+            while sum(finals.values()) < race_count and time.perf_counter() - begin < seconds + 120:
+                await asyncio.sleep(0.1)
+            await asyncio.sleep(races.STANDINGS_INTERVAL + 0.5)  # the last real sleeps end
+            await env.settle(timeout=30)
+            errors = len(env.errors)
+            sleeper.shutdown(wait=False, cancel_futures=True)
+        await bot.close_services()
+    return {
+        "races": race_count,
+        "racers": racers,
+        "rate": rate,
+        "clicks": len(latencies),
+        "clicks_per_s": len(latencies) / elapsed,
+        "click_p50_ms": statistics.median(latencies),
+        "click_p99_ms": _percentile(latencies, 0.99),
+        "click_max_ms": max(latencies),
+        "standings_edits": edits,
+        "edits_per_race_per_2s": edits / race_count / (elapsed / races.STANDINGS_INTERVAL),
+        "min_edit_gap_s": _min_gap(wall_clock),
+        "results_posted": sum(finals.values()),
+        "bot_errors": errors,
+    }
+
+
+def main() -> None:
+    races.COUNTDOWN_SECONDS = 0.5
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--races", type=int, default=20)
+    parser.add_argument("--racers", type=int, default=8)
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--rate", type=float, default=0.0, help="clicks/s over all racers; 0: full speed")
+    args = parser.parse_args()
+    figures = asyncio.run(run(args.races, args.racers, args.seconds, args.rate))
+    for key, value in figures.items():
+        print(f"{key}: {value:.3f}" if isinstance(value, float) else f"{key}: {value}")
+    print(" ".join(f"{k}={v:.3f}" if isinstance(v, float) else f"{k}={v}" for k, v in figures.items()))
+
+
+if __name__ == "__main__":
+    main()

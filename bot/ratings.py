@@ -1,0 +1,62 @@
+"""Multiplayer ratings from finishing orders: a thin wrapper over openskill's Plackett-Luce model.
+
+A member's skill is openskill's ``(mu, sigma)``; what players see is one number,
+``1000 + 40 * (mu - 3 * sigma)`` (1000 for a newcomer), which only grows as the
+uncertainty shrinks. Members with fewer than :data:`PROVISIONAL_RACES` races are provisional.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from openskill.models import PlackettLuce
+
+PROVISIONAL_RACES = 5
+"""Below this many races a rating is marked provisional."""
+_BASE = 1000.0
+_SCALE = 40.0
+_MODEL = PlackettLuce()
+
+
+@dataclass(frozen=True)
+class Skill:
+    """One member's rating in a server and variant."""
+
+    mu: float
+    sigma: float
+    races: int = 0
+
+    @property
+    def display(self) -> float:
+        """The rating players see.
+
+        >>> round(Skill(25.0, 25 / 3).display)
+        1000
+        """
+        return _BASE + _SCALE * (self.mu - 3 * self.sigma)
+
+    @property
+    def provisional(self) -> bool:
+        """Whether too few races back this rating."""
+        return self.races < PROVISIONAL_RACES
+
+
+def newcomer() -> Skill:
+    """The rating of a member who never raced."""
+    rating = _MODEL.rating()
+    return Skill(rating.mu, rating.sigma, 0)
+
+
+def rate(order: Sequence[Skill]) -> list[Skill]:
+    """Return the new ratings of racers listed in finishing order (first = winner), one race more each.
+
+    >>> winner, loser = rate([newcomer(), newcomer()])
+    >>> winner.display > 1000 > loser.display, winner.races
+    (True, 1)
+    """
+    if len(order) < 2:
+        return [Skill(s.mu, s.sigma, s.races + 1) for s in order]
+    teams = [[_MODEL.rating(mu=s.mu, sigma=s.sigma)] for s in order]
+    rated = _MODEL.rate(teams, ranks=[float(place) for place in range(1, len(order) + 1)])
+    return [Skill(team[0].mu, team[0].sigma, s.races + 1) for team, s in zip(rated, order, strict=True)]

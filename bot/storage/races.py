@@ -1,0 +1,298 @@
+"""The ``races``, ``race_racers`` and ``ratings`` tables (V007): lobbies, racers, results and ratings."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from typing import Literal
+
+from bot.storage import Database, Row
+
+RaceStatus = Literal["lobby", "running", "finished", "cancelled", "expired"]
+
+_RACE_COLUMNS = (
+    "id, guild_id, channel_id, message_id, host_id, variant, capacity, status, created_at, lobby_deadline,"
+    " start_at, end_at, deal_number, finished_at, results_posted_at"
+)
+_RACER_COLUMNS = "race_id, user_id, joined_at, game_id, left_at, place, rating_before, rating_after"
+
+
+@dataclass(frozen=True)
+class RaceRecord:
+    """One row of ``races``."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    message_id: int | None
+    host_id: int
+    variant: str
+    capacity: int
+    status: RaceStatus
+    created_at: float
+    lobby_deadline: float
+    start_at: float | None
+    end_at: float | None
+    deal_number: int | None
+    finished_at: float | None
+    results_posted_at: float | None
+
+    @classmethod
+    def from_row(cls, row: Row) -> RaceRecord:
+        """Build a record from a ``SELECT`` of every column."""
+        return cls(**{field.name: row[field.name] for field in fields(cls)})
+
+
+@dataclass(frozen=True)
+class RacerRecord:
+    """One row of ``race_racers``."""
+
+    race_id: int
+    user_id: int
+    joined_at: float
+    game_id: int | None
+    left_at: float | None
+    place: int | None
+    rating_before: float | None
+    rating_after: float | None
+
+    @classmethod
+    def from_row(cls, row: Row) -> RacerRecord:
+        """Build a record from a ``SELECT`` of every column."""
+        return cls(**{field.name: row[field.name] for field in fields(cls)})
+
+
+@dataclass(frozen=True)
+class RatingRecord:
+    """One member's rating in a server and variant (openskill's ``mu`` and ``sigma``)."""
+
+    guild_id: int
+    variant: str
+    user_id: int
+    mu: float
+    sigma: float
+    races: int
+
+
+@dataclass(frozen=True)
+class Placing:
+    """A racer's final place and displayed rating change, written when the race finishes."""
+
+    user_id: int
+    place: int
+    rating_before: float
+    rating_after: float
+
+
+async def create_race(
+    db: Database,
+    *,
+    guild_id: int,
+    channel_id: int,
+    host_id: int,
+    variant: str,
+    capacity: int,
+    now: float,
+    lobby_deadline: float,
+) -> RaceRecord:
+    """Open a lobby with its host as the first racer."""
+    async with db.transaction() as tx:
+        changed = await tx.execute(
+            "INSERT INTO races (guild_id, channel_id, host_id, variant, capacity, status, created_at, lobby_deadline)"
+            " VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?)",
+            (guild_id, channel_id, host_id, variant, capacity, now, lobby_deadline),
+        )
+        await tx.execute(
+            "INSERT INTO race_racers (race_id, user_id, joined_at) VALUES (?, ?, ?)", (changed.lastrowid, host_id, now)
+        )
+        row = await tx.fetchone(f"SELECT {_RACE_COLUMNS} FROM races WHERE id = ?", (changed.lastrowid,))
+    assert row is not None
+    return RaceRecord.from_row(row)
+
+
+async def get_race(db: Database, race_id: int) -> RaceRecord | None:
+    """Return race ``race_id``, or ``None``."""
+    row = await db.fetchone(f"SELECT {_RACE_COLUMNS} FROM races WHERE id = ?", (race_id,))
+    return RaceRecord.from_row(row) if row is not None else None
+
+
+async def open_races(db: Database) -> list[RaceRecord]:
+    """Every lobby and running race, oldest first (to resume after a restart)."""
+    rows = await db.fetchall(
+        f"SELECT {_RACE_COLUMNS} FROM races WHERE status IN ('lobby', 'running') ORDER BY id",
+    )
+    return [RaceRecord.from_row(row) for row in rows]
+
+
+async def unposted_races(db: Database) -> list[RaceRecord]:
+    """Finished races whose final results were not posted yet."""
+    rows = await db.fetchall(
+        f"SELECT {_RACE_COLUMNS} FROM races WHERE status = 'finished' AND results_posted_at IS NULL ORDER BY id"
+    )
+    return [RaceRecord.from_row(row) for row in rows]
+
+
+async def racers(db: Database, race_id: int) -> list[RacerRecord]:
+    """The racers of a race in joining order."""
+    rows = await db.fetchall(
+        f"SELECT {_RACER_COLUMNS} FROM race_racers WHERE race_id = ? ORDER BY joined_at, user_id",
+        (race_id,),
+    )
+    return [RacerRecord.from_row(row) for row in rows]
+
+
+async def race_of_game(db: Database, game_id: int) -> int | None:
+    """The race a game belongs to, or ``None``."""
+    row = await db.fetchone("SELECT race_id FROM race_racers WHERE game_id = ?", (game_id,))
+    return int(row["race_id"]) if row is not None else None
+
+
+async def open_race_of(db: Database, guild_id: int, user_id: int) -> int | None:
+    """The lobby or running race this member is in, in this server, or ``None``."""
+    row = await db.fetchone(
+        "SELECT r.id FROM race_racers AS x JOIN races AS r ON r.id = x.race_id"
+        " WHERE x.user_id = ? AND r.guild_id = ? AND r.status IN ('lobby', 'running') AND x.left_at IS NULL",
+        (user_id, guild_id),
+    )
+    return int(row["id"]) if row is not None else None
+
+
+async def add_racer(db: Database, race_id: int, user_id: int, now: float) -> bool:
+    """Add a racer to a lobby that has room; return whether they were added."""
+    changed = await db.execute(
+        "INSERT OR IGNORE INTO race_racers (race_id, user_id, joined_at)"
+        " SELECT id, ?, ? FROM races WHERE id = ? AND status = 'lobby'"
+        " AND (SELECT count(*) FROM race_racers WHERE race_id = ?) < capacity",
+        (user_id, now, race_id, race_id),
+    )
+    return changed.rowcount == 1
+
+
+async def remove_racer(db: Database, race_id: int, user_id: int) -> bool:
+    """Take a racer out of a lobby; return whether they were in it."""
+    changed = await db.execute(
+        "DELETE FROM race_racers WHERE race_id = ? AND user_id = ?"
+        " AND (SELECT status FROM races WHERE id = ?) = 'lobby'",
+        (race_id, user_id, race_id),
+    )
+    return changed.rowcount == 1
+
+
+async def set_host(db: Database, race_id: int, host_id: int) -> None:
+    """Hand a lobby to another racer."""
+    await db.execute("UPDATE races SET host_id = ? WHERE id = ?", (host_id, race_id))
+
+
+async def set_message(db: Database, race_id: int, message_id: int) -> None:
+    """Remember the public race message."""
+    await db.execute("UPDATE races SET message_id = ? WHERE id = ?", (message_id, race_id))
+
+
+async def close_lobby(db: Database, race_id: int, status: Literal["cancelled", "expired"], now: float) -> bool:
+    """Cancel or expire a lobby once; return whether this call closed it."""
+    changed = await db.execute(
+        "UPDATE races SET status = ?, finished_at = ? WHERE id = ? AND status = 'lobby'", (status, now, race_id)
+    )
+    return changed.rowcount == 1
+
+
+async def claim_start(db: Database, race_id: int, *, start_at: float, end_at: float, deal_number: int) -> bool:
+    """Turn a lobby into a running race once; return whether this call started it."""
+    changed = await db.execute(
+        "UPDATE races SET status = 'running', start_at = ?, end_at = ?, deal_number = ?"
+        " WHERE id = ? AND status = 'lobby'",
+        (start_at, end_at, deal_number, race_id),
+    )
+    return changed.rowcount == 1
+
+
+async def set_game(db: Database, race_id: int, user_id: int, game_id: int) -> None:
+    """Link a racer to their game."""
+    await db.execute(
+        "UPDATE race_racers SET game_id = ? WHERE race_id = ? AND user_id = ?", (game_id, race_id, user_id)
+    )
+
+
+async def mark_left(db: Database, race_id: int, user_id: int, now: float) -> bool:
+    """Record that a racer left a running race; return whether this call did."""
+    changed = await db.execute(
+        "UPDATE race_racers SET left_at = ? WHERE race_id = ? AND user_id = ? AND left_at IS NULL",
+        (now, race_id, user_id),
+    )
+    return changed.rowcount == 1
+
+
+async def ratings_of(db: Database, guild_id: int, variant: str, user_ids: Sequence[int]) -> dict[int, RatingRecord]:
+    """The stored ratings of these members (members with none are missing)."""
+    if not user_ids:
+        return {}
+    marks = ", ".join("?" for _ in user_ids)
+    rows = await db.fetchall(
+        f"SELECT guild_id, variant, user_id, mu, sigma, races FROM ratings"
+        f" WHERE guild_id = ? AND variant = ? AND user_id IN ({marks})",
+        (guild_id, variant, *user_ids),
+    )
+    return {int(row["user_id"]): _rating(row) for row in rows}
+
+
+async def finish_race(
+    db: Database, race_id: int, *, now: float, placings: Sequence[Placing], ratings: Sequence[RatingRecord]
+) -> bool:
+    """Write the final places and the new ratings once, in one transaction; return whether this call did."""
+    async with db.transaction() as tx:
+        changed = await tx.execute(
+            "UPDATE races SET status = 'finished', finished_at = ? WHERE id = ? AND status = 'running'", (now, race_id)
+        )
+        if changed.rowcount != 1:
+            return False
+        await tx.executemany(
+            "UPDATE race_racers SET place = ?, rating_before = ?, rating_after = ? WHERE race_id = ? AND user_id = ?",
+            [(p.place, p.rating_before, p.rating_after, race_id, p.user_id) for p in placings],
+        )
+        await tx.executemany(
+            "INSERT INTO ratings (guild_id, variant, user_id, mu, sigma, races, updated_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (guild_id, variant, user_id) DO UPDATE SET"
+            " mu = excluded.mu, sigma = excluded.sigma, races = excluded.races, updated_at = excluded.updated_at",
+            [(r.guild_id, r.variant, r.user_id, r.mu, r.sigma, r.races, now) for r in ratings],
+        )
+    return True
+
+
+async def claim_results_post(db: Database, race_id: int, now: float) -> bool:
+    """Claim the posting of a race's final results; only the first caller gets ``True``."""
+    changed = await db.execute(
+        "UPDATE races SET results_posted_at = ? WHERE id = ? AND status = 'finished' AND results_posted_at IS NULL",
+        (now, race_id),
+    )
+    return changed.rowcount == 1
+
+
+async def rating_board(db: Database, guild_id: int, variant: str) -> list[RatingRecord]:
+    """Every rating of a server and variant (the caller orders them by displayed rating)."""
+    rows = await db.fetchall(
+        "SELECT guild_id, variant, user_id, mu, sigma, races FROM ratings WHERE guild_id = ? AND variant = ?",
+        (guild_id, variant),
+    )
+    return [_rating(row) for row in rows]
+
+
+async def member_ratings(db: Database, guild_id: int, user_id: int) -> list[RatingRecord]:
+    """A member's ratings in a server, one per variant raced."""
+    rows = await db.fetchall(
+        "SELECT guild_id, variant, user_id, mu, sigma, races FROM ratings WHERE guild_id = ? AND user_id = ?"
+        " ORDER BY variant",
+        (guild_id, user_id),
+    )
+    return [_rating(row) for row in rows]
+
+
+def _rating(row: Row) -> RatingRecord:
+    return RatingRecord(
+        guild_id=int(row["guild_id"]),
+        variant=str(row["variant"]),
+        user_id=int(row["user_id"]),
+        mu=float(row["mu"]),
+        sigma=float(row["sigma"]),
+        races=int(row["races"]),
+    )

@@ -1,0 +1,356 @@
+"""``/solitaire race`` and ``/solitaire ratings``: the public race message, its buttons, and the rating boards.
+
+The race service (:class:`bot.race.RaceService`) decides everything; this mixin turns
+its snapshots into one public message (lobby, live standings, final results) and its
+refusals into private answers. Boards are the ordinary game boards, sent privately.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, cast, get_args
+
+import discord
+from discord import app_commands
+
+from bot.client import UNEXPECTED
+from bot.competition import format_time, variant_title
+from bot.race import MAX_RACERS, MIN_RACERS, RaceError, RaceSnapshot, Result, Standing
+from bot.ratings import PROVISIONAL_RACES, Skill
+from bot.sessions import Session
+from bot.storage import races as race_store
+from cogs.base import SolitaireCogBase
+from cogs.errors import answer_privately, refusals
+
+log = logging.getLogger(__name__)
+
+COG_NAME = "Solitaire"
+RaceAction = Literal["join", "leave", "start", "cancel", "board"]
+_ACTIONS: tuple[str, ...] = get_args(RaceAction)
+_CLICK = re.compile(r"race:(?P<race>[1-9][0-9]{0,17}):(?P<action>[a-z]{1,8})")
+_VARIANTS = [
+    app_commands.Choice(name="Solitaire Rush, draw 3", value="draw3"),
+    app_commands.Choice(name="Solitaire Rush, draw 1", value="draw1"),
+    app_commands.Choice(name="Gold Rush", value="goldrush"),
+    app_commands.Choice(name="Friday 13", value="friday13"),
+]
+_COLOUR = discord.Colour.dark_green()
+_MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
+_BOARD_SIZE = 10
+Button = discord.ui.Button[discord.ui.View]
+
+
+class NotInServerError(RaceError):
+    """Races belong to a server."""
+
+    def __init__(self) -> None:
+        super().__init__("Races belong to a server: use this command in one.")
+
+
+class BadRaceClickError(RaceError):
+    """An unreadable race button id."""
+
+    def __init__(self) -> None:
+        super().__init__("That button is not one I understand: open a new race with `/solitaire race`.")
+
+
+@dataclass(frozen=True)
+class RaceClick:
+    """A race button: ``race:<race id>:<action>``."""
+
+    race_id: int
+    action: RaceAction
+
+    @property
+    def custom_id(self) -> str:
+        """The button's custom id."""
+        return f"race:{self.race_id}:{self.action}"
+
+
+def parse_race_click(custom_id: str) -> RaceClick | None:
+    """Read a race button id (untrusted), or ``None``.
+
+    >>> parse_race_click("race:12:join"), parse_race_click("race:12:fly"), parse_race_click("race:0:join")
+    (RaceClick(race_id=12, action='join'), None, None)
+    """
+    match = _CLICK.fullmatch(custom_id)
+    if match is None or match["action"] not in _ACTIONS:
+        return None
+    return RaceClick(int(match["race"]), cast(RaceAction, match["action"]))
+
+
+class RaceButton(discord.ui.DynamicItem[Button], template=r"race:\S{0,40}"):
+    """A button of the race message (persistent: its whole state is in the id)."""
+
+    def __init__(self, click: RaceClick | None, item: Button, *, custom_id: str | None = None) -> None:
+        item.custom_id = click.custom_id if click is not None else (custom_id or "race:?")
+        super().__init__(item)
+        self.click = click
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> RaceButton:
+        """Rebuild the button from a clicked id."""
+        button = item if isinstance(item, discord.ui.Button) else discord.ui.Button()
+        return cls(parse_race_click(match.string), button, custom_id=match.string)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Hand the click to the cog."""
+        cog = cast(Any, interaction.client).get_cog(COG_NAME)
+        await cog.handle_race_click(interaction, self.click)
+
+
+class RaceCommands(SolitaireCogBase):
+    """The race part of the ``/solitaire`` group (a mixin of :class:`cogs.solitaire.Solitaire`)."""
+
+    if TYPE_CHECKING:  # provided by GameCommands, another mixin
+
+        async def send_board(self, interaction: discord.Interaction, session: Session, *, ephemeral: bool) -> None:
+            """Answer with the board of ``session`` and remember the message."""
+
+    async def load_race_commands(self) -> None:
+        """Register the race buttons and show the race service's updates on the race messages."""
+        self.bot.add_dynamic_items(RaceButton)
+        self.bot.races.publish = self.publish_race
+
+    async def unload_race_commands(self) -> None:
+        """Forget the race buttons."""
+        self.bot.remove_dynamic_items(RaceButton)
+        self.bot.races.publish = None
+
+    @app_commands.command(name="race", description="Race friends on the same deal: 2 to 8 racers, 5 minutes")
+    @app_commands.describe(
+        variant="Which game (default: draw 3)", players="How many racers; the race starts by itself when full (2-8)"
+    )
+    @app_commands.choices(variant=_VARIANTS)
+    async def race(
+        self,
+        interaction: discord.Interaction,
+        variant: str = "draw3",
+        players: app_commands.Range[int, MIN_RACERS, MAX_RACERS] = MAX_RACERS,
+    ) -> None:
+        """Open a public race lobby in this channel."""
+        async with refusals(interaction):
+            if interaction.guild_id is None:
+                raise NotInServerError()
+            snapshot = await self.bot.races.open(
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id or 0,
+                host_id=interaction.user.id,
+                variant=variant,
+                capacity=players,
+            )
+            callback = await interaction.response.send_message(**race_message(snapshot, now=self.bot.now()))
+            message = callback.resource if isinstance(callback.resource, discord.Message) else None
+            if message is None:
+                message = await interaction.original_response()
+            await self.bot.races.set_message(snapshot.race.id, message.id)
+
+    @app_commands.command(name="ratings", description="Race ratings: a server's board, or a member's ratings")
+    @app_commands.describe(variant="Which game's board (default: draw 3)", member="Show this member's ratings instead")
+    @app_commands.choices(variant=_VARIANTS)
+    async def ratings(
+        self, interaction: discord.Interaction, variant: str = "draw3", member: discord.User | None = None
+    ) -> None:
+        """Show the rating board of a variant, or one member's ratings and races."""
+        async with refusals(interaction):
+            if interaction.guild_id is None:
+                raise NotInServerError()
+            if member is not None:
+                rows = await race_store.member_ratings(self.db, interaction.guild_id, member.id)
+                embed = member_ratings_embed(member.id, rows)
+            else:
+                board = await race_store.rating_board(self.db, interaction.guild_id, variant)
+                embed = rating_board_embed(variant, board, interaction.user.id)
+            await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
+
+    # -- buttons -------------------------------------------------------------------------
+    async def handle_race_click(self, interaction: discord.Interaction, click: RaceClick | None) -> None:
+        """Answer a race button: join, leave, start, cancel, or open the racer's private board."""
+        try:
+            async with refusals(interaction):
+                await self._race_click(interaction, click)
+        except Exception:
+            log.exception("race click %s failed", click)
+            await answer_privately(interaction, UNEXPECTED)
+
+    async def _race_click(self, interaction: discord.Interaction, click: RaceClick | None) -> None:
+        if click is None:
+            raise BadRaceClickError()
+        races, user = self.bot.races, interaction.user.id
+        if click.action == "board":
+            session = await races.board(click.race_id, user)
+            await self.send_board(interaction, session, ephemeral=True)
+            return
+        if interaction.message is not None and interaction.message.id != await races.message_of(click.race_id):
+            raise BadRaceClickError()  # a race id pasted onto another message
+        if click.action in ("join", "start") and await races.may_solve(click.race_id, user, click.action):
+            await interaction.response.defer()
+        if click.action == "join":
+            snapshot = await races.join(click.race_id, user)
+        elif click.action == "start":
+            snapshot = await races.start(click.race_id, user)
+        elif click.action == "cancel":
+            snapshot = await races.cancel(click.race_id, user)
+        else:
+            snapshot = await races.leave(click.race_id, user)
+            if snapshot.race.status == "running":
+                await answer_privately(interaction, "You left the race: you are ranked last, with your score.")
+                return
+        shown = race_message(snapshot, now=self.bot.now())
+        if interaction.response.is_done():
+            await interaction.edit_original_response(**shown)
+        else:
+            await interaction.response.edit_message(**shown)
+
+    async def publish_race(self, snapshot: RaceSnapshot) -> None:
+        """Show a snapshot on the public race message (failures are logged)."""
+        race = snapshot.race
+        if race.message_id is None:
+            return
+        channel = self.bot.get_partial_messageable(race.channel_id)
+        try:
+            await channel.get_partial_message(race.message_id).edit(**race_message(snapshot, now=self.bot.now()))
+        except discord.HTTPException as error:
+            log.warning("could not update race %s: %s", race.id, error)
+
+
+# -- the race message ------------------------------------------------------------------
+def race_message(snapshot: RaceSnapshot, *, now: float) -> dict[str, Any]:
+    """Keyword arguments for the race message as the snapshot stands (embed and buttons)."""
+    race = snapshot.race
+    if race.status == "lobby":
+        embed, buttons = lobby_embed(snapshot), _view(race.id, "join", "leave", "start", "cancel")
+    elif race.status == "running":
+        embed, buttons = standings_embed(snapshot, now=now), _view(race.id, "board", "leave")
+    elif race.status == "finished":
+        embed, buttons = results_embed(snapshot), None
+    else:
+        embed, buttons = closed_embed(snapshot), None
+    return {"content": None, "embed": embed, "view": buttons, "allowed_mentions": discord.AllowedMentions.none()}
+
+
+_LABELS = {
+    "join": ("Join", discord.ButtonStyle.success),
+    "leave": ("Leave", discord.ButtonStyle.secondary),
+    "start": ("Start (host)", discord.ButtonStyle.primary),
+    "cancel": ("Cancel (host)", discord.ButtonStyle.danger),
+    "board": ("Open my board", discord.ButtonStyle.primary),
+}
+
+
+def _view(race_id: int, *actions: RaceAction) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for action in actions:
+        label, style = _LABELS[action]
+        if action == "leave" and "board" in actions:
+            label = "Leave race"
+        view.add_item(RaceButton(RaceClick(race_id, action), discord.ui.Button(label=label, style=style)))
+    return view
+
+
+def _title(snapshot: RaceSnapshot, prefix: str) -> str:
+    return f"{prefix} · {variant_title(snapshot.race.variant)}"
+
+
+def lobby_embed(snapshot: RaceSnapshot) -> discord.Embed:
+    """The lobby: host, variant, racers and when it expires."""
+    race = snapshot.race
+    lines = [
+        f"Host <@{race.host_id}> · {len(snapshot.racers)}/{race.capacity} racers · starts by itself when full",
+        f"Same deal, same 5 minutes, private boards. Lobby closes <t:{int(race.lobby_deadline)}:R>.",
+        "",
+    ]
+    lines += [
+        f"`{n}.` <@{user}>{' (host)' if user == race.host_id else ''}" for n, user in enumerate(snapshot.racers, 1)
+    ]
+    return discord.Embed(title=_title(snapshot, "🏁 Race lobby"), description="\n".join(lines), colour=_COLOUR)
+
+
+def standings_embed(snapshot: RaceSnapshot, *, now: float) -> discord.Embed:
+    """The live standings: cards home, score, playing or finished."""
+    race = snapshot.race
+    start, end = int(race.start_at or 0), int(race.end_at or 0)
+    if now < (race.start_at or 0):
+        head = f"**Starts <t:{start}:R>** (<t:{start}:T>): open your board then. Ends <t:{end}:T>."
+    else:
+        head = f"Started <t:{start}:T> · **ends <t:{end}:R>** · deal #{race.deal_number}"
+    lines = [head, ""] + [_standing_line(n, s) for n, s in enumerate(snapshot.standings, 1)]
+    return discord.Embed(title=_title(snapshot, "🏁 Race"), description="\n".join(lines), colour=_COLOUR)
+
+
+def _standing_line(place: int, standing: Standing) -> str:
+    if standing.status in ("waiting", "playing", "left"):
+        state = {"waiting": "ready", "playing": "playing", "left": "left"}[standing.status]
+    else:
+        state = f"{_ENDINGS.get(standing.status, standing.status)} in {format_time(standing.seconds_used)}"
+    return f"`{place}.` <@{standing.user_id}> · **{standing.score}** pts · {standing.placed} cards home · {state}"
+
+
+_ENDINGS = {"won": "✅ won", "ended": "ended", "stuck": "stuck", "expired": "⏱ time up", "left": "left"}
+
+
+def results_embed(snapshot: RaceSnapshot) -> discord.Embed:
+    """The final standings: rank, score, time and rating change."""
+    lines = [_result_line(result) for result in snapshot.results]
+    embed = discord.Embed(
+        title=_title(snapshot, "🏆 Race results"), description="\n".join(lines) or "Nobody raced.", colour=_COLOUR
+    )
+    embed.set_footer(
+        text=f"Deal #{snapshot.race.deal_number} · ties: time used, then who finished first · "
+        f"? = provisional (under {PROVISIONAL_RACES} races)"
+    )
+    return embed
+
+
+def _result_line(result: Result) -> str:
+    medal = _MEDALS.get(result.place, f"`{result.place}.`")
+    change = round(result.rating_after) - round(result.rating_before)
+    mark = "?" if result.provisional else ""
+    ending = _ENDINGS.get(result.status, result.status)
+    return (
+        f"{medal} <@{result.user_id}> · **{result.score}** pts · {format_time(result.seconds_used)} · {ending}"
+        f" · {round(result.rating_after)}{mark} ({change:+d})"
+    )
+
+
+def closed_embed(snapshot: RaceSnapshot) -> discord.Embed:
+    """A lobby that was cancelled or expired."""
+    words = {"cancelled": "Cancelled.", "expired": "Expired: nobody started it within 10 minutes."}
+    return discord.Embed(
+        title=_title(snapshot, "🏁 Race lobby closed"),
+        description=words.get(snapshot.race.status, snapshot.race.status),
+        colour=discord.Colour.light_grey(),
+    )
+
+
+def rating_board_embed(variant: str, board: list[race_store.RatingRecord], caller: int) -> discord.Embed:
+    """The best displayed ratings of a server and variant (provisional ones marked)."""
+    ranked = sorted(board, key=lambda r: (-Skill(r.mu, r.sigma, r.races).display, r.user_id))
+    lines = []
+    for n, row in enumerate(ranked, 1):
+        if n <= _BOARD_SIZE or row.user_id == caller:
+            lines.append(f"`{n}.` <@{row.user_id}> · {_rating_text(row)} · {row.races} races")
+    return discord.Embed(
+        title=f"🏁 Race ratings · {variant_title(variant)}",
+        description="\n".join(lines) or "No races yet: start one with `/solitaire race`.",
+        colour=_COLOUR,
+    )
+
+
+def member_ratings_embed(user_id: int, rows: list[race_store.RatingRecord]) -> discord.Embed:
+    """One member's rating and race count per variant."""
+    lines = [f"**{variant_title(row.variant)}** · {_rating_text(row)} · {row.races} races" for row in rows]
+    return discord.Embed(
+        title="🏁 Race ratings",
+        description=f"<@{user_id}>\n" + ("\n".join(lines) or "No races yet."),
+        colour=_COLOUR,
+    )
+
+
+def _rating_text(row: race_store.RatingRecord) -> str:
+    skill = Skill(row.mu, row.sigma, row.races)
+    return f"{round(skill.display)}{'?' if skill.provisional else ''}"

@@ -1,0 +1,339 @@
+"""The race service without Discord: lobbies, the shared start, standings, results, ratings and restarts."""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import itertools
+import json
+import sqlite3
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+from bot import errors
+from bot import race as races
+from bot.race import RaceService, RaceSnapshot
+from bot.ratings import PROVISIONAL_RACES
+from bot.sessions import SessionManager
+from bot.storage import Database
+from bot.storage import games as game_store
+from bot.storage import races as store
+from solitaire import DRAW, game_from_json
+from tests.bot.decks import EASY_KLONDIKE, EASY_NUMBER
+from tests.conftest import make_deal_bank
+
+START = 1_800_000_000.0
+GUILD, CHANNEL = 1, 5
+ALICE, BOB, CAROL, DAN = 11, 12, 13, 14
+
+
+class FakeTime:
+    """A clock and a sleep that only move when the test advances them."""
+
+    def __init__(self) -> None:
+        self.now = START
+        self._waiting: list[tuple[float, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+
+    def __call__(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._waiting, (self.now + max(seconds, 0.0), next(self._order), future))
+        await future
+
+    async def advance(self, seconds: float) -> None:
+        target = self.now + seconds
+        await settle()
+        while self._waiting and self._waiting[0][0] <= target:
+            when, _, future = heapq.heappop(self._waiting)
+            self.now = max(self.now, when)
+            if not future.done():
+                future.set_result(None)
+            await settle()
+        self.now = target
+        await settle()
+
+
+async def settle() -> None:
+    """Let every task run until it waits on the fake clock (database calls finish in aiosqlite's thread)."""
+    for _ in range(6):
+        await asyncio.sleep(0.001)
+
+
+@pytest_asyncio.fixture
+async def db(tmp_path: Path) -> AsyncIterator[Database]:
+    database = await Database.open(tmp_path / "r.db")
+    yield database
+    await database.close()
+
+
+@pytest.fixture
+def clock() -> FakeTime:
+    return FakeTime()
+
+
+class Published:
+    def __init__(self) -> None:
+        self.snapshots: list[tuple[float, RaceSnapshot]] = []
+
+    async def __call__(self, snapshot: RaceSnapshot) -> None:
+        self.snapshots.append((snapshot.race.end_at or 0.0, snapshot))
+
+    def statuses(self) -> list[str]:
+        return [s.race.status for _, s in self.snapshots]
+
+
+class World:
+    """A session manager and a race service on one database and one fake clock (rebuilt at a restart)."""
+
+    def __init__(self, db: Database, clock: FakeTime) -> None:
+        self.db, self.clock = db, clock
+        self.published = Published()
+        self.times: list[float] = []
+        self.build()
+
+    def build(self) -> None:
+        self.sessions = SessionManager(self.db, now=self.clock, sleep=self.clock.sleep)
+        self.races = RaceService(
+            self.db,
+            self.sessions,
+            make_deal_bank(numbers=lambda: EASY_NUMBER),
+            now=self.clock,
+            sleep=self.clock.sleep,
+            publish=self.publish,
+        )
+
+    async def publish(self, snapshot: RaceSnapshot) -> None:
+        self.times.append(self.clock.now)
+        await self.published(snapshot)
+
+    async def restart(self) -> None:
+        await self.races.close()
+        await self.sessions.close()
+        self.build()
+        await self.sessions.resume_all()
+        await self.races.resume()
+
+    async def close(self) -> None:
+        await self.races.close()
+        await self.sessions.close()
+
+
+@pytest_asyncio.fixture
+async def world(db: Database, clock: FakeTime) -> AsyncIterator[World]:
+    built = World(db, clock)
+    yield built
+    await built.close()
+
+
+async def lobby(world: World, *members: int, capacity: int = 8) -> int:
+    snapshot = await world.races.open(
+        guild_id=GUILD, channel_id=CHANNEL, host_id=members[0], variant="draw3", capacity=capacity
+    )
+    for member in members[1:]:
+        await world.races.join(snapshot.race.id, member)
+    return snapshot.race.id
+
+
+async def started(world: World, *members: int) -> int:
+    race_id = await lobby(world, *members)
+    await world.races.start(race_id, members[0])
+    await world.clock.advance(races.COUNTDOWN_SECONDS)
+    return race_id
+
+
+async def win(world: World, race_id: int, member: int) -> None:
+    session = await world.races.board(race_id, member)
+    await world.sessions.play_all_to_foundations(session)
+    for _ in range(8):
+        await world.sessions.play(session, DRAW)
+        await world.sessions.play_all_to_foundations(session)
+    assert session.game.status.value == "won"
+
+
+async def test_a_full_lobby_starts_by_itself_with_one_deal_and_one_clock(world, clock):
+    race_id = await lobby(world, ALICE, BOB, capacity=3)
+    snapshot = await world.races.join(race_id, CAROL)
+    race = snapshot.race
+    assert race.status == "running" and snapshot.racers == (ALICE, BOB, CAROL)
+    assert race.start_at == START + races.COUNTDOWN_SECONDS and race.end_at == race.start_at + 300
+    assert race.deal_number == EASY_NUMBER
+    games = [world.sessions.active_for(GUILD, member) for member in (ALICE, BOB, CAROL)]
+    assert all(g is not None for g in games)
+    assert {g.record.mode for g in games} == {"race"}
+    assert {tuple(g.game.deck) for g in games} == {EASY_KLONDIKE}
+    assert {(g.record.started_at, g.record.deadline) for g in games} == {(race.start_at, race.end_at)}
+    assert {s.status for s in snapshot.standings} == {"waiting"}
+
+
+async def test_lobby_refusals(world):
+    race_id = await lobby(world, ALICE, BOB, capacity=3)
+    with pytest.raises(races.AlreadyRacingError):
+        await world.races.join(race_id, BOB)
+    with pytest.raises(races.AlreadyRacingError):
+        await world.races.open(guild_id=GUILD, channel_id=CHANNEL, host_id=BOB, variant="draw1", capacity=2)
+    with pytest.raises(races.HostOnlyError):
+        await world.races.start(race_id, BOB)
+    with pytest.raises(races.HostOnlyError):
+        await world.races.cancel(race_id, BOB)
+    with pytest.raises(races.NotStartedYetError):
+        await world.races.board(race_id, ALICE)
+    await world.sessions.start(guild_id=GUILD, channel_id=CHANNEL, user_id=DAN, variant="draw3", deal=_easy())
+    with pytest.raises(errors.ActiveGameError):
+        await world.races.join(race_id, DAN)
+    solo = await world.races.open(guild_id=GUILD, channel_id=CHANNEL, host_id=CAROL, variant="draw1", capacity=2)
+    with pytest.raises(races.TooFewRacersError):
+        await world.races.start(solo.race.id, CAROL)
+    cancelled = await world.races.cancel(solo.race.id, CAROL)
+    assert cancelled.race.status == "cancelled"
+    with pytest.raises(races.LobbyClosedError):
+        await world.races.join(solo.race.id, DAN)
+
+
+async def test_a_host_who_leaves_hands_the_lobby_on_and_the_last_one_out_cancels_it(world):
+    race_id = await lobby(world, ALICE, BOB, CAROL)
+    snapshot = await world.races.leave(race_id, ALICE)
+    assert snapshot.race.host_id == BOB and snapshot.racers == (BOB, CAROL)
+    await world.races.leave(race_id, BOB)
+    snapshot = await world.races.leave(race_id, CAROL)
+    assert snapshot.race.status == "cancelled" and snapshot.racers == ()
+
+
+async def test_a_lobby_expires_after_ten_minutes_without_a_start(world, clock):
+    race_id = await lobby(world, ALICE, BOB)
+    await clock.advance(races.LOBBY_SECONDS - 1)
+    assert (await world.races.snapshot(race_id)).race.status == "lobby"
+    await clock.advance(1)
+    assert (await world.races.snapshot(race_id)).race.status == "expired"
+    assert world.published.statuses() == ["expired"]
+
+
+async def test_boards_open_only_at_the_common_start(world, clock):
+    race_id = await lobby(world, ALICE, BOB)
+    await world.races.start(race_id, ALICE)
+    with pytest.raises(races.NotStartedError):
+        await world.races.board(race_id, BOB)
+    await clock.advance(races.COUNTDOWN_SECONDS)
+    session = await world.races.board(race_id, BOB)
+    assert session.owner_id == BOB
+    with pytest.raises(races.NotRacerError):
+        await world.races.board(race_id, CAROL)
+
+
+async def test_a_race_with_a_tie_ranks_as_the_dailies_and_rates_once(world, clock, db):
+    race_id = await started(world, ALICE, BOB, CAROL)
+    await clock.advance(30)
+    await win(world, race_id, ALICE)
+    await clock.advance(0.5)
+    await win(world, race_id, BOB)  # same score, same seconds used: the one who finished first ranks first
+    await clock.advance(300)
+    await clock.advance(races.STANDINGS_INTERVAL)
+    final = world.published.snapshots[-1][1]
+    assert final.race.status == "finished"
+    assert [(r.place, r.user_id) for r in final.results] == [(1, ALICE), (2, BOB), (3, CAROL)]
+    alice, bob, carol = final.results
+    assert bob.score == alice.score > carol.score == 0 and bob.seconds_used == alice.seconds_used
+    assert carol.status == "expired"
+    assert bob.rating_after > bob.rating_before and carol.rating_after < carol.rating_before
+    assert all(r.races == 1 and r.provisional for r in final.results)
+    assert world.published.statuses().count("finished") == 1
+    stored = await store.ratings_of(db, GUILD, "draw3", [ALICE, BOB, CAROL])
+    assert {r.races for r in stored.values()} == {1}
+    # every race score is re-derived by replaying the stored move log
+    for racer in await store.racers(db, race_id):
+        record = await game_store.get_game(db, racer.game_id)
+        assert game_from_json(json.loads(record.state)).score == record.score
+
+
+async def test_a_racer_who_leaves_after_the_start_ranks_last_whatever_the_score(world, clock):
+    race_id = await started(world, ALICE, BOB)
+    session = await world.races.board(race_id, ALICE)
+    await world.sessions.play_all_to_foundations(session)
+    await world.races.leave(race_id, ALICE)
+    await win(world, race_id, BOB)  # the last game over: the race ends before the clock
+    await clock.advance(races.STANDINGS_INTERVAL)
+    final = world.published.snapshots[-1][1]
+    assert [(r.user_id, r.status) for r in final.results] == [(BOB, "won"), (ALICE, "left")]
+
+
+async def test_standings_are_published_at_most_once_per_interval(world, clock):
+    race_id = await started(world, ALICE, BOB, CAROL)
+    sessions = [await world.races.board(race_id, m) for m in (ALICE, BOB, CAROL)]
+    for _ in range(40):  # moves every 0.25 s for 10 s
+        for session in sessions:
+            if not session.game.is_over:
+                await world.sessions.play(session, DRAW)
+        await clock.advance(0.25)
+    gaps = [b - a for a, b in itertools.pairwise(world.times)]
+    assert len(world.times) >= 3 and min(gaps) >= races.STANDINGS_INTERVAL
+    standings = world.published.snapshots[-1][1].standings
+    assert {s.status for s in standings} == {"playing"} and all(s.moves > 0 for s in standings)
+
+
+async def test_a_restart_mid_race_keeps_the_clock_and_the_boards_and_posts_the_results_once(world, clock, db):
+    race_id = await started(world, ALICE, BOB)
+    before = await store.get_race(db, race_id)
+    session = await world.races.board(race_id, ALICE)
+    await world.sessions.play(session, DRAW)
+    await clock.advance(60)
+    await world.restart()
+    after = await store.get_race(db, race_id)
+    assert (after.status, after.start_at, after.end_at) == ("running", before.start_at, before.end_at)
+    session = await world.races.board(race_id, ALICE)
+    assert session.game.version == 1 and session.deadline == before.end_at
+    await world.sessions.play(session, DRAW)
+    await clock.advance(300)
+    await clock.advance(races.STANDINGS_INTERVAL)
+    await world.restart()  # a second restart after the end posts nothing again
+    await clock.advance(10)
+    assert world.published.statuses().count("finished") == 1
+    assert (await store.get_race(db, race_id)).results_posted_at is not None
+
+
+async def test_a_race_that_ended_while_the_bot_was_down_is_finished_and_posted_at_resume(world, clock, db):
+    race_id = await started(world, ALICE, BOB)
+    await world.races.close()
+    await world.sessions.close()
+    clock.now += 600
+    world.build()
+    await world.sessions.resume_all()
+    await world.races.resume()
+    await clock.advance(races.STANDINGS_INTERVAL)
+    race = await store.get_race(db, race_id)
+    assert race.status == "finished" and race.results_posted_at is not None
+    assert world.published.statuses()[-1] == "finished" and world.published.statuses().count("finished") == 1
+
+
+async def test_ratings_stop_being_provisional_after_enough_races(world, clock, db):
+    for _ in range(PROVISIONAL_RACES):
+        race_id = await started(world, ALICE, BOB)
+        await win(world, race_id, ALICE)
+        await world.races.leave(race_id, BOB)
+        await clock.advance(races.STANDINGS_INTERVAL)
+    final = world.published.snapshots[-1][1]
+    assert [(r.user_id, r.provisional) for r in final.results] == [(ALICE, False), (BOB, False)]
+    assert final.results[0].rating_after > final.results[1].rating_after
+
+
+def _easy():
+    from solitaire.deals import ProvenDeal
+
+    return ProvenDeal("draw3", 0, EASY_KLONDIKE, ())
+
+
+async def test_migration_v007_widens_the_game_modes_and_keeps_the_table_sound(db):
+    insert = (
+        "INSERT INTO games (guild_id, channel_id, user_id, variant, mode, state, status, started_at, deadline,"
+        " seconds_used, finished_at) VALUES (1, 1, ?, 'draw3', ?, '{}', 'ended', 0, 1, 1, 1)"
+    )
+    await db.execute(insert, (1, "race"))
+    with pytest.raises(sqlite3.IntegrityError):
+        await db.execute(insert, (2, "bogus"))
+    assert (await db.fetchone("PRAGMA integrity_check"))[0] == "ok"
+    stats = await db.fetchone("SELECT mode, games FROM member_stats WHERE user_id = 1")
+    assert tuple(stats) == ("race", 1)  # the result triggers (V006) count race results in stats

@@ -1,0 +1,207 @@
+"""Races on (simulated) Discord: lobby buttons, private boards, live standings, results, ratings and restarts."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pytest
+
+from bot import race as races
+from bot.storage import games as game_store
+from bot.storage import races as race_store
+from cogs.race_commands import parse_race_click
+from tests.bot.decks import EASY_NUMBER
+from tests.cogs.test_game_flows import labels, raw_clicks
+
+pytestmark = pytest.mark.usefixtures("no_error_logs")
+
+
+@pytest.fixture
+def simcord_bot(make_bot):  # type: ignore[no-untyped-def]
+    """The test bot, dealing the easy deck (won by All up, then 8 x Draw and All up) to every race."""
+    make_bot.numbers = lambda: EASY_NUMBER
+    return make_bot()
+
+
+@pytest.fixture
+def carol(simcord_env, guild):  # type: ignore[no-untyped-def]
+    return guild.add_member(simcord_env.create_user("carol"))
+
+
+def text(message: Any) -> str:
+    embed = message.embeds[0]
+    return f"{embed.title}\n{embed.description}"
+
+
+class Edits:
+    """Records when the race service asked for the race message to be edited (virtual time)."""
+
+    def __init__(self, env: Any) -> None:
+        self.env = env
+        self.times: list[float] = []
+        self.inner = env.bot.races.publish
+        env.bot.races.publish = self
+
+    async def __call__(self, snapshot: races.RaceSnapshot) -> None:
+        self.times.append(self.env.now().timestamp())
+        await self.inner(snapshot)
+
+
+async def advance(env: Any, seconds: float) -> None:
+    """Advance the virtual clock in steps (each step of SimCord's has its own real-time budget)."""
+    while seconds > 0:
+        step = min(seconds, 20.0)
+        await env.advance_time(step)
+        seconds -= step
+
+
+async def open_race(host: Any, channel: Any, **options: Any) -> Any:
+    result = await host.slash(channel, "solitaire race", **options)
+    assert result.response is not None and not result.response.ephemeral, result
+    return result.response
+
+
+async def click(actor: Any, message: Any, label: str) -> Any:
+    result = await actor.click(message, label=label)
+    return result.response
+
+
+async def open_board(actor: Any, lobby: Any) -> Any:
+    board = await click(actor, lobby, "Open my board")
+    assert board.ephemeral and [a.filename for a in board.attachments] == ["board.png"], board.content
+    return board
+
+
+async def win_by_clicks(actor: Any, board: Any) -> None:
+    await actor.click(board, label="All up")
+    for _ in range(8):
+        await actor.click(board, label="Draw")
+        await actor.click(board, label="All up")
+    assert "**won**" in board.content
+
+
+async def test_three_racers_a_tie_and_a_racer_who_never_opens_the_board(simcord_env, channel, alice, bob, carol):
+    edits = Edits(simcord_env)
+    lobby = await open_race(alice, channel, variant="draw3", players=3)
+    assert "Race lobby" in text(lobby) and f"<@{alice.id}> (host)" in text(lobby)
+    assert set(labels(lobby)) == {"Join", "Leave", "Start (host)", "Cancel (host)"}
+    await click(bob, lobby, "Join")
+    await click(carol, lobby, "Join")  # full: starts by itself
+    race = await race_store.get_race(simcord_env.bot.db, 1)
+    assert race.status == "running" and f"<t:{int(race.start_at)}:R>" in text(lobby)
+    assert set(labels(lobby)) == {"Open my board", "Leave race"}
+    early = await click(alice, lobby, "Open my board")
+    assert early.ephemeral and "starts" in early.content
+    await simcord_env.advance_time(races.COUNTDOWN_SECONDS)
+    alice_board = await open_board(alice, lobby)
+    assert f"deal #{EASY_NUMBER}" in alice_board.content
+    await alice.click(alice_board, label="All up")
+    await simcord_env.advance_time(30)
+    bob_board = await open_board(bob, lobby)  # opened late: lost that time, not gained it
+    assert bob_board.content.endswith(f"time runs out <t:{int(race.end_at)}:R>")
+    await bob.click(bob_board, label="All up")
+    await advance(simcord_env, 300)
+    assert "Race results" in text(lobby) and not lobby.components
+    rows = await simcord_env.bot.db.fetchall("SELECT user_id, score, seconds_used, status FROM games ORDER BY id")
+    assert [tuple(r) for r in rows][:2] == [
+        (alice.id, rows[0]["score"], 300, "expired"),
+        (bob.id, rows[0]["score"], 300, "expired"),
+    ]
+    assert rows[0]["score"] > 0 and tuple(rows[2])[1:] == (0, 300, "expired")
+    lines = lobby.embeds[0].description.splitlines()
+    # a tie in score and time: ranked as the dailies rank it (then who finished first, then by member id)
+    first, second = sorted((alice.id, bob.id))
+    assert lines[0].startswith(f"🥇 <@{first}> · **{rows[0]['score']}** pts · 5:00 · ⏱ time up")
+    assert lines[1].startswith(f"🥈 <@{second}> · **{rows[0]['score']}** pts")
+    assert lines[2].startswith(f"🥉 <@{carol.id}> · **0** pts")  # never opened the board
+    assert all("?" in line and ("(+" in line or "(-" in line) for line in lines)
+    assert all(b - a >= races.STANDINGS_INTERVAL for a, b in itertools.pairwise(edits.times))
+    # race games count in stats, not on the casual board
+    stats = await simcord_env.bot.db.fetchall("SELECT mode FROM member_stats WHERE user_id = ?", (alice.id,))
+    assert [row["mode"] for row in stats] == ["race"]
+    ratings = await alice.slash(channel, "solitaire ratings")
+    assert f"`1.` <@{alice.id}>" in ratings.response.embeds[0].description
+    mine = await alice.slash(channel, "solitaire ratings", member=carol)
+    assert "1 races" in mine.response.embeds[0].description
+
+
+async def test_a_lobby_expires_after_ten_minutes(simcord_env, channel, alice, bob):
+    lobby = await open_race(alice, channel, variant="draw1", players=4)
+    await click(bob, lobby, "Join")
+    await advance(simcord_env, races.LOBBY_SECONDS)
+    assert "closed" in lobby.embeds[0].title and "Expired" in lobby.embeds[0].description
+    assert not lobby.components
+    other = await open_race(bob, channel)  # nobody is held by an expired lobby
+    assert "Race lobby" in text(other)
+
+
+async def test_a_host_who_leaves_hands_the_lobby_on(simcord_env, channel, alice, bob, carol):
+    lobby = await open_race(alice, channel, players=4)
+    await click(bob, lobby, "Join")
+    await click(carol, lobby, "Join")
+    await click(alice, lobby, "Leave")
+    assert f"Host <@{bob.id}>" in text(lobby) and f"<@{alice.id}>" not in text(lobby)
+    refused = await click(carol, lobby, "Start (host)")
+    assert refused.ephemeral and "Only the host" in refused.content
+    await click(bob, lobby, "Start (host)")
+    race = await race_store.get_race(simcord_env.bot.db, 1)
+    assert race.status == "running"
+    assert [r.user_id for r in await race_store.racers(simcord_env.bot.db, 1)] == [bob.id, carol.id]
+
+
+async def test_a_restart_mid_race_resumes_it(simcord_env, make_bot, channel, alice, bob):
+    lobby = await open_race(alice, channel, players=2)
+    await click(bob, lobby, "Join")
+    before = await race_store.get_race(simcord_env.bot.db, 1)
+    await simcord_env.advance_time(races.COUNTDOWN_SECONDS)
+    board = await open_board(alice, lobby)
+    await alice.click(board, label="Draw")
+    await advance(simcord_env, 60)
+    await simcord_env.restart_bot(make_bot())
+    after = await race_store.get_race(simcord_env.bot.db, 1)
+    assert (after.status, after.start_at, after.end_at) == ("running", before.start_at, before.end_at)
+    await alice.click(board, label="Draw")  # the old private board still plays
+    record = await game_store.get_game(simcord_env.bot.db, 1)
+    assert record.version == 2 and record.deadline == before.end_at
+    assert simcord_env.bot.races.publish_count.get(1)  # the standings are updated again
+    edits = Edits(simcord_env)
+    await advance(simcord_env, 300)
+    assert "Race results" in text(lobby) and len(edits.times) >= 1
+    await simcord_env.restart_bot(make_bot())
+    await simcord_env.advance_time(5)
+    assert simcord_env.bot.races.publish_count.get(1, 0) == 0  # the results were posted once, before
+    assert (await race_store.get_race(simcord_env.bot.db, 1)).results_posted_at is not None
+
+
+async def test_standings_edit_rate_under_fast_play(simcord_env, channel, alice, bob, carol):
+    # SimCord waits out, in real time, any timer due within its settle timeout: with a timeout below the
+    # standings interval, a click returns at once and the interval passes only as the test advances time.
+    simcord_env.settle_timeout = 1.5
+    edits = Edits(simcord_env)
+    lobby = await open_race(alice, channel, players=3)
+    await click(bob, lobby, "Join")
+    await click(carol, lobby, "Join")
+    await simcord_env.advance_time(races.COUNTDOWN_SECONDS)
+    boards = [await open_board(actor, lobby) for actor in (alice, bob, carol)]
+    for _ in range(20):  # every racer clicks Draw every 0.25 s
+        for actor, board in zip((alice, bob, carol), boards, strict=True):
+            await actor.click(board, label="Draw")
+        await simcord_env.advance_time(0.25)
+    window = [t for t in edits.times]
+    assert len(window) >= 2
+    assert all(b - a >= races.STANDINGS_INTERVAL for a, b in itertools.pairwise(window))
+    assert "playing" in text(lobby)
+
+
+async def test_forged_and_stale_race_clicks_are_refused_privately(simcord_env, channel, alice, bob):
+    lobby = await open_race(alice, channel, players=3)
+    other = await open_race(bob, channel, players=3)
+    [forged] = await raw_clicks(simcord_env, bob, other, "race:1:cancel")  # race 1's id on race 2's message
+    assert forged.response.ephemeral and "not one I understand" in forged.response.content
+    [junk] = await raw_clicks(simcord_env, bob, other, "race:99999999999999999999:join")
+    assert junk.response.ephemeral
+    assert parse_race_click("race:1:cancel") is not None
+    assert (await race_store.get_race(simcord_env.bot.db, 1)).status == "lobby"
+    refused = await click(bob, lobby, "Join")
+    assert refused.ephemeral and "another race" in refused.content
