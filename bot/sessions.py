@@ -29,6 +29,7 @@ from bot.storage import games as store
 from bot.storage.games import GameRecord, Mode
 from solitaire import (
     Game,
+    GameOverError,
     IllegalMoveError,
     Move,
     MoveKind,
@@ -37,7 +38,6 @@ from solitaire import (
     game_to_json,
     new_game,
 )
-from solitaire import GameOverError as EngineGameOverError
 from solitaire.moves import HINT
 from solitaire.view import BoardView, view_of
 
@@ -395,7 +395,7 @@ class SessionManager:
 
     def _check_open(self, session: Session, version: int | None) -> None:
         if session.id not in self._sessions or session.game.is_over:
-            raise errors.GameOverError(session.game.status.value)
+            raise errors.GameEndedError(session.game.status.value)
         if version is not None and version != session.game.version:
             raise errors.StaleBoardError()
 
@@ -404,7 +404,7 @@ class SessionManager:
             raise errors.TooManyMovesError(MAX_MOVES)
         try:
             session.game.push(move, seconds=session.seconds_at(self.now()))
-        except EngineGameOverError:
+        except GameOverError:
             if session.game.status is Status.EXPIRED:
                 raise _ExpiredError() from None
             raise

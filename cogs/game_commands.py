@@ -272,7 +272,7 @@ class GameCommands(SolitaireCogBase):
                 raise errors.UnknownGameError()
             if record.user_id != user_id:
                 raise errors.NotYourGameError(record.user_id)
-            raise errors.GameOverError(record.status)
+            raise errors.GameEndedError(record.status)
         return self.sessions.require_playable(game_id, user_id, version)
 
     async def handle_offer_click(self, interaction: discord.Interaction, click: OfferClick | None) -> None:

@@ -161,7 +161,7 @@ async def test_a_win_is_recorded_once_and_announced(manager, db):
     assert seen == [(session.id, "won", "command")]
     assert manager.active_for(1, 7) is None
     assert await manager.expire(session) is None  # already finished: nothing more is written
-    with pytest.raises(errors.GameOverError):
+    with pytest.raises(errors.GameEndedError):
         await manager.play(session, DRAW)
     row = await store.get_game(db, session.id)
     assert row is not None and row.finished_at == START and row.seconds_used == 0
