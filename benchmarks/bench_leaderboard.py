@@ -25,7 +25,7 @@ from typing import Any
 
 from bot.competition import Period
 from bot.storage import Database
-from bot.storage import competition as comp
+from bot.storage import competition as competition_db
 
 GUILD = 1
 MEMBERS = 5_000
@@ -108,8 +108,8 @@ async def measure(db: Database, runs: int, rng: random.Random) -> dict[str, tupl
     def caller() -> int:
         return rng.randint(1, MEMBERS)
 
-    def board(mode: comp.Mode, period: Period) -> Callable[[], Awaitable[object]]:
-        return lambda: comp.leaderboard(
+    def board(mode: competition_db.Mode, period: Period) -> Callable[[], Awaitable[object]]:
+        return lambda: competition_db.leaderboard(
             db,
             guild_id=GUILD,
             variant=rng.choice(VARIANTS),
@@ -123,19 +123,19 @@ async def measure(db: Database, runs: int, rng: random.Random) -> dict[str, tupl
     queries: dict[str, Callable[[], Awaitable[object]]] = {
         f"{mode}_{period.value}": board(mode, period) for mode in ("daily", "casual") for period in Period
     }
-    queries["stats"] = lambda: comp.member_stats(db, GUILD, caller(), LAST_DAY)
+    queries["stats"] = lambda: competition_db.member_stats(db, GUILD, caller(), LAST_DAY)
     played = await db.fetchall(
         "SELECT user_id, variant FROM games WHERE mode = 'daily' AND daily_date = ?", (LAST_DAY.isoformat(),)
     )
 
     async def daily_rank() -> object:
         user, variant = rng.choice(played)
-        result = await comp.daily_result(db, GUILD, user, variant, LAST_DAY.isoformat())
+        result = await competition_db.daily_result(db, GUILD, user, variant, LAST_DAY.isoformat())
         assert result is not None
         return result
 
     queries["daily_rank"] = daily_rank
-    queries["podium"] = lambda: comp.podium(db, GUILD, LAST_DAY.isoformat(), VARIANTS)
+    queries["podium"] = lambda: competition_db.podium(db, GUILD, LAST_DAY.isoformat(), VARIANTS)
     return {name: await timed(runs, query) for name, query in queries.items()}
 
 

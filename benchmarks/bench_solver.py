@@ -26,7 +26,7 @@ import platform
 import statistics
 import time
 
-from solitaire.deals import DEFAULT_MAX_NODES, candidate_seed, winnable_deal
+from solitaire.deals import DEAL_MAX_NODES, candidate_seed, winnable_deal
 from solitaire.shuffle import shuffled_deck
 from solitaire.solver import UNKNOWN, UNWINNABLE, WINNABLE, SolveResult, solve
 from solitaire.variants import VARIANTS
@@ -109,7 +109,7 @@ def run_deal_supply(variant: str, keys: int) -> dict[str, float]:
         "deal_mean_candidates": statistics.fmean(tried),
     }
     print(
-        f"{variant:9} winnable_deal x{keys} (max_nodes={DEFAULT_MAX_NODES}): mean {figures['deal_mean_s']:.2f} s, "
+        f"{variant:9} winnable_deal x{keys} (max_nodes={DEAL_MAX_NODES}): mean {figures['deal_mean_s']:.2f} s, "
         f"max {figures['deal_max_s']:.2f} s, mean {figures['deal_mean_candidates']:.1f} candidates per deal",
         flush=True,
     )

@@ -535,7 +535,7 @@ def stats_lines(stats: MemberStats) -> list[str]:
     return lines
 
 
-Result = tuple[int, int, int | None, float]
+RankRow = tuple[int, int, int | None, float]
 """A finished game for ranking: ``(user_id, score, seconds_used, finished_at)``."""
 
 RANK_ORDER: tuple[tuple[str, bool], ...] = (
@@ -610,14 +610,14 @@ def sql_rank_params(entry: Ranked) -> list[tuple[object, ...]]:
     return [ordered[: i + 1] for i in range(len(ordered))]
 
 
-def rank_bests(results: Iterable[Result], caller_id: int, limit: int) -> tuple[tuple[Ranked, ...], Ranked | None, int]:
+def rank_bests(results: Iterable[RankRow], caller_id: int, limit: int) -> tuple[tuple[Ranked, ...], Ranked | None, int]:
     """Keep each member's best result and rank them: return the top ``limit``, the caller's entry and the count.
 
     >>> top, me, total = rank_bests([(1, 50, 90, 1.0), (2, 70, 80, 2.0), (1, 70, 60, 3.0)], caller_id=2, limit=1)
     >>> [(e.rank, e.user_id, e.score) for e in top], (me.rank, me.user_id), total
     ([(1, 1, 70)], (2, 2), 2)
     """
-    best: dict[int, tuple[RankKey, Result]] = {}
+    best: dict[int, tuple[RankKey, RankRow]] = {}
     for row in results:
         user_id, score, seconds_used, finished_at = row
         key = _row_key(user_id, score, UNKNOWN_SECONDS if seconds_used is None else seconds_used, finished_at)
@@ -633,7 +633,7 @@ def rank_bests(results: Iterable[Result], caller_id: int, limit: int) -> tuple[t
     return top, caller, len(best)
 
 
-def _ranked(rank: int, row: Result) -> Ranked:
+def _ranked(rank: int, row: RankRow) -> Ranked:
     user_id, score, seconds_used, finished_at = row
     return Ranked(rank, user_id, score, seconds_used, finished_at)
 

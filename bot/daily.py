@@ -19,10 +19,10 @@ from datetime import UTC, date, datetime, timedelta
 from enum import Enum
 from typing import Any
 
-from bot import competition as rules
+from bot import competition
 from bot.deal_bank import DealBank
 from bot.storage import Database
-from bot.storage import competition as store
+from bot.storage import competition as competition_db
 from bot.storage.games import GameRecord
 from solitaire import VARIANTS
 from solitaire.deals import DealRequest, ProvenDeal, solve_request
@@ -72,7 +72,7 @@ class Announcement:
 
     guild_id: int
     channel_id: int
-    kind: store.AnnouncementKind
+    kind: competition_db.AnnouncementKind
     text: str
     competition_channel: bool
     """Whether ``channel_id`` is the server's configured competition channel."""
@@ -153,9 +153,9 @@ class DailyService:
 
     async def _recover(self) -> None:
         """Give back the claims of a stopped bot and queue the lines of dailies a crash left unqueued."""
-        await store.release_claims(self.db)
-        for game_id in await store.unannounced(self.db, since=self.now() - ANNOUNCE_WITHIN):
-            await store.queue_result(self.db, game_id, self.now())
+        await competition_db.release_claims(self.db)
+        for game_id in await competition_db.unannounced(self.db, since=self.now() - ANNOUNCE_WITHIN):
+            await competition_db.queue_result(self.db, game_id, self.now())
 
     def wake(self) -> None:
         """Recompute what is due now (a setting changed, a game finished): end the loop's sleep."""
@@ -189,13 +189,13 @@ class DailyService:
 
     async def today(self, guild_id: int) -> date:
         """The server's date now."""
-        return (await store.guild_config(self.db, guild_id)).clock.date_at(self.moment())
+        return (await competition_db.guild_config(self.db, guild_id)).clock.date_at(self.moment())
 
-    async def change_zone(self, guild_id: int, zone: str) -> rules.DayClock:
+    async def change_zone(self, guild_id: int, zone: str) -> competition.DayClock:
         """Choose the server's time zone (a validated IANA name): it applies from the next day."""
-        config = await store.guild_config(self.db, guild_id)
+        config = await competition_db.guild_config(self.db, guild_id)
         clock = config.clock.changed_to(zone, self.moment())
-        await store.set_day_clock(self.db, guild_id, clock)
+        await competition_db.set_day_clock(self.db, guild_id, clock)
         self.wake()
         return clock
 
@@ -239,20 +239,20 @@ class DailyService:
 
     async def _find_deal(self, guild_id: int, variant: str, daily_date: str, urgent: bool) -> ProvenDeal:
         """The stored deal of the day, or a new one solved in a worker from the secret-keyed source."""
-        cached = await store.cached_deal(self.db, guild_id, variant, daily_date)
+        cached = await competition_db.cached_deal(self.db, guild_id, variant, daily_date)
         if cached is not None:
-            return rules.deal_from_json(cached)
-        source = rules.daily_source(await self._daily_secret(), guild_id, date.fromisoformat(daily_date), variant)
+            return competition.deal_from_json(cached)
+        source = competition.daily_source(await self._daily_secret(), guild_id, date.fromisoformat(daily_date), variant)
         request = DealRequest(variant, source)
         deal = await self.deals.run(self.solve, request, urgent=urgent)
-        await store.store_deal(self.db, guild_id, variant, daily_date, rules.deal_to_json(deal))
+        await competition_db.store_deal(self.db, guild_id, variant, daily_date, competition.deal_to_json(deal))
         return deal
 
     async def _daily_secret(self) -> str:
         """The key of the daily deals: given, else generated into the database once."""
         if self._secret is None:
-            self._secret = self._configured_secret() or await store.get_or_create_secret(
-                self.db, SECRET_NAME, rules.new_secret
+            self._secret = self._configured_secret() or await competition_db.get_or_create_secret(
+                self.db, SECRET_NAME, competition.new_secret
             )
         return self._secret
 
@@ -261,10 +261,10 @@ class DailyService:
         """Queue a finished daily's public line and post it; post its day's podium too if that day is over."""
         if record.mode != "daily":
             return
-        await store.queue_result(self.db, record.id, self.now())
+        await competition_db.queue_result(self.db, record.id, self.now())
         async with self._round:
             wait = await self._deliver_due()
-            config = await store.guild_config(self.db, record.guild_id)
+            config = await competition_db.guild_config(self.db, record.guild_id)
             if config.channel_id is not None and await self._queue_podium(config, self.moment()) is None:
                 wait = await self._deliver_due()
         if self.now() + wait < self._wake_at:
@@ -287,14 +287,14 @@ class DailyService:
     async def _queue_podiums(self, now: datetime) -> float:
         """Queue yesterday's podium of every server whose day closed; return seconds until more may be due."""
         wait = MAX_WAIT
-        for config in await store.podium_guilds(self.db):
+        for config in await competition_db.podium_guilds(self.db):
             held = await self._queue_podium(config, now)
             if held is not None:
                 wait = min(wait, held)
             wait = min(wait, (config.clock.next_rollover(now) - now).total_seconds())
         return wait
 
-    async def _queue_podium(self, config: store.GuildConfig, now: datetime) -> float | None:
+    async def _queue_podium(self, config: competition_db.GuildConfig, now: datetime) -> float | None:
         """Queue a server's podium of yesterday if that day's dailies are all over; else seconds to look again."""
         yesterday = (config.clock.date_at(now) - timedelta(days=1)).isoformat()
         if config.last_podium_date is not None and config.last_podium_date >= yesterday:
@@ -302,31 +302,31 @@ class DailyService:
         held_until = await self._day_open_until(config.guild_id, yesterday)
         if held_until is not None:
             return held_until - now.timestamp()
-        await store.claim_podium(self.db, config.guild_id, yesterday, now.timestamp())
+        await competition_db.claim_podium(self.db, config.guild_id, yesterday, now.timestamp())
         return None
 
     async def _day_open_until(self, guild_id: int, daily_date: str) -> float | None:
         """When a day's dailies will all be over: ``None`` if they are, else a time to look again."""
         if self._starting.get((guild_id, daily_date)):
             return self.now() + MAX_WAIT  # woken when the start is done
-        deadline = await store.open_dailies(self.db, guild_id, daily_date)
+        deadline = await competition_db.open_dailies(self.db, guild_id, daily_date)
         if deadline is None or deadline + OVERDUE < self.now():
             return None
         return max(deadline, self.now()) + SETTLE
 
     async def _deliver_due(self) -> float:
         """Post every due announcement once; return seconds until the next one is due."""
-        for pending in await store.due_announcements(self.db, self.now()):
-            if await store.claim_announcement(self.db, pending.id, self.now()):
+        for pending in await competition_db.due_announcements(self.db, self.now()):
+            if await competition_db.claim_announcement(self.db, pending.id, self.now()):
                 await self._deliver(pending)
-        due = await store.next_announcement_due(self.db)
+        due = await competition_db.next_announcement_due(self.db)
         return MAX_WAIT if due is None else due - self.now()
 
-    async def _deliver(self, pending: store.Pending) -> None:
+    async def _deliver(self, pending: competition_db.Pending) -> None:
         """Post one claimed announcement; mark it posted, or give it back to be retried later."""
         announcement = await self._compose(pending)
         if announcement is None:
-            await store.finish_announcement(self.db, pending.id, "dropped")
+            await competition_db.finish_announcement(self.db, pending.id, "dropped")
             return
         outcome = Delivery.POSTED
         for listener in self._listeners:
@@ -342,39 +342,39 @@ class DailyService:
         if announcement.competition_channel:
             problem = "missing access (HTTP 403)" if outcome is Delivery.FORBIDDEN else None
             if outcome is not Delivery.FAILED:
-                await store.set_channel_problem(
+                await competition_db.set_channel_problem(
                     self.db, announcement.guild_id, announcement.channel_id, problem, self.now()
                 )
         if outcome is Delivery.POSTED:
-            await store.finish_announcement(self.db, pending.id, "posted")
+            await competition_db.finish_announcement(self.db, pending.id, "posted")
         elif self.now() - pending.created_at >= RETRY_FOR:
             log.warning("gave up posting %s %s of server %s", pending.kind, pending.subject, pending.guild_id)
-            await store.finish_announcement(self.db, pending.id, "dropped")
+            await competition_db.finish_announcement(self.db, pending.id, "dropped")
         else:
-            await store.retry_announcement(self.db, pending.id, self.now() + retry_delay(pending.attempts))
+            await competition_db.retry_announcement(self.db, pending.id, self.now() + retry_delay(pending.attempts))
 
-    async def _compose(self, pending: store.Pending) -> Announcement | None:
+    async def _compose(self, pending: competition_db.Pending) -> Announcement | None:
         """Write an announcement's text now (ranks as of now); ``None`` when there is nothing to post."""
-        config = await store.guild_config(self.db, pending.guild_id)
+        config = await competition_db.guild_config(self.db, pending.guild_id)
         if pending.kind == "podium":
             if config.channel_id is None:
                 return None
-            podium = await store.podium(self.db, pending.guild_id, pending.subject, self.variants)
+            podium = await competition_db.podium(self.db, pending.guild_id, pending.subject, self.variants)
             if podium.empty:
                 return None
             return Announcement(
-                pending.guild_id, config.channel_id, "podium", "\n".join(rules.podium_lines(podium)), True
+                pending.guild_id, config.channel_id, "podium", "\n".join(competition.podium_lines(podium)), True
             )
-        result = await store.daily_result_of(self.db, int(pending.subject))
+        result = await competition_db.daily_result_of(self.db, int(pending.subject))
         channel_id = config.channel_id or pending.channel_id
         if result is None or channel_id is None:
             return None
         today = config.clock.date_at(self.moment())
         final = await self._day_over(config, result.daily_date, today)
-        text = rules.daily_line(result, today, final=final)
+        text = competition.daily_line(result, today, final=final)
         return Announcement(pending.guild_id, channel_id, "result", text, config.channel_id is not None)
 
-    async def _day_over(self, config: store.GuildConfig, daily_date: str, today: date) -> bool:
+    async def _day_over(self, config: competition_db.GuildConfig, daily_date: str, today: date) -> bool:
         """Whether no more results can come for ``daily_date`` (so a rank is final)."""
         if daily_date >= today.isoformat():
             return False
@@ -388,20 +388,22 @@ class DailyService:
         and at most :data:`PRESOLVE_LIMIT` wait at once; the others are queued at a later wake-up,
         or solved when a player asks.
         """
-        since = (now.date() - timedelta(days=rules.PRESOLVE_DAYS + 2)).isoformat()  # every zone's window, and more
-        activity = await store.recent_daily_activity(self.db, since)
-        clocks = await store.day_clocks(self.db, {entry.guild_id for entry in activity})
+        since = (
+            now.date() - timedelta(days=competition.PRESOLVE_DAYS + 2)
+        ).isoformat()  # every zone's window, and more
+        activity = await competition_db.recent_daily_activity(self.db, since)
+        clocks = await competition_db.day_clocks(self.db, {entry.guild_id for entry in activity})
         skipped = 0
         wanted = []
         for entry in activity:
             clock = clocks[entry.guild_id]
             today = clock.date_at(now)
-            if (today - date.fromisoformat(entry.last_date)).days <= rules.PRESOLVE_DAYS:
+            if (today - date.fromisoformat(entry.last_date)).days <= competition.PRESOLVE_DAYS:
                 wanted.append((entry.guild_id, entry.variant, today.isoformat()))
         for entry in activity:  # then tomorrow's, so the first player after midnight finds it stored
             clock = clocks[entry.guild_id]
             tomorrow = clock.date_at(clock.next_rollover(now))
-            if (tomorrow - date.fromisoformat(entry.last_date)).days <= rules.PRESOLVE_DAYS:
+            if (tomorrow - date.fromisoformat(entry.last_date)).days <= competition.PRESOLVE_DAYS:
                 wanted.append((entry.guild_id, entry.variant, tomorrow.isoformat()))
         for key in wanted:
             if key in self._presolve_seen:
@@ -448,4 +450,4 @@ class DailyService:
             del self._deal_tasks[key]
         self._presolve_seen = {key for key in self._presolve_seen if key[2] >= cutoff}
         self._presolved = {key for key in self._presolved if key[2] >= cutoff}
-        await store.forget_deals_before(self.db, cutoff)
+        await competition_db.forget_deals_before(self.db, cutoff)

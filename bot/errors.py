@@ -53,7 +53,7 @@ class StaleBoardError(BotError):
         super().__init__("That board is out of date: use the latest one (your click changed nothing).")
 
 
-class GameOverError(BotError):
+class GameEndedError(BotError):
     """A command for a game that has ended."""
 
     def __init__(self, status: str) -> None:

@@ -25,8 +25,8 @@ from bot.deal_bank import Deal, DealBank
 from bot.ratings import Skill, newcomer, rate
 from bot.sessions import Clock, FinishSource, Session, SessionManager, Sleep
 from bot.storage import Database
-from bot.storage import games as game_store
-from bot.storage import races as store
+from bot.storage import games as games_db
+from bot.storage import races as races_db
 from bot.storage.games import GameRecord
 from bot.storage.races import Placing, RaceRecord, RacerRecord, RatingRecord
 from solitaire import END, Game, find_variant, game_from_json
@@ -222,7 +222,7 @@ class RaceService:
             raise ValueError(f"a race has {MIN_RACERS} to {MAX_RACERS} racers, not {capacity}")
         await self._check_free(guild_id, host_id)
         now = self.now()
-        race = await store.create_race(
+        race = await races_db.create_race(
             self.db,
             guild_id=guild_id,
             channel_id=channel_id,
@@ -238,7 +238,7 @@ class RaceService:
 
     async def set_message(self, race_id: int, message_id: int) -> None:
         """Remember the public race message."""
-        await store.set_message(self.db, race_id, message_id)
+        await races_db.set_message(self.db, race_id, message_id)
         live = self._live.get(race_id)
         if live is not None:
             live.race = await self._race(race_id)
@@ -247,11 +247,11 @@ class RaceService:
         """Add a racer; a lobby that becomes full starts at once."""
         async with self._lock(race_id):
             race = await self._lobby(race_id)
-            members = await store.racers(self.db, race_id)
+            members = await races_db.racers(self.db, race_id)
             if any(r.user_id == user_id for r in members):
                 raise AlreadyRacingError(here=True)
             await self._check_free(race.guild_id, user_id)
-            if not await store.add_racer(self.db, race_id, user_id, self.now()):
+            if not await races_db.add_racer(self.db, race_id, user_id, self.now()):
                 raise LobbyFullError()
             if len(members) + 1 >= race.capacity:
                 await self._start(race)
@@ -266,13 +266,13 @@ class RaceService:
                 return await self.snapshot(race_id)
             if race.status != "lobby":
                 raise LobbyClosedError(race.status)
-            if not await store.remove_racer(self.db, race_id, user_id):
+            if not await races_db.remove_racer(self.db, race_id, user_id):
                 raise NotRacerError()
-            rest = await store.racers(self.db, race_id)
+            rest = await races_db.racers(self.db, race_id)
             if not rest:
                 await self._close_lobby(race_id, "cancelled")
             elif race.host_id == user_id:
-                await store.set_host(self.db, race_id, rest[0].user_id)
+                await races_db.set_host(self.db, race_id, rest[0].user_id)
         return await self.snapshot(race_id)
 
     async def start(self, race_id: int, user_id: int) -> RaceSnapshot:
@@ -281,7 +281,7 @@ class RaceService:
             race = await self._lobby(race_id)
             if race.host_id != user_id:
                 raise HostOnlyError("start")
-            if len(await store.racers(self.db, race_id)) < MIN_RACERS:
+            if len(await races_db.racers(self.db, race_id)) < MIN_RACERS:
                 raise TooFewRacersError()
             await self._start(race)
         return await self.snapshot(race_id)
@@ -304,7 +304,7 @@ class RaceService:
         race = await self._race(race_id)
         if race.status == "lobby":
             raise NotStartedYetError()
-        racer = next((r for r in await store.racers(self.db, race_id) if r.user_id == user_id), None)
+        racer = next((r for r in await races_db.racers(self.db, race_id) if r.user_id == user_id), None)
         if racer is None:
             raise NotRacerError()
         if race.status != "running" or racer.game_id is None or racer.left_at is not None:
@@ -322,7 +322,7 @@ class RaceService:
         race = await self._race(race_id)
         if race.status != "lobby" or self.deals.ready(race.variant):
             return False
-        count = len(await store.racers(self.db, race_id))
+        count = len(await races_db.racers(self.db, race_id))
         if action == "start":
             return race.host_id == user_id and count >= MIN_RACERS
         return count + 1 >= race.capacity
@@ -335,7 +335,7 @@ class RaceService:
     async def snapshot(self, race_id: int) -> RaceSnapshot:
         """What the race message should show now."""
         race = await self._race(race_id)
-        members = await store.racers(self.db, race_id)
+        members = await races_db.racers(self.db, race_id)
         ids = tuple(r.user_id for r in members)
         if race.status == "running":
             return RaceSnapshot(race, ids, standings=await self._standings(race, members))
@@ -363,7 +363,7 @@ class RaceService:
             return Standing(racer.user_id, status, game.placed_count(), game.score, moves=game.version)
         final = finals.get(racer.game_id)
         if final is None:
-            record = await game_store.get_game(self.db, racer.game_id)
+            record = await games_db.get_game(self.db, racer.game_id)
             if record is None:
                 return Standing(racer.user_id, "left", 0, 0)
             final = _final_standing(racer.user_id, record)
@@ -371,12 +371,12 @@ class RaceService:
         return replace(final, status="left") if left else final
 
     async def _results(self, race: RaceRecord, members: list[RacerRecord]) -> tuple[Result, ...]:
-        skills = await store.ratings_of(self.db, race.guild_id, race.variant, [r.user_id for r in members])
+        skills = await races_db.ratings_of(self.db, race.guild_id, race.variant, [r.user_id for r in members])
         rows = []
         for racer in members:
             if racer.place is None:
                 continue
-            record = await game_store.get_game(self.db, racer.game_id) if racer.game_id is not None else None
+            record = await games_db.get_game(self.db, racer.game_id) if racer.game_id is not None else None
             skill = skills.get(racer.user_id)
             races = skill.races if skill is not None else 0
             rows.append(
@@ -400,7 +400,9 @@ class RaceService:
         numbered = await self.deals.take(race.variant)
         start_at = self.now() + COUNTDOWN_SECONDS
         end_at = start_at + find_variant(race.variant).time_limit
-        if not await store.claim_start(self.db, race.id, start_at=start_at, end_at=end_at, deal_number=numbered.number):
+        if not await races_db.claim_start(
+            self.db, race.id, start_at=start_at, end_at=end_at, deal_number=numbered.number
+        ):
             raise LobbyClosedError((await self._race(race.id)).status)
         live = self._live.setdefault(race.id, _Live(race))
         if live.task is not None:
@@ -412,14 +414,14 @@ class RaceService:
     async def _deal_all(self, race: RaceRecord, deal: Deal) -> None:
         """Start the game of every racer without one (at the start, or after a restart mid-start)."""
         assert race.start_at is not None
-        for racer in await store.racers(self.db, race.id):
+        for racer in await races_db.racers(self.db, race.id):
             if racer.game_id is not None or racer.left_at is not None:
                 continue
             session = await self._start_game(race, racer.user_id, deal)
             if session is None:
-                await store.mark_left(self.db, race.id, racer.user_id, self.now())
+                await races_db.mark_left(self.db, race.id, racer.user_id, self.now())
                 continue
-            await store.set_game(self.db, race.id, racer.user_id, session.id)
+            await races_db.set_game(self.db, race.id, racer.user_id, session.id)
             self._games[session.id] = race.id
 
     async def _start_game(self, race: RaceRecord, user_id: int, deal: Deal) -> Session | None:
@@ -497,19 +499,19 @@ class RaceService:
                 log.exception("could not publish race %s", live.race.id)
 
     async def _leave_running(self, race: RaceRecord, user_id: int) -> None:
-        racer = next((r for r in await store.racers(self.db, race.id) if r.user_id == user_id), None)
+        racer = next((r for r in await races_db.racers(self.db, race.id) if r.user_id == user_id), None)
         if racer is None:
             raise NotRacerError()
         if racer.left_at is not None:
             raise RaceOverError()
-        await store.mark_left(self.db, race.id, user_id, self.now())
+        await races_db.mark_left(self.db, race.id, user_id, self.now())
         session = self.sessions.get(racer.game_id) if racer.game_id is not None else None
         if session is not None:
             with contextlib.suppress(errors.BotError):
                 await self.sessions.play(session, END)
 
     async def _expire_games(self, race_id: int) -> None:
-        for racer in await store.racers(self.db, race_id):
+        for racer in await races_db.racers(self.db, race_id):
             session = self.sessions.get(racer.game_id) if racer.game_id is not None else None
             if session is not None:
                 await self.sessions.expire(session, source="clock")
@@ -517,7 +519,7 @@ class RaceService:
     async def _on_game_finished(self, session: Session, record: GameRecord, source: FinishSource) -> None:
         if record.mode != "race":
             return
-        race_id = self._games.get(record.id) or await store.race_of_game(self.db, record.id)
+        race_id = self._games.get(record.id) or await races_db.race_of_game(self.db, record.id)
         if race_id is None:
             return
         live = self._live.get(race_id)
@@ -532,17 +534,17 @@ class RaceService:
             race = await self._race(race_id)
             if race.status != "running":
                 return
-            members = await store.racers(self.db, race_id)
+            members = await races_db.racers(self.db, race_id)
             games: dict[int, GameRecord] = {}
             for racer in members:
                 if racer.game_id is not None:
-                    record = await game_store.get_game(self.db, racer.game_id)
+                    record = await games_db.get_game(self.db, racer.game_id)
                     if record is not None:
                         if record.is_playing:
                             return
                         games[racer.user_id] = record
             placings, ratings = await self._rank(race, members, games)
-            if not await store.finish_race(self.db, race_id, now=self.now(), placings=placings, ratings=ratings):
+            if not await races_db.finish_race(self.db, race_id, now=self.now(), placings=placings, ratings=ratings):
                 return
         await self._post_results(race_id)
 
@@ -560,7 +562,7 @@ class RaceService:
             return absent, rank_key(entry), racer.user_id
 
         order = sorted(members, key=key)
-        stored = await store.ratings_of(self.db, race.guild_id, race.variant, [r.user_id for r in order])
+        stored = await races_db.ratings_of(self.db, race.guild_id, race.variant, [r.user_id for r in order])
         before = [_skill(stored.get(r.user_id)) for r in order]
         after = rate(before)
         placings = [
@@ -580,7 +582,7 @@ class RaceService:
             for task in (live.task, live.flush):
                 if task is not None and task is not asyncio.current_task():
                     task.cancel()
-        if not await store.claim_results_post(self.db, race_id, self.now()):
+        if not await races_db.claim_results_post(self.db, race_id, self.now()):
             return
         snapshot = await self.snapshot(race_id)
         await self._publish(live or _Live(snapshot.race), snapshot)
@@ -599,7 +601,7 @@ class RaceService:
         await self._publish(live, snapshot)
 
     async def _close_lobby(self, race_id: int, status: Literal["cancelled", "expired"]) -> None:
-        await store.close_lobby(self.db, race_id, status, self.now())
+        await races_db.close_lobby(self.db, race_id, status, self.now())
         live = self._live.pop(race_id, None)
         if live is not None and live.task is not None and live.task is not asyncio.current_task():
             live.task.cancel()
@@ -608,7 +610,7 @@ class RaceService:
     async def resume(self) -> list[int]:
         """Re-arm every open race after a restart (run after the sessions resumed); return their ids."""
         resumed = []
-        for race in await store.open_races(self.db):
+        for race in await races_db.open_races(self.db):
             if race.id in self._live:
                 continue
             live = self._live[race.id] = _Live(race)
@@ -616,7 +618,7 @@ class RaceService:
             if race.status == "lobby":
                 live.task = self._spawn(self._expire_lobby(race.id), f"race-lobby-{race.id}")
                 continue
-            for racer in await store.racers(self.db, race.id):
+            for racer in await races_db.racers(self.db, race.id):
                 if racer.game_id is not None:
                     self._games[racer.game_id] = race.id
             if race.end_at is not None and self.now() < race.end_at:
@@ -625,7 +627,7 @@ class RaceService:
             live.task = self._spawn(self._run(race.id), f"race-{race.id}")
             self._touch(race.id)
             await self._try_finish(race.id)
-        for race in await store.unposted_races(self.db):
+        for race in await races_db.unposted_races(self.db):
             await self._post_results(race.id)
         return resumed
 
@@ -661,7 +663,7 @@ class RaceService:
         return task
 
     async def _race(self, race_id: int) -> RaceRecord:
-        race = await store.get_race(self.db, race_id)
+        race = await races_db.get_race(self.db, race_id)
         if race is None:
             raise UnknownRaceError()
         return race
@@ -675,7 +677,7 @@ class RaceService:
     async def _check_free(self, guild_id: int, user_id: int) -> None:
         if self.sessions.active_for(guild_id, user_id) is not None:
             raise errors.ActiveGameError(0)
-        if await store.open_race_of(self.db, guild_id, user_id) is not None:
+        if await races_db.open_race_of(self.db, guild_id, user_id) is not None:
             raise AlreadyRacingError(here=False)
 
 

@@ -25,10 +25,11 @@ from bot import errors
 from bot.after_game import check_hints_allowed
 from bot.deal_bank import Deal
 from bot.storage import Database, players
-from bot.storage import games as store
+from bot.storage import games as games_db
 from bot.storage.games import GameRecord, Mode
 from solitaire import (
     Game,
+    GameOverError,
     IllegalMoveError,
     Move,
     MoveKind,
@@ -37,7 +38,6 @@ from solitaire import (
     game_to_json,
     new_game,
 )
-from solitaire import GameOverError as EngineGameOverError
 from solitaire.moves import HINT
 from solitaire.view import BoardView, view_of
 
@@ -244,7 +244,7 @@ class SessionManager:
         game = new_game(variant, deck=tuple(deal.deck))
         preferences = await players.player_settings(self.db, user_id)
         started = self.now() if started_at is None else started_at
-        row = store.NewGame(
+        row = games_db.NewGame(
             guild_id=guild_id,
             channel_id=channel_id,
             user_id=user_id,
@@ -258,7 +258,7 @@ class SessionManager:
         )
         try:
             record = await self._insert(row)
-        except store.DuplicateGameError as error:
+        except games_db.DuplicateGameError as error:
             if error.kind == "daily":
                 raise errors.AlreadyPlayedError(variant, daily_date or "today") from None
             active_id = await self._adopt_active(guild_id, user_id)
@@ -276,9 +276,9 @@ class SessionManager:
             session.four_colour = four_colour
         return mine
 
-    async def _insert(self, row: store.NewGame) -> GameRecord:
+    async def _insert(self, row: games_db.NewGame) -> GameRecord:
         try:
-            return await store.insert_game(self.db, row)
+            return await games_db.insert_game(self.db, row)
         except sqlite3.IntegrityError:
             raise
         except sqlite3.Error as error:
@@ -290,7 +290,7 @@ class SessionManager:
 
         Returns its id, 0 if it just ended, or ``None`` if it could not be rebuilt and was closed as broken.
         """
-        active = await store.active_game(self.db, guild_id, user_id)
+        active = await games_db.active_game(self.db, guild_id, user_id)
         if active is None:
             return 0
         if active.id not in self._sessions and await self._reload(active) is None:
@@ -305,7 +305,7 @@ class SessionManager:
         """
         session.record = replace(session.record, channel_id=channel_id, message_id=message_id, webhook_token=token)
         try:
-            await store.set_board(self.db, session.id, channel_id=channel_id, message_id=message_id, token=token)
+            await games_db.set_board(self.db, session.id, channel_id=channel_id, message_id=message_id, token=token)
         except sqlite3.Error as error:
             log.warning("could not store the board message of game %s: %s", session.id, error)
 
@@ -405,7 +405,7 @@ class SessionManager:
 
     def _check_open(self, session: Session, version: int | None) -> None:
         if session.id not in self._sessions or session.game.is_over:
-            raise errors.GameOverError(session.game.status.value)
+            raise errors.GameEndedError(session.game.status.value)
         if version is not None and version != session.game.version:
             raise errors.StaleBoardError()
 
@@ -414,7 +414,7 @@ class SessionManager:
             raise errors.TooManyMovesError(MAX_MOVES)
         try:
             session.game.push(move, seconds=session.seconds_at(self.now()))
-        except EngineGameOverError:
+        except GameOverError:
             if session.game.status is Status.EXPIRED:
                 raise _ExpiredError() from None
             raise
@@ -427,8 +427,8 @@ class SessionManager:
             finished = await self._finish(session)
         else:
             entries = tuple((move, int(seconds)) for move, seconds in game.log[saved:])
-            progress = store.Progress(moves=entries, first=saved, score=game.score, version=game.version)
-            if not await store.save_progress(self.db, session.id, progress):
+            progress = games_db.Progress(moves=entries, first=saved, score=game.score, version=game.version)
+            if not await games_db.save_progress(self.db, session.id, progress):
                 raise sqlite3.DatabaseError(f"game {session.id} is not at version {saved} in the database")
             session.record = replace(session.record, score=game.score, version=game.version)
         return Outcome(moves=moves, view=session.view(), version=game.version, finished=finished)
@@ -455,7 +455,7 @@ class SessionManager:
     async def _finish(self, session: Session) -> GameRecord:
         """Write the result once, forget the session and stop its clock (caller holds the lock)."""
         game = session.game
-        result = store.Result(
+        result = games_db.Result(
             state=_state(game),
             status=game.status.value,
             score=game.score,
@@ -464,10 +464,10 @@ class SessionManager:
             version=game.version,
             hinted=game.hinted,
         )
-        record = await store.finish_game(self.db, session.id, result)
+        record = await games_db.finish_game(self.db, session.id, result)
         self._forget(session)
         if record is None:  # someone else already finished it: keep what was stored
-            record = await store.get_game(self.db, session.id)
+            record = await games_db.get_game(self.db, session.id)
             assert record is not None
         session.record = record
         return record
@@ -515,8 +515,8 @@ class SessionManager:
         which retries it. Returns the sessions resumed and the rows of the games finished now.
         """
         resumed, finished = [], []
-        self._noticed = await store.noticed_players(self.db)
-        for record in await store.playing_games(self.db):
+        self._noticed = await games_db.noticed_players(self.db)
+        for record in await games_db.playing_games(self.db):
             if record.id in self._sessions:
                 continue
             session = await self._reload(record)
@@ -533,7 +533,7 @@ class SessionManager:
     async def _reload(self, record: GameRecord) -> Session | None:
         """Rebuild a stored running game into a session with its clock armed; ``None`` if it was closed as broken."""
         try:
-            game = game_from_json(json.loads(await store.game_state(self.db, record)))
+            game = game_from_json(json.loads(await games_db.game_state(self.db, record)))
             if game.version != record.version:  # every later save would be refused: close it now
                 raise ValueError(f"its log has {game.version} commands, its row says {record.version}")
         except sqlite3.Error:
@@ -548,7 +548,7 @@ class SessionManager:
 
     async def _close_broken(self, record: GameRecord, error: Exception) -> None:
         notice = BROKEN_NOTICE.format(id=record.id, variant=record.variant)
-        if await store.close_broken(self.db, record, finished_at=self.now(), notice=notice):
+        if await games_db.close_broken(self.db, record, finished_at=self.now(), notice=notice):
             log.warning(
                 "game %s could not be rebuilt (%s: %s): closed as broken", record.id, type(error).__name__, error
             )
@@ -579,7 +579,7 @@ class SessionManager:
     async def add_notice(self, record: GameRecord, text: str) -> None:
         """Queue ``text`` about game ``record`` for its player's next command (failures are logged)."""
         try:
-            await store.add_notice(self.db, record.guild_id, record.user_id, record.id, text, now=self.now())
+            await games_db.add_notice(self.db, record.guild_id, record.user_id, record.id, text, now=self.now())
         except sqlite3.Error as error:
             log.warning("could not queue a notice about game %s: %s", record.id, error)
             return
@@ -589,15 +589,15 @@ class SessionManager:
         """The player's waiting notices as ``(id, text)``; call :meth:`drop_notices` once they were shown."""
         if (guild_id, user_id) not in self._noticed:
             return []
-        found = await store.pending_notices(self.db, guild_id, user_id)
+        found = await games_db.pending_notices(self.db, guild_id, user_id)
         if not found:
             self._noticed.discard((guild_id, user_id))
         return found
 
     async def drop_notices(self, guild_id: int, user_id: int, notice_ids: list[int]) -> None:
         """Forget notices the player was shown."""
-        await store.drop_notices(self.db, notice_ids)
-        if not await store.pending_notices(self.db, guild_id, user_id):
+        await games_db.drop_notices(self.db, notice_ids)
+        if not await games_db.pending_notices(self.db, guild_id, user_id):
             self._noticed.discard((guild_id, user_id))
 
     async def close(self) -> None:

@@ -23,7 +23,7 @@ from bot.after_game import (
 )
 from bot.client import UNEXPECTED, SolitaireBot
 from bot.move_words import describe_move
-from bot.storage import games as store
+from bot.storage import games as games_db
 from bot.storage.games import GameRecord
 from cogs.board import build_board, edit_stored_board
 from cogs.errors import answer_privately, refusals
@@ -45,7 +45,7 @@ MAX_CONTENT = 1900
 # -- the actions --------------------------------------------------------------------------
 async def _finished_game(bot: SolitaireBot, interaction: discord.Interaction, game_id: int, what: str) -> GameRecord:
     """The player's own finished game, once nobody can gain from ``what`` any more."""
-    record = await store.get_game(bot.db, game_id)
+    record = await games_db.get_game(bot.db, game_id)
     if record is None:
         raise errors.UnknownGameError()
     if record.user_id != interaction.user.id:

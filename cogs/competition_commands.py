@@ -16,11 +16,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import competition as rules
-from bot import errors
+from bot import competition, errors
 from bot.daily import Announcement, Delivery
 from bot.sessions import Session
-from bot.storage import competition as store
+from bot.storage import competition as competition_db
 from bot.storage.games import GameRecord, Mode
 from cogs.base import SolitaireCogBase
 from cogs.buttons import offer_view
@@ -129,10 +128,10 @@ class CompetitionCommands(SolitaireCogBase):
         self, interaction: discord.Interaction, guild_id: int, variant: str, today: date
     ) -> bool:
         """Answer with the earlier attempt's result and rank if today's daily was played; return whether it was."""
-        result = await store.daily_result(self.db, guild_id, interaction.user.id, variant, today.isoformat())
+        result = await competition_db.daily_result(self.db, guild_id, interaction.user.id, variant, today.isoformat())
         if result is None:
             return False
-        await answer_privately(interaction, rules.already_played_line(result, today))
+        await answer_privately(interaction, competition.already_played_line(result, today))
         return True
 
     # -- /solitaire leaderboard and stats ----------------------------------------------------
@@ -145,24 +144,24 @@ class CompetitionCommands(SolitaireCogBase):
         """Show the top 10 and the caller's own rank."""
         async with refusals(interaction):
             guild_id = require_guild(interaction)
-            config = await store.guild_config(self.db, guild_id)
+            config = await competition_db.guild_config(self.db, guild_id)
             now = self.daily.moment()
             today = config.clock.date_at(now)
             mode: Mode = "casual" if games == "casual" else "daily"
-            board = await store.leaderboard(
+            board = await competition_db.leaderboard(
                 self.db,
                 guild_id=guild_id,
                 variant=variant,
                 mode=mode,
-                period=rules.Period(period),
+                period=competition.Period(period),
                 today=today,
                 timezone=config.clock.zone_at(now),
                 caller_id=interaction.user.id,
             )
             embed = discord.Embed(
-                title=f"{rules.variant_title(variant)} · {'daily' if mode == 'daily' else 'casual'} · "
+                title=f"{competition.variant_title(variant)} · {'daily' if mode == 'daily' else 'casual'} · "
                 + _period_words(board.period, today),
-                description="\n".join(rules.leaderboard_lines(board, interaction.user.id)),
+                description="\n".join(competition.leaderboard_lines(board, interaction.user.id)),
             )
             await interaction.response.send_message(embed=embed, allowed_mentions=NO_PINGS)
 
@@ -174,8 +173,10 @@ class CompetitionCommands(SolitaireCogBase):
             guild_id = require_guild(interaction)
             who = member or interaction.user
             today = await self.daily.today(guild_id)
-            found = await store.member_stats(self.db, guild_id, who.id, today)
-            lines = rules.stats_lines(found) if found.games else [f"<@{who.id}> has not finished a game here yet."]
+            found = await competition_db.member_stats(self.db, guild_id, who.id, today)
+            lines = (
+                competition.stats_lines(found) if found.games else [f"<@{who.id}> has not finished a game here yet."]
+            )
             embed = discord.Embed(title=f"Solitaire stats: {who.display_name}", description="\n".join(lines))
             await interaction.response.send_message(embed=embed, allowed_mentions=NO_PINGS)
 
@@ -198,10 +199,10 @@ class CompetitionCommands(SolitaireCogBase):
                     "Give it to me (or my role) in that channel's settings, or choose another channel.",
                 )
                 return
-            config = await store.guild_config(self.db, guild_id)
+            config = await competition_db.guild_config(self.db, guild_id)
             now = self.daily.moment()
             yesterday = (config.clock.date_at(now) - timedelta(days=1)).isoformat()
-            await store.set_channel(self.db, guild_id, channel.id if channel else None, podium_after=yesterday)
+            await competition_db.set_channel(self.db, guild_id, channel.id if channel else None, podium_after=yesterday)
             self.daily.wake()
             if channel is None:
                 text = "Daily podiums will no longer be posted."
@@ -231,8 +232,8 @@ class CompetitionCommands(SolitaireCogBase):
             if guild_id is None:
                 return
             try:
-                zone = rules.validate_timezone(timezone)
-            except rules.InvalidTimezoneError as error:
+                zone = competition.validate_timezone(timezone)
+            except competition.InvalidTimezoneError as error:
                 await answer_privately(interaction, f"{error}.")
                 return
             clock = await self.daily.change_zone(guild_id, zone)
@@ -246,12 +247,14 @@ class CompetitionCommands(SolitaireCogBase):
                     f"(<t:{rollover}:R>), so everyone keeps today's try and nobody gets a second one; "
                     f"after that the day rolls over at 00:00 {zone}."
                 )
-            config = await store.guild_config(self.db, guild_id)
+            config = await competition_db.guild_config(self.db, guild_id)
             await interaction.response.send_message(text + _channel_warning(config), ephemeral=True)
 
     @config_timezone.autocomplete("timezone")
     async def _zone_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        return [app_commands.Choice(name=zone, value=zone) for zone in rules.zone_suggestions(current, ZONE_CHOICES)]
+        return [
+            app_commands.Choice(name=zone, value=zone) for zone in competition.zone_suggestions(current, ZONE_CHOICES)
+        ]
 
     async def _manager_guild(self, interaction: discord.Interaction) -> int | None:
         """The guild id if the caller may change its settings; otherwise answer with the refusal."""
@@ -281,7 +284,7 @@ class CompetitionCommands(SolitaireCogBase):
         return Delivery.POSTED
 
 
-def _channel_warning(config: store.GuildConfig) -> str:
+def _channel_warning(config: competition_db.GuildConfig) -> str:
     """A warning for the admins when the competition channel refused the bot's last post (else nothing)."""
     if config.channel_id is None or config.channel_problem is None:
         return ""
@@ -293,9 +296,9 @@ def _channel_warning(config: store.GuildConfig) -> str:
     )
 
 
-def _period_words(period: rules.Period, today: date) -> str:
+def _period_words(period: competition.Period, today: date) -> str:
     days = period.days(today)
-    if period is rules.Period.TODAY:
+    if period is competition.Period.TODAY:
         return f"today ({today.isoformat()})"
     if days is not None:
         return f"this week (since Monday {days[0].isoformat()})"

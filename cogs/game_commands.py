@@ -16,7 +16,7 @@ from bot.errors import fit_reply
 from bot.move_words import describe_move
 from bot.rules_text import rules_text
 from bot.sessions import FinishSource, Outcome, Session
-from bot.storage import games as store
+from bot.storage import games as games_db
 from bot.storage.deals import StoredDeals
 from bot.storage.games import GameRecord
 from cogs.after_game_buttons import AfterGameButton
@@ -268,12 +268,12 @@ class GameCommands(SolitaireCogBase):
     async def _playable(self, game_id: int, user_id: int, version: int | None) -> Session:
         """The running game a click or offer names, or the refusal that fits (over, foreign, stale)."""
         if self.sessions.get(game_id) is None:
-            record = await store.get_game(self.db, game_id)
+            record = await games_db.get_game(self.db, game_id)
             if record is None:
                 raise errors.UnknownGameError()
             if record.user_id != user_id:
                 raise errors.NotYourGameError(record.user_id)
-            raise errors.GameOverError(record.status)
+            raise errors.GameEndedError(record.status)
         return self.sessions.require_playable(game_id, user_id, version)
 
     async def handle_offer_click(self, interaction: discord.Interaction, click: OfferClick | None) -> None:

@@ -20,7 +20,7 @@ from bot.competition import format_time, variant_title
 from bot.race import MAX_RACERS, MIN_RACERS, RaceError, RaceSnapshot, Result, Standing
 from bot.ratings import PROVISIONAL_RACES, Skill
 from bot.sessions import Session
-from bot.storage import races as race_store
+from bot.storage import races as races_db
 from cogs.base import SolitaireCogBase
 from cogs.errors import answer_privately, refusals
 
@@ -160,10 +160,10 @@ class RaceCommands(SolitaireCogBase):
             if interaction.guild_id is None:
                 raise NotInServerError()
             if member is not None:
-                rows = await race_store.member_ratings(self.db, interaction.guild_id, member.id)
+                rows = await races_db.member_ratings(self.db, interaction.guild_id, member.id)
                 embed = member_ratings_embed(member.id, rows)
             else:
-                board = await race_store.rating_board(self.db, interaction.guild_id, variant)
+                board = await races_db.rating_board(self.db, interaction.guild_id, variant)
                 embed = rating_board_embed(variant, board, interaction.user.id)
             await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
 
@@ -327,7 +327,7 @@ def closed_embed(snapshot: RaceSnapshot) -> discord.Embed:
     )
 
 
-def rating_board_embed(variant: str, board: list[race_store.RatingRecord], caller: int) -> discord.Embed:
+def rating_board_embed(variant: str, board: list[races_db.RatingRecord], caller: int) -> discord.Embed:
     """The best displayed ratings of a server and variant (provisional ones marked)."""
     ranked = sorted(board, key=lambda r: (-Skill(r.mu, r.sigma, r.races).display, r.user_id))
     lines = []
@@ -341,7 +341,7 @@ def rating_board_embed(variant: str, board: list[race_store.RatingRecord], calle
     )
 
 
-def member_ratings_embed(user_id: int, rows: list[race_store.RatingRecord]) -> discord.Embed:
+def member_ratings_embed(user_id: int, rows: list[races_db.RatingRecord]) -> discord.Embed:
     """One member's rating and race count per variant."""
     lines = [f"**{variant_title(row.variant)}** · {_rating_text(row)} · {row.races} races" for row in rows]
     return discord.Embed(
@@ -351,6 +351,6 @@ def member_ratings_embed(user_id: int, rows: list[race_store.RatingRecord]) -> d
     )
 
 
-def _rating_text(row: race_store.RatingRecord) -> str:
+def _rating_text(row: races_db.RatingRecord) -> str:
     skill = Skill(row.mu, row.sigma, row.races)
     return f"{round(skill.display)}{'?' if skill.provisional else ''}"

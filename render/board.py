@@ -35,6 +35,7 @@ from render.layout import (
 from render.sprites import LOCK, Sprite, badge, card_back, card_face, slot, tab, text
 from solitaire.cards import SUIT_SYMBOLS
 from solitaire.game import Status
+from solitaire.moves import FOUNDATION_SOURCES
 from solitaire.variants import Family
 from solitaire.view import BoardView, FoundationView, PileView
 from solitaire.words import plural
@@ -47,8 +48,6 @@ SIZE_BUDGET = 40_000
 """A board whose PNG comes out bigger than this at :data:`COMPRESS_LEVEL` is encoded again at :data:`RETRY_LEVEL`."""
 RETRY_LEVEL = 5
 HIGHLIGHT_WIDTH = 4
-FOUNDATION_SOURCES = ("fs", "fh", "fd", "fc")
-"""Move-notation sources of the Klondike foundations, in view order (S H D C)."""
 TITLE_SIZES = (30, 28, 26, 24, 22)
 """Title sizes tried largest first until the title fits beside the header figures."""
 LABEL_SIZE = 28

@@ -22,7 +22,7 @@ from solitaire.shuffle import shuffled_deck
 from solitaire.solver import WINNABLE, solve
 from solitaire.variants import find_variant
 
-DEFAULT_MAX_NODES = 50_000
+DEAL_MAX_NODES = 50_000
 """Search budget per candidate deal: part of the determinism contract (changing it changes deals)."""
 DEFAULT_MAX_CANDIDATES = 10_000
 """Candidates tried before giving up (a safety net: every variant proves a deal in far fewer)."""
@@ -45,7 +45,7 @@ class DealRequest:
 
     variant: str
     source: str
-    max_nodes: int = DEFAULT_MAX_NODES
+    max_nodes: int = DEAL_MAX_NODES
 
 
 def candidate_seed(source: str, index: int) -> int:
@@ -65,7 +65,7 @@ def winnable_deal(
     variant: str,
     source: str,
     *,
-    max_nodes: int = DEFAULT_MAX_NODES,
+    max_nodes: int = DEAL_MAX_NODES,
     max_candidates: int = DEFAULT_MAX_CANDIDATES,
 ) -> ProvenDeal:
     """Return the first candidate deal for ``source`` proven winnable within ``max_nodes``.

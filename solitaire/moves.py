@@ -16,6 +16,7 @@ from solitaire.variants import Family
 
 PILES = tuple(str(number) for number in range(1, 8))
 FOUNDATION_SOURCES = {"fs": "S", "fh": "H", "fd": "D", "fc": "C"}
+"""Move-notation source of each Klondike foundation and its suit, in view order (S H D C)."""
 FRIDAY13_LABELS = ("J", "Q", "K", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10")
 _LABEL_ALIASES = {"T": "10", "11": "J", "12": "Q", "13": "K", "1": "A"}
 _KLONDIKE_HELP = "use draw, undo, end or SRC-DST with SRC 1-7, w, fs, fh, fd, fc and DST 1-7 or f (e.g. 3-5, w-f)"

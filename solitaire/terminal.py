@@ -27,7 +27,7 @@ INTERRUPTED = 130
 """Exit status after Ctrl-C (128 + SIGINT)."""
 
 
-class TimeUpError(Exception):
+class ClockRanOutError(Exception):
     """The game's clock ran out while the player was typing."""
 
 
@@ -77,14 +77,14 @@ def terminal_reader() -> Reader:
 
 @contextmanager
 def alarm_after(seconds: float, enabled: bool) -> Iterator[None]:
-    """Raise :class:`TimeUpError` in the main thread after ``seconds`` (if ``enabled`` and signals allow)."""
+    """Raise :class:`ClockRanOutError` in the main thread after ``seconds`` (if ``enabled`` and signals allow)."""
     usable = enabled and hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
     if not usable:
         yield
         return
 
     def ring(_signum: int, _frame: FrameType | None) -> None:
-        raise TimeUpError
+        raise ClockRanOutError
 
     previous = signal.signal(signal.SIGALRM, ring)
     signal.setitimer(signal.ITIMER_REAL, max(seconds, 0.001))
@@ -127,7 +127,7 @@ def play_loop(
             try:
                 with alarm_after(left(), alarm):
                     line = read("> ") if left() > 0 else ""
-            except TimeUpError:
+            except ClockRanOutError:
                 line = ""
             if line is None or normalise(line) in QUIT:
                 out.write("Left the game unfinished.\n")

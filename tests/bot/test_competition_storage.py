@@ -9,8 +9,8 @@ import pytest
 
 from bot.competition import DailyActivity, DayClock, Period, Streak, VariantStats
 from bot.storage import Database, load_migrations
-from bot.storage import competition as comp
-from bot.storage import games as store
+from bot.storage import competition as competition_db
+from bot.storage import games as games_db
 
 GUILD = 10
 OTHER_GUILD = 11
@@ -34,14 +34,14 @@ async def start(
     user: int,
     *,
     variant: str = "draw3",
-    mode: store.Mode = "daily",
+    mode: games_db.Mode = "daily",
     day: date | None = DAY,
     guild: int = GUILD,
     started: float = 0.0,
 ) -> int:
-    record = await store.insert_game(
+    record = await games_db.insert_game(
         db,
-        store.NewGame(
+        games_db.NewGame(
             guild_id=guild,
             channel_id=1,
             user_id=user,
@@ -58,8 +58,8 @@ async def start(
 
 
 async def finish(db: Database, game_id: int, score: int, seconds: int, at: float, status: str = "ended") -> None:
-    result = store.Result(state="{}", status=status, score=score, seconds_used=seconds, finished_at=at, version=1)
-    assert await store.finish_game(db, game_id, result) is not None
+    result = games_db.Result(state="{}", status=status, score=score, seconds_used=seconds, finished_at=at, version=1)
+    assert await games_db.finish_game(db, game_id, result) is not None
 
 
 async def play(
@@ -84,7 +84,7 @@ async def test_migrations_apply_in_order(db: Database) -> None:
 
 
 async def test_migration_counts_results_stored_before_it(tmp_path: Path) -> None:
-    folder = Path(store.__file__).parent / "migrations"
+    folder = Path(games_db.__file__).parent / "migrations"
     only_v1 = tmp_path / "v1"
     only_v1.mkdir()
     (only_v1 / "V001__games.sql").write_text((folder / "V001__games.sql").read_text())
@@ -104,7 +104,7 @@ async def test_migration_counts_results_stored_before_it(tmp_path: Path) -> None
     db = await Database.open(path)
     try:
         assert (await db.applied_migrations())[:2] == [1, 2]
-        board = await comp.leaderboard(
+        board = await competition_db.leaderboard(
             db,
             guild_id=GUILD,
             variant="draw3",
@@ -115,16 +115,16 @@ async def test_migration_counts_results_stored_before_it(tmp_path: Path) -> None
             caller_id=1,
         )
         assert [(e.user_id, e.score) for e in board.top] == [(1, 500), (2, 400)]
-        stats = await comp.member_stats(db, GUILD, 1, DAY)
+        stats = await competition_db.member_stats(db, GUILD, 1, DAY)
         assert stats.variants == (VariantStats("draw3", 2, 0, 500, 800),)
-        assert await comp.unannounced(db) == []  # old results are not announced again
+        assert await competition_db.unannounced(db) == []  # old results are not announced again
     finally:
         await db.close()
 
 
 async def test_one_daily_attempt_per_member_day_and_variant(db: Database) -> None:
     await play(db, 1, 100)
-    with pytest.raises(store.DuplicateGameError) as caught:
+    with pytest.raises(games_db.DuplicateGameError) as caught:
         await start(db, 1)
     assert caught.value.kind == "daily"
     await play(db, 1, 100, variant="draw1")  # another variant
@@ -142,7 +142,7 @@ async def test_daily_rank_applies_the_tie_breaks(db: Database) -> None:
     await play(db, 5, 900, 10, ts(2024, 5, 1, 9), variant="draw1")  # another board
     ranks = {}
     for user in (1, 2, 3, 4):
-        result = await comp.daily_result(db, GUILD, user, "draw3", DAY.isoformat())
+        result = await competition_db.daily_result(db, GUILD, user, "draw3", DAY.isoformat())
         assert result is not None
         assert result.total == 4
         ranks[user] = result.rank
@@ -151,19 +151,25 @@ async def test_daily_rank_applies_the_tie_breaks(db: Database) -> None:
 
 async def test_daily_result_of_a_running_or_missing_game(db: Database) -> None:
     game_id = await start(db, 1)
-    assert await comp.daily_result(db, GUILD, 1, "draw3", DAY.isoformat()) is None
-    assert await comp.daily_result_of(db, game_id) is None
-    assert (await comp.daily_attempt(db, GUILD, 1, "draw3", DAY.isoformat())) is not None
-    assert await comp.daily_result(db, GUILD, 9, "draw3", DAY.isoformat()) is None
+    assert await competition_db.daily_result(db, GUILD, 1, "draw3", DAY.isoformat()) is None
+    assert await competition_db.daily_result_of(db, game_id) is None
+    assert (await competition_db.daily_attempt(db, GUILD, 1, "draw3", DAY.isoformat())) is not None
+    assert await competition_db.daily_result(db, GUILD, 9, "draw3", DAY.isoformat()) is None
     casual = await play(db, 2, 10, mode="casual", day=None)
-    assert await comp.daily_result_of(db, casual) is None
+    assert await competition_db.daily_result_of(db, casual) is None
 
 
 # -- leaderboards -------------------------------------------------------------------
 async def board(
-    db: Database, mode: store.Mode, period: Period, caller: int = 1, today: date = DAY, tz: str = "UTC", limit: int = 10
+    db: Database,
+    mode: games_db.Mode,
+    period: Period,
+    caller: int = 1,
+    today: date = DAY,
+    tz: str = "UTC",
+    limit: int = 10,
 ) -> list[tuple[int, int, int]]:
-    result = await comp.leaderboard(
+    result = await competition_db.leaderboard(
         db,
         guild_id=GUILD,
         variant="draw3",
@@ -230,7 +236,7 @@ async def test_each_member_counts_once_with_their_best(db: Database) -> None:
     await play(db, 1, 300, 80, mode="casual", day=None)  # same best score, faster
     await play(db, 2, 200, mode="casual", day=None)
     for period in (Period.TODAY, Period.ALL):
-        result = await comp.leaderboard(
+        result = await competition_db.leaderboard(
             db,
             guild_id=GUILD,
             variant="draw3",
@@ -267,7 +273,7 @@ async def test_member_stats(db: Database) -> None:
     await play(db, 2, 999, status="won")
     await play(db, 1, 999, status="won", guild=OTHER_GUILD)
     await start(db, 1, variant="goldrush")  # running: not counted
-    stats = await comp.member_stats(db, GUILD, 1, DAY)
+    stats = await competition_db.member_stats(db, GUILD, 1, DAY)
     assert stats.variants == (
         VariantStats("draw1", 1, 1, 300, 300),
         VariantStats("draw3", 4, 2, 500, 840),
@@ -279,22 +285,22 @@ async def test_member_stats(db: Database) -> None:
 async def test_streaks_break_on_a_missed_day(db: Database) -> None:
     for day in (date(2024, 4, 25), date(2024, 4, 26), date(2024, 4, 29), date(2024, 4, 30)):
         await play(db, 1, 100, status="won", day=day)
-    stats = await comp.member_stats(db, GUILD, 1, DAY)
+    stats = await competition_db.member_stats(db, GUILD, 1, DAY)
     assert (stats.played, stats.won) == (Streak(2, 2), Streak(2, 2))
-    later = await comp.member_stats(db, GUILD, 1, date(2024, 5, 3))
+    later = await competition_db.member_stats(db, GUILD, 1, date(2024, 5, 3))
     assert later.played == Streak(0, 2)
 
 
 async def test_stats_of_a_member_who_never_played(db: Database) -> None:
-    stats = await comp.member_stats(db, GUILD, 1, DAY)
+    stats = await competition_db.member_stats(db, GUILD, 1, DAY)
     assert (stats.variants, stats.played, stats.won, stats.games) == ((), Streak(), Streak(), 0)
 
 
 async def test_a_result_is_counted_once_even_if_finished_twice(db: Database) -> None:
     game_id = await play(db, 1, 100, status="won")
-    again = store.Result(state="{}", status="won", score=999, seconds_used=1, finished_at=1.0, version=2)
-    assert await store.finish_game(db, game_id, again) is None
-    stats = await comp.member_stats(db, GUILD, 1, DAY)
+    again = games_db.Result(state="{}", status="won", score=999, seconds_used=1, finished_at=1.0, version=2)
+    assert await games_db.finish_game(db, game_id, again) is None
+    stats = await competition_db.member_stats(db, GUILD, 1, DAY)
     assert stats.variants == (VariantStats("draw3", 1, 1, 100, 100),)
     assert await board(db, "daily", Period.ALL) == [(1, 1, 100), (1, 0, 0)]
 
@@ -305,7 +311,7 @@ async def test_podium(db: Database) -> None:
         await play(db, user, score)
     await play(db, 5, 50, variant="friday13")
     await play(db, 6, 999, day=date(2024, 5, 2))
-    podium = await comp.podium(db, GUILD, DAY.isoformat(), ["draw1", "draw3", "friday13"])
+    podium = await competition_db.podium(db, GUILD, DAY.isoformat(), ["draw1", "draw3", "friday13"])
     assert {v: [(e.rank, e.user_id) for e in entries] for v, entries in podium.places.items()} == {
         "draw1": [],
         "draw3": [(1, 2), (2, 3), (3, 4)],
@@ -317,46 +323,46 @@ async def test_result_lines_are_queued_once_and_claimed_once(db: Database) -> No
     running = await start(db, 1)
     done = await play(db, 2, 100)
     casual = await play(db, 3, 100, mode="casual", day=None)
-    assert await comp.unannounced(db) == [done]
-    assert await comp.unannounced(db, since=ts(2024, 5, 1, 12)) == []  # finished at 12:00, not after
-    assert not await comp.queue_result(db, running, 1.0)
-    assert not await comp.queue_result(db, casual, 1.0)
-    assert await comp.queue_result(db, done, 1.0)
-    assert not await comp.queue_result(db, done, 2.0)
-    assert await comp.unannounced(db) == []
-    [pending] = await comp.due_announcements(db, 1.0)
+    assert await competition_db.unannounced(db) == [done]
+    assert await competition_db.unannounced(db, since=ts(2024, 5, 1, 12)) == []  # finished at 12:00, not after
+    assert not await competition_db.queue_result(db, running, 1.0)
+    assert not await competition_db.queue_result(db, casual, 1.0)
+    assert await competition_db.queue_result(db, done, 1.0)
+    assert not await competition_db.queue_result(db, done, 2.0)
+    assert await competition_db.unannounced(db) == []
+    [pending] = await competition_db.due_announcements(db, 1.0)
     assert (pending.kind, pending.subject, pending.guild_id, pending.attempts) == ("result", str(done), GUILD, 0)
-    assert await comp.claim_announcement(db, pending.id, 1.0)
-    assert not await comp.claim_announcement(db, pending.id, 1.5)  # in flight
-    assert await comp.due_announcements(db, 5.0) == []
-    await comp.retry_announcement(db, pending.id, due_at=31.0)
-    assert await comp.due_announcements(db, 30.0) == []
-    assert await comp.next_announcement_due(db) == 31.0
-    [again] = await comp.due_announcements(db, 31.0)
+    assert await competition_db.claim_announcement(db, pending.id, 1.0)
+    assert not await competition_db.claim_announcement(db, pending.id, 1.5)  # in flight
+    assert await competition_db.due_announcements(db, 5.0) == []
+    await competition_db.retry_announcement(db, pending.id, due_at=31.0)
+    assert await competition_db.due_announcements(db, 30.0) == []
+    assert await competition_db.next_announcement_due(db) == 31.0
+    [again] = await competition_db.due_announcements(db, 31.0)
     assert again.attempts == 1
-    assert await comp.claim_announcement(db, again.id, 31.0)
-    assert await comp.release_claims(db) == 1  # a restart gives the claim back
-    assert await comp.claim_announcement(db, again.id, 32.0)
-    await comp.finish_announcement(db, again.id, "posted")
-    assert not await comp.claim_announcement(db, again.id, 33.0)
-    assert await comp.next_announcement_due(db) is None
+    assert await competition_db.claim_announcement(db, again.id, 31.0)
+    assert await competition_db.release_claims(db) == 1  # a restart gives the claim back
+    assert await competition_db.claim_announcement(db, again.id, 32.0)
+    await competition_db.finish_announcement(db, again.id, "posted")
+    assert not await competition_db.claim_announcement(db, again.id, 33.0)
+    assert await competition_db.next_announcement_due(db) is None
 
 
 async def test_guild_settings(db: Database) -> None:
-    assert await comp.guild_config(db, GUILD) == comp.GuildConfig(GUILD, None, "UTC", None)
+    assert await competition_db.guild_config(db, GUILD) == competition_db.GuildConfig(GUILD, None, "UTC", None)
     paris = DayClock("Europe/Paris")
-    await comp.set_day_clock(db, GUILD, paris)
-    assert await comp.podium_guilds(db) == []
-    await comp.set_channel(db, GUILD, 55, podium_after="2024-04-30")
-    await comp.set_channel(db, GUILD, 56, podium_after="2024-05-09")  # keeps the first mark
-    config = comp.GuildConfig(GUILD, 56, "Europe/Paris", "2024-04-30", paris)
-    assert await comp.guild_config(db, GUILD) == config
-    assert await comp.podium_guilds(db) == [config]
-    assert await comp.claim_podium(db, GUILD, "2024-05-01", 10.0)
-    assert not await comp.claim_podium(db, GUILD, "2024-05-01", 11.0)
-    assert not await comp.claim_podium(db, GUILD, "2024-04-30", 12.0)
-    assert await comp.claim_podium(db, GUILD, "2024-05-02", 13.0)
-    assert [(p.kind, p.subject) for p in await comp.due_announcements(db, 20.0)] == [
+    await competition_db.set_day_clock(db, GUILD, paris)
+    assert await competition_db.podium_guilds(db) == []
+    await competition_db.set_channel(db, GUILD, 55, podium_after="2024-04-30")
+    await competition_db.set_channel(db, GUILD, 56, podium_after="2024-05-09")  # keeps the first mark
+    config = competition_db.GuildConfig(GUILD, 56, "Europe/Paris", "2024-04-30", paris)
+    assert await competition_db.guild_config(db, GUILD) == config
+    assert await competition_db.podium_guilds(db) == [config]
+    assert await competition_db.claim_podium(db, GUILD, "2024-05-01", 10.0)
+    assert not await competition_db.claim_podium(db, GUILD, "2024-05-01", 11.0)
+    assert not await competition_db.claim_podium(db, GUILD, "2024-04-30", 12.0)
+    assert await competition_db.claim_podium(db, GUILD, "2024-05-02", 13.0)
+    assert [(p.kind, p.subject) for p in await competition_db.due_announcements(db, 20.0)] == [
         ("podium", "2024-05-01"),
         ("podium", "2024-05-02"),
     ]
@@ -365,40 +371,40 @@ async def test_guild_settings(db: Database) -> None:
 async def test_a_zone_change_and_a_channel_problem_are_stored(db: Database) -> None:
     moment = datetime(2024, 5, 1, 20, 0, tzinfo=UTC)
     clock = DayClock("UTC").changed_to("Asia/Tokyo", moment)
-    await comp.set_day_clock(db, GUILD, clock)
-    assert (await comp.guild_config(db, GUILD)).clock == clock
-    await comp.set_channel(db, GUILD, 55, podium_after="2024-04-30")
-    await comp.set_channel_problem(db, GUILD, 54, "missing access", 7.0)  # not the configured channel
-    assert (await comp.guild_config(db, GUILD)).channel_problem is None
-    await comp.set_channel_problem(db, GUILD, 55, "missing access", 7.0)
-    config = await comp.guild_config(db, GUILD)
+    await competition_db.set_day_clock(db, GUILD, clock)
+    assert (await competition_db.guild_config(db, GUILD)).clock == clock
+    await competition_db.set_channel(db, GUILD, 55, podium_after="2024-04-30")
+    await competition_db.set_channel_problem(db, GUILD, 54, "missing access", 7.0)  # not the configured channel
+    assert (await competition_db.guild_config(db, GUILD)).channel_problem is None
+    await competition_db.set_channel_problem(db, GUILD, 55, "missing access", 7.0)
+    config = await competition_db.guild_config(db, GUILD)
     assert (config.channel_problem, config.channel_problem_at) == ("missing access", 7.0)
-    await comp.set_channel(db, GUILD, 57, podium_after="2024-04-30")  # a new channel: a clean slate
-    assert (await comp.guild_config(db, GUILD)).channel_problem is None
+    await competition_db.set_channel(db, GUILD, 57, podium_after="2024-04-30")  # a new channel: a clean slate
+    assert (await competition_db.guild_config(db, GUILD)).channel_problem is None
 
 
 async def test_open_dailies_give_the_last_deadline_of_the_day(db: Database) -> None:
-    assert await comp.open_dailies(db, GUILD, DAY.isoformat()) is None
+    assert await competition_db.open_dailies(db, GUILD, DAY.isoformat()) is None
     await start(db, 1)
     await play(db, 2, 100)
-    deadline = await comp.open_dailies(db, GUILD, DAY.isoformat())
+    deadline = await competition_db.open_dailies(db, GUILD, DAY.isoformat())
     assert deadline is not None
-    assert await comp.open_dailies(db, OTHER_GUILD, DAY.isoformat()) is None
+    assert await competition_db.open_dailies(db, OTHER_GUILD, DAY.isoformat()) is None
 
 
 async def test_secret_is_made_once(db: Database) -> None:
-    first = await comp.get_or_create_secret(db, "daily", lambda: "abc")
-    second = await comp.get_or_create_secret(db, "daily", lambda: "xyz")
+    first = await competition_db.get_or_create_secret(db, "daily", lambda: "abc")
+    second = await competition_db.get_or_create_secret(db, "daily", lambda: "xyz")
     assert first == second == "abc"
 
 
 async def test_deal_cache(db: Database) -> None:
-    assert await comp.cached_deal(db, GUILD, "draw3", "2024-05-01") is None
-    await comp.store_deal(db, GUILD, "draw3", "2024-05-01", {"seed": 1})
-    await comp.store_deal(db, GUILD, "draw3", "2024-05-01", {"seed": 2})
-    assert await comp.cached_deal(db, GUILD, "draw3", "2024-05-01") == {"seed": 1}
-    assert await comp.forget_deals_before(db, "2024-05-02") == 1
-    assert await comp.cached_deal(db, GUILD, "draw3", "2024-05-01") is None
+    assert await competition_db.cached_deal(db, GUILD, "draw3", "2024-05-01") is None
+    await competition_db.store_deal(db, GUILD, "draw3", "2024-05-01", {"seed": 1})
+    await competition_db.store_deal(db, GUILD, "draw3", "2024-05-01", {"seed": 2})
+    assert await competition_db.cached_deal(db, GUILD, "draw3", "2024-05-01") == {"seed": 1}
+    assert await competition_db.forget_deals_before(db, "2024-05-02") == 1
+    assert await competition_db.cached_deal(db, GUILD, "draw3", "2024-05-01") is None
 
 
 def test_migrations_are_numbered() -> None:
@@ -411,16 +417,18 @@ async def test_daily_activity_keeps_each_servers_last_daily_per_variant(db: Data
     await start(db, 2, day=date(2024, 4, 20))  # older: the later day stays
     await start(db, 3, variant="friday13", day=date(2024, 4, 30), guild=OTHER_GUILD)
     await start(db, 4, mode="casual", variant="goldrush")  # casual games do not count
-    await comp.set_day_clock(db, OTHER_GUILD, DayClock("Asia/Tokyo"))
-    assert await comp.recent_daily_activity(db, "2024-04-25") == [
+    await competition_db.set_day_clock(db, OTHER_GUILD, DayClock("Asia/Tokyo"))
+    assert await competition_db.recent_daily_activity(db, "2024-04-25") == [
         DailyActivity(GUILD, "draw3", "UTC", "2024-05-01"),
         DailyActivity(OTHER_GUILD, "friday13", "Asia/Tokyo", "2024-04-30"),
     ]
-    assert await comp.recent_daily_activity(db, "2024-05-01") == [DailyActivity(GUILD, "draw3", "UTC", "2024-05-01")]
+    assert await competition_db.recent_daily_activity(db, "2024-05-01") == [
+        DailyActivity(GUILD, "draw3", "UTC", "2024-05-01")
+    ]
 
 
 async def test_the_activity_migration_counts_dailies_started_before_it(tmp_path: Path) -> None:
-    folder = Path(store.__file__).parent / "migrations"
+    folder = Path(games_db.__file__).parent / "migrations"
     before = tmp_path / "before"
     before.mkdir()
     for migration in ("V001__games.sql", "V002__competition.sql", "V003__player_settings.sql"):
@@ -432,7 +440,7 @@ async def test_the_activity_migration_counts_dailies_started_before_it(tmp_path:
     await old.close()
     db = await Database.open(path)
     try:
-        assert await comp.recent_daily_activity(db, "2024-01-01") == [
+        assert await competition_db.recent_daily_activity(db, "2024-01-01") == [
             DailyActivity(GUILD, "draw3", "UTC", "2024-04-30")
         ]
     finally:

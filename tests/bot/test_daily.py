@@ -15,8 +15,8 @@ from bot import daily as service_module
 from bot.competition import DayClock, server_date
 from bot.daily import Announcement, DailyService, Delivery, retry_delay
 from bot.storage import Database
-from bot.storage import competition as comp
-from bot.storage import games as store
+from bot.storage import competition as competition_db
+from bot.storage import games as games_db
 from solitaire.deals import DealRequest, ProvenDeal
 from tests.bot.decks import EASY_KLONDIKE
 from tests.conftest import make_deal_bank
@@ -73,14 +73,14 @@ def make_service(db: Database, clock: Clock, channel: Channel) -> DailyService:
 
 
 async def with_channel(db: Database, zone: str = "UTC", *, since: str = "2000-01-01") -> None:
-    await comp.set_day_clock(db, GUILD, DayClock(zone))
-    await comp.set_channel(db, GUILD, CHANNEL, podium_after=since)
+    await competition_db.set_day_clock(db, GUILD, DayClock(zone))
+    await competition_db.set_channel(db, GUILD, CHANNEL, podium_after=since)
 
 
 async def start_daily(db: Database, user: int, day: date, started: datetime) -> int:
-    game = await store.insert_game(
+    game = await games_db.insert_game(
         db,
-        store.NewGame(
+        games_db.NewGame(
             GUILD,
             1,
             user,
@@ -97,10 +97,10 @@ async def start_daily(db: Database, user: int, day: date, started: datetime) -> 
 
 
 async def finish(db: Database, service: DailyService, game_id: int, score: int, at: datetime) -> None:
-    game = await store.get_game(db, game_id)
+    game = await games_db.get_game(db, game_id)
     assert game is not None
     seconds = int(at.timestamp() - game.started_at)
-    record = await store.finish_game(db, game_id, store.Result("{}", "ended", score, seconds, at.timestamp(), 2))
+    record = await games_db.finish_game(db, game_id, games_db.Result("{}", "ended", score, seconds, at.timestamp(), 2))
     assert record is not None
     await service.game_finished(record)
 
@@ -218,12 +218,12 @@ async def test_a_forbidden_channel_is_noted_for_the_admins_until_a_post_goes_thr
     channel = Channel(script=[Delivery.FORBIDDEN])
     service = make_service(db, clock, channel)
     await finish(db, service, await start_daily(db, 1, date(2026, 1, 1), clock.at), 5, clock.at)
-    config = await comp.guild_config(db, GUILD)
+    config = await competition_db.guild_config(db, GUILD)
     assert config.channel_problem is not None and config.channel_problem_at == clock()
     clock.at += timedelta(seconds=retry_delay(0))
     await service.run_once()
     assert len(channel.posts) == 1
-    assert (await comp.guild_config(db, GUILD)).channel_problem is None
+    assert (await competition_db.guild_config(db, GUILD)).channel_problem is None
 
 
 async def test_a_post_is_retried_for_hours_then_dropped(db):
@@ -237,7 +237,7 @@ async def test_a_post_is_retried_for_hours_then_dropped(db):
         clock.at += timedelta(seconds=wait)
     assert timedelta(hours=1) <= clock.at - queued
     assert clock.at - queued <= timedelta(seconds=service_module.RETRY_FOR + service_module.RETRY_MAX)
-    assert await comp.next_announcement_due(db) is None
+    assert await competition_db.next_announcement_due(db) is None
     assert channel.posts == []
 
 
@@ -299,19 +299,19 @@ async def test_deals_are_shared_stored_and_solved_ahead_for_active_servers(db):
     second = await service.deal(GUILD, "draw3", day)
     assert first == second and len(asked) == 1
     await start_daily(db, 1, day, clock.at)
-    old = await store.insert_game(
-        db, store.NewGame(GUILD, 1, 2, "goldrush", "daily", None, "2025-12-25", "{}", 0.0, 300.0)
+    old = await games_db.insert_game(
+        db, games_db.NewGame(GUILD, 1, 2, "goldrush", "daily", None, "2025-12-25", "{}", 0.0, 300.0)
     )  # 8 days before 2 January: not solved ahead
     assert old.id
     clock.at = utc(2026, 1, 2, 0, 0, 1)
     await service.run_once()
     assert service._presolver is not None
     await service._presolver
-    assert await comp.cached_deal(db, GUILD, "draw3", "2026-01-02") is not None
+    assert await competition_db.cached_deal(db, GUILD, "draw3", "2026-01-02") is not None
     assert service.deal_ready(GUILD, "draw3", date(2026, 1, 2))
     assert [r.variant for r in asked] == ["draw3", "draw3", "draw3"]  # 1 January, then 2 and 3 ahead
-    assert await comp.cached_deal(db, GUILD, "draw3", "2026-01-03") is not None
-    assert await comp.cached_deal(db, GUILD, "goldrush", "2026-01-02") is None
+    assert await competition_db.cached_deal(db, GUILD, "draw3", "2026-01-03") is not None
+    assert await competition_db.cached_deal(db, GUILD, "goldrush", "2026-01-02") is None
     await service.close()
 
 

@@ -19,8 +19,8 @@ from bot.race import RaceService, RaceSnapshot
 from bot.ratings import PROVISIONAL_RACES
 from bot.sessions import SessionManager
 from bot.storage import Database
-from bot.storage import games as game_store
-from bot.storage import races as store
+from bot.storage import games as games_db
+from bot.storage import races as races_db
 from solitaire import DRAW, game_from_json
 from tests.bot.decks import EASY_KLONDIKE, EASY_NUMBER
 from tests.conftest import make_deal_bank
@@ -242,11 +242,11 @@ async def test_a_race_with_a_tie_ranks_as_the_dailies_and_rates_once(world, cloc
     assert bob.rating_after > bob.rating_before and carol.rating_after < carol.rating_before
     assert all(r.races == 1 and r.provisional for r in final.results)
     assert world.published.statuses().count("finished") == 1
-    stored = await store.ratings_of(db, GUILD, "draw3", [ALICE, BOB, CAROL])
+    stored = await races_db.ratings_of(db, GUILD, "draw3", [ALICE, BOB, CAROL])
     assert {r.races for r in stored.values()} == {1}
     # every race score is re-derived by replaying the stored move log
-    for racer in await store.racers(db, race_id):
-        record = await game_store.get_game(db, racer.game_id)
+    for racer in await races_db.racers(db, race_id):
+        record = await games_db.get_game(db, racer.game_id)
         assert game_from_json(json.loads(record.state)).score == record.score
 
 
@@ -277,12 +277,12 @@ async def test_standings_are_published_at_most_once_per_interval(world, clock):
 
 async def test_a_restart_mid_race_keeps_the_clock_and_the_boards_and_posts_the_results_once(world, clock, db):
     race_id = await started(world, ALICE, BOB)
-    before = await store.get_race(db, race_id)
+    before = await races_db.get_race(db, race_id)
     session = await world.races.board(race_id, ALICE)
     await world.sessions.play(session, DRAW)
     await clock.advance(60)
     await world.restart()
-    after = await store.get_race(db, race_id)
+    after = await races_db.get_race(db, race_id)
     assert (after.status, after.start_at, after.end_at) == ("running", before.start_at, before.end_at)
     session = await world.races.board(race_id, ALICE)
     assert session.game.version == 1 and session.deadline == before.end_at
@@ -292,7 +292,7 @@ async def test_a_restart_mid_race_keeps_the_clock_and_the_boards_and_posts_the_r
     await world.restart()  # a second restart after the end posts nothing again
     await clock.advance(10)
     assert world.published.statuses().count("finished") == 1
-    assert (await store.get_race(db, race_id)).results_posted_at is not None
+    assert (await races_db.get_race(db, race_id)).results_posted_at is not None
 
 
 async def test_a_race_that_ended_while_the_bot_was_down_is_finished_and_posted_at_resume(world, clock, db):
@@ -304,7 +304,7 @@ async def test_a_race_that_ended_while_the_bot_was_down_is_finished_and_posted_a
     await world.sessions.resume_all()
     await world.races.resume()
     await clock.advance(races.STANDINGS_INTERVAL)
-    race = await store.get_race(db, race_id)
+    race = await races_db.get_race(db, race_id)
     assert race.status == "finished" and race.results_posted_at is not None
     assert world.published.statuses()[-1] == "finished" and world.published.statuses().count("finished") == 1
 

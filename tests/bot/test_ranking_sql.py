@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 from bot.competition import Period, Ranked, best_first, rank_bests, rank_key
 from bot.storage import Database
-from bot.storage import competition as comp
-from bot.storage import games as store
+from bot.storage import competition as competition_db
+from bot.storage import games as games_db
 
 GUILD = 5
 DAY = "2024-05-01"
@@ -33,12 +33,12 @@ result = st.tuples(
 
 
 async def record(
-    db: Database, numbers: itertools.count[int], mode: store.Mode, entry: tuple[int, int, int, float]
+    db: Database, numbers: itertools.count[int], mode: games_db.Mode, entry: tuple[int, int, int, float]
 ) -> int:
     user, score, seconds, at = entry
-    game = await store.insert_game(
+    game = await games_db.insert_game(
         db,
-        store.NewGame(
+        games_db.NewGame(
             GUILD,
             1,
             user,
@@ -51,7 +51,7 @@ async def record(
             300.0,
         ),
     )
-    assert await store.finish_game(db, game.id, store.Result("{}", "ended", score, seconds, at, 1)) is not None
+    assert await games_db.finish_game(db, game.id, games_db.Result("{}", "ended", score, seconds, at, 1)) is not None
     return game.id
 
 
@@ -80,11 +80,11 @@ def test_daily_ranks_and_podium_follow_the_python_order(results: list[tuple[int,
         games = {await record(db, numbers, "daily", entry): ranked(entry) for entry in results}
         keys = {game_id: rank_key(entry) for game_id, entry in games.items()}
         for game_id in games:
-            found = await comp.daily_result_of(db, game_id)
+            found = await competition_db.daily_result_of(db, game_id)
             assert found is not None
             assert found.rank == 1 + sum(key < keys[game_id] for key in keys.values())
             assert found.total == len(games)
-        podium = await comp.podium(db, GUILD, DAY, ["draw3"])
+        podium = await competition_db.podium(db, GUILD, DAY, ["draw3"])
         expected = [(e.user_id, e.score, e.seconds_used, e.finished_at) for e in best_first(list(games.values()))[:3]]
         assert [(e.user_id, e.score, e.seconds_used, e.finished_at) for e in podium.places["draw3"]] == expected
 
@@ -100,7 +100,7 @@ def test_all_time_boards_and_best_results_follow_the_python_order(
         numbers = itertools.count(1)
         for entry in results:
             await record(db, numbers, "casual", entry)
-        board = await comp.leaderboard(
+        board = await competition_db.leaderboard(
             db,
             guild_id=GUILD,
             variant="draw3",

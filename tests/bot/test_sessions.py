@@ -13,7 +13,7 @@ import pytest_asyncio
 from bot import errors
 from bot.sessions import SessionManager
 from bot.storage import Database, players
-from bot.storage import games as store
+from bot.storage import games as games_db
 from solitaire import DRAW, IllegalMoveError, InvalidMoveError, Move
 from solitaire.deals import ProvenDeal
 from tests.bot.decks import EASY_KLONDIKE, seeded
@@ -59,7 +59,7 @@ async def start(manager: SessionManager, user: int = 7, guild: int = 1, **kwargs
 
 async def test_start_stores_a_playing_row_with_its_deadline(manager, db, clock):
     session = await start(manager)
-    row = await store.get_game(db, session.id)
+    row = await games_db.get_game(db, session.id)
     assert row is not None
     assert (row.status, row.mode, row.deal_number, row.started_at, row.deadline) == (
         "playing",
@@ -85,10 +85,10 @@ async def test_every_accepted_move_is_saved_with_its_clock_reading(manager, db, 
     session = await start(manager)
     clock.now += 12.7
     outcome = await manager.play(session, "1-f")
-    row = await store.get_game(db, session.id)
+    row = await games_db.get_game(db, session.id)
     assert row is not None
     assert outcome.version == row.version == 1 and row.score == 50
-    assert json.loads(await store.game_state(db, row))["log"] == [["1-f", 12]]
+    assert json.loads(await games_db.game_state(db, row))["log"] == [["1-f", 12]]
 
 
 @pytest.mark.parametrize(
@@ -99,7 +99,7 @@ async def test_a_refused_move_changes_and_saves_nothing(manager, db, move, error
     session = await start(manager)
     with pytest.raises(error):
         await manager.play(session, move)
-    row = await store.get_game(db, session.id)
+    row = await games_db.get_game(db, session.id)
     assert row is not None and row.version == 0 and session.game.version == 0
 
 
@@ -161,9 +161,9 @@ async def test_a_win_is_recorded_once_and_announced(manager, db):
     assert seen == [(session.id, "won", "command")]
     assert manager.active_for(1, 7) is None
     assert await manager.expire(session) is None  # already finished: nothing more is written
-    with pytest.raises(errors.GameOverError):
+    with pytest.raises(errors.GameEndedError):
         await manager.play(session, DRAW)
-    row = await store.get_game(db, session.id)
+    row = await games_db.get_game(db, session.id)
     assert row is not None and row.finished_at == START and row.seconds_used == 0
 
 
@@ -178,7 +178,7 @@ async def test_a_move_after_the_deadline_expires_the_game(manager, db, clock):
     clock.now += 300
     with pytest.raises(errors.TimeUpError):
         await manager.play(session, DRAW)
-    row = await store.get_game(db, session.id)
+    row = await games_db.get_game(db, session.id)
     assert row is not None and (row.status, row.seconds_used, row.score) == ("expired", 300, 0)
     assert seen == [("expired", "clock")]
 
@@ -197,7 +197,7 @@ async def test_the_clock_task_ends_the_game_at_the_deadline(db, clock):
     manager.add_finish_listener(listener)
     session = await start(manager)
     await asyncio.wait_for(done.wait(), 2)
-    row = await store.get_game(db, session.id)
+    row = await games_db.get_game(db, session.id)
     assert row is not None and (row.status, row.finished_at) == ("expired", START + 300)
     assert session.timer is None and manager.get(session.id) is None
     await manager.close()
@@ -224,7 +224,7 @@ async def test_a_restart_resumes_running_games_and_finishes_late_ones(db, clock)
     assert [(r.id, r.status, r.seconds_used) for r in finished] == [(early.id, "expired", 300)]
     assert seen == [(early.id, "expired", "restart")]
     assert after.get(late.id).game.version == 0 and after.active_for(1, 2) is not None
-    row = await store.get_game(db, early.id)
+    row = await games_db.get_game(db, early.id)
     assert row is not None and json.loads(row.state)["log"][0] == ["draw", 0]
     await after.close()
 
@@ -301,7 +301,7 @@ async def test_a_damaged_running_row_only_the_database_knows_never_blocks_a_star
     )
     session = await start(manager)  # the same player: the damaged row is closed, the start goes through
     assert session.id != orphan.id and manager.active_for(1, 7) is session
-    closed = await store.get_game(db, orphan.id)
+    closed = await games_db.get_game(db, orphan.id)
     assert closed is not None and closed.status == "broken" and "could not be rebuilt" in caplog.text
     assert manager.has_notices(1, 7)
     await manager.close()

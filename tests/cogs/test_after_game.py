@@ -10,7 +10,7 @@ import pytest
 from PIL import Image
 
 from bot.after_game import AfterGameClick, parse_after_game_click
-from bot.storage import games as store
+from bot.storage import games as games_db
 from solitaire.deals import DealRequest, ProvenDeal
 from tests.bot.decks import EASY_KLONDIKE, EASY_NUMBER
 from tests.cogs.test_game_flows import raw_clicks
@@ -121,8 +121,8 @@ async def test_hint_is_private_costs_points_and_marks_the_game(simcord_env, chan
     session = simcord_env.bot.sessions.get(1)
     assert session.game.hinted and session.game.sheet.hints == -50
     assert "score -50" in board.content  # the board was redrawn with the charge
-    record = await store.get_game(simcord_env.bot.db, 1)
-    assert record is not None and '"hint"' in await store.game_state(simcord_env.bot.db, record)
+    record = await games_db.get_game(simcord_env.bot.db, 1)
+    assert record is not None and '"hint"' in await games_db.game_state(simcord_env.bot.db, record)
     await alice.slash(channel, "solitaire end")
     assert await hinted_flag(simcord_env, 1) == 1  # written with the result, in the same statement
 

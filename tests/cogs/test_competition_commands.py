@@ -14,8 +14,8 @@ from pydantic import SecretStr
 import bot.daily
 import cogs.competition_commands
 from bot.competition import daily_source
-from bot.storage import competition as comp
-from bot.storage import games as store
+from bot.storage import competition as competition_db
+from bot.storage import games as games_db
 from solitaire import game_to_json, new_game, shuffled_deck
 from solitaire.deals import DealRequest, ProvenDeal, candidate_seed
 from tests.bot.decks import EASY_KLONDIKE
@@ -62,10 +62,12 @@ async def daily(actor: Any, channel: Any, variant: str = "draw3") -> Any:
     return result.response
 
 
-async def attempt(env: Any, guild: Any, actor: Any, variant: str = "draw3", day: str = START_DAY) -> store.GameRecord:
-    row = await comp.daily_attempt(env.bot.db, guild.id, actor.id, variant, day)
+async def attempt(
+    env: Any, guild: Any, actor: Any, variant: str = "draw3", day: str = START_DAY
+) -> games_db.GameRecord:
+    row = await competition_db.daily_attempt(env.bot.db, guild.id, actor.id, variant, day)
     assert row is not None
-    record = await store.get_game(env.bot.db, row["id"])
+    record = await games_db.get_game(env.bot.db, row["id"])
     assert record is not None
     return record
 
@@ -124,7 +126,7 @@ async def test_the_deal_comes_from_the_stored_secret_and_survives_a_restart(
     simcord_env, guild, channel, alice, bob, make_bot, instant_daily_solver
 ):
     await daily(alice, channel, "draw1")
-    secret = await comp.get_or_create_secret(simcord_env.bot.db, "daily", lambda: "not used")
+    secret = await competition_db.get_or_create_secret(simcord_env.bot.db, "daily", lambda: "not used")
     assert len(secret) == 64
     assert [r.source for r in instant_daily_solver] == [daily_source(secret, guild.id, date(2026, 1, 1), "draw1")]
     await simcord_env.restart_bot(make_bot())
@@ -243,7 +245,7 @@ async def test_config_is_refused_without_manage_server(simcord_env, guild, chann
         refused = await bob.slash(channel, command, **options)
         assert refused.response.ephemeral
         assert refused.response.content == cogs.competition_commands.NOT_MANAGER
-    assert await comp.guild_config(simcord_env.bot.db, guild.id) == comp.GuildConfig(guild.id)
+    assert await competition_db.guild_config(simcord_env.bot.db, guild.id) == competition_db.GuildConfig(guild.id)
 
 
 @pytest.mark.parametrize(
@@ -256,7 +258,7 @@ async def test_config_is_refused_without_manage_server(simcord_env, guild, chann
 async def test_a_bad_time_zone_gets_a_clear_error(simcord_env, guild, channel, admin, given, answer):
     refused = await admin.slash(channel, "solitaire config timezone", timezone=given)
     assert refused.response.ephemeral and refused.response.content.startswith(answer)
-    assert (await comp.guild_config(simcord_env.bot.db, guild.id)).timezone == "UTC"
+    assert (await competition_db.guild_config(simcord_env.bot.db, guild.id)).timezone == "UTC"
 
 
 async def test_a_manager_sets_the_zone_with_autocomplete(simcord_env, guild, channel, admin):
@@ -264,7 +266,7 @@ async def test_a_manager_sets_the_zone_with_autocomplete(simcord_env, guild, cha
     assert [c["value"] for c in choices] == ["Asia/Kolkata"]
     done = await admin.slash(channel, "solitaire config timezone", timezone="asia/kolkata")
     assert done.response.ephemeral and done.response.content.startswith("Time zone set to **Asia/Kolkata**")
-    clock = (await comp.guild_config(simcord_env.bot.db, guild.id)).clock
+    clock = (await competition_db.guild_config(simcord_env.bot.db, guild.id)).clock
     assert clock.zone_at(simcord_env.now()) == "UTC"  # today ends at 00:00 UTC as it began
     assert clock.zone_at(datetime(2026, 1, 2, tzinfo=UTC)) == "Asia/Kolkata"
 
@@ -310,7 +312,7 @@ async def test_the_result_line_is_posted_once_after_a_failed_post_and_a_restart(
     simcord_env.inject_error("POST", "/channels/*/messages", status=500, times=1)
     await end(alice, channel)
     assert public(channel) == []
-    assert await comp.unannounced(simcord_env.bot.db) == []  # queued: it waits in announcements
+    assert await competition_db.unannounced(simcord_env.bot.db) == []  # queued: it waits in announcements
     await simcord_env.restart_bot(make_bot())
     await simcord_env.advance_time(bot.daily.retry_delay(0))
     assert len(public(channel)) == 1 and public(channel)[0].startswith(f"<@{alice.id}> scored")
@@ -322,13 +324,13 @@ async def test_the_result_line_is_posted_once_after_a_failed_post_and_a_restart(
 async def test_a_line_a_crash_left_unqueued_is_posted_at_start(simcord_env, guild, channel, alice, make_bot):
     await daily(alice, channel)
     game = await attempt(simcord_env, guild, alice)
-    await store.finish_game(
-        simcord_env.bot.db, game.id, store.Result(game.state, "ended", 0, 12, simcord_env.now().timestamp(), 2)
+    await games_db.finish_game(
+        simcord_env.bot.db, game.id, games_db.Result(game.state, "ended", 0, 12, simcord_env.now().timestamp(), 2)
     )  # finished behind the bot's back, as if it crashed before the finish listener ran
-    assert await comp.unannounced(simcord_env.bot.db) == [game.id]
+    assert await competition_db.unannounced(simcord_env.bot.db) == [game.id]
     await simcord_env.restart_bot(make_bot())
     assert len(public(channel)) == 1
-    assert await comp.unannounced(simcord_env.bot.db) == []
+    assert await competition_db.unannounced(simcord_env.bot.db) == []
 
 
 # -- deals solved ahead ------------------------------------------------------------------------
@@ -339,9 +341,9 @@ async def test_the_next_days_deal_of_a_variant_played_today_is_stored_before_mid
     assert last_callback(simcord_env) == DEFERRED  # nothing solved ahead on the first day: it waits for the solver
     await end(alice, channel)
     assert [r.variant for r in instant_daily_solver] == ["draw1"]
-    assert await comp.cached_deal(simcord_env.bot.db, guild.id, "draw1", "2026-01-02") is None
+    assert await competition_db.cached_deal(simcord_env.bot.db, guild.id, "draw1", "2026-01-02") is None
     await advance_to(simcord_env, datetime(2026, 1, 1, 23, 59, 59, tzinfo=UTC))
-    stored = await comp.cached_deal(simcord_env.bot.db, guild.id, "draw1", "2026-01-02")
+    stored = await competition_db.cached_deal(simcord_env.bot.db, guild.id, "draw1", "2026-01-02")
     assert stored is not None  # solved at the service's next wake-up (at most an hour later), before the day
     assert [(r.variant, r.source) for r in instant_daily_solver][1:] == [
         ("draw1", daily_source(secret := await cog_secret(simcord_env), guild.id, date(2026, 1, 2), "draw1"))
@@ -362,15 +364,15 @@ async def test_at_start_up_today_is_solved_ahead_for_servers_that_played_this_we
 ):
     db = simcord_env.bot.db
     for user, variant, day in ((5, "goldrush", "2025-12-26"), (6, "friday13", "2025-12-24")):  # 6 and 8 days ago
-        await store.insert_game(
-            db, store.NewGame(guild.id, channel.id, user, variant, "daily", None, day, state(variant), 0.0, 1.0)
+        await games_db.insert_game(
+            db, games_db.NewGame(guild.id, channel.id, user, variant, "daily", None, day, state(variant), 0.0, 1.0)
         )  # out of time: the restart finishes them
     await simcord_env.restart_bot(make_bot())
     db = simcord_env.bot.db
-    assert await comp.cached_deal(db, guild.id, "goldrush", START_DAY) is not None
-    assert await comp.cached_deal(db, guild.id, "friday13", START_DAY) is None
+    assert await competition_db.cached_deal(db, guild.id, "goldrush", START_DAY) is not None
+    assert await competition_db.cached_deal(db, guild.id, "friday13", START_DAY) is None
     assert [r.variant for r in instant_daily_solver] == ["goldrush", "goldrush"]  # today's and tomorrow's
-    assert await comp.cached_deal(db, guild.id, "goldrush", "2026-01-02") is not None
+    assert await competition_db.cached_deal(db, guild.id, "goldrush", "2026-01-02") is not None
 
 
 async def test_solving_ahead_is_bounded_and_catches_up_at_a_later_wake_up(
@@ -382,11 +384,16 @@ async def test_solving_ahead_is_bounded_and_catches_up_at_a_later_wake_up(
         await end(alice, channel)
     await advance_to(simcord_env, datetime(2026, 1, 2, tzinfo=UTC))
     db = simcord_env.bot.db
-    assert [await comp.cached_deal(db, guild.id, v, "2026-01-02") for v in ("draw1", "goldrush")] == [None, None]
+    assert [await competition_db.cached_deal(db, guild.id, v, "2026-01-02") for v in ("draw1", "goldrush")] == [
+        None,
+        None,
+    ]
     monkeypatch.setattr(bot.daily, "PRESOLVE_LIMIT", 1)
 
     async def stored() -> int:
-        return sum([await comp.cached_deal(db, guild.id, v, "2026-01-02") is not None for v in ("draw1", "goldrush")])
+        return sum(
+            [await competition_db.cached_deal(db, guild.id, v, "2026-01-02") is not None for v in ("draw1", "goldrush")]
+        )
 
     await simcord_env.advance_time(3600)  # the task wakes at least hourly: one more deal each time
     assert await stored() == 1
@@ -408,4 +415,4 @@ def state(variant: str) -> str:
 
 
 async def cog_secret(env: Any) -> str:
-    return await comp.get_or_create_secret(env.bot.db, "daily", lambda: "not used")
+    return await competition_db.get_or_create_secret(env.bot.db, "daily", lambda: "not used")

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import discord
 import pytest
 
-from bot.storage import competition as comp
+from bot.storage import competition as competition_db
 from tests.cogs.test_competition_commands import (
     START_DAY,
     admin,
@@ -79,7 +79,7 @@ async def test_a_channel_the_bot_cannot_send_to_is_refused_naming_the_permission
     refused = await admin.slash(channel, "solitaire config channel", channel=locked)
     assert refused.response.ephemeral
     assert "Send Messages" in refused.response.content
-    assert (await comp.guild_config(simcord_env.bot.db, guild.id)).channel_id is None
+    assert (await competition_db.guild_config(simcord_env.bot.db, guild.id)).channel_id is None
 
 
 async def test_a_forbidden_post_marks_the_channel_and_the_next_config_shows_it(

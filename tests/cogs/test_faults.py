@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from bot.storage import games as store
+from bot.storage import games as games_db
 from solitaire import game_to_json
 from tests.bot.decks import EASY_NUMBER
 from tests.bot.faults import DISK_FULL, LOCKED, WriteFaults
@@ -28,15 +28,15 @@ def faults(monkeypatch: pytest.MonkeyPatch) -> WriteFaults:
     return WriteFaults(monkeypatch)
 
 
-async def agree(env: Any, user: Any) -> store.GameRecord | None:
+async def agree(env: Any, user: Any) -> games_db.GameRecord | None:
     """Assert the player's running game in memory is exactly its stored row; return the row."""
     session = env.bot.sessions.active_for(user.guild.id, user.id)
-    record = await store.active_game(env.bot.db, user.guild.id, user.id)
+    record = await games_db.active_game(env.bot.db, user.guild.id, user.id)
     assert (session is None) == (record is None)
     if session is None or record is None:
         return record
     assert session.game.version == record.version
-    assert game_to_json(session.game) == json.loads(await store.game_state(env.bot.db, record))
+    assert game_to_json(session.game) == json.loads(await games_db.game_state(env.bot.db, record))
     return record
 
 
@@ -87,7 +87,7 @@ async def test_a_refused_write_anywhere_never_forks_the_game_from_its_row(
     await step("click", "End game")
     assert faults.raised == 1
     assert await agree(simcord_env, alice) is None
-    final = await row(simcord_env, ((await store.playing_games(simcord_env.bot.db)) and 0) or _last_id(simcord_env))
+    final = await row(simcord_env, ((await games_db.playing_games(simcord_env.bot.db)) and 0) or _last_id(simcord_env))
     assert final.status == "ended" and final.version == 4
     assert json.loads(final.state)["log"][-1][0] == "end"
     await simcord_env.restart_bot(make_bot())

@@ -12,7 +12,7 @@ from simcord.enums import ComponentType, InteractionType
 from simcord.results import InteractionResult
 
 from bot.deal_bank import NumberedDeal
-from bot.storage import games as store
+from bot.storage import games as games_db
 from solitaire import game_from_json, new_game
 from solitaire.deals import ProvenDeal, numbered_deal
 from solitaire.moves import FRIDAY13_LABELS
@@ -39,8 +39,8 @@ async def start(actor: Any, channel: Any, **options: Any) -> Any:
     return result.response
 
 
-async def row(env: Any, game_id: int = 1) -> store.GameRecord:
-    record = await store.get_game(env.bot.db, game_id)
+async def row(env: Any, game_id: int = 1) -> games_db.GameRecord:
+    record = await games_db.get_game(env.bot.db, game_id)
     assert record is not None
     return record
 
@@ -220,7 +220,7 @@ async def test_double_click_plays_once(simcord_env, channel, alice):
     refused = first if first.ephemeral else second
     assert "out of date" in refused.response.content
     record = await row(simcord_env)
-    assert record.version == 1 and json.loads(await store.game_state(simcord_env.bot.db, record))["log"] == [
+    assert record.version == 1 and json.loads(await games_db.game_state(simcord_env.bot.db, record))["log"] == [
         ["draw", 0]
     ]
 
@@ -299,5 +299,5 @@ async def test_a_game_in_direct_messages(simcord_env):
     board = result.response
     assert "deal #777" in board.content
     await carol.click(board, label="Draw")
-    record = await store.active_game(simcord_env.bot.db, 0, carol.id)
+    record = await games_db.active_game(simcord_env.bot.db, 0, carol.id)
     assert record is not None and record.version == 1

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from bot import race as races
-from bot.storage import games as game_store
-from bot.storage import races as race_store
+from bot.storage import games as games_db
+from bot.storage import races as races_db
 from cogs.race_commands import parse_race_click
 from tests.bot.decks import EASY_NUMBER
 from tests.cogs.test_game_flows import labels, raw_clicks
@@ -88,7 +88,7 @@ async def test_three_racers_a_tie_and_a_racer_who_never_opens_the_board(simcord_
     assert set(labels(lobby)) == {"Join", "Leave", "Start (host)", "Cancel (host)"}
     await click(bob, lobby, "Join")
     await click(carol, lobby, "Join")  # full: starts by itself
-    race = await race_store.get_race(simcord_env.bot.db, 1)
+    race = await races_db.get_race(simcord_env.bot.db, 1)
     assert race.status == "running" and f"<t:{int(race.start_at)}:R>" in text(lobby)
     assert set(labels(lobby)) == {"Open my board", "Leave race"}
     early = await click(alice, lobby, "Open my board")
@@ -145,24 +145,24 @@ async def test_a_host_who_leaves_hands_the_lobby_on(simcord_env, channel, alice,
     refused = await click(carol, lobby, "Start (host)")
     assert refused.ephemeral and "Only the host" in refused.content
     await click(bob, lobby, "Start (host)")
-    race = await race_store.get_race(simcord_env.bot.db, 1)
+    race = await races_db.get_race(simcord_env.bot.db, 1)
     assert race.status == "running"
-    assert [r.user_id for r in await race_store.racers(simcord_env.bot.db, 1)] == [bob.id, carol.id]
+    assert [r.user_id for r in await races_db.racers(simcord_env.bot.db, 1)] == [bob.id, carol.id]
 
 
 async def test_a_restart_mid_race_resumes_it(simcord_env, make_bot, channel, alice, bob):
     lobby = await open_race(alice, channel, players=2)
     await click(bob, lobby, "Join")
-    before = await race_store.get_race(simcord_env.bot.db, 1)
+    before = await races_db.get_race(simcord_env.bot.db, 1)
     await simcord_env.advance_time(races.COUNTDOWN_SECONDS)
     board = await open_board(alice, lobby)
     await alice.click(board, label="Draw")
     await advance(simcord_env, 60)
     await simcord_env.restart_bot(make_bot())
-    after = await race_store.get_race(simcord_env.bot.db, 1)
+    after = await races_db.get_race(simcord_env.bot.db, 1)
     assert (after.status, after.start_at, after.end_at) == ("running", before.start_at, before.end_at)
     await alice.click(board, label="Draw")  # the old private board still plays
-    record = await game_store.get_game(simcord_env.bot.db, 1)
+    record = await games_db.get_game(simcord_env.bot.db, 1)
     assert record.version == 2 and record.deadline == before.end_at
     assert simcord_env.bot.races.publish_count.get(1)  # the standings are updated again
     edits = Edits(simcord_env)
@@ -171,7 +171,7 @@ async def test_a_restart_mid_race_resumes_it(simcord_env, make_bot, channel, ali
     await simcord_env.restart_bot(make_bot())
     await simcord_env.advance_time(5)
     assert simcord_env.bot.races.publish_count.get(1, 0) == 0  # the results were posted once, before
-    assert (await race_store.get_race(simcord_env.bot.db, 1)).results_posted_at is not None
+    assert (await races_db.get_race(simcord_env.bot.db, 1)).results_posted_at is not None
 
 
 async def test_standings_edit_rate_under_fast_play(simcord_env, channel, alice, bob, carol):
@@ -202,6 +202,6 @@ async def test_forged_and_stale_race_clicks_are_refused_privately(simcord_env, c
     [junk] = await raw_clicks(simcord_env, bob, other, "race:99999999999999999999:join")
     assert junk.response.ephemeral
     assert parse_race_click("race:1:cancel") is not None
-    assert (await race_store.get_race(simcord_env.bot.db, 1)).status == "lobby"
+    assert (await races_db.get_race(simcord_env.bot.db, 1)).status == "lobby"
     refused = await click(bob, lobby, "Join")
     assert refused.ephemeral and "another race" in refused.content

@@ -8,7 +8,7 @@ import pytest
 from solitaire import new_game
 from solitaire.guide import help_text, rules_text
 from solitaire.moves import MoveKind
-from solitaire.terminal import INTERRUPTED, TimeUpError, alarm_after, normalise, play_loop, wants_colour
+from solitaire.terminal import INTERRUPTED, ClockRanOutError, alarm_after, normalise, play_loop, wants_colour
 from solitaire.textboard import RED, draw_board
 from solitaire.variants import VARIANTS
 from solitaire.view import view_of
@@ -97,7 +97,7 @@ def test_time_running_out_is_announced_and_expires_the_game(late):
 
 def test_the_alarm_interrupts_a_line_being_typed():
     started = time.monotonic()
-    with pytest.raises(TimeUpError), alarm_after(0.05, True):
+    with pytest.raises(ClockRanOutError), alarm_after(0.05, True):
         time.sleep(2)
     assert time.monotonic() - started < 1
 

@@ -40,7 +40,7 @@ SolverMove = tuple[int, ...]
 A plain tuple: several are built per node, and a ``NamedTuple`` costs about 6 times as much to build."""
 
 
-# Safe foundation moves made automatically (:meth:`Position._auto`), kept to take them back and
+# Safe foundation moves made automatically (:meth:`SearchState._auto`), kept to take them back and
 # to write them down; the first item names the kind:
 AUTO_FROM_PILE = 0  # (AUTO_FROM_PILE, pile, card, whether it turned up the card below)
 AUTO_FROM_TALON = 1  # (AUTO_FROM_TALON, card, draws bringing it to the waste top, talon index, talon position before)
@@ -50,7 +50,7 @@ Auto = tuple[int, ...]
 make about 0.4 per node, and ``NamedTuple`` records here measured 1% more time per node."""
 
 Undo = tuple[SolverMove, int, bool, int, int, list[Auto], int]
-"""How :meth:`Position.undo` takes a move back: ``(move, info, flipped, old_p, old_r, autos, old_hash)``.
+"""How :meth:`SearchState.undo` takes a move back: ``(move, info, flipped, old_p, old_r, autos, old_hash)``.
 
 ``info`` is the run's length (``RUN``), the card moved (``PILE_HOME``, ``TALON_*``) or 0; ``flipped``
 whether the move turned up a card; ``old_p``, ``old_r`` the talon position and pass before; ``autos``
@@ -59,7 +59,7 @@ is built and unpacked for every move made, and a ``NamedTuple`` here measured 4%
 (building one takes 240 ns instead of 40, unpacking 75 ns instead of 30; a node takes about 14 us)."""
 
 
-class Position:
+class SearchState:
     """A Klondike position under the rules of one variant, with its hash; moves are made and taken back in place."""
 
     def __init__(self, rules: Rules, deck: Sequence[Card]) -> None:

@@ -12,7 +12,7 @@ from solitaire.solver.klondike.model import (
     RUN,
     TALON_HOME,
     TALON_PILE,
-    Position,
+    SearchState,
     SolverMove,
 )
 from solitaire.solver.klondike.tables import CHILDREN, FACE_DOWN, IN_TALON, KINGS, ON_EMPTY, ON_FOUNDATION, PARENTS
@@ -49,7 +49,7 @@ Reach = dict[int, tuple[tuple[int, int, int], ...]]
 _first = itemgetter(0)
 
 
-class MoveGenerator(Position):
+class MoveGenerator(SearchState):
     """A position that lists its moves, ordered by priority, pruned while :attr:`prune` holds."""
 
     def __init__(self, rules: Rules, deck: Sequence[Card]) -> None:
