@@ -136,7 +136,7 @@ class Standing:
 
 
 @dataclass(frozen=True)
-class Result:
+class RaceResult:
     """One racer's final line: place, score, time and rating change."""
 
     place: int
@@ -158,7 +158,7 @@ class RaceSnapshot:
     racers: tuple[int, ...]
     """User ids in joining order (racers who left a lobby are gone)."""
     standings: tuple[Standing, ...] = ()
-    results: tuple[Result, ...] = ()
+    results: tuple[RaceResult, ...] = ()
 
 
 Publisher = Callable[[RaceSnapshot], Awaitable[None]]
@@ -370,7 +370,7 @@ class RaceService:
             finals[racer.game_id] = final
         return replace(final, status="left") if left else final
 
-    async def _results(self, race: RaceRecord, members: list[RacerRecord]) -> tuple[Result, ...]:
+    async def _results(self, race: RaceRecord, members: list[RacerRecord]) -> tuple[RaceResult, ...]:
         skills = await races_db.ratings_of(self.db, race.guild_id, race.variant, [r.user_id for r in members])
         rows = []
         for racer in members:
@@ -380,7 +380,7 @@ class RaceService:
             skill = skills.get(racer.user_id)
             races = skill.races if skill is not None else 0
             rows.append(
-                Result(
+                RaceResult(
                     place=racer.place,
                     user_id=racer.user_id,
                     score=record.score if record is not None else 0,

@@ -17,7 +17,7 @@ from discord import app_commands
 
 from bot.client import UNEXPECTED
 from bot.competition import format_time, variant_title
-from bot.race import MAX_RACERS, MIN_RACERS, RaceError, RaceSnapshot, Result, Standing
+from bot.race import MAX_RACERS, MIN_RACERS, RaceError, RaceResult, RaceSnapshot, Standing
 from bot.ratings import PROVISIONAL_RACES, Skill
 from bot.sessions import Session
 from bot.storage import races as races_db
@@ -306,7 +306,7 @@ def results_embed(snapshot: RaceSnapshot) -> discord.Embed:
     return embed
 
 
-def _result_line(result: Result) -> str:
+def _result_line(result: RaceResult) -> str:
     medal = _MEDALS.get(result.place, f"`{result.place}.`")
     change = round(result.rating_after) - round(result.rating_before)
     mark = "?" if result.provisional else ""

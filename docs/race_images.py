@@ -14,7 +14,7 @@ from typing import Any
 import discord
 from PIL import Image, ImageDraw, ImageFont
 
-from bot.race import RaceSnapshot, Result, Standing
+from bot.race import RaceResult, RaceSnapshot, Standing
 from bot.storage.races import RaceRecord
 from cogs.race_commands import race_message
 
@@ -161,10 +161,10 @@ def main() -> None:
         _race("finished"),
         (1, 2, 3, 4),
         results=(
-            Result(1, 2, 1762, 148, "won", 1000.0, 1137.5, 1, True),
-            Result(2, 1, 1215, 300, "expired", 1042.0, 1061.0, 6, False),
-            Result(3, 4, 610, 300, "expired", 1000.0, 990.0, 1, True),
-            Result(4, 3, 0, 300, "expired", 1000.0, 926.7, 1, True),
+            RaceResult(1, 2, 1762, 148, "won", 1000.0, 1137.5, 1, True),
+            RaceResult(2, 1, 1215, 300, "expired", 1042.0, 1061.0, 6, False),
+            RaceResult(3, 4, 610, 300, "expired", 1000.0, 990.0, 1, True),
+            RaceResult(4, 3, 0, 300, "expired", 1000.0, 926.7, 1, True),
         ),
     )
     draw(race_message(lobby, now=T0 + 40), out / "race-lobby.png")
