@@ -131,7 +131,14 @@ class SolitaireBot(commands.Bot):
         self.sessions = SessionManager(self.db, now=self.now)
         self.sessions.add_finish_listener(self._announce_finished)
         self.metrics = await start_metrics(self)
-        self.daily = DailyService(self.db, self.deals, now=self.now, secret=self._daily_secret, solve=self._daily_solve)
+        self.daily = DailyService(
+            self.db,
+            self.deals,
+            now=self.now,
+            secret=self._daily_secret,
+            solve=self._daily_solve,
+            spares=self.settings.daily_spares,
+        )
         self.races = RaceService(self.db, self.sessions, self.deals, now=self.now)
         for extension in EXTENSIONS:
             await self.load_extension(extension)

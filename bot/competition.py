@@ -59,6 +59,15 @@ def daily_source(secret: str, guild_id: int, day: date, variant: str) -> str:
     return hmac.new(secret.encode(), message, hashlib.sha256).hexdigest()
 
 
+def spare_source(secret: str, nonce: str) -> str:
+    """Return the source of a spare daily deal: an HMAC of a random nonce, as unpredictable as a day's source.
+
+    >>> len(spare_source("s3cret", "ab12")), spare_source("s3cret", "ab12") == spare_source("s3cret", "ab13")
+    (64, False)
+    """
+    return hmac.new(secret.encode(), f"solitaire-daily-spare|{nonce}".encode(), hashlib.sha256).hexdigest()
+
+
 def deal_to_json(deal: ProvenDeal) -> dict[str, Any]:
     """Save a proven deal as JSON-ready data (to cache the day's deal)."""
     return {"variant": deal.variant, "seed": deal.seed, "deck": format_deck(deal.deck), "solution": list(deal.solution)}

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 from collections import Counter, deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import dataclass
@@ -102,8 +103,13 @@ class DailyService:
         secret: Callable[[], str | None] = lambda: None,
         solve: Solve = solve_request,
         variants: Iterable[str] = VARIANTS,
+        spares: int = 0,
     ) -> None:
-        """Serve dailies from ``db``, solving in ``deals``'s executor; ``secret()`` keys the deals (else stored)."""
+        """Serve dailies from ``db``, solving in ``deals``'s executor; ``secret()`` keys the deals (else stored).
+
+        ``spares``: proven deals kept ready per variant (in the database) for a day deal nobody solved
+        ahead, so the first daily of a new server never waits for the solver.
+        """
         self.db = db
         self.deals = deals
         self.now = now
@@ -124,6 +130,8 @@ class DailyService:
         self._wake_at = 0.0
         """When the loop's sleep ends (a round due earlier must wake it)."""
         self._task: asyncio.Task[None] | None = None
+        self.spares = spares
+        self._spare_refills: dict[str, asyncio.Task[None]] = {}
 
     # -- listeners and lifecycle ----------------------------------------------------------
     def add_listener(self, listener: Listener) -> None:
@@ -140,11 +148,13 @@ class DailyService:
         if self._closed or self._task is not None:
             return
         self._task = asyncio.get_running_loop().create_task(self._loop(), name="daily-service")
+        for variant in self.variants:
+            self._refill_spares_soon(variant)
 
     async def close(self) -> None:
         """Stop the loop and the deals being solved ahead (safe to call twice)."""
         self._closed = True
-        for task in (self._task, self._presolver):
+        for task in (self._task, self._presolver, *self._spare_refills.values()):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -238,15 +248,48 @@ class DailyService:
         return task
 
     async def _find_deal(self, guild_id: int, variant: str, daily_date: str, urgent: bool) -> ProvenDeal:
-        """The stored deal of the day, or a new one solved in a worker from the secret-keyed source."""
+        """The stored deal of the day; else, for a waiting player, a spare; else one solved from the day's source.
+
+        The first deal stored for the day stays: every caller returns the stored one.
+        """
         cached = await competition_db.cached_deal(self.db, guild_id, variant, daily_date)
+        if cached is None and urgent and self.spares:
+            cached = await competition_db.use_spare(self.db, guild_id, variant, daily_date)
+            self._refill_spares_soon(variant)
         if cached is not None:
             return competition.deal_from_json(cached)
         source = competition.daily_source(await self._daily_secret(), guild_id, date.fromisoformat(daily_date), variant)
         request = DealRequest(variant, source)
         deal = await self.deals.run(self.solve, request, urgent=urgent)
         await competition_db.store_deal(self.db, guild_id, variant, daily_date, competition.deal_to_json(deal))
-        return deal
+        stored = await competition_db.cached_deal(self.db, guild_id, variant, daily_date)
+        return competition.deal_from_json(stored) if stored is not None else deal
+
+    async def fill_spares(self) -> None:
+        """Solve spare deals until every variant has :attr:`spares` ready (the service also does it by itself)."""
+        for variant in self.variants:
+            self._refill_spares_soon(variant)
+        await asyncio.gather(*self._spare_refills.values())
+
+    def _refill_spares_soon(self, variant: str) -> None:
+        """Solve spare deals of ``variant`` in the background until :attr:`spares` are ready."""
+        task = self._spare_refills.get(variant)
+        if self._closed or not self.spares or (task is not None and not task.done()):
+            return
+        self._spare_refills[variant] = asyncio.get_running_loop().create_task(
+            self._refill_spares(variant), name=f"daily-spares-{variant}"
+        )
+
+    async def _refill_spares(self, variant: str) -> None:
+        try:
+            while not self._closed and await competition_db.spare_count(self.db, variant) < self.spares:
+                source = competition.spare_source(await self._daily_secret(), secrets.token_hex(16))
+                deal = await self.deals.run(self.solve, DealRequest(variant, source), urgent=False)
+                await competition_db.add_spare(self.db, variant, competition.deal_to_json(deal))
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("could not keep a spare %s daily deal ready", variant)
 
     async def _daily_secret(self) -> str:
         """The key of the daily deals: given, else generated into the database once."""

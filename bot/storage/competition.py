@@ -214,6 +214,45 @@ async def store_deal(db: Database, guild_id: int, variant: str, daily_date: str,
     )
 
 
+async def add_spare(db: Database, variant: str, deal: dict[str, Any]) -> None:
+    """Keep a proven deal (JSON-ready data) as a spare daily deal of ``variant``."""
+    await db.execute(
+        "INSERT INTO daily_spares (variant, deal) VALUES (?, ?)", (variant, json.dumps(deal, separators=(",", ":")))
+    )
+
+
+async def spare_count(db: Database, variant: str) -> int:
+    """How many spare daily deals of ``variant`` are ready."""
+    row = await db.fetchone("SELECT count(*) AS n FROM daily_spares WHERE variant = ?", (variant,))
+    return int(row["n"]) if row is not None else 0
+
+
+async def use_spare(db: Database, guild_id: int, variant: str, daily_date: str) -> dict[str, Any] | None:
+    """Make the oldest spare deal of ``variant`` the day's deal of a server, in one transaction.
+
+    Returns the day's stored deal (the spare, or a deal stored first by someone else, which leaves
+    the spare unused), or ``None`` when no spare was ready and no deal is stored.
+    """
+    async with db.transaction() as tx:
+        spare = await tx.fetchone("SELECT id, deal FROM daily_spares WHERE variant = ? ORDER BY id LIMIT 1", (variant,))
+        if spare is not None:
+            stored = await tx.execute(
+                "INSERT INTO daily_deals (guild_id, variant, daily_date, deal) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (guild_id, variant, daily_date) DO NOTHING",
+                (guild_id, variant, daily_date, spare["deal"]),
+            )
+            if stored.rowcount == 1:
+                await tx.execute("DELETE FROM daily_spares WHERE id = ?", (spare["id"],))
+        row = await tx.fetchone(
+            "SELECT deal FROM daily_deals WHERE guild_id = ? AND variant = ? AND daily_date = ?",
+            (guild_id, variant, daily_date),
+        )
+    if row is None:
+        return None
+    data: dict[str, Any] = json.loads(row["deal"])
+    return data
+
+
 async def recent_daily_activity(db: Database, since: str) -> list[DailyActivity]:
     """Return each server and variant whose daily was last started on ``since`` or later, most recent first."""
     rows = await db.fetchall(

@@ -328,3 +328,63 @@ async def test_a_game_stuck_playing_past_its_deadline_holds_the_podium_only_brie
     clock.at = utc(2026, 1, 2, 0, 4) + timedelta(seconds=service_module.OVERDUE + 1)
     await service.run_once()
     assert len(channel.podiums()) == 1
+
+
+# -- spare deals: a day deal nobody solved ahead never waits for the solver ----------------------
+async def test_a_waiting_player_gets_a_spare_deal_and_the_spare_is_replaced(db):
+    from bot.competition import daily_source, deal_from_json, spare_source
+
+    asked: list[DealRequest] = []
+
+    def recording(request: DealRequest) -> ProvenDeal:
+        asked.append(request)
+        return ProvenDeal(request.variant, len(asked), EASY_KLONDIKE, ())
+
+    service = DailyService(
+        db,
+        make_deal_bank(),
+        now=Clock(datetime(2026, 1, 1, 12, tzinfo=UTC)),
+        secret=lambda: "s3cret",
+        solve=recording,
+        variants=["draw3"],
+        spares=1,
+    )
+    await service.fill_spares()
+    assert [r.variant for r in asked] == ["draw3"] and await competition_db.spare_count(db, "draw3") == 1
+    assert asked[0].source != daily_source("s3cret", GUILD, date(2026, 1, 1), "draw3")
+    assert len(spare_source("s3cret", "x")) == len(asked[0].source)  # a secret-keyed source, nonce unknown
+
+    deal = await service.deal(GUILD, "draw3", date(2026, 1, 1))
+    assert deal.seed == 1  # the spare, not a solve of the day's source
+    stored = await competition_db.cached_deal(db, GUILD, "draw3", "2026-01-01")
+    assert stored is not None and deal_from_json(stored) == deal  # the spare is now the day's deal, for everyone
+    await service.fill_spares()
+    assert len(asked) == 2 and await competition_db.spare_count(db, "draw3") == 1  # replaced in the background
+    assert await service.deal(GUILD, "draw3", date(2026, 1, 1)) == deal
+    await service.close()
+
+
+async def test_deals_solved_ahead_leave_the_spares_alone(db):
+    service = DailyService(
+        db,
+        make_deal_bank(),
+        now=Clock(datetime(2026, 1, 1, 12, tzinfo=UTC)),
+        secret=lambda: "s3cret",
+        solve=solve,
+        variants=["draw3"],
+        spares=1,
+    )
+    await competition_db.add_spare(db, "draw3", {"variant": "draw3", "seed": 99, "deck": "", "solution": []})
+    await service._presolve((GUILD, "draw3", "2026-01-02"))
+    assert await competition_db.spare_count(db, "draw3") == 1  # solved from the day's own source
+    await service.close()
+
+
+async def test_a_spare_never_replaces_a_day_deal_already_stored(db):
+    await competition_db.store_deal(db, GUILD, "draw3", "2026-01-01", {"variant": "draw3", "seed": 5})
+    await competition_db.add_spare(db, "draw3", {"variant": "draw3", "seed": 99})
+    assert (await competition_db.use_spare(db, GUILD, "draw3", "2026-01-01")) == {"variant": "draw3", "seed": 5}
+    assert await competition_db.spare_count(db, "draw3") == 1  # not used up
+    assert (await competition_db.use_spare(db, GUILD + 1, "draw3", "2026-01-01")) == {"variant": "draw3", "seed": 99}
+    assert await competition_db.spare_count(db, "draw3") == 0
+    assert await competition_db.use_spare(db, GUILD + 2, "draw3", "2026-01-01") is None
