@@ -12,7 +12,9 @@ with its numbered-deal cache on a SQLite file, and ``SessionManager.start``.
    drawn), p50 / p95 / max.
 2. First daily after start-up, ``--dailies`` times: a fresh bank starts filling (16 solves), and at
    once a daily deal is asked for the way the daily service does (``DealBank.run(solve_request,
-   request, urgent=True)``); the figure is that wait, p50 / p95 / max.
+   request, urgent=True)``); the figure is that wait, p50 / p95 / max: the queue plus the solve of a
+   day's source that nothing solved ahead. The bot itself hands such a player a spare deal kept
+   ready (``benchmarks/bench_daily.py`` times that path); this case is what remains without one.
 
 ``--legacy`` replays the old behaviour for comparison: no reservation or limit, no cache, and every
 solve queued first come, first served in the executor. Ends with one ``key=value`` line.
