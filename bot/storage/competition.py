@@ -243,14 +243,7 @@ async def use_spare(db: Database, guild_id: int, variant: str, daily_date: str) 
             )
             if stored.rowcount == 1:
                 await tx.execute("DELETE FROM daily_spares WHERE id = ?", (spare["id"],))
-        row = await tx.fetchone(
-            "SELECT deal FROM daily_deals WHERE guild_id = ? AND variant = ? AND daily_date = ?",
-            (guild_id, variant, daily_date),
-        )
-    if row is None:
-        return None
-    data: dict[str, Any] = json.loads(row["deal"])
-    return data
+    return await cached_deal(db, guild_id, variant, daily_date)
 
 
 async def recent_daily_activity(db: Database, since: str) -> list[DailyActivity]:
