@@ -35,6 +35,27 @@ def describe_move(game: Game, move: Move) -> str:
     return head
 
 
+def move_places(game: Game, move: Move) -> tuple[str | None, str | None]:
+    """Where ``move`` starts and ends, to mark it on a picture of ``game``: ``(None, None)`` for draw or undo.
+
+    A Klondike foundation target names the foundation of the moving card's suit.
+
+    >>> from solitaire import new_game
+    >>> game = new_game("draw3", deck="AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AH 2H 3H 4H 5H 6H 7H 8H 9H TH "
+    ...     "JH QH KH AD 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AC 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC")
+    >>> move_places(game, Move.play("1", "f")), move_places(game, Move.play("1", "4"))
+    (('1', 'fs'), ('1', '4'))
+    """
+    if move.kind is not MoveKind.PLAY:
+        return None, None
+    if move.target == "f" and isinstance(game, KlondikeGame) and (card := _moving_card(game, move)) is not None:
+        return move.source, _FOUNDATION_OF_SUIT[card.suit]
+    return move.source, move.target
+
+
+_FOUNDATION_OF_SUIT = {suit: source for source, suit in FOUNDATION_SOURCES.items()}
+
+
 def _describe_draw(game: Game) -> str:
     if not isinstance(game, KlondikeGame | Friday13Game):
         return "draw"

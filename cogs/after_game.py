@@ -22,7 +22,7 @@ from bot.after_game import (
     hint_of,
 )
 from bot.client import UNEXPECTED, SolitaireBot
-from bot.move_words import describe_move
+from bot.move_words import describe_move, move_places
 from bot.storage import games as games_db
 from bot.storage.games import GameRecord
 from cogs.board import build_board, edit_stored_board
@@ -61,8 +61,8 @@ async def _analyze(bot: SolitaireBot, interaction: discord.Interaction, click: A
     game = game_from_json(json.loads(record.state))
     kept = _game_after(game, analysis.last_winnable or 0)
     text = analysis_text(analysis, kept)
-    selected = _source_of(analysis.lost_by)
-    png = await asyncio.to_thread(render_board, view_of(kept), selected=selected)
+    source, target = move_places(kept, kept.parse_move(analysis.lost_by)) if analysis.lost_by else (None, None)
+    png = await asyncio.to_thread(render_board, view_of(kept), selected=source, target=target)
     picture = discord.File(io.BytesIO(png), filename="analysis.png", description=describe_board(view_of(kept)))
     await interaction.edit_original_response(content=text, attachments=[picture])
 
@@ -131,13 +131,6 @@ def _game_after(game: Game, applied: int) -> Game:
     for text, seconds in game.log[:applied]:
         kept.play(text, seconds=seconds)
     return kept
-
-
-def _source_of(move: str | None) -> str | None:
-    """The board source a move starts from, to highlight it (``None`` for draw)."""
-    if move is None or "-" not in move:
-        return None
-    return move.split("-", 1)[0]
 
 
 def analysis_text(analysis: Analysis, kept: Game) -> str:

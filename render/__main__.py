@@ -31,17 +31,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--states", nargs="+", choices=STATES, default=["fresh", "mid", "won"])
     parser.add_argument("--four-colour", action="store_true", help="draw clubs green and diamonds blue")
     parser.add_argument("--selected", help="highlight this move source in mid-game pictures (e.g. 3, w)")
+    parser.add_argument("--target", help="mark this move target in red in mid-game pictures (e.g. 2, fh, J)")
     parser.add_argument("--phone", action="store_true", help="also write each picture scaled to a phone's width")
     args = parser.parse_args(given)
     args.out.mkdir(parents=True, exist_ok=True)
     suffix = ("-4c" if args.four_colour else "") + (f"-sel{args.selected}" if args.selected else "")
+    suffix += f"-to{args.target}" if args.target else ""
     for variant in args.variants:
         for state in args.states:
             game = sample_game(variant, state)
             clock = game.log[-1][1] if game.log else 0
             time_left = game.rules.time_limit - clock - 0.5 if state == "mid" else None
-            selected = args.selected if state == "mid" else None
-            data = render_board(view_of(game), time_left=time_left, selected=selected, four_colour=args.four_colour)
+            selected, target = (args.selected, args.target) if state == "mid" else (None, None)
+            data = render_board(
+                view_of(game), time_left=time_left, selected=selected, target=target, four_colour=args.four_colour
+            )
             path = args.out / f"{variant}-{state}{suffix}.png"
             path.write_bytes(data)
             print(f"{path} {len(data)} bytes")

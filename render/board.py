@@ -48,6 +48,9 @@ SIZE_BUDGET = 40_000
 """A board whose PNG comes out bigger than this at :data:`COMPRESS_LEVEL` is encoded again at :data:`RETRY_LEVEL`."""
 RETRY_LEVEL = 5
 HIGHLIGHT_WIDTH = 4
+TARGET_WIDTH = 6
+"""A marked move target's outline: wider than the source's gold, in :data:`TARGET_COLOUR` (3 px on a phone)."""
+TARGET_COLOUR = pal.ALERT
 TITLE_SIZES = (30, 28, 26, 24, 22)
 """Title sizes tried largest first until the title fits beside the header figures."""
 LABEL_SIZE = 28
@@ -58,14 +61,22 @@ TAB_TEXT_SIZE = 28
 
 
 def render_board(
-    view: BoardView, *, time_left: float | None = None, selected: str | None = None, four_colour: bool = False
+    view: BoardView,
+    *,
+    time_left: float | None = None,
+    selected: str | None = None,
+    target: str | None = None,
+    four_colour: bool = False,
 ) -> bytes:
     """Draw ``view`` as PNG bytes; ``selected`` is a highlighted move source (``"3"``, ``"w"``, ``"fh"``).
+
+    ``target`` marks where a move goes, in red: a pile (``"2"``), a Klondike foundation (``"fh"``, or
+    ``"f"`` for all four) or a Friday 13 foundation (``"J"``, ``"10"``).
 
     Safe to call from several threads (``asyncio.to_thread``): composing holds a lock, encoding does not.
     """
     with LOCK:
-        canvas = draw_board(view, time_left=time_left, selected=selected, four_colour=four_colour)
+        canvas = draw_board(view, time_left=time_left, selected=selected, target=target, four_colour=four_colour)
     if view.status is not Status.PLAYING:
         return encode(canvas, FINAL_COMPRESS_LEVEL)
     data = encode(canvas, COMPRESS_LEVEL)
@@ -80,7 +91,12 @@ def table_height(view: BoardView) -> int:
 
 
 def draw_board(
-    view: BoardView, *, time_left: float | None = None, selected: str | None = None, four_colour: bool = False
+    view: BoardView,
+    *,
+    time_left: float | None = None,
+    selected: str | None = None,
+    target: str | None = None,
+    four_colour: bool = False,
 ) -> Image.Image:
     """Compose ``view`` into a palette image (see :func:`render_board`)."""
     height = table_height(view)
@@ -88,9 +104,9 @@ def draw_board(
     canvas = _background(height + panel).copy()
     _draw_header(canvas, view, time_left)
     if view.family is Family.FRIDAY13:
-        _draw_friday13(canvas, view, selected, four_colour)
+        _draw_friday13(canvas, view, selected, target, four_colour)
     else:
-        _draw_klondike(canvas, view, selected, four_colour, height)
+        _draw_klondike(canvas, view, selected, target, four_colour, height)
     if view.is_over:
         _draw_result(canvas, view, height)
     return canvas
@@ -165,16 +181,23 @@ def _title_sprite(title: str, room: int) -> Sprite:
 
 
 # -- pieces shared by the families --------------------------------------------
-def _highlight(canvas: Image.Image, box: tuple[int, int, int, int]) -> None:
-    """Outline ``box`` (a card area) in gold to mark the selected source."""
-    pad = HIGHLIGHT_WIDTH
+def _highlight(
+    canvas: Image.Image, box: tuple[int, int, int, int], colour: pal.RGB = pal.GOLD, width: int = HIGHLIGHT_WIDTH
+) -> None:
+    """Outline ``box`` (a card area) in gold to mark the selected source (or in ``colour``, ``width`` px)."""
+    pad = width
     left, top, right, bottom = box
     ImageDraw.Draw(canvas).rounded_rectangle(
         (left - pad, top - pad, right + pad - 1, bottom + pad - 1),
         RADIUS + pad,
-        outline=pal.index(pal.GOLD),
-        width=HIGHLIGHT_WIDTH,
+        outline=pal.index(colour),
+        width=width,
     )
+
+
+def _mark_target(canvas: Image.Image, x: int, y: int) -> None:
+    """Outline the card area at (x, y) in red to mark where a move goes."""
+    _highlight(canvas, (x, y, x + CARD_W, y + CARD_H), TARGET_COLOUR, TARGET_WIDTH)
 
 
 def _paste_centred(canvas: Image.Image, sprite: Sprite, cx: int, cy: int) -> None:
@@ -210,27 +233,43 @@ def _draw_waste(canvas: Image.Image, view: BoardView, x: int, y: int, four_colou
 
 
 # -- Klondike and Gold Rush ---------------------------------------------------
-def _pile_tab(canvas: Image.Image, label: str, x: int, y: int, selected: bool, size: int = TAB_TEXT_SIZE) -> None:
-    """Paste a pile's or foundation's name tab at (x, y), gold when that pile is the selected source."""
+def _pile_tab(
+    canvas: Image.Image, label: str, x: int, y: int, selected: bool, size: int = TAB_TEXT_SIZE, marked: bool = False
+) -> None:
+    """Paste a pile's or foundation's name tab at (x, y), gold for the selected source, red for a marked target."""
     colours = (pal.BADGE, pal.GOLD) if selected else (pal.HEADER_TEXT, pal.BADGE)
+    if marked:
+        colours = (pal.BADGE, TARGET_COLOUR)
     tab(label, size, *colours).paste_on(canvas, x, y)
 
 
-def _draw_klondike(canvas: Image.Image, view: BoardView, selected: str | None, four_colour: bool, height: int) -> None:
-    """Draw stock, waste, the four foundations and the seven numbered piles."""
+def _draw_klondike(
+    canvas: Image.Image, view: BoardView, selected: str | None, target: str | None, four_colour: bool, height: int
+) -> None:
+    """Draw stock, waste, the four foundations and the seven numbered piles (``target`` marked in red)."""
     _draw_stock(canvas, view, column_x(0), TOP_Y)
     waste_x = _draw_waste(canvas, view, column_x(1), TOP_Y, four_colour)
+    waste_box = (waste_x, TOP_Y, waste_x + CARD_W, TOP_Y + CARD_H)
     if selected == "w" and view.waste_fan:
-        _highlight(canvas, (waste_x, TOP_Y, waste_x + CARD_W, TOP_Y + CARD_H))
+        _highlight(canvas, waste_box)
     for i, (source, foundation) in enumerate(zip(FOUNDATION_SOURCES, view.foundations, strict=True)):
         x = column_x(3 + i)
         _draw_suit_foundation(canvas, foundation, x, four_colour)
         if selected == source and foundation.top is not None:
             _highlight(canvas, (x, TOP_Y, x + CARD_W, TOP_Y + CARD_H))
+        if target in (source, "f"):
+            _mark_target(canvas, x, TOP_Y)
+            if i == 0 and selected == "w" and view.waste_fan:
+                _highlight(canvas, waste_box)  # again: a full waste fan ends 2 px from the first foundation
     for i, pile in enumerate(view.tableau):
-        number = str(i + 1)
-        _pile_tab(canvas, number, column_x(i), TAB_Y, selected == number)
-        _draw_pile(canvas, pile, column_x(i), four_colour, selected == number, height, view.status is Status.WON)
+        number, x = str(i + 1), column_x(i)
+        top_y = (pile_tops(pile.hidden, len(pile.cards), height) or [TABLEAU_Y])[-1] if target == number else None
+        if top_y == TABLEAU_Y:
+            _mark_target(canvas, x, top_y)  # under the tab, so the mark never covers the pile's number
+        _pile_tab(canvas, number, x, TAB_Y, selected == number, marked=target == number)
+        _draw_pile(canvas, pile, x, four_colour, selected == number, height, view.status is Status.WON)
+        if top_y is not None and top_y != TABLEAU_Y:
+            _mark_target(canvas, x, top_y)
 
 
 def _draw_suit_foundation(canvas: Image.Image, foundation: FoundationView, x: int, four_colour: bool) -> None:
@@ -276,12 +315,17 @@ def _f13_slot_xy(index: int) -> tuple[int, int]:
     return column_x(column) + row * (CARD_W + GAP) // 2, F13_TAB_Y[row] + TAB_H - TAB_TUCK
 
 
-def _draw_friday13(canvas: Image.Image, view: BoardView, selected: str | None, four_colour: bool) -> None:
+def _draw_friday13(
+    canvas: Image.Image, view: BoardView, selected: str | None, target: str | None, four_colour: bool
+) -> None:
     """Draw the thirteen named foundations (with their card counts), the stock, the waste and the passes left."""
     for i, foundation in enumerate(view.foundations):
         x, y = _f13_slot_xy(i)
         name = f"{foundation.label} \u00b7 {foundation.count}" if foundation.count else foundation.label
-        _pile_tab(canvas, name, x, y - TAB_H + TAB_TUCK, False)
+        marked = foundation.label == target
+        if marked:
+            _mark_target(canvas, x, y)  # under the tab, so the mark never covers the foundation's name
+        _pile_tab(canvas, name, x, y - TAB_H + TAB_TUCK, False, marked=marked)
         if foundation.top is None:
             slot(foundation.label).paste_on(canvas, x, y)
         else:

@@ -1,7 +1,7 @@
 import pytest
 
-from bot.move_words import describe_move
-from solitaire import DRAW, Move, new_game
+from bot.move_words import describe_move, move_places
+from solitaire import DRAW, UNDO, Move, new_game
 from tests.bot.decks import EASY_KLONDIKE
 
 
@@ -49,3 +49,25 @@ def test_the_stock_turned_over_and_friday13():
     for move in friday.legal_moves():
         if move.kind.value == "play":
             assert describe_move(friday, move).startswith(f"w → {move.target}: {friday.waste[-1].label} ")
+
+
+@pytest.mark.parametrize(
+    ("variant", "moves", "move", "places"),
+    [
+        ("draw3", (), Move.play("1", "f"), ("1", "fs")),
+        ("draw3", ("1-f", "2-f", "2-f"), Move.play("3", "f"), ("3", "fc")),
+        ("draw3", (), Move.play("1", "4"), ("1", "4")),
+        ("draw3", ("1-f",), Move.play("fs", "4"), ("fs", "4")),
+        ("draw3", (), DRAW, (None, None)),
+        ("draw3", ("draw",), UNDO, (None, None)),
+    ],
+)
+def test_move_places_name_what_a_picture_marks(variant, moves, move, places):
+    assert move_places(played(variant, *moves), move) == places
+
+
+def test_friday13_move_places_are_the_waste_and_a_label():
+    friday = new_game("friday13", seed=6)
+    friday.play("draw")
+    plays = [move_places(friday, move) for move in friday.legal_moves() if move.kind.value == "play"]
+    assert plays == [("w", "A"), ("w", "2")]

@@ -11,6 +11,10 @@ from PIL import Image
 
 from bot.after_game import AfterGameClick, parse_after_game_click
 from bot.storage import games as games_db
+from cogs import after_game as after_game_cog
+from render import palette, render_board
+from render.layout import CARD_H, CARD_W, TOP_Y, column_x
+from solitaire.analysis import Analysis
 from solitaire.deals import DealRequest, ProvenDeal
 from tests.bot.decks import EASY_KLONDIKE, EASY_NUMBER
 from tests.cogs.test_game_flows import raw_clicks
@@ -72,6 +76,28 @@ async def test_analyze_answers_privately_with_a_marked_picture(simcord_env, chan
     assert "A winning line from there" in answer.content and len(answer.content) <= 2000
     assert [a.filename for a in answer.attachments] == ["analysis.png"]
     assert answer.attachments[0].description.startswith("Solitaire Rush (draw 3)")
+
+
+async def test_the_analysis_picture_marks_the_losing_moves_source_and_target(simcord_env, channel, alice, monkeypatch):
+    # The easy deal is never lost, so the solver's verdict is replaced: "1-f" (A♠ to its foundation) lost it.
+    verdict = Analysis("draw3", True, 0, "1-f", (), True, "ended", 1)
+    monkeypatch.setattr(after_game_cog, "analyze_state", lambda state: verdict)
+    asked: list[dict[str, Any]] = []
+
+    def spy(view: Any, **options: Any) -> bytes:
+        asked.append(options)
+        return render_board(view, **options)
+
+    monkeypatch.setattr(after_game_cog, "render_board", spy)
+    board = await finished_casual_game(alice, channel)
+    answer = (await alice.click(board, label="Analyze")).response
+    assert "**1 → f: A♠ starts the ♠ foundation** lost it" in answer.content
+    assert asked == [{"selected": "1", "target": "fs"}]
+    data = simcord_env.backend.cdn.get(answer.attachments[0].url)
+    assert data is not None
+    picture = Image.open(io.BytesIO(data))
+    spades = picture.crop((column_x(3) - 6, TOP_Y - 6, column_x(3) + CARD_W + 6, TOP_Y + CARD_H + 6))
+    assert dict((i, n) for n, i in spades.getcolors(256) or []).get(palette.index(palette.ALERT), 0) > 400
 
 
 async def test_share_replay_posts_a_gif_in_the_channel(simcord_env, channel, alice):

@@ -3,26 +3,39 @@ import io
 import itertools
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 
 from render import palette, render_board
-from render.board import LABEL_SIZE, TAB_TEXT_SIZE, VALUE_SIZE, draw_board, table_height
+from render.board import (
+    LABEL_SIZE,
+    TAB_TEXT_SIZE,
+    TARGET_WIDTH,
+    VALUE_SIZE,
+    _f13_slot_xy,
+    draw_board,
+    table_height,
+)
 from render.fonts import Face, font
 from render.layout import (
     CARD_H,
+    CARD_W,
     MAX_HEIGHT,
     MIN_HEIGHT,
     TAB_H,
+    TAB_TUCK,
     TAB_Y,
     TABLEAU_Y,
     TOP_Y,
     UP_OFFSET,
     WIDTH,
+    column_x,
     on_phone,
+    pile_tops,
 )
 from render.samples import STATES, sample_game
 from render.sprites import card_face
 from solitaire import Card, PileView, Status, new_game, view_of
+from solitaire.moves import FRIDAY13_LABELS
 from solitaire.shuffle import shuffled_deck
 
 VARIANTS = ("draw1", "draw3", "goldrush", "friday13")
@@ -118,6 +131,72 @@ def test_selecting_each_source_draws_a_gold_highlight():
 def test_friday13_waste_can_be_selected():
     view = view_of(sample_game("friday13", "mid"))
     assert render_board(view, selected="w") != render_board(view)
+
+
+ALERT = palette.index(palette.ALERT)
+PAD = TARGET_WIDTH
+
+
+def _changed_box(plain: Image.Image, marked: Image.Image) -> tuple[int, int, int, int] | None:
+    return ImageChops.difference(plain.convert("RGB"), marked.convert("RGB")).getbbox()
+
+
+def _inside(box: tuple[int, int, int, int] | None, area: tuple[int, int, int, int]) -> bool:
+    return box is not None and area[0] <= box[0] and area[1] <= box[1] and box[2] <= area[2] and box[3] <= area[3]
+
+
+def _klondike_target_areas(view) -> dict[str, tuple[int, int, int, int]]:
+    """Each Klondike target with the area its mark may cover: the card place, its outline and its tab."""
+    height = table_height(view)
+    areas = {}
+    for i, source in enumerate(("fs", "fh", "fd", "fc")):
+        areas[source] = (column_x(3 + i) - PAD, TOP_Y - PAD, column_x(3 + i) + CARD_W + PAD, TOP_Y + CARD_H + PAD)
+    areas["f"] = (areas["fs"][0], TOP_Y - PAD, areas["fc"][2], TOP_Y + CARD_H + PAD)
+    for i, pile in enumerate(view.tableau):
+        top = (pile_tops(pile.hidden, len(pile.cards), height) or [TABLEAU_Y])[-1]
+        areas[str(i + 1)] = (column_x(i) - PAD, TAB_Y, column_x(i) + CARD_W + PAD, top + CARD_H + PAD)
+    return areas
+
+
+@pytest.mark.parametrize("variant", ["draw3", "goldrush"])
+def test_a_target_is_marked_in_red_inside_its_own_area_only(variant):
+    view = view_of(sample_game(variant, "mid"))
+    plain = draw_board(view, selected="w")
+    assert _count(plain, ALERT) == 0
+    for target, area in _klondike_target_areas(view).items():
+        marked = draw_board(view, selected="w", target=target)
+        assert _inside(_changed_box(plain, marked), area), target
+        assert _count(marked, ALERT) >= (4 if target == "f" else 1) * 900, target
+        assert _count(marked, GOLD) >= _count(plain, GOLD), target  # the source keeps its highlight
+
+
+def test_an_empty_pile_target_is_marked_and_its_number_stays_readable():
+    game = new_game("draw1", seed=0)
+    view = view_of(game)
+    empty = dataclasses.replace(view, tableau=(PileView(0, ()), *view.tableau[1:]))
+    marked = draw_board(empty, target="1")
+    assert _count(marked, ALERT) > 900
+    number = marked.crop((column_x(0), TAB_Y, column_x(0) + CARD_W, TAB_Y + TAB_H - TAB_TUCK))
+    assert _count(number, palette.index(palette.BADGE)) > 40  # the dark digit on the red tab
+
+
+def test_friday13_marks_a_foundation_by_its_label():
+    view = view_of(sample_game("friday13", "mid"))
+    plain = draw_board(view, selected="w")
+    for label in ("J", "4", "10"):
+        x, y = _f13_slot_xy(FRIDAY13_LABELS.index(label))
+        marked = draw_board(view, selected="w", target=label)
+        area = (x - PAD, y - TAB_H + TAB_TUCK, x + CARD_W + PAD, y + CARD_H + PAD)
+        assert _inside(_changed_box(plain, marked), area), label
+        assert _count(marked, ALERT) > 900, label
+
+
+def test_a_target_not_on_the_board_draws_nothing():
+    klondike = view_of(sample_game("draw3", "mid"))
+    friday = view_of(sample_game("friday13", "mid"))
+    assert render_board(klondike, target="J") == render_board(klondike)
+    assert render_board(friday, target="fh") == render_board(friday)
+    assert render_board(friday, target="f") == render_board(friday)
 
 
 def test_four_colour_changes_clubs_and_diamonds():

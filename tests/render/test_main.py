@@ -1,5 +1,6 @@
 from PIL import Image
 
+from render import palette
 from render.__main__ import main
 from render.layout import PHONE_WIDTH, WIDTH
 
@@ -19,3 +20,15 @@ def test_phone_adds_a_phone_sized_copy_of_each_picture(tmp_path):
     assert sorted(path.name for path in tmp_path.iterdir()) == ["goldrush-mid-phone.png", "goldrush-mid.png"]
     full, phone = (Image.open(tmp_path / name) for name in ("goldrush-mid.png", "goldrush-mid-phone.png"))
     assert phone.size == (PHONE_WIDTH, round(full.size[1] * PHONE_WIDTH / full.size[0]))
+
+
+def test_selected_and_target_mark_the_mid_game_pictures(tmp_path):
+    args = ["--out", str(tmp_path), "--variants", "draw3", "--states", "fresh", "mid"]
+    assert main([*args, "--selected", "w", "--target", "3"]) == 0
+    assert main(args) == 0
+    names = sorted(path.name for path in tmp_path.iterdir())
+    assert names == ["draw3-fresh-selw-to3.png", "draw3-fresh.png", "draw3-mid-selw-to3.png", "draw3-mid.png"]
+    alert = palette.index(palette.ALERT)
+    for name, marked in (("draw3-mid-selw-to3.png", True), ("draw3-fresh-selw-to3.png", False)):
+        colours = dict((i, n) for n, i in Image.open(tmp_path / name).getcolors(256) or [])
+        assert (colours.get(alert, 0) > 900) is marked, name
