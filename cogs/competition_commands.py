@@ -20,11 +20,13 @@ from bot import competition, errors
 from bot.daily import Announcement, Delivery
 from bot.sessions import Session
 from bot.storage import competition as competition_db
+from bot.storage import races as races_db
 from bot.storage.games import GameRecord, Mode
 from cogs.base import SolitaireCogBase
 from cogs.buttons import offer_view
 from cogs.errors import answer_privately, refusals
 from cogs.game_commands import VARIANT_CHOICES
+from cogs.race_commands import race_stats_lines, rating_board_of
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +43,9 @@ PERIOD_CHOICES = [
 GAMES_CHOICES = [
     app_commands.Choice(name="Daily competition", value="daily"),
     app_commands.Choice(name="Casual games", value="casual"),
+    app_commands.Choice(name="Race ratings", value="ratings"),
 ]
+PERIOD_NOT_FOR_RATINGS = "Ratings count every race ever played here: `period:` does not apply to them."
 NOT_MANAGER = "Only members with the **Manage Server** permission can change the competition settings."
 
 
@@ -136,14 +140,27 @@ class CompetitionCommands(SolitaireCogBase):
 
     # -- /solitaire leaderboard and stats ----------------------------------------------------
     @app_commands.command(name="leaderboard", description="This server's best results")
-    @app_commands.describe(variant="Which game", period="Which days", games="Daily competition or casual games")
+    @app_commands.describe(
+        variant="Which game",
+        period="Which days (default: today; not for ratings)",
+        games="Daily competition, casual games or race ratings",
+    )
     @app_commands.choices(variant=VARIANT_CHOICES, period=PERIOD_CHOICES, games=GAMES_CHOICES)
     async def leaderboard(
-        self, interaction: discord.Interaction, variant: str = "draw3", period: str = "today", games: str = "daily"
+        self,
+        interaction: discord.Interaction,
+        variant: str = "draw3",
+        period: str | None = None,
+        games: str = "daily",
     ) -> None:
-        """Show the top 10 and the caller's own rank."""
+        """Show the top 10 and the caller's own rank (race ratings: every race, whatever the period)."""
         async with refusals(interaction):
             guild_id = require_guild(interaction)
+            if games == "ratings":
+                note = PERIOD_NOT_FOR_RATINGS if period is not None else ""
+                embed = await rating_board_of(self.db, guild_id, variant, interaction.user.id, note=note)
+                await interaction.response.send_message(embed=embed, allowed_mentions=NO_PINGS)
+                return
             config = await competition_db.guild_config(self.db, guild_id)
             now = self.daily.moment()
             today = config.clock.date_at(now)
@@ -153,7 +170,7 @@ class CompetitionCommands(SolitaireCogBase):
                 guild_id=guild_id,
                 variant=variant,
                 mode=mode,
-                period=competition.Period(period),
+                period=competition.Period(period or "today"),
                 today=today,
                 timezone=config.clock.zone_at(now),
                 caller_id=interaction.user.id,
@@ -177,6 +194,8 @@ class CompetitionCommands(SolitaireCogBase):
             lines = (
                 competition.stats_lines(found) if found.games else [f"<@{who.id}> has not finished a game here yet."]
             )
+            rated = await races_db.member_ratings(self.db, guild_id, who.id)
+            lines += race_stats_lines(rated, await races_db.first_places(self.db, guild_id, who.id))
             embed = discord.Embed(title=f"Solitaire stats: {who.display_name}", description="\n".join(lines))
             await interaction.response.send_message(embed=embed, allowed_mentions=NO_PINGS)
 

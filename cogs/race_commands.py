@@ -20,9 +20,11 @@ from bot.competition import format_time, variant_title
 from bot.race import MAX_RACERS, MIN_RACERS, RaceError, RaceResult, RaceSnapshot, Standing
 from bot.ratings import PROVISIONAL_RACES, Skill
 from bot.sessions import Session
+from bot.storage import Database
 from bot.storage import races as races_db
 from cogs.base import SolitaireCogBase
 from cogs.errors import answer_privately, refusals
+from solitaire.words import plural
 
 log = logging.getLogger(__name__)
 
@@ -161,10 +163,10 @@ class RaceCommands(SolitaireCogBase):
                 raise NotInServerError()
             if member is not None:
                 rows = await races_db.member_ratings(self.db, interaction.guild_id, member.id)
-                embed = member_ratings_embed(member.id, rows)
+                wins = await races_db.first_places(self.db, interaction.guild_id, member.id)
+                embed = member_ratings_embed(member.id, rows, wins)
             else:
-                board = await races_db.rating_board(self.db, interaction.guild_id, variant)
-                embed = rating_board_embed(variant, board, interaction.user.id)
+                embed = await rating_board_of(self.db, interaction.guild_id, variant, interaction.user.id)
             await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
 
     # -- buttons -------------------------------------------------------------------------
@@ -327,28 +329,54 @@ def closed_embed(snapshot: RaceSnapshot) -> discord.Embed:
     )
 
 
-def rating_board_embed(variant: str, board: list[races_db.RatingRecord], caller: int) -> discord.Embed:
-    """The best displayed ratings of a server and variant (provisional ones marked)."""
+async def rating_board_of(db: Database, guild_id: int, variant: str, caller: int, *, note: str = "") -> discord.Embed:
+    """The rating board of a variant, as ``/solitaire ratings`` and ``leaderboard games: ratings`` show it."""
+    return rating_board_embed(variant, await races_db.rating_board(db, guild_id, variant), caller, note=note)
+
+
+def rating_board_embed(
+    variant: str, board: list[races_db.RatingRecord], caller: int, *, note: str = ""
+) -> discord.Embed:
+    """The best displayed ratings of a server and variant (provisional ones marked), then the caller's rank."""
     ranked = sorted(board, key=lambda r: (-Skill(r.mu, r.sigma, r.races).display, r.user_id))
     lines = []
     for n, row in enumerate(ranked, 1):
         if n <= _BOARD_SIZE or row.user_id == caller:
-            lines.append(f"`{n}.` <@{row.user_id}> · {_rating_text(row)} · {row.races} races")
-    return discord.Embed(
+            lines += ["…"] if n > _BOARD_SIZE else []
+            lines.append(f"`{n}.` <@{row.user_id}> · {_rating_text(row)} · {plural(row.races, 'race')}")
+    if ranked and all(row.user_id != caller for row in ranked):
+        lines.append(f"<@{caller}> has no rating here yet: race with `/solitaire race`.")
+    embed = discord.Embed(
         title=f"🏁 Race ratings · {variant_title(variant)}",
-        description="\n".join(lines) or "No races yet: start one with `/solitaire race`.",
+        description="\n".join(
+            ([note, ""] if note else []) + (lines or ["No races yet: start one with `/solitaire race`."])
+        ),
         colour=_COLOUR,
     )
+    embed.set_footer(text=f"{plural(len(ranked), 'member')} rated · ? = provisional (under {PROVISIONAL_RACES} races)")
+    return embed
 
 
-def member_ratings_embed(user_id: int, rows: list[races_db.RatingRecord]) -> discord.Embed:
-    """One member's rating and race count per variant."""
-    lines = [f"**{variant_title(row.variant)}** · {_rating_text(row)} · {row.races} races" for row in rows]
+def member_ratings_embed(user_id: int, rows: list[races_db.RatingRecord], wins: dict[str, int]) -> discord.Embed:
+    """One member's rating, races and first places per variant."""
     return discord.Embed(
         title="🏁 Race ratings",
-        description=f"<@{user_id}>\n" + ("\n".join(lines) or "No races yet."),
+        description=f"<@{user_id}>\n" + ("\n".join(race_stats_lines(rows, wins)) or "No races yet."),
         colour=_COLOUR,
     )
+
+
+def race_stats_lines(rows: list[races_db.RatingRecord], wins: dict[str, int]) -> list[str]:
+    """A member's race lines for ``/solitaire stats``: a heading, then rating, races and first places per variant."""
+    if not rows:
+        return []
+    lines = [f"**Races** (rating; ? = provisional, under {PROVISIONAL_RACES} races)"]
+    for row in rows:
+        won = wins.get(row.variant, 0)
+        lines.append(
+            f"{variant_title(row.variant)}: rating {_rating_text(row)} · {plural(row.races, 'race')}, {won} won"
+        )
+    return lines
 
 
 def _rating_text(row: races_db.RatingRecord) -> str:

@@ -287,6 +287,18 @@ async def member_ratings(db: Database, guild_id: int, user_id: int) -> list[Rati
     return [_rating(row) for row in rows]
 
 
+async def first_places(db: Database, guild_id: int, user_id: int) -> dict[str, int]:
+    """How many finished races of a server a member won, per variant (variants never won are left out)."""
+    rows = await db.fetchall(
+        "SELECT races.variant AS variant, count(*) AS wins"
+        " FROM race_racers JOIN races ON races.id = race_racers.race_id"
+        " WHERE races.guild_id = ? AND race_racers.user_id = ? AND races.status = 'finished' AND race_racers.place = 1"
+        " GROUP BY races.variant",
+        (guild_id, user_id),
+    )
+    return {str(row["variant"]): int(row["wins"]) for row in rows}
+
+
 def _rating(row: Row) -> RatingRecord:
     return RatingRecord(
         guild_id=int(row["guild_id"]),

@@ -8,9 +8,10 @@ from typing import Any
 import pytest
 
 from bot import race as races
+from bot.ratings import Skill
 from bot.storage import games as games_db
 from bot.storage import races as races_db
-from cogs.race_commands import parse_race_click
+from cogs.race_commands import parse_race_click, rating_board_embed
 from tests.bot.decks import EASY_NUMBER
 from tests.cogs.test_game_flows import labels, raw_clicks
 
@@ -123,7 +124,8 @@ async def test_three_racers_a_tie_and_a_racer_who_never_opens_the_board(simcord_
     ratings = await alice.slash(channel, "solitaire ratings")
     assert f"`1.` <@{alice.id}>" in ratings.response.embeds[0].description
     mine = await alice.slash(channel, "solitaire ratings", member=carol)
-    assert "1 races" in mine.response.embeds[0].description
+    assert "Solitaire Rush (draw 3): rating " in mine.response.embeds[0].description
+    assert "? · 1 race, 0 won" in mine.response.embeds[0].description
 
 
 async def test_a_lobby_expires_after_ten_minutes(simcord_env, channel, alice, bob):
@@ -205,3 +207,66 @@ async def test_forged_and_stale_race_clicks_are_refused_privately(simcord_env, c
     assert (await races_db.get_race(simcord_env.bot.db, 1)).status == "lobby"
     refused = await click(bob, lobby, "Join")
     assert refused.ephemeral and "another race" in refused.content
+
+
+async def finish_a_race_won_by(env: Any, channel: Any, winner: Any, loser: Any) -> Any:
+    """A two-racer draw 3 race: ``winner`` clears the easy deck, ``loser`` never opens the board."""
+    lobby = await open_race(winner, channel, variant="draw3", players=2)
+    await click(loser, lobby, "Join")
+    await env.advance_time(races.COUNTDOWN_SECONDS)
+    await win_by_clicks(winner, await open_board(winner, lobby))
+    await advance(env, 300)
+    assert "Race results" in text(lobby)
+    return lobby
+
+
+async def test_the_leaderboard_shows_the_rating_board(simcord_env, channel, alice, bob, carol):
+    await finish_a_race_won_by(simcord_env, channel, alice, bob)
+    result = await carol.slash(channel, "solitaire leaderboard", variant="draw3", games="ratings")
+    shown = result.response
+    assert not shown.ephemeral and shown.embeds[0].title == "🏁 Race ratings · Solitaire Rush (draw 3)"
+    lines = shown.embeds[0].description.splitlines()
+    assert lines[0].startswith(f"`1.` <@{alice.id}> · ") and lines[0].endswith("? · 1 race")
+    assert lines[1].startswith(f"`2.` <@{bob.id}> · ") and lines[1].endswith("? · 1 race")
+    assert lines[2] == f"<@{carol.id}> has no rating here yet: race with `/solitaire race`."
+    assert shown.embeds[0].footer.text == "2 members rated · ? = provisional (under 5 races)"
+    # the same board as /solitaire ratings, which stays
+    alias = await carol.slash(channel, "solitaire ratings", variant="draw3")
+    assert alias.response.embeds[0].description == shown.embeds[0].description
+    # a period does not apply to ratings: the answer says so, and the board is the same
+    week = await bob.slash(channel, "solitaire leaderboard", variant="draw3", period="week", games="ratings")
+    described = week.response.embeds[0].description.splitlines()
+    assert described[0] == "Ratings count every race ever played here: `period:` does not apply to them."
+    assert described[2:4] == lines[:2]
+    empty = await bob.slash(channel, "solitaire leaderboard", variant="goldrush", games="ratings")
+    assert empty.response.embeds[0].description == "No races yet: start one with `/solitaire race`."
+    # the other boards are unchanged: race games are not on the daily or casual boards
+    casual = await alice.slash(channel, "solitaire leaderboard", variant="draw3", period="all", games="casual")
+    assert casual.response.embeds[0].description == "No results yet."
+
+
+async def test_stats_show_ratings_and_races(simcord_env, guild, channel, alice, bob, carol):
+    await finish_a_race_won_by(simcord_env, channel, alice, bob)
+    await finish_a_race_won_by(simcord_env, channel, alice, bob)
+    [alice_rating] = await races_db.member_ratings(simcord_env.bot.db, guild.id, alice.id)
+    result = await carol.slash(channel, "solitaire stats", member=alice)
+    lines = result.response.embeds[0].description.splitlines()
+    assert lines[0] == f"<@{alice.id}>: 2 games, 2 wins (100%)"  # the existing stats, unchanged
+    assert lines[2].startswith("Solitaire Rush (draw 3): 2 games, 2 wins (100%)")
+    assert lines[3:] == [
+        "**Races** (rating; ? = provisional, under 5 races)",
+        f"Solitaire Rush (draw 3): rating {round(Skill(alice_rating.mu, alice_rating.sigma).display)}?"
+        " · 2 races, 2 won",
+    ]
+    loser = await carol.slash(channel, "solitaire stats", member=bob)
+    assert loser.response.embeds[0].description.splitlines()[-1].endswith("? · 2 races, 0 won")
+    nobody = await carol.slash(channel, "solitaire stats")
+    assert nobody.response.embeds[0].description == f"<@{carol.id}> has not finished a game here yet."
+
+
+def test_the_rating_board_shows_the_top_ten_then_the_caller():
+    records = [races_db.RatingRecord(1, "draw1", user, 25.0 - user, 2.0, 6) for user in range(1, 13)]
+    embed = rating_board_embed("draw1", records, 12)
+    lines = embed.description.splitlines()
+    assert [line.split(" · ")[0] for line in lines] == [f"`{n}.` <@{n}>" for n in range(1, 11)] + ["…", "`12.` <@12>"]
+    assert "?" not in embed.description and len(embed.description) < 2000  # 6 races: not provisional
