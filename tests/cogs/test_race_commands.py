@@ -211,6 +211,7 @@ async def test_forged_and_stale_race_clicks_are_refused_privately(simcord_env, c
 
 async def finish_a_race_won_by(env: Any, channel: Any, winner: Any, loser: Any) -> Any:
     """A two-racer draw 3 race: ``winner`` clears the easy deck, ``loser`` never opens the board."""
+    env.settle_timeout = 1.5  # below the standings interval: see test_standings_edit_rate_under_fast_play
     lobby = await open_race(winner, channel, variant="draw3", players=2)
     await click(loser, lobby, "Join")
     await env.advance_time(races.COUNTDOWN_SECONDS)
