@@ -217,6 +217,10 @@ async def finish_a_race_won_by(env: Any, channel: Any, winner: Any, loser: Any) 
     await env.advance_time(races.COUNTDOWN_SECONDS)
     await win_by_clicks(winner, await open_board(winner, lobby))
     await advance(env, 300)
+    for _ in range(10):  # the results wait for the standings interval after the last edit
+        if "Race results" in text(lobby):
+            break
+        await env.advance_time(1)
     assert "Race results" in text(lobby)
     return lobby
 
