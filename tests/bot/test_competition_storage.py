@@ -445,3 +445,16 @@ async def test_the_activity_migration_counts_dailies_started_before_it(tmp_path:
         ]
     finally:
         await db.close()
+
+
+async def test_a_game_closed_as_broken_is_no_result(db: Database) -> None:
+    """A row that could not be rebuilt is closed (V005) but never counted: no stats, no board entry."""
+    game_id = await start(db, 1, mode="casual", day=None)
+    record = await games_db.get_game(db, game_id)
+    assert record is not None
+    assert await games_db.close_broken(db, record, finished_at=ts(2024, 5, 1, 12), notice="closed")
+    assert await db.fetchone("SELECT * FROM member_stats WHERE user_id = 1") is None
+    assert await db.fetchone("SELECT * FROM best_results WHERE user_id = 1") is None
+    await play(db, 1, 300, mode="casual", day=None)  # a real result still counts
+    row = await db.fetchone("SELECT games FROM member_stats WHERE user_id = 1")
+    assert row is not None and row["games"] == 1
