@@ -1,30 +1,27 @@
-"""The typed base of the ``/solitaire`` cog's mixins: the services the cog hands them."""
+"""What the ``/solitaire`` cog's mixins share, declared once: the services and the methods they call on each other."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from abc import ABC, ABCMeta, abstractmethod
 
+import discord
 from discord.ext import commands
 
 from bot.client import SolitaireBot
 from bot.daily import DailyService
 from bot.deal_bank import Deal, DealBank
-from bot.sessions import SessionManager
+from bot.sessions import Session, SessionManager
 from bot.settings import Settings
 from bot.storage import Database
-
-if TYPE_CHECKING:
-    _Base = commands.Cog
-else:
-    _Base = object
+from bot.storage.games import GameRecord
 
 
-class SolitaireCogBase(_Base):
-    """Base of ``GameCommands`` and ``CompetitionCommands``: a plain class at run time.
+class CompositeMetaClass(commands.CogMeta, ABCMeta):
+    """A cog's metaclass that also refuses to build a cog with an abstract method left unimplemented."""
 
-    (Typed as a :class:`commands.Cog` for mypy only, so ``@app_commands.command`` accepts
-    methods defined here; the real cog is :class:`cogs.solitaire.Solitaire`.)
-    """
+
+class SolitaireCogBase(commands.Cog, ABC, metaclass=CompositeMetaClass):
+    """Base of the mixins of :class:`cogs.solitaire.Solitaire`, the one cog that composes and constructs them."""
 
     bot: SolitaireBot
     settings: Settings
@@ -32,3 +29,11 @@ class SolitaireCogBase(_Base):
     sessions: SessionManager
     deals: DealBank[Deal]
     daily: DailyService
+
+    @abstractmethod
+    async def send_board(self, interaction: discord.Interaction, session: Session, *, ephemeral: bool) -> None:
+        """Answer with the board of ``session`` and remember the message (``GameCommands``)."""
+
+    @abstractmethod
+    async def refresh_board(self, session: Session, record: GameRecord | None = None) -> bool:
+        """Redraw the stored board message of ``session`` (``GameCommands``)."""

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 from datetime import date, timedelta
-from typing import TYPE_CHECKING
 
 import aiohttp
 import discord
@@ -18,7 +17,6 @@ from discord.ext import commands
 
 from bot import competition, errors
 from bot.daily import Announcement, Delivery
-from bot.sessions import Session
 from bot.storage import competition as competition_db
 from bot.storage import races as races_db
 from bot.storage.games import GameRecord, Mode
@@ -73,11 +71,6 @@ class CompetitionCommands(SolitaireCogBase):
         description="Competition settings for this server (Manage Server permission)",
         default_permissions=discord.Permissions(manage_guild=True),  # a hint only: Discord ignores it on subgroups
     )
-
-    if TYPE_CHECKING:  # provided by GameCommands, the other mixin
-
-        async def send_board(self, interaction: discord.Interaction, session: Session, *, ephemeral: bool) -> None:
-            """Answer with the board of ``session`` and remember the message."""
 
     # -- lifecycle ---------------------------------------------------------------------
     async def load_competition_commands(self) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, cast, get_args
+from typing import Any, Literal, cast, get_args
 
 import discord
 from discord import app_commands
@@ -19,7 +19,6 @@ from bot.client import UNEXPECTED
 from bot.competition import format_time, variant_title
 from bot.race import MAX_RACERS, MIN_RACERS, RaceError, RaceResult, RaceSnapshot, Standing
 from bot.ratings import PROVISIONAL_RACES, Skill
-from bot.sessions import Session
 from bot.storage import Database
 from bot.storage import races as races_db
 from cogs.base import SolitaireCogBase
@@ -107,11 +106,6 @@ class RaceButton(discord.ui.DynamicItem[Button], template=r"race:\S{0,40}"):
 
 class RaceCommands(SolitaireCogBase):
     """The race part of the ``/solitaire`` group (a mixin of :class:`cogs.solitaire.Solitaire`)."""
-
-    if TYPE_CHECKING:  # provided by GameCommands, another mixin
-
-        async def send_board(self, interaction: discord.Interaction, session: Session, *, ephemeral: bool) -> None:
-            """Answer with the board of ``session`` and remember the message."""
 
     async def load_race_commands(self) -> None:
         """Register the race buttons and show the race service's updates on the race messages."""

@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 from discord import app_commands
 
-from bot.sessions import Session
 from bot.storage import players
-from bot.storage.games import GameRecord
 from cogs.base import SolitaireCogBase
 from cogs.errors import refusals
 
@@ -29,11 +25,6 @@ def four_colour_text(four_colour: bool, *, changed: bool) -> str:
 
 class SettingsCommands(SolitaireCogBase):
     """The settings command of the ``/solitaire`` group (a mixin of :class:`cogs.solitaire.Solitaire`)."""
-
-    if TYPE_CHECKING:  # provided by GameCommands, another mixin
-
-        async def refresh_board(self, session: Session, record: GameRecord | None = None) -> bool:
-            """Redraw the stored board message of ``session``."""
 
     @app_commands.command(name="settings", description="Your display settings (no option: show them)")
     @app_commands.describe(four_colour="Colour-blind-friendly cards: clubs green, diamonds blue")
