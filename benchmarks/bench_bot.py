@@ -24,6 +24,7 @@ import asyncio
 import gc
 import os
 import statistics
+import sys
 import tempfile
 import time
 import tracemalloc
@@ -33,7 +34,6 @@ from typing import Any
 import simcord
 from simcord import interactions as sim_interactions
 from simcord.backend import serializers
-from simcord.backend.models import interaction as sim_model
 from simcord.enums import ComponentType, InteractionType
 
 from bot.client import SolitaireBot
@@ -41,35 +41,11 @@ from bot.deal_bank import DealBank
 from bot.sessions import SessionManager
 from bot.settings import load_settings
 from bot.storage import Database
-from solitaire import VARIANTS, Card
+from solitaire import VARIANTS
 from solitaire.deals import ProvenDeal
 
-ANSWERED: dict[int, float] = {}
-"""Interaction id -> perf_counter() when the bot's response reached the simulated Discord."""
-
-
-def _record_answers() -> None:
-    """Stamp the moment each interaction gets its response (SimCord's response markers)."""
-    for name in ("respond_with_message", "update_source", "defer", "defer_update"):
-        original = getattr(sim_model.Interaction, name)
-
-        def stamped(self: Any, *args: Any, _original: Any = original, **kwargs: Any) -> Any:
-            ANSWERED.setdefault(self.id, time.perf_counter())
-            return _original(self, *args, **kwargs)
-
-        setattr(sim_model.Interaction, name, stamped)
-
-
-def _open_deck() -> tuple[Card, ...]:
-    """A deck whose game never gets stuck however often you draw (A..7 on top of the piles, in order)."""
-    low = [Card(rank, suit) for rank in range(1, 8) for suit in "SHDC"]
-    tableau: list[Card] = []
-    for size, start in zip(range(1, 8), (0, 1, 3, 6, 10, 15, 21), strict=True):
-        tableau += reversed(low[start : start + size])
-    return tuple(tableau + [Card(rank, suit) for rank in range(8, 14) for suit in "SHDC"])
-
-
-OPEN_DECK = _open_deck()
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from benchmarks.sim_clicks import ANSWERED, OPEN_DECK, record_answers
 
 
 def _easy_deal(variant: str, number: int) -> ProvenDeal:
@@ -146,7 +122,7 @@ async def _session_memory(folder: Path, games: int) -> float:
 
 
 async def run(games: int, rate: float, seconds: float) -> dict[str, float]:
-    _record_answers()
+    record_answers()
     with tempfile.TemporaryDirectory() as folder:
         bot = _bot(Path(folder))
         async with simcord.run(bot) as env:

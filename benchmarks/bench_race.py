@@ -27,6 +27,7 @@ import argparse
 import asyncio
 import itertools
 import statistics
+import sys
 import tempfile
 import time
 from collections import defaultdict
@@ -37,40 +38,17 @@ from typing import Any
 import simcord
 from simcord import interactions as sim_interactions
 from simcord.backend import serializers
-from simcord.backend.models import interaction as sim_model
 from simcord.enums import ComponentType, InteractionType
 
 from bot import race as races
 from bot.client import SolitaireBot
 from bot.deal_bank import DealBank
 from bot.settings import load_settings
-from solitaire import VARIANTS, Card
+from solitaire import VARIANTS
 from solitaire.deals import ProvenDeal
 
-ANSWERED: dict[int, float] = {}
-
-
-def _record_answers() -> None:
-    for name in ("respond_with_message", "update_source", "defer", "defer_update"):
-        original = getattr(sim_model.Interaction, name)
-
-        def stamped(self: Any, *args: Any, _original: Any = original, **kwargs: Any) -> Any:
-            ANSWERED.setdefault(self.id, time.perf_counter())
-            return _original(self, *args, **kwargs)
-
-        setattr(sim_model.Interaction, name, stamped)
-
-
-def _open_deck() -> tuple[Card, ...]:
-    """A deck whose game never gets stuck however often you draw (as in bench_bot)."""
-    low = [Card(rank, suit) for rank in range(1, 8) for suit in "SHDC"]
-    tableau: list[Card] = []
-    for size, start in zip(range(1, 8), (0, 1, 3, 6, 10, 15, 21), strict=True):
-        tableau += reversed(low[start : start + size])
-    return tuple(tableau + [Card(rank, suit) for rank in range(8, 14) for suit in "SHDC"])
-
-
-OPEN_DECK = _open_deck()
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from benchmarks.sim_clicks import ANSWERED, OPEN_DECK, record_answers
 
 
 def _bot(folder: Path) -> SolitaireBot:
@@ -114,7 +92,7 @@ def _min_gap(stamps: dict[int, list[float]]) -> float:
 
 
 async def run(race_count: int, racers: int, seconds: float, rate: float) -> dict[str, float]:
-    _record_answers()
+    record_answers()
     with tempfile.TemporaryDirectory() as folder:
         bot = _bot(Path(folder))
         async with simcord.run(bot) as env:

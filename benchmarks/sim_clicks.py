@@ -1,0 +1,37 @@
+"""Shared by the SimCord benchmarks: when each click was answered, and a deck that never gets stuck."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from simcord.backend.models import interaction as sim_model
+
+from solitaire import Card
+
+ANSWERED: dict[int, float] = {}
+"""Interaction id -> perf_counter() when the bot's response reached the simulated Discord."""
+
+
+def record_answers() -> None:
+    """Stamp the moment each interaction gets its response (SimCord's response markers)."""
+    for name in ("respond_with_message", "update_source", "defer", "defer_update"):
+        original = getattr(sim_model.Interaction, name)
+
+        def stamped(self: Any, *args: Any, _original: Any = original, **kwargs: Any) -> Any:
+            ANSWERED.setdefault(self.id, time.perf_counter())
+            return _original(self, *args, **kwargs)
+
+        setattr(sim_model.Interaction, name, stamped)
+
+
+def _open_deck() -> tuple[Card, ...]:
+    """A deck whose game never gets stuck however often you draw (A..7 on top of the piles, in order)."""
+    low = [Card(rank, suit) for rank in range(1, 8) for suit in "SHDC"]
+    tableau: list[Card] = []
+    for size, start in zip(range(1, 8), (0, 1, 3, 6, 10, 15, 21), strict=True):
+        tableau += reversed(low[start : start + size])
+    return tuple(tableau + [Card(rank, suit) for rank in range(8, 14) for suit in "SHDC"])
+
+
+OPEN_DECK = _open_deck()
