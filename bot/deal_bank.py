@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 from solitaire import Card
-from solitaire.deals import ProvenDeal, numbered_deal
+from solitaire.deals import MAX_DEAL_NUMBER, ProvenDeal, numbered_deal
 
 log = logging.getLogger(__name__)
 
@@ -38,9 +38,6 @@ SOLVER_VERSION = "1"
 """Keys the cached numbered deals: bump it when the solver or its budgets change which deal a number gives."""
 URGENT, BACKGROUND = 0, 1
 """Job priorities: a player waiting, then refills of the bank."""
-
-MAX_DEAL_NUMBER = 999_999
-"""Banked deals get a random public number in ``1..MAX_DEAL_NUMBER``."""
 
 
 class Deal(Protocol):

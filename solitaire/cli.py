@@ -17,7 +17,7 @@ from typing import Any, TextIO
 
 from solitaire import after_cli
 from solitaire.cards import format_deck
-from solitaire.deals import numbered_deal
+from solitaire.deals import MAX_DEAL_NUMBER, numbered_deal
 from solitaire.errors import SolitaireError
 from solitaire.game import Game
 from solitaire.games import new_game
@@ -46,8 +46,6 @@ DEFAULT_SOLVE_NODES = 200_000
 """``solve``'s node budget when neither ``--budget-ms`` nor ``--max-nodes`` is given (a few seconds at most)."""
 MAX_BUDGET_MS = 3_600_000
 """The longest ``solve --budget-ms`` accepted (an hour)."""
-MAX_DEAL_NUMBER = 999_999
-"""Random terminal deals are numbered like the bot's: ``1..MAX_DEAL_NUMBER``."""
 
 
 class CliError(Exception):

@@ -22,6 +22,8 @@ from solitaire.shuffle import shuffled_deck
 from solitaire.solver import WINNABLE, solve
 from solitaire.variants import find_variant
 
+MAX_DEAL_NUMBER = 999_999
+"""Public deal numbers (the bot's and the terminal's) run ``1..MAX_DEAL_NUMBER``."""
 DEAL_MAX_NODES = 50_000
 """Search budget per candidate deal: part of the determinism contract (changing it changes deals)."""
 DEFAULT_MAX_CANDIDATES = 10_000
