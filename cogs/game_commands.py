@@ -11,7 +11,7 @@ from discord import app_commands
 from bot import errors
 from bot.clicks import AllUp, BoardClick, OfferClick, Select, resolve_click
 from bot.client import UNEXPECTED
-from bot.deal_bank import MAX_DEAL_NUMBER, SOLVER_VERSION
+from bot.deal_bank import SOLVER_VERSION
 from bot.errors import fit_reply
 from bot.move_words import describe_move
 from bot.rules_text import rules_text
@@ -25,6 +25,7 @@ from cogs.board import build_board, edit_stored_board
 from cogs.buttons import BoardButton, OfferButton, offer_view
 from cogs.errors import answer_privately, refusals
 from solitaire import END, Status, parse_move
+from solitaire.deals import MAX_DEAL_NUMBER
 from solitaire.words import plural
 
 log = logging.getLogger(__name__)
