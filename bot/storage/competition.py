@@ -33,6 +33,7 @@ from bot.competition import (
     sql_ranks_before_terms,
     streak,
 )
+from bot.shards import ONE_PROCESS, Ownership
 from bot.storage import Database, Row
 from bot.storage.games import Mode
 
@@ -354,56 +355,15 @@ async def queue_result(db: Database, game_id: int, now: float) -> bool:
     return True
 
 
-async def due_announcements(db: Database, now: float, limit: int = 50) -> list[Pending]:
-    """Return waiting, unclaimed posts due by ``now``, oldest first."""
-    rows = await db.fetchall(
-        "SELECT id, guild_id, kind, subject, channel_id, created_at, attempts FROM announcements"
-        " WHERE state = 'waiting' AND due_at <= ? AND claimed_at IS NULL ORDER BY due_at, id LIMIT ?",
-        (now, limit),
-    )
-    return [Pending(*row) for row in rows]
-
-
-async def next_announcement_due(db: Database) -> float | None:
-    """Return when the next waiting post is due (``None``: nothing waits)."""
-    row = await db.fetchone("SELECT min(due_at) AS due FROM announcements WHERE state = 'waiting'")
-    return float(row["due"]) if row is not None and row["due"] is not None else None
-
-
-async def claim_announcement(db: Database, announcement_id: int, now: float) -> bool:
-    """Claim a waiting post for this attempt; ``False`` if another attempt holds it or it is done."""
-    changed = await db.execute(
-        "UPDATE announcements SET claimed_at = ? WHERE id = ? AND state = 'waiting' AND claimed_at IS NULL",
-        (now, announcement_id),
-    )
-    return changed.rowcount == 1
-
-
-async def finish_announcement(db: Database, announcement_id: int, state: Literal["posted", "dropped"]) -> None:
-    """Mark a claimed post as posted (or dropped: nothing to post, or retried for too long)."""
-    await db.execute("UPDATE announcements SET state = ?, claimed_at = NULL WHERE id = ?", (state, announcement_id))
-
-
-async def retry_announcement(db: Database, announcement_id: int, due_at: float) -> None:
-    """Give a failed post's claim back, to be tried again at ``due_at``."""
-    await db.execute(
-        "UPDATE announcements SET claimed_at = NULL, attempts = attempts + 1, due_at = ? WHERE id = ?",
-        (due_at, announcement_id),
-    )
-
-
-async def release_claims(db: Database) -> int:
-    """Give back every claim (at start: the posts a stopped bot had in flight are tried again)."""
-    changed = await db.execute("UPDATE announcements SET claimed_at = NULL WHERE claimed_at IS NOT NULL")
-    return changed.rowcount
-
-
-async def unannounced(db: Database, *, since: float = 0.0, limit: int = 100) -> list[int]:
-    """Return dailies finished after ``since`` whose line was never queued, oldest first (after a crash)."""
+async def unannounced(
+    db: Database, *, since: float = 0.0, limit: int = 100, ownership: Ownership = ONE_PROCESS
+) -> list[int]:
+    """Return dailies finished after ``since`` in owned servers whose line was never queued, oldest first."""
+    owned, shards = ownership.sql()
     rows = await db.fetchall(
         f"SELECT id FROM games WHERE mode = 'daily' AND {FINISHED} AND announced_at IS NULL AND finished_at > ?"
-        " ORDER BY finished_at LIMIT ?",
-        (since, limit),
+        f" AND {owned} ORDER BY finished_at LIMIT ?",
+        (since, *shards, limit),
     )
     return [int(row["id"]) for row in rows]
 

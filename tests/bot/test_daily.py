@@ -14,7 +14,8 @@ import pytest
 from bot import daily as service_module
 from bot.competition import DayClock, server_date
 from bot.daily import Announcement, DailyService, Delivery, retry_delay
-from bot.storage import Database
+from bot.shards import ONE_PROCESS
+from bot.storage import Database, claims
 from bot.storage import competition as competition_db
 from bot.storage import games as games_db
 from solitaire.deals import DealRequest, ProvenDeal
@@ -237,7 +238,7 @@ async def test_a_post_is_retried_for_hours_then_dropped(db):
         clock.at += timedelta(seconds=wait)
     assert timedelta(hours=1) <= clock.at - queued
     assert clock.at - queued <= timedelta(seconds=service_module.RETRY_FOR + service_module.RETRY_MAX)
-    assert await competition_db.next_announcement_due(db) is None
+    assert await claims.next_due(db, ONE_PROCESS) is None
     assert channel.posts == []
 
 
