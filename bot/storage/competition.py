@@ -232,18 +232,23 @@ async def use_spare(db: Database, guild_id: int, variant: str, daily_date: str) 
     """Make the oldest spare deal of ``variant`` the day's deal of a server, in one transaction.
 
     Returns the day's stored deal (the spare, or a deal stored first by someone else, which leaves
-    the spare unused), or ``None`` when no spare was ready and no deal is stored.
+    the spare unused), or ``None`` when no spare was ready and no deal is stored. The spare is taken
+    by a ``DELETE ... RETURNING`` first, so two processes never hand one spare to two servers.
     """
     async with db.transaction() as tx:
-        spare = await tx.fetchone("SELECT id, deal FROM daily_spares WHERE variant = ? ORDER BY id LIMIT 1", (variant,))
+        spare = await tx.fetchone(
+            "DELETE FROM daily_spares WHERE id = (SELECT id FROM daily_spares WHERE variant = ? ORDER BY id LIMIT 1)"
+            " RETURNING deal",
+            (variant,),
+        )
         if spare is not None:
             stored = await tx.execute(
                 "INSERT INTO daily_deals (guild_id, variant, daily_date, deal) VALUES (?, ?, ?, ?)"
                 " ON CONFLICT (guild_id, variant, daily_date) DO NOTHING",
                 (guild_id, variant, daily_date, spare["deal"]),
             )
-            if stored.rowcount == 1:
-                await tx.execute("DELETE FROM daily_spares WHERE id = ?", (spare["id"],))
+            if stored.rowcount != 1:  # the day's deal was stored first: the spare stays a spare
+                await tx.execute("INSERT INTO daily_spares (variant, deal) VALUES (?, ?)", (variant, spare["deal"]))
     return await cached_deal(db, guild_id, variant, daily_date)
 
 

@@ -5,9 +5,9 @@ each waits for ``--start-at`` (a wall-clock instant) so they race, does its shar
 bot's own code (the daily service, the storage functions) and prints one JSON line of what it did.
 
 Scenarios:
-  ``day``       race for the daily secret, the day's deal of ``--keys`` servers, and the one daily
-                of ``--keys`` members (the solver answers deal number ``--tag-number``, so the
-                stored deal tells which process stored it);
+  ``day``       race for the daily secret, the day's deal of ``--keys`` servers (taking ``--spares``
+                spare deals when there are), and the one daily of ``--keys`` members (the solver
+                answers deal number ``--tag-number``, so a stored deal tells who stored it);
   ``announce``  run the daily service (its recovery, then its rounds) until nothing is due for it
                 (at most ``--run-for`` seconds), posting by appending ``"<tag> <kind> <guild> <text>"``
                 lines to ``--posts``;
@@ -48,7 +48,7 @@ async def connect(database: str) -> Database:
     return await Database.open(database)
 
 
-def service_for(db: Database, ownership: Ownership, now: float, number: int) -> DailyService:
+def service_for(db: Database, ownership: Ownership, now: float, number: int, spares: int = 0) -> DailyService:
     """The bot's daily service, as a cluster process builds it, on a fixed clock and an instant solver."""
 
     def solve(request: DealRequest) -> ProvenDeal:
@@ -57,7 +57,7 @@ def service_for(db: Database, ownership: Ownership, now: float, number: int) -> 
     deals: DealBank[ProvenDeal] = DealBank(
         lambda variant, n: ProvenDeal(variant, n, EASY_KLONDIKE, ()), variants=VARIANTS, size=0, executor=None
     )
-    return DailyService(db, deals, now=lambda: now, solve=solve, variants=VARIANTS, ownership=ownership)
+    return DailyService(db, deals, now=lambda: now, solve=solve, variants=VARIANTS, ownership=ownership, spares=spares)
 
 
 def wait_until(start_at: float) -> None:
@@ -67,7 +67,7 @@ def wait_until(start_at: float) -> None:
 
 async def day(db: Database, args: argparse.Namespace, ownership: Ownership) -> dict[str, Any]:
     """Race for the secret, the day's deals and the members' dailies; report what this process got."""
-    service = service_for(db, ownership, args.now, args.tag_number)
+    service = service_for(db, ownership, args.now, args.tag_number, args.spares)
     wait_until(args.start_at)
     secret = await service._daily_secret()
     deals = {}
@@ -145,6 +145,7 @@ async def main(argv: list[str]) -> int:
     parser.add_argument("--start-at", type=float, default=0.0)
     parser.add_argument("--now", type=float, required=True)
     parser.add_argument("--keys", type=int, default=20)
+    parser.add_argument("--spares", type=int, default=0)
     parser.add_argument("--posts", default=os.devnull)
     parser.add_argument("--run-for", type=float, default=1.0)
     args = parser.parse_args(argv)

@@ -21,11 +21,14 @@ from typing import Any
 
 import pytest
 
+from bot.competition import deal_to_json
 from bot.shards import Ownership
 from bot.storage import Database, claims
 from bot.storage import competition as competition_db
 from bot.storage import games as games_db
+from solitaire.deals import ProvenDeal
 from tests.bot.cluster_worker import DAY, VARIANT
+from tests.bot.decks import EASY_KLONDIKE
 
 ROOT = Path(__file__).resolve().parents[2]
 NOW = datetime(2026, 5, 2, 6, 0, tzinfo=UTC).timestamp()
@@ -34,6 +37,8 @@ FINISHED_AT = datetime(2026, 5, 1, 20, 0, tzinfo=UTC).timestamp()
 GUILDS = [k << 22 for k in range(1, 7)]
 """Servers on shards 1, 0, 1, 0, ... of 2."""
 PLAYERS = 3
+SPARE_SEEDS = 1000
+"""Spare deals are numbered from here (the processes' own solves are numbered 1 and 2)."""
 LAUNCH = 1.5
 """Seconds from starting the processes to their common start (their imports take a fraction of one)."""
 WORKER_TIMEOUT = 90.0
@@ -140,11 +145,14 @@ async def finished_dailies(db: Database, *, channels: bool) -> list[int]:
 # -- the day's deal, the secret, a member's one daily ------------------------------------------------
 async def test_two_processes_store_one_deal_one_secret_and_one_daily_per_member(cluster, database):
     db = await open_db(database)
+    spares = [ProvenDeal(VARIANT, SPARE_SEEDS + n, EASY_KLONDIKE, ()) for n in range(8)]
+    for spare in spares:
+        await competition_db.add_spare(db, VARIANT, deal_to_json(spare))
     await db.close()
     start_at = time.time() + LAUNCH
     keys = 20
-    first = cluster.start("day", "p1", Ownership(), tag_number=1, start_at=start_at, keys=keys)
-    second = cluster.start("day", "p2", Ownership(), tag_number=2, start_at=start_at, keys=keys)
+    first = cluster.start("day", "p1", Ownership(), tag_number=1, start_at=start_at, keys=keys, spares=2)
+    second = cluster.start("day", "p2", Ownership(), tag_number=2, start_at=start_at, keys=keys, spares=2)
     one, two = cluster.report(first), cluster.report(second)
 
     assert one["secret"] == two["secret"]  # the first secret stored is everyone's
@@ -157,7 +165,12 @@ async def test_two_processes_store_one_deal_one_secret_and_one_daily_per_member(
         assert [(row["guild_id"], json.loads(row["deal"])["seed"]) for row in rows] == [
             (int(guild), seed) for guild, seed in sorted(one["deals"].items(), key=lambda item: int(item[0]))
         ]
-        assert {seed for seed in one["deals"].values()} <= {1, 2}
+        assert set(one["deals"].values()) <= {1, 2} | {spare.seed for spare in spares}
+        used = Counter(seed for seed in one["deals"].values() if seed >= SPARE_SEEDS)
+        assert used and set(used.values()) == {1}  # a spare is one server's deal, never two
+        left = await db.fetchall("SELECT deal FROM daily_spares")
+        kept = [json.loads(row["deal"])["seed"] for row in left if json.loads(row["deal"])["seed"] >= SPARE_SEEDS]
+        assert sorted([*used, *kept]) == [spare.seed for spare in spares]  # none lost, none used twice
         secrets = await db.fetchall("SELECT value FROM secrets")
         assert [row["value"] for row in secrets] == [one["secret"]]
         dailies = await db.fetchone("SELECT count(*) AS n FROM games WHERE mode = 'daily'")
