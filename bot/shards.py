@@ -72,11 +72,6 @@ class Ownership:
             return cls()
         return cls(shard_count, tuple(sorted(shard_ids)) if shard_ids is not None else tuple(range(shard_count)))
 
-    @property
-    def everything(self) -> bool:
-        """Whether this process runs every shard (so owns every server)."""
-        return len(set(self.shard_ids)) == self.shard_count
-
     def owns(self, guild_id: int | None) -> bool:
         """Whether the server's time-driven work runs here (direct messages belong to shard 0)."""
         return shard_of(guild_id, self.shard_count) in self.shard_ids

@@ -40,7 +40,7 @@ VARIANT = "draw3"
 DAY = "2026-05-01"
 GUILD = 1 << 22  # shard 1 of 2
 SETTLE = 0.5
-"""Seconds an ``announce`` worker runs at least (its first round is done by then) before it may stop when idle."""
+"""Seconds an ``announce`` worker runs at least (and one round of its service) before it may stop when idle."""
 
 
 async def connect(database: str) -> Database:
@@ -115,15 +115,30 @@ async def announce(db: Database, args: argparse.Namespace, ownership: Ownership,
     """Run the daily service's loop (recovery first) for ``--run-for`` seconds."""
     service = service_for(db, ownership, args.now, args.tag_number)
     service.add_listener(poster(args, hold=hold))
+    rounds = count_rounds(service)
     wait_until(args.start_at)
     service.start()
     began = time.monotonic()
     while time.monotonic() - began < args.run_for:
         await asyncio.sleep(0.05)
-        if time.monotonic() - began >= SETTLE and await idle(db, ownership, args.now):
+        if rounds[0] and time.monotonic() - began >= SETTLE and await idle(db, ownership, args.now):
             break
     await service.close()
     return {"tag": args.tag}
+
+
+def count_rounds(service: DailyService) -> list[int]:
+    """Count the service's finished rounds (``[n]``), so a worker never stops before its first one."""
+    rounds = [0]
+    run_once = service.run_once
+
+    async def counted() -> float:
+        wait = await run_once()
+        rounds[0] += 1
+        return wait
+
+    service.run_once = counted
+    return rounds
 
 
 async def idle(db: Database, ownership: Ownership, now: float) -> bool:
