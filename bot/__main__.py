@@ -17,13 +17,13 @@ log = logging.getLogger("bot")
 
 async def run(settings: Settings) -> None:
     """Run the bot until it stops or a SIGINT/SIGTERM arrives, then close it (games stay saved)."""
-    from bot.client import SolitaireBot
+    from bot.client import make_bot
 
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for number in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(number, stop.set)
-    async with SolitaireBot(settings) as bot:
+    async with make_bot(settings) as bot:
         runner = asyncio.create_task(bot.start(settings.discord_token.get_secret_value()), name="bot")
         stopper = asyncio.create_task(stop.wait(), name="signals")
         done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)

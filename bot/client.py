@@ -18,6 +18,7 @@ from bot.metrics import BotMetrics, start_metrics
 from bot.race import RaceService
 from bot.sessions import Clock, FinishSource, Session, SessionManager
 from bot.settings import Settings
+from bot.shards import Ownership
 from bot.storage import Database
 from bot.storage.games import GameRecord
 from solitaire import VARIANTS
@@ -109,8 +110,11 @@ class SolitaireBot(commands.Bot):
             help_command=None,
             tree_cls=SolitaireTree,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            **self._shard_options(settings),
         )
         self.settings = settings
+        self.ownership: Ownership = settings.ownership
+        """The servers whose clocks, dailies and races this process runs."""
         self.now = now
         self._given_deals = deals
         self._daily_solve = daily_solve
@@ -128,6 +132,7 @@ class SolitaireBot(commands.Bot):
             size=self.settings.deal_bank_size,
             executor=ProcessPoolExecutor(self.settings.deal_workers, mp_context=multiprocessing.get_context("spawn")),
         )
+        owns = self.ownership.owns
         self.sessions = SessionManager(self.db, now=self.now)
         self.sessions.add_finish_listener(self._announce_finished)
         self.metrics = await start_metrics(self)
@@ -138,18 +143,28 @@ class SolitaireBot(commands.Bot):
             secret=self._daily_secret,
             solve=self._daily_solve,
             spares=self.settings.daily_spares,
+            ownership=self.ownership,
         )
         self.races = RaceService(self.db, self.sessions, self.deals, now=self.now)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        resumed, finished = await self.sessions.resume_all()
+        resumed, finished = await self.sessions.resume_all(owns=owns)
         if resumed or finished:
             log.info("resumed %d running games, finished %d that ran out of time", len(resumed), len(finished))
-        if races := await self.races.resume():
+        if races := await self.races.resume(owns=owns):
             log.info("resumed %d open races", len(races))
         self.deals.start()
         self._daily_starter = self.loop.create_task(self._start_daily(), name="daily-start")
         await self._sync_commands()
+
+    @staticmethod
+    def _shard_options(settings: Settings) -> dict[str, Any]:
+        """The client's shard options (a plain bot has none; see :class:`ShardedSolitaireBot`)."""
+        return {}
+
+    def running_shards(self) -> list[int]:
+        """The shard ids this process runs (``[0]`` unsharded)."""
+        return [self.shard_id or 0]
 
     def _daily_secret(self) -> str | None:
         secret = self.settings.daily_secret
@@ -208,3 +223,23 @@ class SolitaireBot(commands.Bot):
             await super().close()
         finally:
             await self.close_services()
+
+
+class ShardedSolitaireBot(SolitaireBot, commands.AutoShardedBot):
+    """The bot as discord.py's ``AutoShardedBot``: the shards ``SHARD_IDS`` of ``SHARD_COUNT``."""
+
+    @staticmethod
+    def _shard_options(settings: Settings) -> dict[str, Any]:
+        """``shard_count`` and ``shard_ids`` from the settings (all shards when ``SHARD_IDS`` is unset)."""
+        ownership = settings.ownership
+        return {"shard_count": ownership.shard_count, "shard_ids": list(ownership.shard_ids)}
+
+    def running_shards(self) -> list[int]:
+        """The shard ids this process runs: those it connected, else those it was given."""
+        return sorted(self.shards) or sorted(self.shard_ids or self.ownership.shard_ids)
+
+
+def make_bot(settings: Settings, **options: Any) -> SolitaireBot:
+    """The bot for ``settings``: sharded when ``SHARD_COUNT`` is set, else a plain one-shard bot."""
+    kind = ShardedSolitaireBot if settings.shard_count is not None else SolitaireBot
+    return kind(settings, **options)

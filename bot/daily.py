@@ -22,7 +22,8 @@ from typing import Any
 
 from bot import competition
 from bot.deal_bank import DealBank
-from bot.storage import Database
+from bot.shards import ONE_PROCESS, Ownership
+from bot.storage import Database, claims
 from bot.storage import competition as competition_db
 from bot.storage.games import GameRecord
 from solitaire import VARIANTS
@@ -104,11 +105,13 @@ class DailyService:
         solve: Solve = solve_request,
         variants: Iterable[str] = VARIANTS,
         spares: int = 0,
+        ownership: Ownership = ONE_PROCESS,
     ) -> None:
         """Serve dailies from ``db``, solving in ``deals``'s executor; ``secret()`` keys the deals (else stored).
 
         ``spares``: proven deals kept ready per variant (in the database) for a day deal nobody solved
-        ahead, so the first daily of a new server never waits for the solver.
+        ahead, so the first daily of a new server never waits for the solver. ``ownership``: the servers
+        whose deals, podiums and posts this process handles (the others belong to other processes).
         """
         self.db = db
         self.deals = deals
@@ -131,6 +134,7 @@ class DailyService:
         """When the loop's sleep ends (a round due earlier must wake it)."""
         self._task: asyncio.Task[None] | None = None
         self.spares = spares
+        self.ownership = ownership
         self._spare_refills: dict[str, asyncio.Task[None]] = {}
 
     # -- listeners and lifecycle ----------------------------------------------------------
@@ -163,8 +167,9 @@ class DailyService:
 
     async def _recover(self) -> None:
         """Give back the claims of a stopped bot and queue the lines of dailies a crash left unqueued."""
-        await competition_db.release_claims(self.db)
-        for game_id in await competition_db.unannounced(self.db, since=self.now() - ANNOUNCE_WITHIN):
+        await claims.release_own(self.db, self.ownership.label)
+        since = self.now() - ANNOUNCE_WITHIN
+        for game_id in await competition_db.unannounced(self.db, since=since, ownership=self.ownership):
             await competition_db.queue_result(self.db, game_id, self.now())
 
     def wake(self) -> None:
@@ -331,6 +336,8 @@ class DailyService:
         """Queue yesterday's podium of every server whose day closed; return seconds until more may be due."""
         wait = MAX_WAIT
         for config in await competition_db.podium_guilds(self.db):
+            if not self.ownership.owns(config.guild_id):
+                continue  # another process of the cluster runs its shard
             held = await self._queue_podium(config, now)
             if held is not None:
                 wait = min(wait, held)
@@ -359,17 +366,17 @@ class DailyService:
 
     async def _deliver_due(self) -> float:
         """Post every due announcement once; return seconds until the next one is due."""
-        for pending in await competition_db.due_announcements(self.db, self.now()):
-            if await competition_db.claim_announcement(self.db, pending.id, self.now()):
+        for pending in await claims.due_announcements(self.db, self.now(), self.ownership):
+            if await claims.claim(self.db, pending.id, self.ownership.label, self.now()):
                 await self._deliver(pending)
-        due = await competition_db.next_announcement_due(self.db)
+        due = await claims.next_due(self.db, self.ownership)
         return MAX_WAIT if due is None else due - self.now()
 
     async def _deliver(self, pending: competition_db.Pending) -> None:
         """Post one claimed announcement; mark it posted, or give it back to be retried later."""
         announcement = await self._compose(pending)
         if announcement is None:
-            await competition_db.finish_announcement(self.db, pending.id, "dropped")
+            await claims.finish(self.db, pending.id, self.ownership.label, "dropped")
             return
         outcome = Delivery.POSTED
         for listener in self._listeners:
@@ -388,13 +395,14 @@ class DailyService:
                 await competition_db.set_channel_problem(
                     self.db, announcement.guild_id, announcement.channel_id, problem, self.now()
                 )
+        holder = self.ownership.label
         if outcome is Delivery.POSTED:
-            await competition_db.finish_announcement(self.db, pending.id, "posted")
+            await claims.finish(self.db, pending.id, holder, "posted")
         elif self.now() - pending.created_at >= RETRY_FOR:
             log.warning("gave up posting %s %s of server %s", pending.kind, pending.subject, pending.guild_id)
-            await competition_db.finish_announcement(self.db, pending.id, "dropped")
+            await claims.finish(self.db, pending.id, holder, "dropped")
         else:
-            await competition_db.retry_announcement(self.db, pending.id, self.now() + retry_delay(pending.attempts))
+            await claims.retry(self.db, pending.id, holder, self.now() + retry_delay(pending.attempts))
 
     async def _compose(self, pending: competition_db.Pending) -> Announcement | None:
         """Write an announcement's text now (ranks as of now); ``None`` when there is nothing to post."""
@@ -434,7 +442,11 @@ class DailyService:
         since = (
             now.date() - timedelta(days=competition.PRESOLVE_DAYS + 2)
         ).isoformat()  # every zone's window, and more
-        activity = await competition_db.recent_daily_activity(self.db, since)
+        activity = [
+            entry
+            for entry in await competition_db.recent_daily_activity(self.db, since)
+            if self.ownership.owns(entry.guild_id)  # the others are solved ahead by their shard's process
+        ]
         clocks = await competition_db.day_clocks(self.db, {entry.guild_id for entry in activity})
         skipped = 0
         wanted = []

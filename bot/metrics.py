@@ -27,6 +27,7 @@ from prometheus_client import generate_latest as prometheus_text
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
+from bot.shards import shard_of
 from bot.storage.health import database_answers
 
 if TYPE_CHECKING:
@@ -38,11 +39,6 @@ log = logging.getLogger(__name__)
 
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 """Seconds; Discord wants a first answer within 3 s."""
-
-
-def shard_of(guild_id: int | None, shard_count: int) -> int:
-    """The shard that receives a server's events (Discord's formula); 0 for direct messages."""
-    return (guild_id >> 22) % max(shard_count, 1) if guild_id else 0
 
 
 @dataclass(frozen=True)
@@ -67,7 +63,7 @@ def bot_sources(bot: SolitaireBot) -> Sources:
         deal_levels=bot.deals.levels,
         solver_queue=lambda: bot.deals.solving,
         shard_count=lambda: bot.shard_count or 1,
-        shard_ids=lambda: [bot.shard_id or 0],
+        shard_ids=bot.running_shards,
         connected=lambda: bot.is_ready() and not bot.is_closed(),
         database_answers=lambda: database_answers(bot.db),
     )

@@ -607,11 +607,11 @@ class RaceService:
             live.task.cancel()
 
     # -- restarts --------------------------------------------------------------------
-    async def resume(self) -> list[int]:
-        """Re-arm every open race after a restart (run after the sessions resumed); return their ids."""
+    async def resume(self, *, owns: Callable[[int], bool] = lambda guild_id: True) -> list[int]:
+        """Re-arm every open race of a server ``owns`` accepts (run after the sessions resumed); return their ids."""
         resumed = []
         for race in await races_db.open_races(self.db):
-            if race.id in self._live:
+            if race.id in self._live or not owns(race.guild_id):  # another process runs its shard
                 continue
             live = self._live[race.id] = _Live(race)
             resumed.append(race.id)
@@ -628,7 +628,8 @@ class RaceService:
             self._touch(race.id)
             await self._try_finish(race.id)
         for race in await races_db.unposted_races(self.db):
-            await self._post_results(race.id)
+            if owns(race.guild_id):
+                await self._post_results(race.id)
         return resumed
 
     async def close(self) -> None:

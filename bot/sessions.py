@@ -507,8 +507,10 @@ class SessionManager:
                 return
 
     # -- restarts ------------------------------------------------------------------
-    async def resume_all(self) -> tuple[list[Session], list[GameRecord]]:
-        """Reload every game stored as running: re-arm the clocks, finish those out of time.
+    async def resume_all(
+        self, *, owns: Callable[[int], bool] = lambda guild_id: True
+    ) -> tuple[list[Session], list[GameRecord]]:
+        """Reload the running games of the servers ``owns`` accepts: re-arm the clocks, finish those out of time.
 
         A row that cannot be rebuilt is closed as ``broken`` (logged once, the player told at
         their next command). A result the database refuses now is left to the game's clock,
@@ -517,7 +519,7 @@ class SessionManager:
         resumed, finished = [], []
         self._noticed = await games_db.noticed_players(self.db)
         for record in await games_db.playing_games(self.db):
-            if record.id in self._sessions:
+            if record.id in self._sessions or not owns(record.guild_id):  # another process runs its shard
                 continue
             session = await self._reload(record)
             if session is None:

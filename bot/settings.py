@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import AnyUrl, Field, SecretStr, ValidationError, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import AnyUrl, Field, SecretStr, ValidationError, ValidationInfo, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+from bot.shards import MAX_SHARDS, Ownership, parse_shard_ids
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 
@@ -36,6 +38,10 @@ class Settings(BaseSettings):
     metrics_port: int | None = Field(default=None, ge=1, le=65535)
     """Serve ``/metrics`` (Prometheus) and ``/health`` on this port (unset: no endpoint)."""
     metrics_host: str = "127.0.0.1"
+    shard_count: int | None = Field(default=None, ge=1, le=MAX_SHARDS)
+    """The bot's total number of shards (unset: one process, not sharded)."""
+    shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = None
+    """The shards this process runs, e.g. ``0,1`` or ``0-3`` (unset: all of ``shard_count``)."""
 
     @field_validator("log_level", mode="before")
     @classmethod
@@ -48,11 +54,36 @@ class Settings(BaseSettings):
         return value.strip() if isinstance(value, str) else value
 
     @field_validator(
-        "dev_guild_id", "discord_api_base", "discord_gateway_url", "daily_secret", "metrics_port", mode="before"
+        "dev_guild_id",
+        "discord_api_base",
+        "discord_gateway_url",
+        "daily_secret",
+        "metrics_port",
+        "shard_count",
+        mode="before",
     )
     @classmethod
     def _blank_is_unset(cls, value: Any) -> Any:
         return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _parse_shards(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return parse_shard_ids(value) if value.strip() else None
+        return value
+
+    @field_validator("shard_ids")
+    @classmethod
+    def _shards_counted(cls, value: tuple[int, ...] | None, info: ValidationInfo) -> tuple[int, ...] | None:
+        if value is None:
+            return value
+        count = info.data.get("shard_count")
+        if count is None:
+            raise ValueError("SHARD_IDS needs SHARD_COUNT, the bot's total number of shards")
+        if too_big := [shard for shard in value if shard >= count]:
+            raise ValueError(f"shard {too_big[0]} is not below SHARD_COUNT={count} (shards are numbered from 0)")
+        return value
 
     @field_validator("database_path")
     @classmethod
@@ -74,6 +105,11 @@ class Settings(BaseSettings):
         if value is not None and value.scheme not in ("ws", "wss"):
             raise ValueError("must be a ws:// or wss:// URL, e.g. ws://localhost:7878")
         return value
+
+    @property
+    def ownership(self) -> Ownership:
+        """The shards this process runs, and so the servers whose time-driven work it does."""
+        return Ownership.of(self.shard_count, self.shard_ids)
 
     @property
     def api_base(self) -> str | None:

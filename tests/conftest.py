@@ -17,6 +17,7 @@ import pytest
 import pytest_asyncio
 
 from bot.client import SolitaireBot
+from bot.client import make_bot as build_bot
 from bot.deal_bank import DealBank
 from bot.settings import Settings, load_settings
 from solitaire import VARIANTS
@@ -68,7 +69,7 @@ class BotFactory:
     """How the bots find the daily deals (competition tests give an instant stand-in)."""
 
     def __call__(self) -> SolitaireBot:
-        bot = SolitaireBot(self.settings, deals=make_deal_bank(numbers=self.numbers), daily_solve=self.daily_solve)
+        bot = build_bot(self.settings, deals=make_deal_bank(numbers=self.numbers), daily_solve=self.daily_solve)
         if self.built is None:
             self.built = []
         self.built.append(bot)

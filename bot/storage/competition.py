@@ -33,6 +33,7 @@ from bot.competition import (
     sql_ranks_before_terms,
     streak,
 )
+from bot.shards import ONE_PROCESS, Ownership
 from bot.storage import Database, Row
 from bot.storage.games import Mode
 
@@ -231,18 +232,23 @@ async def use_spare(db: Database, guild_id: int, variant: str, daily_date: str) 
     """Make the oldest spare deal of ``variant`` the day's deal of a server, in one transaction.
 
     Returns the day's stored deal (the spare, or a deal stored first by someone else, which leaves
-    the spare unused), or ``None`` when no spare was ready and no deal is stored.
+    the spare unused), or ``None`` when no spare was ready and no deal is stored. The spare is taken
+    by a ``DELETE ... RETURNING`` first, so two processes never hand one spare to two servers.
     """
     async with db.transaction() as tx:
-        spare = await tx.fetchone("SELECT id, deal FROM daily_spares WHERE variant = ? ORDER BY id LIMIT 1", (variant,))
+        spare = await tx.fetchone(
+            "DELETE FROM daily_spares WHERE id = (SELECT id FROM daily_spares WHERE variant = ? ORDER BY id LIMIT 1)"
+            " RETURNING deal",
+            (variant,),
+        )
         if spare is not None:
             stored = await tx.execute(
                 "INSERT INTO daily_deals (guild_id, variant, daily_date, deal) VALUES (?, ?, ?, ?)"
                 " ON CONFLICT (guild_id, variant, daily_date) DO NOTHING",
                 (guild_id, variant, daily_date, spare["deal"]),
             )
-            if stored.rowcount == 1:
-                await tx.execute("DELETE FROM daily_spares WHERE id = ?", (spare["id"],))
+            if stored.rowcount != 1:  # the day's deal was stored first: the spare stays a spare
+                await tx.execute("INSERT INTO daily_spares (variant, deal) VALUES (?, ?)", (variant, spare["deal"]))
     return await cached_deal(db, guild_id, variant, daily_date)
 
 
@@ -354,56 +360,15 @@ async def queue_result(db: Database, game_id: int, now: float) -> bool:
     return True
 
 
-async def due_announcements(db: Database, now: float, limit: int = 50) -> list[Pending]:
-    """Return waiting, unclaimed posts due by ``now``, oldest first."""
-    rows = await db.fetchall(
-        "SELECT id, guild_id, kind, subject, channel_id, created_at, attempts FROM announcements"
-        " WHERE state = 'waiting' AND due_at <= ? AND claimed_at IS NULL ORDER BY due_at, id LIMIT ?",
-        (now, limit),
-    )
-    return [Pending(*row) for row in rows]
-
-
-async def next_announcement_due(db: Database) -> float | None:
-    """Return when the next waiting post is due (``None``: nothing waits)."""
-    row = await db.fetchone("SELECT min(due_at) AS due FROM announcements WHERE state = 'waiting'")
-    return float(row["due"]) if row is not None and row["due"] is not None else None
-
-
-async def claim_announcement(db: Database, announcement_id: int, now: float) -> bool:
-    """Claim a waiting post for this attempt; ``False`` if another attempt holds it or it is done."""
-    changed = await db.execute(
-        "UPDATE announcements SET claimed_at = ? WHERE id = ? AND state = 'waiting' AND claimed_at IS NULL",
-        (now, announcement_id),
-    )
-    return changed.rowcount == 1
-
-
-async def finish_announcement(db: Database, announcement_id: int, state: Literal["posted", "dropped"]) -> None:
-    """Mark a claimed post as posted (or dropped: nothing to post, or retried for too long)."""
-    await db.execute("UPDATE announcements SET state = ?, claimed_at = NULL WHERE id = ?", (state, announcement_id))
-
-
-async def retry_announcement(db: Database, announcement_id: int, due_at: float) -> None:
-    """Give a failed post's claim back, to be tried again at ``due_at``."""
-    await db.execute(
-        "UPDATE announcements SET claimed_at = NULL, attempts = attempts + 1, due_at = ? WHERE id = ?",
-        (due_at, announcement_id),
-    )
-
-
-async def release_claims(db: Database) -> int:
-    """Give back every claim (at start: the posts a stopped bot had in flight are tried again)."""
-    changed = await db.execute("UPDATE announcements SET claimed_at = NULL WHERE claimed_at IS NOT NULL")
-    return changed.rowcount
-
-
-async def unannounced(db: Database, *, since: float = 0.0, limit: int = 100) -> list[int]:
-    """Return dailies finished after ``since`` whose line was never queued, oldest first (after a crash)."""
+async def unannounced(
+    db: Database, *, since: float = 0.0, limit: int = 100, ownership: Ownership = ONE_PROCESS
+) -> list[int]:
+    """Return dailies finished after ``since`` in owned servers whose line was never queued, oldest first."""
+    owned, shards = ownership.sql()
     rows = await db.fetchall(
         f"SELECT id FROM games WHERE mode = 'daily' AND {FINISHED} AND announced_at IS NULL AND finished_at > ?"
-        " ORDER BY finished_at LIMIT ?",
-        (since, limit),
+        f" AND {owned} ORDER BY finished_at LIMIT ?",
+        (since, *shards, limit),
     )
     return [int(row["id"]) for row in rows]
 

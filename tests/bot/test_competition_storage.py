@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from bot.competition import DailyActivity, DayClock, Period, Streak, VariantStats
-from bot.storage import Database, load_migrations
+from bot.shards import ONE_PROCESS, Ownership, shard_of
+from bot.storage import Database, claims, load_migrations
 from bot.storage import competition as competition_db
 from bot.storage import games as games_db
 
@@ -330,22 +331,49 @@ async def test_result_lines_are_queued_once_and_claimed_once(db: Database) -> No
     assert await competition_db.queue_result(db, done, 1.0)
     assert not await competition_db.queue_result(db, done, 2.0)
     assert await competition_db.unannounced(db) == []
-    [pending] = await competition_db.due_announcements(db, 1.0)
+    [pending] = await claims.due_announcements(db, 1.0, ONE_PROCESS)
     assert (pending.kind, pending.subject, pending.guild_id, pending.attempts) == ("result", str(done), GUILD, 0)
-    assert await competition_db.claim_announcement(db, pending.id, 1.0)
-    assert not await competition_db.claim_announcement(db, pending.id, 1.5)  # in flight
-    assert await competition_db.due_announcements(db, 5.0) == []
-    await competition_db.retry_announcement(db, pending.id, due_at=31.0)
-    assert await competition_db.due_announcements(db, 30.0) == []
-    assert await competition_db.next_announcement_due(db) == 31.0
-    [again] = await competition_db.due_announcements(db, 31.0)
+    assert await claims.claim(db, pending.id, "0/1", 1.0)
+    assert not await claims.claim(db, pending.id, "0/1", 1.5)  # in flight
+    assert await claims.due_announcements(db, 5.0, ONE_PROCESS) == []
+    assert await claims.retry(db, pending.id, "0/1", due_at=31.0)
+    assert await claims.due_announcements(db, 30.0, ONE_PROCESS) == []
+    assert await claims.next_due(db, ONE_PROCESS) == 31.0
+    [again] = await claims.due_announcements(db, 31.0, ONE_PROCESS)
     assert again.attempts == 1
-    assert await competition_db.claim_announcement(db, again.id, 31.0)
-    assert await competition_db.release_claims(db) == 1  # a restart gives the claim back
-    assert await competition_db.claim_announcement(db, again.id, 32.0)
-    await competition_db.finish_announcement(db, again.id, "posted")
-    assert not await competition_db.claim_announcement(db, again.id, 33.0)
-    assert await competition_db.next_announcement_due(db) is None
+    assert await claims.claim(db, again.id, "0/1", 31.0)
+    assert await claims.release_own(db, "1/2") == 0  # another process's claims are not ours to give back
+    assert await claims.release_own(db, "0/1") == 1  # a restart gives its own claim back
+    assert await claims.claim(db, again.id, "0/1", 32.0)
+    assert await claims.finish(db, again.id, "0/1", "posted")
+    assert not await claims.claim(db, again.id, "0/1", 33.0)
+    assert await claims.next_due(db, ONE_PROCESS) is None
+
+
+async def test_a_claim_is_a_lease_another_holder_takes_over_only_when_it_ran_out(db: Database) -> None:
+    await competition_db.queue_result(db, await play(db, 2, 100), 1.0)
+    [pending] = await claims.due_announcements(db, 1.0, ONE_PROCESS)
+    assert await claims.claim(db, pending.id, "dead", 1.0, lease=60.0)
+    assert not await claims.claim(db, pending.id, "alive", 60.5, lease=60.0)
+    assert await claims.due_announcements(db, 60.5, ONE_PROCESS, lease=60.0) == []
+    assert await claims.next_due(db, ONE_PROCESS, lease=60.0) == 61.0  # when the lease runs out
+    assert [p.id for p in await claims.due_announcements(db, 61.0, ONE_PROCESS, lease=60.0)] == [pending.id]
+    assert await claims.claim(db, pending.id, "alive", 61.0, lease=60.0)
+    assert not await claims.finish(db, pending.id, "dead", "posted")  # the old holder no longer holds it
+    assert not await claims.retry(db, pending.id, "dead", 99.0)
+    assert await claims.finish(db, pending.id, "alive", "posted")
+
+
+async def test_only_the_owning_shards_see_a_servers_posts(db: Database) -> None:
+    done = await play(db, 2, 100)
+    home = shard_of(GUILD, 2)
+    mine, theirs = Ownership(2, (home,)), Ownership(2, (1 - home,))
+    assert await competition_db.unannounced(db, ownership=mine) == [done]
+    assert await competition_db.unannounced(db, ownership=theirs) == []
+    await competition_db.queue_result(db, done, 1.0)
+    assert [p.guild_id for p in await claims.due_announcements(db, 1.0, mine)] == [GUILD]
+    assert await claims.due_announcements(db, 1.0, theirs) == []
+    assert await claims.next_due(db, theirs) is None
 
 
 async def test_guild_settings(db: Database) -> None:
@@ -362,7 +390,7 @@ async def test_guild_settings(db: Database) -> None:
     assert not await competition_db.claim_podium(db, GUILD, "2024-05-01", 11.0)
     assert not await competition_db.claim_podium(db, GUILD, "2024-04-30", 12.0)
     assert await competition_db.claim_podium(db, GUILD, "2024-05-02", 13.0)
-    assert [(p.kind, p.subject) for p in await competition_db.due_announcements(db, 20.0)] == [
+    assert [(p.kind, p.subject) for p in await claims.due_announcements(db, 20.0, ONE_PROCESS)] == [
         ("podium", "2024-05-01"),
         ("podium", "2024-05-02"),
     ]

@@ -14,7 +14,8 @@ import pytest
 from bot import daily as service_module
 from bot.competition import DayClock, server_date
 from bot.daily import Announcement, DailyService, Delivery, retry_delay
-from bot.storage import Database
+from bot.shards import ONE_PROCESS, Ownership, shard_of
+from bot.storage import Database, claims
 from bot.storage import competition as competition_db
 from bot.storage import games as games_db
 from solitaire.deals import DealRequest, ProvenDeal
@@ -212,6 +213,34 @@ async def test_a_failed_podium_is_retried_with_backoff_across_a_restart_and_post
     assert len(channel.podiums()) == 1 and channel.tries == 4
 
 
+async def test_a_cluster_process_does_only_its_own_servers_dailies(db):
+    await with_channel(db)
+    clock = Clock(utc(2026, 1, 1, 12))
+    home = shard_of(GUILD, 2)
+    elsewhere, here = Channel(), Channel()
+    other = DailyService(db, make_deal_bank(), now=clock, solve=solve, ownership=Ownership(2, (1 - home,)))
+    other.add_listener(elsewhere)
+    owner = DailyService(db, make_deal_bank(), now=clock, solve=solve, ownership=Ownership(2, (home,)))
+    owner.add_listener(here)
+    await start_daily(db, 1, date(2026, 1, 1), clock.at)  # a daily started yesterday: its deal is solved ahead
+    await other._recover()
+    clock.at = utc(2026, 1, 2, 0, 10)  # the game's clock finished it; nobody queued its line (a crash)
+    game = await games_db.get_game(db, 1)
+    assert game is not None
+    await games_db.finish_game(db, 1, games_db.Result("{}", "ended", 5, 60, clock() - 60, 0))
+    await other._recover()
+    await other.run_once()
+    assert elsewhere.posts == [] and other._presolve_seen == set()  # not its server: no line, podium, or deal
+    await owner._recover()  # the owner queues the line the crash left out
+    await owner.run_once()
+    assert sorted(post.kind for post in here.posts) == ["podium", "result"]
+    assert {key[0] for key in owner._presolve_seen} == {GUILD}
+    assert owner._presolver is not None
+    await owner._presolver
+    await other.close()
+    await owner.close()
+
+
 async def test_a_forbidden_channel_is_noted_for_the_admins_until_a_post_goes_through(db):
     await with_channel(db)
     clock = Clock(utc(2026, 1, 1, 12))
@@ -237,7 +266,7 @@ async def test_a_post_is_retried_for_hours_then_dropped(db):
         clock.at += timedelta(seconds=wait)
     assert timedelta(hours=1) <= clock.at - queued
     assert clock.at - queued <= timedelta(seconds=service_module.RETRY_FOR + service_module.RETRY_MAX)
-    assert await competition_db.next_announcement_due(db) is None
+    assert await claims.next_due(db, ONE_PROCESS) is None
     assert channel.posts == []
 
 

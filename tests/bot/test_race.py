@@ -295,6 +295,22 @@ async def test_a_restart_mid_race_keeps_the_clock_and_the_boards_and_posts_the_r
     assert (await races_db.get_race(db, race_id)).results_posted_at is not None
 
 
+async def test_a_cluster_process_resumes_only_the_races_of_its_own_shards(world, clock, db):
+    race_id = await started(world, ALICE, BOB)
+    await world.races.close()
+    await world.sessions.close()
+    clock.now += 600  # it ended while the bot was down
+    world.build()
+    assert await world.sessions.resume_all(owns=lambda guild: False) == ([], [])
+    assert await world.races.resume(owns=lambda guild: False) == []  # another process's server
+    await clock.advance(races.STANDINGS_INTERVAL)
+    assert (await races_db.get_race(db, race_id)).status == "running" and world.published.statuses() == []
+    await world.sessions.resume_all(owns=lambda guild: guild == GUILD)
+    assert await world.races.resume(owns=lambda guild: guild == GUILD) == [race_id]
+    await clock.advance(races.STANDINGS_INTERVAL)
+    assert (await races_db.get_race(db, race_id)).results_posted_at is not None
+
+
 async def test_a_race_that_ended_while_the_bot_was_down_is_finished_and_posted_at_resume(world, clock, db):
     race_id = await started(world, ALICE, BOB)
     await world.races.close()

@@ -12,6 +12,7 @@ import pytest_asyncio
 
 from bot import errors
 from bot.sessions import SessionManager
+from bot.shards import Ownership, shard_of
 from bot.storage import Database, players
 from bot.storage import games as games_db
 from solitaire import DRAW, IllegalMoveError, InvalidMoveError, Move
@@ -227,6 +228,27 @@ async def test_a_restart_resumes_running_games_and_finishes_late_ones(db, clock)
     row = await games_db.get_game(db, early.id)
     assert row is not None and json.loads(row.state)["log"][0] == ["draw", 0]
     await after.close()
+
+
+async def test_a_cluster_process_resumes_only_the_games_of_its_own_shards(db, clock):
+    before = SessionManager(db, now=clock)
+    guilds = [(1 << 22) * k for k in range(1, 5)]  # shards 1, 0, 1, 0 of 2
+    games = {guild: await start(before, user=1, guild=guild) for guild in guilds}
+    await before.close()
+    processes = [SessionManager(db, now=clock) for _ in range(2)]
+    owners = [Ownership(2, (0,)), Ownership(2, (1,))]
+    for manager, ownership in zip(processes, owners, strict=True):
+        resumed, finished = await manager.resume_all(owns=ownership.owns)
+        assert finished == []
+        assert sorted(s.id for s in resumed) == sorted(games[g].id for g in guilds if ownership.owns(g))
+        assert all(manager.get(games[g].id) is None for g in guilds if not ownership.owns(g))
+    for manager in processes:
+        await manager.close()
+    clock.now += 400  # every deadline passes while the processes are down
+    late = SessionManager(db, now=clock)
+    _, finished = await late.resume_all(owns=Ownership(2, (1,)).owns)  # a late restart finishes its own only
+    assert sorted(r.id for r in finished) == sorted(games[g].id for g in guilds if shard_of(g, 2) == 1)
+    await late.close()
 
 
 async def test_a_second_daily_attempt_is_refused(manager, db):

@@ -13,6 +13,8 @@ KEYS = (
     "DISCORD_GATEWAY_URL",
     "DEAL_BANK_SIZE",
     "DEAL_WORKERS",
+    "SHARD_COUNT",
+    "SHARD_IDS",
 )
 
 
@@ -57,6 +59,11 @@ def test_dotenv_is_read_and_the_environment_wins(tmp_path, monkeypatch):
         ({"DISCORD_TOKEN": "t", "DEAL_WORKERS": "0"}, "DEAL_WORKERS is invalid"),
         ({"DISCORD_TOKEN": "t", "DEV_GUILD_ID": "-5"}, "DEV_GUILD_ID is invalid"),
         ({"DISCORD_TOKEN": "t", "DISCORD_GATEWAY_URL": "https://x"}, "DISCORD_GATEWAY_URL is invalid"),
+        ({"DISCORD_TOKEN": "t", "SHARD_COUNT": "0"}, "SHARD_COUNT is invalid"),
+        ({"DISCORD_TOKEN": "t", "SHARD_IDS": "0,1"}, "SHARD_IDS needs SHARD_COUNT"),
+        ({"DISCORD_TOKEN": "t", "SHARD_COUNT": "2", "SHARD_IDS": "1-2"}, "shard 2 is not below SHARD_COUNT=2"),
+        ({"DISCORD_TOKEN": "t", "SHARD_COUNT": "4", "SHARD_IDS": "0;1"}, "'0;1' is not a shard number or a range"),
+        ({"DISCORD_TOKEN": "t", "SHARD_COUNT": "4", "SHARD_IDS": "0-1,1"}, "a shard is listed twice"),
     ],
 )
 def test_bad_settings_explain_themselves_in_one_line(monkeypatch, env, words):
@@ -65,3 +72,20 @@ def test_bad_settings_explain_themselves_in_one_line(monkeypatch, env, words):
     with pytest.raises(SettingsError) as raised:
         load_settings()
     assert words in str(raised.value) and "\n" not in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("env", "count", "ids"),
+    [
+        ({}, 1, (0,)),  # not sharded: one process owns every server
+        ({"SHARD_COUNT": "", "SHARD_IDS": ""}, 1, (0,)),
+        ({"SHARD_COUNT": "4"}, 4, (0, 1, 2, 3)),  # every shard in this process
+        ({"SHARD_COUNT": "4", "SHARD_IDS": "2-3"}, 4, (2, 3)),
+        ({"SHARD_COUNT": "6", "SHARD_IDS": " 5, 0-1 "}, 6, (0, 1, 5)),
+    ],
+)
+def test_shard_settings_give_the_processes_ownership(monkeypatch, env, count, ids):
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    ownership = load_settings(discord_token="t").ownership
+    assert (ownership.shard_count, ownership.shard_ids) == (count, ids)

@@ -1,0 +1,181 @@
+"""One process of a test cluster: ``python -m tests.bot.cluster_worker SCENARIO --database ... [options]``.
+
+``tests/bot/test_two_processes.py`` starts several of these as real OS processes on one database;
+each waits for ``--start-at`` (a wall-clock instant) so they race, does its share with the
+bot's own code (the daily service, the storage functions) and prints one JSON line of what it did.
+
+Scenarios:
+  ``day``       race for the daily secret, the day's deal of ``--keys`` servers (taking ``--spares``
+                spare deals when there are), and the one daily of ``--keys`` members (the solver
+                answers deal number ``--tag-number``, so a stored deal tells who stored it);
+  ``announce``  run the daily service (its recovery, then its rounds) until nothing is due for it
+                (at most ``--run-for`` seconds), posting by appending ``"<tag> <kind> <guild> <text>"``
+                lines to ``--posts``;
+  ``hold``      the same, but the first post never returns: it writes ``"<tag> holding:<kind> <guild>
+                <text>"`` and waits to be killed while holding its claim.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+import time
+from collections.abc import Callable
+from datetime import date
+from typing import Any
+
+from bot.daily import Announcement, DailyService, Delivery
+from bot.deal_bank import DealBank
+from bot.shards import Ownership, parse_shard_ids
+from bot.storage import Database, claims
+from bot.storage import games as games_db
+from solitaire import VARIANTS
+from solitaire.deals import DealRequest, ProvenDeal
+from tests.bot.decks import EASY_KLONDIKE
+
+VARIANT = "draw3"
+DAY = "2026-05-01"
+GUILD = 1 << 22  # shard 1 of 2
+SETTLE = 0.5
+"""Seconds an ``announce`` worker runs at least (and one round of its service) before it may stop when idle."""
+
+
+async def connect(database: str) -> Database:
+    """Open the shared database (a SQLite file; a PostgreSQL URL once that backend exists)."""
+    return await Database.open(database)
+
+
+def service_for(db: Database, ownership: Ownership, now: float, number: int, spares: int = 0) -> DailyService:
+    """The bot's daily service, as a cluster process builds it, on a fixed clock and an instant solver."""
+
+    def solve(request: DealRequest) -> ProvenDeal:
+        return ProvenDeal(request.variant, number, EASY_KLONDIKE, ())
+
+    deals: DealBank[ProvenDeal] = DealBank(
+        lambda variant, n: ProvenDeal(variant, n, EASY_KLONDIKE, ()), variants=VARIANTS, size=0, executor=None
+    )
+    return DailyService(db, deals, now=lambda: now, solve=solve, variants=VARIANTS, ownership=ownership, spares=spares)
+
+
+def wait_until(start_at: float) -> None:
+    """Sleep until the agreed instant, so the processes start their race together."""
+    time.sleep(max(0.0, start_at - time.time()))
+
+
+async def day(db: Database, args: argparse.Namespace, ownership: Ownership) -> dict[str, Any]:
+    """Race for the secret, the day's deals and the members' dailies; report what this process got."""
+    service = service_for(db, ownership, args.now, args.tag_number, args.spares)
+    wait_until(args.start_at)
+    secret = await service._daily_secret()
+    deals = {}
+    for guild in range(1, args.keys + 1):
+        deal = await service.deal(guild, VARIANT, date.fromisoformat(DAY))
+        deals[guild] = deal.seed
+    started = []
+    for user in range(1, args.keys + 1):
+        game = games_db.NewGame(GUILD, 10, user, VARIANT, "daily", None, DAY, "{}", args.now, args.now + 300)
+        try:
+            await games_db.insert_game(db, game)
+        except games_db.DuplicateGameError as error:
+            assert error.kind == "daily", error.kind
+        else:
+            started.append(user)
+    await service.close()
+    return {"secret": secret, "deals": deals, "started": started}
+
+
+def poster(args: argparse.Namespace, *, hold: bool) -> Callable[[Announcement], Any]:
+    """A listener standing in for Discord: appends one line per post to the shared posts file."""
+
+    async def post(announcement: Announcement) -> Delivery:
+        text = announcement.text.replace("\n", " | ")
+        if hold:
+            write_line(args.posts, f"{args.tag} holding:{announcement.kind} {announcement.guild_id} {text}")
+            await asyncio.sleep(3600)  # killed here, holding the claim
+        await asyncio.sleep(0.005)  # a post takes a while: the other process has every chance to race
+        write_line(args.posts, f"{args.tag} {announcement.kind} {announcement.guild_id} {text}")
+        return Delivery.POSTED
+
+    return post
+
+
+def write_line(path: str, line: str) -> None:
+    """Append one whole line (one ``write`` on an ``O_APPEND`` file: lines of two processes never mix)."""
+    descriptor = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        os.write(descriptor, (line + "\n").encode())
+    finally:
+        os.close(descriptor)
+
+
+async def announce(db: Database, args: argparse.Namespace, ownership: Ownership, *, hold: bool) -> dict[str, Any]:
+    """Run the daily service's loop (recovery first) for ``--run-for`` seconds."""
+    service = service_for(db, ownership, args.now, args.tag_number)
+    service.add_listener(poster(args, hold=hold))
+    rounds = count_rounds(service)
+    wait_until(args.start_at)
+    service.start()
+    began = time.monotonic()
+    while time.monotonic() - began < args.run_for:
+        await asyncio.sleep(0.05)
+        if rounds[0] and time.monotonic() - began >= SETTLE and await idle(db, ownership, args.now):
+            break
+    await service.close()
+    return {"tag": args.tag}
+
+
+def count_rounds(service: DailyService) -> list[int]:
+    """Count the service's finished rounds (``[n]``), so a worker never stops before its first one."""
+    rounds = [0]
+    run_once = service.run_once
+
+    async def counted() -> float:
+        wait = await run_once()
+        rounds[0] += 1
+        return wait
+
+    service.run_once = counted
+    return rounds
+
+
+async def idle(db: Database, ownership: Ownership, now: float) -> bool:
+    """Whether nothing is due for this process now and it holds no claim (its posts are all made)."""
+    due = await claims.next_due(db, ownership)
+    held = await db.fetchone("SELECT count(*) AS n FROM announcements WHERE claimed_by = ?", (ownership.label,))
+    return (due is None or due > now) and held is not None and held["n"] == 0
+
+
+async def main(argv: list[str]) -> int:
+    """Run one scenario and print its JSON report."""
+    parser = argparse.ArgumentParser(prog="cluster_worker")
+    parser.add_argument("scenario", choices=("day", "announce", "hold"))
+    parser.add_argument("--database", required=True)
+    parser.add_argument("--tag", required=True)
+    parser.add_argument("--tag-number", type=int, default=0)
+    parser.add_argument("--shard-count", type=int, default=1)
+    parser.add_argument("--shard-ids", default="0")
+    parser.add_argument("--start-at", type=float, default=0.0)
+    parser.add_argument("--now", type=float, required=True)
+    parser.add_argument("--keys", type=int, default=20)
+    parser.add_argument("--spares", type=int, default=0)
+    parser.add_argument("--posts", default=os.devnull)
+    parser.add_argument("--run-for", type=float, default=1.0)
+    args = parser.parse_args(argv)
+    ownership = Ownership(args.shard_count, parse_shard_ids(args.shard_ids))
+    db = await connect(args.database)
+    try:
+        if args.scenario == "day":
+            report = await day(db, args, ownership)
+        else:
+            report = await announce(db, args, ownership, hold=args.scenario == "hold")
+    finally:
+        await db.close()
+    print(json.dumps(report), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main(sys.argv[1:])))

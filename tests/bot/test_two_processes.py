@@ -1,0 +1,254 @@
+"""Two real OS processes on one database race for the same work: each piece is done exactly once.
+
+Every process is ``python -m tests.bot.cluster_worker`` (the bot's own daily service and storage code),
+started together on one SQLite file in WAL mode. The ``database`` fixture is the only place that names
+the database: to run these on PostgreSQL, parametrize it with a URL once that backend exists.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.competition import deal_to_json
+from bot.shards import Ownership
+from bot.storage import Database, claims
+from bot.storage import competition as competition_db
+from bot.storage import games as games_db
+from solitaire.deals import ProvenDeal
+from tests.bot.cluster_worker import DAY, VARIANT
+from tests.bot.decks import EASY_KLONDIKE
+
+ROOT = Path(__file__).resolve().parents[2]
+NOW = datetime(2026, 5, 2, 6, 0, tzinfo=UTC).timestamp()
+"""The workers' fixed clock: the day after ``DAY``, so its podiums are due."""
+FINISHED_AT = datetime(2026, 5, 1, 20, 0, tzinfo=UTC).timestamp()
+GUILDS = [k << 22 for k in range(1, 7)]
+"""Servers on shards 1, 0, 1, 0, ... of 2."""
+PLAYERS = 3
+SPARE_SEEDS = 1000
+"""Spare deals are numbered from here (the processes' own solves are numbered 1 and 2)."""
+LAUNCH = 1.5
+"""Seconds from starting the processes to their common start (their imports take a fraction of one)."""
+WORKER_TIMEOUT = 90.0
+
+
+@pytest.fixture
+def database(tmp_path: Path) -> str:
+    """Where the processes meet: a SQLite file (WAL mode)."""
+    return str(tmp_path / "cluster.db")
+
+
+@pytest.fixture
+def posts(tmp_path: Path) -> Path:
+    """The file the processes' stand-in for Discord appends posts to."""
+    return tmp_path / "posts.txt"
+
+
+class Cluster:
+    """Starts workers and collects their reports; kills any left at the end."""
+
+    def __init__(self, database: str, posts: Path) -> None:
+        self.database = database
+        self.posts = posts
+        self.running: list[subprocess.Popen[str]] = []
+
+    def start(self, scenario: str, tag: str, ownership: Ownership, *, now: float = NOW, **options: Any) -> Any:
+        """Start one worker; it begins its work at the common start given in ``start_at``."""
+        command = [
+            sys.executable,
+            "-m",
+            "tests.bot.cluster_worker",
+            scenario,
+            "--database",
+            self.database,
+            "--tag",
+            tag,
+            "--shard-count",
+            str(ownership.shard_count),
+            "--shard-ids",
+            ",".join(map(str, ownership.shard_ids)),
+            "--now",
+            repr(now),
+            "--posts",
+            str(self.posts),
+        ]
+        for name, value in options.items():
+            command += [f"--{name.replace('_', '-')}", str(value)]
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        process = subprocess.Popen(
+            command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        self.running.append(process)
+        return process
+
+    def report(self, process: subprocess.Popen[str]) -> dict[str, Any]:
+        """Wait for a worker and return its JSON report (failing with its stderr if it failed)."""
+        out, err = process.communicate(timeout=WORKER_TIMEOUT)
+        assert process.returncode == 0, f"worker failed ({process.returncode}):\n{err}"
+        report: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
+        return report
+
+    def lines(self) -> list[list[str]]:
+        """The posts made so far, as ``[tag, kind, guild, text...]`` word lists."""
+        if not self.posts.exists():
+            return []
+        return [line.split(" ", 3) for line in self.posts.read_text().splitlines()]
+
+    def close(self) -> None:
+        """Kill the workers still running."""
+        for process in self.running:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+
+
+@pytest.fixture
+def cluster(database: str, posts: Path) -> Iterator[Cluster]:
+    """Worker processes on the test database."""
+    processes = Cluster(database, posts)
+    yield processes
+    processes.close()
+
+
+async def open_db(database: str) -> Database:
+    """Open the shared database from the test process (migrations are applied here, before the race)."""
+    return await Database.open(database)
+
+
+async def finished_dailies(db: Database, *, channels: bool) -> list[int]:
+    """Each server of ``GUILDS``: ``PLAYERS`` dailies of ``DAY``, finished, their lines not yet queued."""
+    ids = []
+    for guild in GUILDS:
+        if channels:
+            await competition_db.set_channel(db, guild, guild + 1, podium_after="2026-04-29")
+        for user in range(1, PLAYERS + 1):
+            new = games_db.NewGame(guild, guild + 2, user, VARIANT, "daily", None, DAY, "{}", FINISHED_AT - 100, NOW)
+            game = await games_db.insert_game(db, new)
+            result = games_db.Result("{}", "ended", 10 * user, 100, FINISHED_AT, 1)
+            assert await games_db.finish_game(db, game.id, result) is not None
+            ids.append(game.id)
+    return ids
+
+
+# -- the day's deal, the secret, a member's one daily ------------------------------------------------
+async def test_two_processes_store_one_deal_one_secret_and_one_daily_per_member(cluster, database):
+    db = await open_db(database)
+    spares = [ProvenDeal(VARIANT, SPARE_SEEDS + n, EASY_KLONDIKE, ()) for n in range(8)]
+    for spare in spares:
+        await competition_db.add_spare(db, VARIANT, deal_to_json(spare))
+    await db.close()
+    start_at = time.time() + LAUNCH
+    keys = 20
+    first = cluster.start("day", "p1", Ownership(), tag_number=1, start_at=start_at, keys=keys, spares=2)
+    second = cluster.start("day", "p2", Ownership(), tag_number=2, start_at=start_at, keys=keys, spares=2)
+    one, two = cluster.report(first), cluster.report(second)
+
+    assert one["secret"] == two["secret"]  # the first secret stored is everyone's
+    assert one["deals"] == two["deals"]  # both processes deal the same deal each day
+    assert set(one["started"]).isdisjoint(two["started"])  # a member's daily started once ...
+    assert sorted(one["started"] + two["started"]) == list(range(1, keys + 1))  # ... by one process or the other
+    db = await open_db(database)
+    try:
+        rows = await db.fetchall("SELECT guild_id, deal FROM daily_deals ORDER BY guild_id")
+        assert [(row["guild_id"], json.loads(row["deal"])["seed"]) for row in rows] == [
+            (int(guild), seed) for guild, seed in sorted(one["deals"].items(), key=lambda item: int(item[0]))
+        ]
+        assert set(one["deals"].values()) <= {1, 2} | {spare.seed for spare in spares}
+        used = Counter(seed for seed in one["deals"].values() if seed >= SPARE_SEEDS)
+        assert used and set(used.values()) == {1}  # a spare is one server's deal, never two
+        left = await db.fetchall("SELECT deal FROM daily_spares")
+        kept = [json.loads(row["deal"])["seed"] for row in left if json.loads(row["deal"])["seed"] >= SPARE_SEEDS]
+        assert sorted([*used, *kept]) == [spare.seed for spare in spares]  # none lost, none used twice
+        secrets = await db.fetchall("SELECT value FROM secrets")
+        assert [row["value"] for row in secrets] == [one["secret"]]
+        dailies = await db.fetchone("SELECT count(*) AS n FROM games WHERE mode = 'daily'")
+        assert dailies is not None and dailies["n"] == keys
+    finally:
+        await db.close()
+
+
+# -- announcements ---------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        (Ownership(2, (0, 1)), Ownership(1, (0,))),  # both own every server (a reshard's overlap): claims decide
+        (Ownership(2, (0,)), Ownership(2, (1,))),  # a cluster: each posts its own servers' lines
+    ],
+    ids=["overlapping", "split"],
+)
+async def test_two_processes_post_every_line_and_podium_exactly_once(cluster, database, first, second):
+    db = await open_db(database)
+    games = await finished_dailies(db, channels=True)
+    await db.close()
+    start_at = time.time() + LAUNCH
+    workers = [
+        cluster.start("announce", tag, ownership, start_at=start_at, run_for=30.0)
+        for tag, ownership in (("p1", first), ("p2", second))
+    ]
+    for worker in workers:
+        cluster.report(worker)
+
+    lines = cluster.lines()
+    posted = Counter((kind, int(guild), text) for _, kind, guild, text in lines)
+    assert max(posted.values()) == 1, [key for key, n in posted.items() if n > 1]
+    per_server = Counter((kind, guild) for kind, guild, _ in posted)
+    assert per_server == Counter({**{("result", g): PLAYERS for g in GUILDS}, **{("podium", g): 1 for g in GUILDS}})
+    owners = {"p1": first, "p2": second}
+    assert all(owners[tag].owns(int(guild)) for tag, _, guild, _ in lines)
+    db = await open_db(database)
+    try:
+        states = await db.fetchall("SELECT state, claimed_by FROM announcements")
+        assert len(states) == len(GUILDS) * (PLAYERS + 1)
+        assert {(row["state"], row["claimed_by"]) for row in states} == {("posted", None)}
+        unqueued = await db.fetchall("SELECT id FROM games WHERE announced_at IS NULL")
+        assert unqueued == [] and len(games) == len(GUILDS) * PLAYERS
+    finally:
+        await db.close()
+
+
+async def test_a_process_killed_holding_a_claim_blocks_the_post_only_until_the_lease_ends(cluster, database):
+    db = await open_db(database)
+    await finished_dailies(db, channels=False)
+    await db.close()
+    everything = Ownership(2, (0, 1))
+    holder = cluster.start("hold", "dead", everything, start_at=time.time() + LAUNCH, run_for=3600)
+    deadline = time.monotonic() + WORKER_TIMEOUT
+    while not (held := [line for line in cluster.lines() if line[1].startswith("holding:")]):
+        assert holder.poll() is None, holder.communicate()[1]
+        assert time.monotonic() < deadline, "the first process never claimed a post"
+        time.sleep(0.05)
+    holder.send_signal(signal.SIGKILL)
+    holder.wait()
+    [[_, holding, held_guild, held_text]] = held
+    held_post = (holding.removeprefix("holding:"), int(held_guild), held_text)
+
+    other = Ownership(1, (0,))  # another shard set: it may take the post over only when the lease ends
+    cluster.report(cluster.start("announce", "early", other, now=NOW + 10, start_at=0, run_for=30.0))
+    early = [(kind, int(guild), text) for tag, kind, guild, text in cluster.lines() if tag == "early"]
+    assert held_post not in early
+    assert Counter(guild for _, guild, _ in early) == Counter(
+        {guild: PLAYERS - (guild == held_post[1]) for guild in GUILDS}
+    )  # every line but the one held
+
+    later = NOW + claims.LEASE + 1
+    cluster.report(cluster.start("announce", "later", other, now=later, start_at=0, run_for=30.0))
+    late = [(kind, int(guild), text) for tag, kind, guild, text in cluster.lines() if tag == "later"]
+    assert late == [held_post]
+    db = await open_db(database)
+    try:
+        waiting = await db.fetchone("SELECT count(*) AS n FROM announcements WHERE state <> 'posted'")
+        assert waiting is not None and waiting["n"] == 0
+    finally:
+        await db.close()
