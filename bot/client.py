@@ -18,7 +18,7 @@ from bot.metrics import BotMetrics, start_metrics
 from bot.race import RaceService
 from bot.sessions import Clock, FinishSource, Session, SessionManager
 from bot.settings import Settings
-from bot.storage import Database
+from bot.storage import Database, open_database
 from bot.storage.games import GameRecord
 from solitaire import VARIANTS
 from solitaire.deals import solve_request
@@ -121,7 +121,7 @@ class SolitaireBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         """Open the database, load the cog, resume running games, fill the deal bank, sync commands."""
-        self.db = await Database.open(self.settings.database_path)
+        self.db = await open_database(self.settings.database_target)
         self.deals = self._given_deals or DealBank(
             solve_numbered,
             variants=VARIANTS,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any, Literal
 
@@ -23,6 +24,8 @@ class Settings(BaseSettings):
 
     discord_token: SecretStr = Field(min_length=1)
     database_path: Path = Path("./solitaire.db")
+    database_url: SecretStr | None = None
+    """``postgresql://user:password@host:5432/name``: use PostgreSQL instead of the SQLite file (unset: SQLite)."""
     dev_guild_id: int | None = Field(default=None, gt=0)
     log_level: LogLevel = "INFO"
     discord_api_base: AnyUrl | None = None
@@ -48,7 +51,13 @@ class Settings(BaseSettings):
         return value.strip() if isinstance(value, str) else value
 
     @field_validator(
-        "dev_guild_id", "discord_api_base", "discord_gateway_url", "daily_secret", "metrics_port", mode="before"
+        "dev_guild_id",
+        "discord_api_base",
+        "discord_gateway_url",
+        "daily_secret",
+        "metrics_port",
+        "database_url",
+        mode="before",
     )
     @classmethod
     def _blank_is_unset(cls, value: Any) -> Any:
@@ -60,6 +69,13 @@ class Settings(BaseSettings):
         if str(value) != ":memory:" and not value.expanduser().parent.is_dir():
             raise ValueError(f"the folder {str(value.expanduser().parent)!r} does not exist")
         return value.expanduser()
+
+    @field_validator("database_url")
+    @classmethod
+    def _postgres_url(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and not value.get_secret_value().strip().startswith(("postgresql://", "postgres://")):
+            raise ValueError("must be a postgresql:// URL, e.g. postgresql://solitaire:secret@localhost:5432/solitaire")
+        return value
 
     @field_validator("discord_api_base")
     @classmethod
@@ -74,6 +90,18 @@ class Settings(BaseSettings):
         if value is not None and value.scheme not in ("ws", "wss"):
             raise ValueError("must be a ws:// or wss:// URL, e.g. ws://localhost:7878")
         return value
+
+    @property
+    def database_target(self) -> str | Path:
+        """What :func:`bot.storage.open_database` opens: the PostgreSQL URL if set, else the SQLite file."""
+        return self.database_url.get_secret_value().strip() if self.database_url else self.database_path
+
+    @property
+    def database_label(self) -> str:
+        """The database to name in messages: the SQLite path, or the URL without its password."""
+        if self.database_url is None:
+            return str(self.database_path)
+        return re.sub(r"(://[^:/@]*):[^@]*@", r"\1:***@", self.database_url.get_secret_value().strip())
 
     @property
     def api_base(self) -> str | None:

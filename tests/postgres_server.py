@@ -224,3 +224,43 @@ def postgres_dsn(postgres_server: PostgresServer, postgres_database: str) -> Ite
         yield f"{postgres_database}?search_path={schema}"
     finally:
         _admin(postgres_database, f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+
+def _migrate(dsn: str) -> list[str]:
+    """Apply the packaged PostgreSQL migrations at ``dsn`` (in a thread of its own); return the tables made."""
+    from bot.storage import open_database
+
+    async def run() -> list[str]:
+        db = await open_database(dsn)
+        try:
+            rows = await db.fetchall(
+                "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"
+                " AND tablename <> 'schema_migrations' ORDER BY tablename"
+            )
+        finally:
+            await db.close()
+        return [str(row["tablename"]) for row in rows]
+
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, run()).result()
+
+
+@pytest.fixture(scope="module")
+def postgres_migrated(postgres_server: PostgresServer, postgres_database: str) -> Iterator[tuple[str, list[str]]]:
+    """A schema with every packaged migration applied, once per test module: its URL and its tables."""
+    schema = postgres_server.next_name("m")
+    _admin(postgres_database, f'CREATE SCHEMA "{schema}"')
+    dsn = f"{postgres_database}?search_path={schema}"
+    yield dsn, _migrate(dsn)
+
+
+@pytest.fixture
+def postgres_bot_dsn(postgres_migrated: tuple[str, list[str]]) -> str:
+    """The URL of a migrated schema whose tables are emptied before the test (identities restarted).
+
+    Migrating a new schema per test costs 0.1-0.15 s here; emptying the module's one costs a few ms.
+    """
+    dsn, tables = postgres_migrated
+    if tables:
+        _admin(dsn, f"TRUNCATE {', '.join(tables)} RESTART IDENTITY CASCADE")
+    return dsn

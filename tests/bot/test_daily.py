@@ -60,8 +60,8 @@ def solve(request: DealRequest) -> ProvenDeal:
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "daily.sqlite")
+async def db(database_target: str | Path) -> AsyncIterator[Database]:
+    database = await Database.open(database_target)
     yield database
     await database.close()
 

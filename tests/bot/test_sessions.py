@@ -34,8 +34,8 @@ def easy(variant: str = "draw3") -> ProvenDeal:
 
 
 @pytest_asyncio.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "s.db")
+async def db(database_target: str | Path) -> AsyncIterator[Database]:
+    database = await Database.open(database_target)
     yield database
     await database.close()
 
@@ -230,9 +230,6 @@ async def test_a_restart_resumes_running_games_and_finishes_late_ones(db, clock)
 
 
 async def test_a_second_daily_attempt_is_refused(manager, db):
-    indexes = await db.fetchall("SELECT name FROM sqlite_master WHERE name = 'games_one_daily'")
-    if not indexes:
-        pytest.skip("the daily index comes with the competition migration")
     session = await start(manager, mode="daily", daily_date="2026-01-01", deal_number=None)
     await manager.play(session, Move.play("1", "f"))
     await manager.play(session, "end")
