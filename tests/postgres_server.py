@@ -91,6 +91,8 @@ class PostgresServer:
     port: int = 0
     root: Path | None = None
     user: pwd.struct_passwd | None = None
+    settings: dict[str, str] = field(default_factory=dict)
+    """Server settings over :data:`SERVER_SETTINGS` (benchmarks give more memory)."""
     _names: Iterator[int] = field(default_factory=lambda: itertools.count(1))
 
     @property
@@ -131,7 +133,12 @@ class PostgresServer:
             raise
 
     def _configure(self) -> None:
-        settings = {**SERVER_SETTINGS, "port": str(self.port), "unix_socket_directories": f"'{self.root}'"}
+        settings = {
+            **SERVER_SETTINGS,
+            **self.settings,
+            "port": str(self.port),
+            "unix_socket_directories": f"'{self.root}'",
+        }
         lines = "".join(f"{name} = {value}\n" for name, value in settings.items())
         with (self.data_dir / "postgresql.conf").open("a", encoding="utf-8") as conf:
             conf.write("\n# tests/postgres_server.py\n" + lines)
