@@ -234,15 +234,22 @@ async def use_spare(db: Database, guild_id: int, variant: str, daily_date: str) 
     the spare unused), or ``None`` when no spare was ready and no deal is stored.
     """
     async with db.transaction() as tx:
-        spare = await tx.fetchone("SELECT id, deal FROM daily_spares WHERE variant = ? ORDER BY id LIMIT 1", (variant,))
+        spare = await tx.fetchone(  # taken at once: a server asking at the same time cannot take it too
+            "DELETE FROM daily_spares WHERE id = (SELECT id FROM daily_spares WHERE variant = ? ORDER BY id LIMIT 1)"
+            " RETURNING id, deal",
+            (variant,),
+        )
         if spare is not None:
             stored = await tx.execute(
                 "INSERT INTO daily_deals (guild_id, variant, daily_date, deal) VALUES (?, ?, ?, ?)"
                 " ON CONFLICT (guild_id, variant, daily_date) DO NOTHING",
                 (guild_id, variant, daily_date, spare["deal"]),
             )
-            if stored.rowcount == 1:
-                await tx.execute("DELETE FROM daily_spares WHERE id = ?", (spare["id"],))
+            if stored.rowcount != 1:  # the day's deal was stored first: the spare stays for another
+                await tx.execute(
+                    "INSERT INTO daily_spares (id, variant, deal) VALUES (?, ?, ?)",
+                    (spare["id"], variant, spare["deal"]),
+                )
     return await cached_deal(db, guild_id, variant, daily_date)
 
 

@@ -159,12 +159,16 @@ async def open_race_of(db: Database, guild_id: int, user_id: int) -> int | None:
 
 async def add_racer(db: Database, race_id: int, user_id: int, now: float) -> bool:
     """Add a racer to a lobby that has room; return whether they were added."""
-    changed = await db.execute(
-        "INSERT INTO race_racers (race_id, user_id, joined_at)"
-        " SELECT id, CAST(? AS BIGINT), CAST(? AS DOUBLE PRECISION) FROM races WHERE id = ? AND status = 'lobby'"
-        " AND (SELECT count(*) FROM race_racers WHERE race_id = ?) < capacity ON CONFLICT DO NOTHING",
-        (user_id, now, race_id, race_id),
-    )
+    async with db.transaction() as tx:
+        # Lock the race's row first (PostgreSQL; SQLite's transactions already run one at a time), so
+        # joins arriving together are counted one after the other and never overfill the lobby.
+        await tx.execute("UPDATE races SET capacity = capacity WHERE id = ?", (race_id,))
+        changed = await tx.execute(
+            "INSERT INTO race_racers (race_id, user_id, joined_at)"
+            " SELECT id, CAST(? AS BIGINT), CAST(? AS DOUBLE PRECISION) FROM races WHERE id = ? AND status = 'lobby'"
+            " AND (SELECT count(*) FROM race_racers WHERE race_id = ?) < capacity ON CONFLICT DO NOTHING",
+            (user_id, now, race_id, race_id),
+        )
     return changed.rowcount == 1
 
 
