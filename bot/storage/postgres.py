@@ -217,11 +217,9 @@ class PostgresDatabase(Database):
     async def applied_migrations(self) -> list[int]:
         """The numbers of the migrations already applied, in order."""
         async with self._connection() as queries:
-            await queries._execute(f"SELECT pg_advisory_lock({MIGRATION_LOCK})")
-            try:
-                await queries._execute(_SCHEMA_TABLE)
-            finally:
-                await queries._execute(f"SELECT pg_advisory_unlock({MIGRATION_LOCK})")
+            found = await queries._fetchone("SELECT to_regclass('schema_migrations') IS NOT NULL AS present")
+            if found is None or not found["present"]:
+                return []
             rows = await queries._fetchall("SELECT version FROM schema_migrations ORDER BY version")
         return [int(row["version"]) for row in rows]
 
@@ -230,14 +228,15 @@ class PostgresDatabase(Database):
 
         :raises MigrationError: when one fails (it is rolled back; earlier ones stay).
         """
+        done = set(await self.applied_migrations())  # the usual start: nothing pending, no lock taken
         applied = []
         for migration in sorted(migrations, key=lambda m: m.version):
-            if await self._apply(migration):
+            if migration.version not in done and await self._apply(migration):
                 applied.append(migration)
         return applied
 
     async def _apply(self, migration: Migration) -> bool:
-        """Apply one migration unless recorded; another process holding the lock is waited for."""
+        """Apply one migration unless recorded (checked again under the lock, which another process may hold)."""
         async with self._connection() as queries:
             connection = queries._connection
             try:
