@@ -233,20 +233,34 @@ def postgres_dsn(postgres_server: PostgresServer, postgres_database: str) -> Ite
         _admin(postgres_database, f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
 
 
-def _migrate(dsn: str) -> list[str]:
-    """Apply the packaged PostgreSQL migrations at ``dsn`` (in a thread of its own); return the tables made."""
+def _migrate(dsn: str) -> str:
+    """Apply the packaged PostgreSQL migrations at ``dsn`` (in a thread of its own); return the SQL that empties it.
+
+    That SQL deletes every row but the migrations' and restarts every identity at 1, in a few ms
+    (``TRUNCATE`` of the 17 tables takes 70-90 ms here: it makes new files for each).
+    """
     from bot.storage import open_database
 
-    async def run() -> list[str]:
+    async def run() -> str:
         db = await open_database(dsn)
         try:
-            rows = await db.fetchall(
+            tables = await db.fetchall(
                 "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"
                 " AND tablename <> 'schema_migrations' ORDER BY tablename"
             )
+            identities = await db.fetchall(
+                "SELECT table_name, column_name FROM information_schema.columns"
+                " WHERE table_schema = current_schema() AND is_identity = 'YES' ORDER BY table_name"
+            )
         finally:
             await db.close()
-        return [str(row["tablename"]) for row in rows]
+        deletes = "".join(f'DELETE FROM "{row["tablename"]}";' for row in tables)
+        restarts = "".join(
+            f"SELECT setval(pg_get_serial_sequence('\"{row['table_name']}\"', '{row['column_name']}'), 1, false);"
+            for row in identities
+        )
+        # replica role: no foreign key checks (the order of the deletes does not matter), no user triggers
+        return f"SET session_replication_role = replica;{deletes}{restarts}RESET session_replication_role;"
 
     with ThreadPoolExecutor(1) as thread:
         return thread.submit(asyncio.run, run()).result()
@@ -264,10 +278,8 @@ def postgres_shared_database(postgres_server: PostgresServer) -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def postgres_migrated(
-    postgres_server: PostgresServer, postgres_shared_database: str
-) -> Iterator[tuple[str, list[str]]]:
-    """A schema with every packaged migration applied, once per test module: its URL and its tables."""
+def postgres_migrated(postgres_server: PostgresServer, postgres_shared_database: str) -> Iterator[tuple[str, str]]:
+    """A schema with every packaged migration applied, once per test module: its URL and the SQL that empties it."""
     schema = postgres_server.next_name("m")
     _admin(postgres_shared_database, f'CREATE SCHEMA "{schema}"')
     dsn = f"{postgres_shared_database}?search_path={schema}"
@@ -278,12 +290,11 @@ def postgres_migrated(
 
 
 @pytest.fixture
-def postgres_bot_dsn(postgres_migrated: tuple[str, list[str]]) -> str:
+def postgres_bot_dsn(postgres_migrated: tuple[str, str]) -> str:
     """The URL of a migrated schema whose tables are emptied before the test (identities restarted).
 
     Migrating a new schema per test costs 0.1-0.15 s here; emptying the module's one costs a few ms.
     """
-    dsn, tables = postgres_migrated
-    if tables:
-        _admin(dsn, f"TRUNCATE {', '.join(tables)} RESTART IDENTITY CASCADE")
+    dsn, empty = postgres_migrated
+    _admin(dsn, empty)
     return dsn
