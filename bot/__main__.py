@@ -65,7 +65,7 @@ def main() -> int:
         print("error: Discord asked for privileged intents, which this bot never requests", file=sys.stderr)
         return 2
     except (sqlite3.Error, MigrationError) as error:
-        print(f"error: cannot use the database {str(settings.database_path)!r}: {error}", file=sys.stderr)
+        print(f"error: cannot use the database {settings.database_label!r}: {error}", file=sys.stderr)
         return 2
     except (OSError, discord.HTTPException, discord.GatewayNotFound) as error:
         print(f"error: cannot reach Discord: {error}", file=sys.stderr)

@@ -19,7 +19,7 @@ from bot.race import RaceService
 from bot.sessions import Clock, FinishSource, Session, SessionManager
 from bot.settings import Settings
 from bot.shards import Ownership
-from bot.storage import Database
+from bot.storage import Database, open_database
 from bot.storage.games import GameRecord
 from solitaire import VARIANTS
 from solitaire.deals import solve_request
@@ -125,7 +125,7 @@ class SolitaireBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         """Open the database, load the cog, resume running games, fill the deal bank, sync commands."""
-        self.db = await Database.open(self.settings.database_path)
+        self.db = await open_database(self.settings.database_target)
         self.deals = self._given_deals or DealBank(
             solve_numbered,
             variants=VARIANTS,

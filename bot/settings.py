@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -25,6 +26,8 @@ class Settings(BaseSettings):
 
     discord_token: SecretStr = Field(min_length=1)
     database_path: Path = Path("./solitaire.db")
+    database_url: SecretStr | None = None
+    """``postgresql://user:password@host:5432/name``: use PostgreSQL instead of the SQLite file (unset: SQLite)."""
     dev_guild_id: int | None = Field(default=None, gt=0)
     log_level: LogLevel = "INFO"
     discord_api_base: AnyUrl | None = None
@@ -60,6 +63,7 @@ class Settings(BaseSettings):
         "daily_secret",
         "metrics_port",
         "shard_count",
+        "database_url",
         mode="before",
     )
     @classmethod
@@ -92,6 +96,13 @@ class Settings(BaseSettings):
             raise ValueError(f"the folder {str(value.expanduser().parent)!r} does not exist")
         return value.expanduser()
 
+    @field_validator("database_url")
+    @classmethod
+    def _postgres_url(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and not value.get_secret_value().strip().startswith(("postgresql://", "postgres://")):
+            raise ValueError("must be a postgresql:// URL, e.g. postgresql://solitaire:secret@localhost:5432/solitaire")
+        return value
+
     @field_validator("discord_api_base")
     @classmethod
     def _http_base(cls, value: AnyUrl | None) -> AnyUrl | None:
@@ -110,6 +121,18 @@ class Settings(BaseSettings):
     def ownership(self) -> Ownership:
         """The shards this process runs, and so the servers whose time-driven work it does."""
         return Ownership.of(self.shard_count, self.shard_ids)
+
+    @property
+    def database_target(self) -> str | Path:
+        """What :func:`bot.storage.open_database` opens: the PostgreSQL URL if set, else the SQLite file."""
+        return self.database_url.get_secret_value().strip() if self.database_url else self.database_path
+
+    @property
+    def database_label(self) -> str:
+        """The database to name in messages: the SQLite path, or the URL without its password."""
+        if self.database_url is None:
+            return str(self.database_path)
+        return re.sub(r"(://[^:/@]*):[^@]*@", r"\1:***@", self.database_url.get_secret_value().strip())
 
     @property
     def api_base(self) -> str | None:

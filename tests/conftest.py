@@ -45,13 +45,47 @@ def make_deal_bank(*, size: int = 0, numbers: Callable[[], int] | None = None) -
     )
 
 
+BACKENDS = ("sqlite", "postgres")
+"""The storage backends every database test runs on (PostgreSQL on the real server of tests/postgres_server.py)."""
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    """The backend of this run of the test: ``"sqlite"`` or ``"postgres"``."""
+    return str(request.param)
+
+
 @pytest.fixture
-def settings(tmp_path: Path) -> Settings:
-    """Settings for a test bot: a temporary database, no .env file read."""
+def database_target(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> str | Path:
+    """What to open for this test: a new SQLite file, or an emptied, migrated PostgreSQL schema (its URL)."""
+    if backend == "postgres":
+        return str(request.getfixturevalue("postgres_bot_dsn"))
+    return tmp_path / "solitaire.db"
+
+
+@pytest.fixture
+def empty_database_target(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> str | Path:
+    """An empty database of this test's backend, no migration applied (for tests of the migrations)."""
+    if backend == "postgres":
+        return str(request.getfixturevalue("postgres_dsn"))
+    return tmp_path / "empty.db"
+
+
+def migrations_folder(backend: str) -> Path:
+    """The packaged migrations of ``backend`` (SQLite's, or PostgreSQL's translations of them)."""
+    folder = Path(__file__).resolve().parents[1] / "bot" / "storage" / "migrations"
+    return folder if backend == "sqlite" else folder / backend
+
+
+@pytest.fixture
+def settings(tmp_path: Path, database_target: str | Path) -> Settings:
+    """Settings for a test bot: a temporary database (SQLite file or PostgreSQL schema), no .env file read."""
+    url = database_target if isinstance(database_target, str) else None
     return load_settings(
         _env_file=None,
         discord_token="test-token",
         database_path=tmp_path / "solitaire.db",
+        database_url=url,
         deal_bank_size=0,
         deal_workers=1,
         daily_spares=0,

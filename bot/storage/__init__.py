@@ -1,49 +1,65 @@
-"""The one storage package: an aiosqlite connection in WAL mode and its numbered migrations.
+"""The one storage package: one :class:`Database` interface, two backends, numbered migrations for each.
 
-Every SQL statement of the bot lives in this package. :class:`Database` serialises
-access to its single connection with an :class:`asyncio.Lock`, so a transaction
-opened by one coroutine never picks up another coroutine's statements.
-Migrations are the files ``migrations/V<NNN>__<name>.sql``, applied in number order
-at start, each in its own transaction, and recorded in ``schema_migrations``.
+Every SQL statement of the bot lives in this package. :func:`open_database` (or
+:meth:`Database.open`) picks the backend from its target: a file path (or ``":memory:"``)
+opens SQLite (:mod:`bot.storage.sqlite`, the embedded default), a ``postgresql://`` URL
+opens PostgreSQL (:mod:`bot.storage.postgres`, asyncpg, the ``postgres`` extra).
+
+Storage modules write one SQL text for both: ``?`` (or ``?NNN``) placeholders, which the
+PostgreSQL backend turns into ``$n``; ``INSERT ... ON CONFLICT`` instead of ``INSERT OR ...``;
+``RETURNING`` instead of ``lastrowid``; ``CAST(? AS DOUBLE PRECISION)`` where a parameter's
+type cannot be inferred. Both backends raise the standard library's DB-API errors
+(:class:`sqlite3.Error` and its children): PostgreSQL's own errors are translated into them
+(a lock or serialization failure reads "database is locked", disk full "database or disk is
+full"), so the bot answers players the same way on either.
+
+Migrations are the files ``migrations/V<NNN>__<name>.sql`` (SQLite) and
+``migrations/postgres/V<NNN>__<name>.sql`` (the same numbers and names, in PostgreSQL's
+dialect), applied in number order at start, each in its own transaction, and recorded in
+``schema_migrations``.
 """
 
 from __future__ import annotations
 
-import asyncio
 import re
 import sqlite3
-import time
-from collections.abc import AsyncIterator, Iterable, Sequence
-from contextlib import asynccontextmanager
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-import aiosqlite
-
-__all__ = ["Changed", "Database", "Migration", "MigrationError", "Queries", "Row", "load_migrations"]
-
-Row = sqlite3.Row
-"""What the fetch methods return: columns by name (``row["score"]``) or position."""
+__all__ = [
+    "Changed",
+    "Database",
+    "Migration",
+    "MigrationError",
+    "Queries",
+    "Row",
+    "Transaction",
+    "is_postgres_url",
+    "load_migrations",
+    "open_database",
+    "packaged_migrations",
+]
 
 Params = Sequence[Any] | dict[str, Any]
 
 _MIGRATION_NAME = re.compile(r"^V(?P<version>\d{3,})__(?P<name>[a-z0-9_]+)\.sql$")
-_PRAGMAS = (
-    "PRAGMA journal_mode = WAL",
-    "PRAGMA synchronous = NORMAL",
-    "PRAGMA foreign_keys = ON",
-    "PRAGMA busy_timeout = 1000",  # a write waits at most 1 s for another process: answers stay inside 3 s
-)
-_SCHEMA_TABLE = """
-CREATE TABLE IF NOT EXISTS schema_migrations (
-    version    INTEGER PRIMARY KEY,
-    name       TEXT    NOT NULL,
-    applied_at REAL    NOT NULL
-)
-"""
+_POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+class Row(Protocol):
+    """What the fetch methods return (``sqlite3.Row`` or ``asyncpg.Record``): columns by name or position."""
+
+    def __getitem__(self, key: int | str, /) -> Any: ...
+
+    def __iter__(self) -> Iterator[Any]: ...
+
+    def __len__(self) -> int: ...
 
 
 class MigrationError(RuntimeError):
@@ -66,18 +82,24 @@ class Migration:
 
 @dataclass(frozen=True)
 class Changed:
-    """What a write statement did."""
+    """What a write statement did (``lastrowid`` is SQLite's only: write ``RETURNING id`` instead)."""
 
     rowcount: int
     lastrowid: int | None
 
 
+def packaged_migrations(dialect: str = "sqlite") -> Traversable:
+    """The folder of the packaged migrations of ``dialect`` (``"sqlite"`` or ``"postgres"``)."""
+    folder = resources.files(__name__).joinpath("migrations")
+    return folder if dialect == "sqlite" else folder.joinpath(dialect)
+
+
 def load_migrations(folder: Traversable | Path | None = None) -> list[Migration]:
-    """Read the ``V<NNN>__<name>.sql`` files of ``folder`` (default: the packaged ones) in order.
+    """Read the ``V<NNN>__<name>.sql`` files of ``folder`` (default: the packaged SQLite ones) in order.
 
     :raises MigrationError: for a ``.sql`` file with a bad name or two files with one number.
     """
-    source = folder if folder is not None else resources.files(__name__).joinpath("migrations")
+    source = folder if folder is not None else packaged_migrations()
     found: dict[int, Migration] = {}
     for entry in source.iterdir():
         if not entry.name.endswith(".sql"):
@@ -92,40 +114,25 @@ def load_migrations(folder: Traversable | Path | None = None) -> list[Migration]
     return [found[version] for version in sorted(found)]
 
 
-class Queries:
-    """Statements on a connection; :class:`Database` and its transactions share these."""
+def is_postgres_url(target: str | Path) -> bool:
+    """Whether ``target`` names a PostgreSQL database (a ``postgresql://`` URL) rather than a SQLite file."""
+    return isinstance(target, str) and target.startswith(_POSTGRES_SCHEMES)
 
-    def __init__(self, connection: aiosqlite.Connection) -> None:
-        self._connection = connection
 
-    async def _execute(self, sql: str, params: Params = ()) -> Changed:
-        cursor = await self._connection.execute(sql, params)
-        try:
-            return Changed(cursor.rowcount, cursor.lastrowid)
-        finally:
-            await cursor.close()
+class Queries(ABC):
+    """Statements on one connection; each backend implements these four."""
 
-    async def _executemany(self, sql: str, rows: Iterable[Params]) -> Changed:
-        cursor = await self._connection.executemany(sql, rows)
-        try:
-            return Changed(cursor.rowcount, cursor.lastrowid)
-        finally:
-            await cursor.close()
+    @abstractmethod
+    async def _execute(self, sql: str, params: Params = ()) -> Changed: ...
 
-    async def _fetchone(self, sql: str, params: Params = ()) -> Row | None:
-        cursor = await self._connection.execute(sql, params)
-        try:
-            row: Row | None = await cursor.fetchone()
-            return row
-        finally:
-            await cursor.close()
+    @abstractmethod
+    async def _executemany(self, sql: str, rows: Iterable[Params]) -> Changed: ...
 
-    async def _fetchall(self, sql: str, params: Params = ()) -> list[Row]:
-        cursor = await self._connection.execute(sql, params)
-        try:
-            return list(await cursor.fetchall())
-        finally:
-            await cursor.close()
+    @abstractmethod
+    async def _fetchone(self, sql: str, params: Params = ()) -> Row | None: ...
+
+    @abstractmethod
+    async def _fetchall(self, sql: str, params: Params = ()) -> list[Row]: ...
 
 
 class Transaction(Queries):
@@ -148,114 +155,78 @@ class Transaction(Queries):
         return await self._fetchall(sql, params)
 
 
-class Database(Queries):
-    """An open SQLite database (aiosqlite, WAL mode) with its migrations applied.
+class Database(ABC):
+    """An open database with its migrations applied: SQLite or PostgreSQL, the same statements on both.
 
-    Use :meth:`open` to get one and :meth:`close` when done. Single statements
-    (:meth:`execute`, :meth:`fetchone`, ...) run on their own; group writes that
+    Use :meth:`open` (or :func:`open_database`) to get one and :meth:`close` when done. Single
+    statements (:meth:`execute`, :meth:`fetchone`, ...) run on their own; group writes that
     must land together in :meth:`transaction`.
     """
 
-    def __init__(self, connection: aiosqlite.Connection, path: str) -> None:
-        super().__init__(connection)
-        self.path = path
-        self._lock = asyncio.Lock()
-        self._closed = False
+    dialect: str
+    """``"sqlite"`` or ``"postgres"``."""
 
     @classmethod
-    async def open(cls, path: str | Path, *, migrations: Traversable | Path | None = None) -> Database:
-        """Connect to ``path`` (``":memory:"`` works), switch to WAL and apply pending migrations."""
-        connection = await aiosqlite.connect(str(path), isolation_level=None)
-        connection.row_factory = sqlite3.Row
-        database = cls(connection, str(path))
-        try:
-            for pragma in _PRAGMAS:
-                await database._fetchall(pragma)
-            await database.migrate(load_migrations(migrations))
-        except BaseException:
-            await connection.close()
-            raise
-        return database
+    async def open(cls, target: str | Path, *, migrations: Traversable | Path | None = None) -> Database:
+        """Open ``target`` (a SQLite path, ``":memory:"``, or a ``postgresql://`` URL) and apply pending migrations."""
+        return await open_database(target, migrations=migrations)
 
     @property
+    @abstractmethod
     def closed(self) -> bool:
         """Whether :meth:`close` has run."""
-        return self._closed
 
+    @abstractmethod
     async def close(self) -> None:
-        """Wait for running statements, then close the connection (safe to call twice)."""
-        if self._closed:
-            return
-        async with self._lock:
-            self._closed = True
-            await self._connection.close()
+        """Wait for running statements, then close (safe to call twice)."""
 
-    # -- migrations ------------------------------------------------------------
+    @abstractmethod
     async def applied_migrations(self) -> list[int]:
         """The numbers of the migrations already applied, in order."""
-        async with self._lock:
-            await self._execute(_SCHEMA_TABLE)
-            rows = await self._fetchall("SELECT version FROM schema_migrations ORDER BY version")
-        return [int(row["version"]) for row in rows]
 
+    @abstractmethod
     async def migrate(self, migrations: Sequence[Migration]) -> list[Migration]:
         """Apply the ``migrations`` not yet recorded, in order; return those applied.
 
         :raises MigrationError: when one fails (it is rolled back; earlier ones stay).
         """
-        done = set(await self.applied_migrations())
-        applied = []
-        for migration in sorted(migrations, key=lambda m: m.version):
-            if migration.version in done:
-                continue
-            await self._apply(migration)
-            applied.append(migration)
-        return applied
 
-    async def _apply(self, migration: Migration) -> None:
-        script = (
-            f"BEGIN IMMEDIATE;\n{migration.sql}\n;\n"
-            "INSERT INTO schema_migrations (version, name, applied_at) "
-            f"VALUES ({migration.version:d}, '{migration.name}', {time.time()!r});\n"
-            "COMMIT;"
-        )
-        async with self._lock:
-            try:
-                await self._connection.executescript(script)
-            except sqlite3.Error as error:
-                if self._connection.in_transaction:
-                    await self._connection.rollback()
-                raise MigrationError(f"migration {migration.filename} failed: {error}") from error
-
-    # -- statements -------------------------------------------------------------
+    @abstractmethod
     async def execute(self, sql: str, params: Params = ()) -> Changed:
         """Run one write statement (committed at once)."""
-        async with self._lock:
-            return await self._execute(sql, params)
 
     async def executemany(self, sql: str, rows: Iterable[Params]) -> Changed:
         """Run one statement for each row of parameters, all in one transaction."""
         async with self.transaction() as tx:
             return await tx.executemany(sql, rows)
 
+    @abstractmethod
     async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
         """Return the first row of a query, or ``None``."""
-        async with self._lock:
-            return await self._fetchone(sql, params)
 
+    @abstractmethod
     async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
         """Return every row of a query."""
-        async with self._lock:
-            return await self._fetchall(sql, params)
 
-    @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Transaction]:
+    @abstractmethod
+    def transaction(self) -> AbstractAsyncContextManager[Transaction]:
         """Open a write transaction: committed when the block ends, rolled back if it raises."""
-        async with self._lock:
-            await self._execute("BEGIN IMMEDIATE")
-            try:
-                yield Transaction(self._connection)
-            except BaseException:
-                await self._connection.rollback()
-                raise
-            await self._connection.commit()
+
+
+async def open_database(target: str | Path, *, migrations: Traversable | Path | None = None) -> Database:
+    """Open a SQLite file (a path or ``":memory:"``) or a PostgreSQL database (a ``postgresql://`` URL).
+
+    ``migrations`` replaces the packaged folder of the backend's dialect (tests use it).
+    """
+    if is_postgres_url(target):
+        try:
+            from bot.storage.postgres import PostgresDatabase
+        except ModuleNotFoundError as error:
+            raise sqlite3.OperationalError(
+                f"PostgreSQL needs the asyncpg driver ({error}): pip install -e '.[postgres]'"
+            ) from error
+
+        return await PostgresDatabase.open(str(target), migrations=migrations)
+    from bot.storage.sqlite import SqliteDatabase
+
+    return await SqliteDatabase.open(target, migrations=migrations)

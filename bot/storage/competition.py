@@ -113,7 +113,7 @@ async def set_channel(db: Database, guild_id: int, channel_id: int | None, *, po
     await db.execute(
         "INSERT INTO guild_settings (guild_id, channel_id, last_podium_date) VALUES (?, ?, ?)"
         " ON CONFLICT (guild_id) DO UPDATE SET channel_id = excluded.channel_id,"
-        " last_podium_date = coalesce(last_podium_date, excluded.last_podium_date),"
+        " last_podium_date = coalesce(guild_settings.last_podium_date, excluded.last_podium_date),"
         " channel_problem = NULL, channel_problem_at = NULL",
         (guild_id, channel_id, podium_after),
     )
@@ -142,7 +142,7 @@ async def set_channel_problem(db: Database, guild_id: int, channel_id: int, prob
     """Note (or clear, with ``None``) why posting in the server's competition channel ``channel_id`` failed."""
     await db.execute(
         "UPDATE guild_settings SET channel_problem = ?1, channel_problem_at = ?2"
-        " WHERE guild_id = ?3 AND channel_id = ?4 AND (?1 IS NOT NULL OR channel_problem IS NOT NULL)",
+        " WHERE guild_id = ?3 AND channel_id = ?4 AND (CAST(?1 AS TEXT) IS NOT NULL OR channel_problem IS NOT NULL)",
         (problem, now if problem is not None else None, guild_id, channel_id),
     )
 
@@ -236,9 +236,9 @@ async def use_spare(db: Database, guild_id: int, variant: str, daily_date: str) 
     by a ``DELETE ... RETURNING`` first, so two processes never hand one spare to two servers.
     """
     async with db.transaction() as tx:
-        spare = await tx.fetchone(
+        spare = await tx.fetchone(  # taken at once: a server asking at the same time cannot take it too
             "DELETE FROM daily_spares WHERE id = (SELECT id FROM daily_spares WHERE variant = ? ORDER BY id LIMIT 1)"
-            " RETURNING deal",
+            " RETURNING id, deal",
             (variant,),
         )
         if spare is not None:
@@ -247,8 +247,11 @@ async def use_spare(db: Database, guild_id: int, variant: str, daily_date: str) 
                 " ON CONFLICT (guild_id, variant, daily_date) DO NOTHING",
                 (guild_id, variant, daily_date, spare["deal"]),
             )
-            if stored.rowcount != 1:  # the day's deal was stored first: the spare stays a spare
-                await tx.execute("INSERT INTO daily_spares (variant, deal) VALUES (?, ?)", (variant, spare["deal"]))
+            if stored.rowcount != 1:  # the day's deal was stored first: the spare stays for another
+                await tx.execute(
+                    "INSERT INTO daily_spares (id, variant, deal) VALUES (?, ?, ?)",
+                    (spare["id"], variant, spare["deal"]),
+                )
     return await cached_deal(db, guild_id, variant, daily_date)
 
 
@@ -277,7 +280,7 @@ async def _with_rank(db: Database, row: Row) -> DailyResult:
     """Rank a finished daily among the results of its server, variant and day."""
     entry = Ranked(0, row["user_id"], row["score"], row["seconds_used"], row["finished_at"])
     counts = await db.fetchone(
-        f"SELECT count(*) AS total, coalesce(sum({sql_ranks_before()}), 0) AS better"
+        f"SELECT count(*) AS total, coalesce(sum(CASE WHEN {sql_ranks_before()} THEN 1 ELSE 0 END), 0) AS better"
         f" FROM games WHERE guild_id = ? AND variant = ? AND daily_date = ? AND mode = 'daily' AND {FINISHED}",
         (*_flat(sql_rank_params(entry)), row["guild_id"], row["variant"], row["daily_date"]),
     )
@@ -353,7 +356,8 @@ async def queue_result(db: Database, game_id: int, now: float) -> bool:
             return False
         await tx.execute(
             "INSERT INTO announcements (guild_id, kind, subject, channel_id, created_at, due_at)"
-            " SELECT guild_id, 'result', id, channel_id, ?, ? FROM games WHERE id = ?"
+            " SELECT guild_id, 'result', CAST(id AS TEXT), channel_id, CAST(? AS DOUBLE PRECISION),"
+            " CAST(? AS DOUBLE PRECISION) FROM games WHERE id = ?"
             " ON CONFLICT (kind, guild_id, subject) DO NOTHING",
             (now, now, game_id),
         )
@@ -490,7 +494,7 @@ async def member_stats(db: Database, guild_id: int, user_id: int, today: date) -
     )
     variants = tuple(VariantStats(r["variant"], r["games"], r["wins"], r["best"], r["total"]) for r in rows)
     days = await db.fetchall(
-        "SELECT daily_date, max(status = 'won') AS won FROM games"
+        "SELECT daily_date, max(CASE WHEN status = 'won' THEN 1 ELSE 0 END) AS won FROM games"
         f" WHERE guild_id = ? AND user_id = ? AND mode = 'daily' AND {FINISHED} GROUP BY daily_date",
         (guild_id, user_id),
     )

@@ -29,7 +29,7 @@ async def save_numbered(db: Database, number: int, solver: str, deal: ProvenDeal
     """Store a solved numbered deal (a second save of the same key keeps the first)."""
     data = {"variant": deal.variant, "seed": deal.seed, "deck": format_deck(deal.deck), "solution": list(deal.solution)}
     await db.execute(
-        "INSERT OR IGNORE INTO numbered_deals (variant, number, solver, deal) VALUES (?, ?, ?, ?)",
+        "INSERT INTO numbered_deals (variant, number, solver, deal) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
         (deal.variant, number, solver, json.dumps(data, separators=(",", ":"))),
     )
 

@@ -118,9 +118,10 @@ async def insert_game(db: Database, game: NewGame) -> GameRecord:
     """
     try:
         async with db.transaction() as tx:
-            changed = await tx.execute(
+            row = await tx.fetchone(
                 "INSERT INTO games (guild_id, channel_id, user_id, variant, mode, deal_number, daily_date, state,"
-                " status, score, started_at, deadline, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'playing', 0, ?, ?, 0)",
+                " status, score, started_at, deadline, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'playing', 0, ?, ?, 0)"
+                f" RETURNING {_COLUMNS}",
                 (
                     game.guild_id,
                     game.channel_id,
@@ -134,7 +135,6 @@ async def insert_game(db: Database, game: NewGame) -> GameRecord:
                     game.deadline,
                 ),
             )
-            row = await tx.fetchone(f"SELECT {_COLUMNS} FROM games WHERE id = ?", (changed.lastrowid,))
     except sqlite3.IntegrityError as error:
         if "UNIQUE" not in str(error):
             raise

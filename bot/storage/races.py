@@ -97,15 +97,15 @@ async def create_race(
 ) -> RaceRecord:
     """Open a lobby with its host as the first racer."""
     async with db.transaction() as tx:
-        changed = await tx.execute(
+        row = await tx.fetchone(
             "INSERT INTO races (guild_id, channel_id, host_id, variant, capacity, status, created_at, lobby_deadline)"
-            " VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?)",
+            f" VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?) RETURNING {_RACE_COLUMNS}",
             (guild_id, channel_id, host_id, variant, capacity, now, lobby_deadline),
         )
+        assert row is not None
         await tx.execute(
-            "INSERT INTO race_racers (race_id, user_id, joined_at) VALUES (?, ?, ?)", (changed.lastrowid, host_id, now)
+            "INSERT INTO race_racers (race_id, user_id, joined_at) VALUES (?, ?, ?)", (row["id"], host_id, now)
         )
-        row = await tx.fetchone(f"SELECT {_RACE_COLUMNS} FROM races WHERE id = ?", (changed.lastrowid,))
     assert row is not None
     return RaceRecord.from_row(row)
 
@@ -159,12 +159,16 @@ async def open_race_of(db: Database, guild_id: int, user_id: int) -> int | None:
 
 async def add_racer(db: Database, race_id: int, user_id: int, now: float) -> bool:
     """Add a racer to a lobby that has room; return whether they were added."""
-    changed = await db.execute(
-        "INSERT OR IGNORE INTO race_racers (race_id, user_id, joined_at)"
-        " SELECT id, ?, ? FROM races WHERE id = ? AND status = 'lobby'"
-        " AND (SELECT count(*) FROM race_racers WHERE race_id = ?) < capacity",
-        (user_id, now, race_id, race_id),
-    )
+    async with db.transaction() as tx:
+        # Lock the race's row first (PostgreSQL; SQLite's transactions already run one at a time), so
+        # joins arriving together are counted one after the other and never overfill the lobby.
+        await tx.execute("UPDATE races SET capacity = capacity WHERE id = ?", (race_id,))
+        changed = await tx.execute(
+            "INSERT INTO race_racers (race_id, user_id, joined_at)"
+            " SELECT id, CAST(? AS BIGINT), CAST(? AS DOUBLE PRECISION) FROM races WHERE id = ? AND status = 'lobby'"
+            " AND (SELECT count(*) FROM race_racers WHERE race_id = ?) < capacity ON CONFLICT DO NOTHING",
+            (user_id, now, race_id, race_id),
+        )
     return changed.rowcount == 1
 
 

@@ -7,7 +7,9 @@ from collections.abc import Iterable
 
 import pytest
 
-from bot.storage import Changed, Params, Queries
+from bot.storage import Changed, Params, Queries, Row
+from bot.storage.postgres import PostgresQueries
+from bot.storage.sqlite import SqliteQueries
 
 DISK_FULL = "database or disk is full"
 LOCKED = "database is locked"
@@ -15,9 +17,10 @@ WRITES = ("INSERT", "UPDATE", "DELETE")
 
 
 class WriteFaults:
-    """Counts the write statements of every :class:`Database` and makes chosen ones raise.
+    """Counts the write statements of every :class:`Database` (either backend) and makes chosen ones raise.
 
-    ``fail(at=n)`` makes the n-th write from now (on ``tables``) raise ``sqlite3.OperationalError``.
+    ``fail(at=n)`` makes the n-th write from now (on ``tables``) raise ``sqlite3.OperationalError``: the
+    error type both backends raise for a refused write (PostgreSQL's own errors are translated into it).
     """
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch, tables: Iterable[str] = ("games", "game_moves")) -> None:
@@ -26,7 +29,11 @@ class WriteFaults:
         self._fail_at: int | None = None
         self._message = DISK_FULL
         self.raised = 0
-        execute, executemany = Queries._execute, Queries._executemany
+        for backend in (SqliteQueries, PostgresQueries):
+            self._hook(monkeypatch, backend)
+
+    def _hook(self, monkeypatch: pytest.MonkeyPatch, backend: type[Queries]) -> None:
+        execute, executemany, fetchone = backend._execute, backend._executemany, backend._fetchone
         faults = self
 
         async def _execute(self: Queries, sql: str, params: Params = ()) -> Changed:
@@ -37,8 +44,13 @@ class WriteFaults:
             faults.check(sql)
             return await executemany(self, sql, rows)
 
-        monkeypatch.setattr(Queries, "_execute", _execute)
-        monkeypatch.setattr(Queries, "_executemany", _executemany)
+        async def _fetchone(self: Queries, sql: str, params: Params = ()) -> Row | None:
+            faults.check(sql)  # INSERT ... RETURNING
+            return await fetchone(self, sql, params)
+
+        monkeypatch.setattr(backend, "_execute", _execute)
+        monkeypatch.setattr(backend, "_executemany", _executemany)
+        monkeypatch.setattr(backend, "_fetchone", _fetchone)
 
     def fail(self, message: str = DISK_FULL, *, at: int = 1) -> None:
         """Make the ``at``-th write from now raise ``OperationalError(message)`` (once)."""

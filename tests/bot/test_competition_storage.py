@@ -12,6 +12,7 @@ from bot.shards import ONE_PROCESS, Ownership, shard_of
 from bot.storage import Database, claims, load_migrations
 from bot.storage import competition as competition_db
 from bot.storage import games as games_db
+from tests.conftest import migrations_folder
 
 GUILD = 10
 OTHER_GUILD = 11
@@ -20,8 +21,8 @@ _ids = itertools.count(1)
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "competition.sqlite")
+async def db(database_target: str | Path) -> AsyncIterator[Database]:
+    database = await Database.open(database_target)
     yield database
     await database.close()
 
@@ -84,12 +85,14 @@ async def test_migrations_apply_in_order(db: Database) -> None:
     assert applied[:2] == [1, 2] and applied == sorted(applied)  # later migrations follow
 
 
-async def test_migration_counts_results_stored_before_it(tmp_path: Path) -> None:
-    folder = Path(games_db.__file__).parent / "migrations"
+async def test_migration_counts_results_stored_before_it(
+    tmp_path: Path, backend: str, empty_database_target: str | Path
+) -> None:
+    folder = migrations_folder(backend)
     only_v1 = tmp_path / "v1"
     only_v1.mkdir()
     (only_v1 / "V001__games.sql").write_text((folder / "V001__games.sql").read_text())
-    path = tmp_path / "old.sqlite"
+    path = empty_database_target
     old = await Database.open(path, migrations=only_v1)
     try:
         for user, score in [(1, 300), (1, 500), (2, 400)]:
@@ -455,13 +458,15 @@ async def test_daily_activity_keeps_each_servers_last_daily_per_variant(db: Data
     ]
 
 
-async def test_the_activity_migration_counts_dailies_started_before_it(tmp_path: Path) -> None:
-    folder = Path(games_db.__file__).parent / "migrations"
+async def test_the_activity_migration_counts_dailies_started_before_it(
+    tmp_path: Path, backend: str, empty_database_target: str | Path
+) -> None:
+    folder = migrations_folder(backend)
     before = tmp_path / "before"
     before.mkdir()
     for migration in ("V001__games.sql", "V002__competition.sql", "V003__player_settings.sql"):
         (before / migration).write_text((folder / migration).read_text())
-    path = tmp_path / "old.sqlite"
+    path = empty_database_target
     old = await Database.open(path, migrations=before)
     await start(old, 1, day=date(2024, 4, 29))
     await start(old, 2, day=date(2024, 4, 30))

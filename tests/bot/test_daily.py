@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -61,8 +62,8 @@ def solve(request: DealRequest) -> ProvenDeal:
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "daily.sqlite")
+async def db(database_target: str | Path) -> AsyncIterator[Database]:
+    database = await Database.open(database_target)
     yield database
     await database.close()
 
@@ -417,3 +418,11 @@ async def test_a_spare_never_replaces_a_day_deal_already_stored(db):
     assert (await competition_db.use_spare(db, GUILD + 1, "draw3", "2026-01-01")) == {"variant": "draw3", "seed": 99}
     assert await competition_db.spare_count(db, "draw3") == 0
     assert await competition_db.use_spare(db, GUILD + 2, "draw3", "2026-01-01") is None
+
+
+async def test_one_spare_goes_to_one_server_when_servers_ask_at_once(db):
+    # SQLite runs these one at a time; PostgreSQL's pool runs them together on separate connections.
+    await competition_db.add_spare(db, "draw3", {"variant": "draw3", "seed": 99})
+    got = await asyncio.gather(*(competition_db.use_spare(db, GUILD + n, "draw3", "2026-01-01") for n in range(6)))
+    assert got.count({"variant": "draw3", "seed": 99}) == 1 and got.count(None) == 5
+    assert await competition_db.spare_count(db, "draw3") == 0

@@ -203,12 +203,12 @@ async def test_a_numbered_deal_is_solved_once_and_kept_in_the_cache():
     await fresh.close()
 
 
-async def test_the_stored_cache_is_keyed_by_solver_version(tmp_path):
+async def test_the_stored_cache_is_keyed_by_solver_version(database_target):
     from bot.storage import Database
     from bot.storage.deals import StoredDeals
     from solitaire.deals import numbered_deal
 
-    db = await Database.open(tmp_path / "deals.sqlite")
+    db = await Database.open(database_target)
     try:
         deal = numbered_deal("draw3", 1)
         await StoredDeals(db, "1").save("draw3", 1, deal)

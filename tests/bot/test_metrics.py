@@ -165,8 +165,8 @@ def test_metrics_port_is_off_by_default_and_checked(monkeypatch, tmp_path):
         load_settings(discord_token="t")
 
 
-async def test_the_database_check_runs_a_query_and_says_no_once_closed(tmp_path):
-    db = await Database.open(tmp_path / "health.db")
+async def test_the_database_check_runs_a_query_and_says_no_once_closed(database_target):
+    db = await Database.open(database_target)
     assert await database_answers(db) is True
     await db.close()
     assert await database_answers(db) is False

@@ -12,8 +12,8 @@ from bot.storage.players import PlayerSettings
 
 
 @pytest_asyncio.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "p.db")
+async def db(database_target: str | Path) -> AsyncIterator[Database]:
+    database = await Database.open(database_target)
     yield database
     await database.close()
 
@@ -32,11 +32,11 @@ async def test_four_colour_is_stored_per_player_and_can_be_turned_off(db):
     assert [tuple(row) for row in rows] == [(1, 0)]
 
 
-async def test_the_setting_survives_reopening_the_database(tmp_path: Path):
-    first = await Database.open(tmp_path / "again.db")
+async def test_the_setting_survives_reopening_the_database(database_target: str | Path):
+    first = await Database.open(database_target)
     await players.set_four_colour(first, 7, True)
     await first.close()
-    second = await Database.open(tmp_path / "again.db")
+    second = await Database.open(database_target)
     try:
         assert (await players.player_settings(second, 7)).four_colour
     finally:

@@ -8,6 +8,7 @@ import itertools
 import json
 import sqlite3
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,7 @@ from bot.sessions import SessionManager
 from bot.storage import Database
 from bot.storage import games as games_db
 from bot.storage import races as races_db
+from bot.storage.postgres import PostgresDatabase, PostgresQueries
 from solitaire import DRAW, game_from_json
 from tests.bot.decks import EASY_KLONDIKE, EASY_NUMBER
 from tests.conftest import make_deal_bank
@@ -59,15 +61,36 @@ class FakeTime:
         await settle()
 
 
+IN_FLIGHT = [0]
+"""PostgreSQL connections held by statements right now (counted by the ``db`` fixture)."""
+
+
 async def settle() -> None:
-    """Let every task run until it waits on the fake clock (database calls finish in aiosqlite's thread)."""
-    for _ in range(6):
+    """Let every task run until it waits on the fake clock: 6 ms in a row with no PostgreSQL statement running.
+
+    (SQLite's calls finish in aiosqlite's thread within those milliseconds.)
+    """
+    quiet = 0
+    while quiet < 6:
         await asyncio.sleep(0.001)
+        quiet = quiet + 1 if IN_FLIGHT[0] == 0 else 0
 
 
 @pytest_asyncio.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "r.db")
+async def db(database_target: str | Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Database]:
+    held = PostgresDatabase._connection
+
+    @asynccontextmanager
+    async def counted(self: PostgresDatabase) -> AsyncIterator[PostgresQueries]:
+        IN_FLIGHT[0] += 1
+        try:
+            async with held(self) as queries:
+                yield queries
+        finally:
+            IN_FLIGHT[0] -= 1
+
+    monkeypatch.setattr(PostgresDatabase, "_connection", counted)
+    database = await Database.open(database_target)
     yield database
     await database.close()
 
@@ -350,6 +373,17 @@ async def test_migration_v007_widens_the_game_modes_and_keeps_the_table_sound(db
     await db.execute(insert, (1, "race"))
     with pytest.raises(sqlite3.IntegrityError):
         await db.execute(insert, (2, "bogus"))
-    assert (await db.fetchone("PRAGMA integrity_check"))[0] == "ok"
+    if db.dialect == "sqlite":  # V007 edited SQLite's stored schema; PostgreSQL altered the constraint
+        assert (await db.fetchone("PRAGMA integrity_check"))[0] == "ok"
     stats = await db.fetchone("SELECT mode, games FROM member_stats WHERE user_id = 1")
     assert tuple(stats) == ("race", 1)  # the result triggers (V006) count race results in stats
+
+
+async def test_joins_arriving_together_never_overfill_a_lobby(db):
+    # SQLite runs these one at a time; PostgreSQL's pool runs them together on separate connections.
+    race = await races_db.create_race(
+        db, guild_id=1, channel_id=2, host_id=10, variant="draw3", capacity=3, now=0.0, lobby_deadline=60.0
+    )
+    joined = await asyncio.gather(*(races_db.add_racer(db, race.id, user, 1.0) for user in range(11, 19)))
+    assert joined.count(True) == 2
+    assert len(await races_db.racers(db, race.id)) == 3

@@ -13,6 +13,7 @@ import tempfile
 from datetime import date
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -20,6 +21,7 @@ from bot.competition import Period, Ranked, best_first, rank_bests, rank_key
 from bot.storage import Database
 from bot.storage import competition as competition_db
 from bot.storage import games as games_db
+from tests.conftest import BACKENDS
 
 GUILD = 5
 DAY = "2024-05-01"
@@ -60,11 +62,24 @@ def ranked(entry: tuple[int, int, int, float]) -> Ranked:
     return Ranked(0, user, score, seconds, at)
 
 
-def run(check: object) -> None:
+@pytest.fixture(scope="module", params=BACKENDS)
+def rank_target(request: pytest.FixtureRequest) -> tuple[str, str] | None:
+    """``None``: a new SQLite file per example; PostgreSQL: the module's migrated schema and the SQL emptying it."""
+    if request.param == "sqlite":
+        return None
+    target: tuple[str, str] = request.getfixturevalue("postgres_migrated")
+    return target
+
+
+def run(check: object, target: tuple[str, str] | None) -> None:
+    """Run ``check(db)`` on an empty database of the backend (the PostgreSQL tables emptied first)."""
+
     async def main() -> None:
         with tempfile.TemporaryDirectory() as folder:
-            db = await Database.open(Path(folder) / "rank.sqlite")
+            db = await Database.open(Path(folder) / "rank.sqlite" if target is None else target[0])
             try:
+                if target is not None:
+                    await db.execute(target[1])  # every table emptied
                 await check(db)  # type: ignore[operator]
             finally:
                 await db.close()
@@ -74,7 +89,9 @@ def run(check: object) -> None:
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(result, max_size=12, unique_by=lambda entry: entry[0]))
-def test_daily_ranks_and_podium_follow_the_python_order(results: list[tuple[int, int, int, float]]) -> None:
+def test_daily_ranks_and_podium_follow_the_python_order(
+    rank_target: tuple[str, str] | None, results: list[tuple[int, int, int, float]]
+) -> None:
     async def check(db: Database) -> None:
         numbers = itertools.count(1)
         games = {await record(db, numbers, "daily", entry): ranked(entry) for entry in results}
@@ -88,13 +105,13 @@ def test_daily_ranks_and_podium_follow_the_python_order(results: list[tuple[int,
         expected = [(e.user_id, e.score, e.seconds_used, e.finished_at) for e in best_first(list(games.values()))[:3]]
         assert [(e.user_id, e.score, e.seconds_used, e.finished_at) for e in podium.places["draw3"]] == expected
 
-    run(check)
+    run(check, rank_target)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(result, max_size=16), st.integers(1, 6))
 def test_all_time_boards_and_best_results_follow_the_python_order(
-    results: list[tuple[int, int, int, float]], caller: int
+    rank_target: tuple[str, str] | None, results: list[tuple[int, int, int, float]], caller: int
 ) -> None:
     async def check(db: Database) -> None:
         numbers = itertools.count(1)
@@ -116,4 +133,4 @@ def test_all_time_boards_and_best_results_follow_the_python_order(
         assert board.caller == mine
         assert board.total == total
 
-    run(check)
+    run(check, rank_target)

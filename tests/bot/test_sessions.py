@@ -35,8 +35,8 @@ def easy(variant: str = "draw3") -> ProvenDeal:
 
 
 @pytest_asyncio.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "s.db")
+async def db(database_target: str | Path) -> AsyncIterator[Database]:
+    database = await Database.open(database_target)
     yield database
     await database.close()
 
@@ -252,9 +252,6 @@ async def test_a_cluster_process_resumes_only_the_games_of_its_own_shards(db, cl
 
 
 async def test_a_second_daily_attempt_is_refused(manager, db):
-    indexes = await db.fetchall("SELECT name FROM sqlite_master WHERE name = 'games_one_daily'")
-    if not indexes:
-        pytest.skip("the daily index comes with the competition migration")
     session = await start(manager, mode="daily", daily_date="2026-01-01", deal_number=None)
     await manager.play(session, Move.play("1", "f"))
     await manager.play(session, "end")

@@ -9,10 +9,13 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
 
+from bot.settings import Settings
 from bot.storage import games as games_db
 from solitaire import game_to_json
 from tests.bot.decks import EASY_NUMBER
@@ -222,19 +225,37 @@ async def test_a_game_that_ended_while_its_board_cannot_be_edited_reaches_the_pl
     assert notice.ephemeral and "time is up" not in notice.content and "expired" in notice.content
 
 
+@asynccontextmanager
+async def another_writer(settings: Settings) -> AsyncIterator[None]:
+    """Another process holding the games' write lock: SQLite's database lock, or PostgreSQL's lock on the table."""
+    if settings.database_url is None:
+        other = sqlite3.connect(settings.database_path, isolation_level=None)
+        try:
+            other.execute("BEGIN IMMEDIATE")
+            yield
+            other.execute("ROLLBACK")
+        finally:
+            other.close()
+        return
+    import asyncpg
+
+    connection = await asyncpg.connect(settings.database_url.get_secret_value())
+    try:
+        async with connection.transaction():
+            await connection.execute("LOCK TABLE games IN EXCLUSIVE MODE")  # reads go on, writes wait
+            yield
+    finally:
+        await connection.close()
+
+
 async def test_a_busy_database_answers_inside_discords_window(simcord_env, channel, alice, settings):
     board = await start(alice, channel, variant="draw3", deal=EASY_NUMBER)
-    other = sqlite3.connect(settings.database_path, isolation_level=None)
-    try:
-        other.execute("BEGIN IMMEDIATE")  # another process holds the write lock
+    async with another_writer(settings):
         began = time.monotonic()
         (answer,) = await raw_clicks(simcord_env, alice, board, labels(board)["Draw"]["custom_id"])
         waited = time.monotonic() - began
         assert answer.ephemeral and "busy" in answer.response.content
         assert waited < 2.5, waited
-        other.execute("ROLLBACK")
-    finally:
-        other.close()
     assert (await agree(simcord_env, alice)).version == 0
     await alice.click(board, label="Draw")
     assert (await agree(simcord_env, alice)).version == 1
