@@ -138,9 +138,21 @@ async def insert_game(db: Database, game: NewGame) -> GameRecord:
     except sqlite3.IntegrityError as error:
         if "UNIQUE" not in str(error):
             raise
-        raise DuplicateGameError("daily" if "daily_date" in str(error) else "active") from error
+        raise DuplicateGameError("daily" if await _played_daily(db, game) else "active") from error
     assert row is not None
     return GameRecord.from_row(row)
+
+
+async def _played_daily(db: Database, game: NewGame) -> bool:
+    """Whether the player already has this daily: asked after a refused insert, so the answer does not
+    depend on which unique index a backend checks first (a running daily breaks both)."""
+    if game.mode != "daily":
+        return False
+    row = await db.fetchone(
+        "SELECT 1 FROM games WHERE guild_id = ? AND user_id = ? AND variant = ? AND daily_date = ? AND mode = 'daily'",
+        (game.guild_id, game.user_id, game.variant, game.daily_date),
+    )
+    return row is not None
 
 
 async def get_game(db: Database, game_id: int) -> GameRecord | None:

@@ -137,6 +137,17 @@ async def test_one_daily_attempt_per_member_day_and_variant(db: Database) -> Non
     await play(db, 2, 100)  # another member
 
 
+async def test_a_second_start_of_a_running_daily_is_refused_as_played_on_every_backend(db: Database) -> None:
+    """A running daily breaks both unique indexes; the answer must not depend on which one a backend checks first."""
+    await start(db, 1)
+    with pytest.raises(games_db.DuplicateGameError) as again:
+        await start(db, 1)
+    assert again.value.kind == "daily"
+    with pytest.raises(games_db.DuplicateGameError) as casual:
+        await start(db, 1, mode="casual", day=None)
+    assert casual.value.kind == "active"
+
+
 # -- ranks --------------------------------------------------------------------------
 async def test_daily_rank_applies_the_tie_breaks(db: Database) -> None:
     await play(db, 1, 500, 200, ts(2024, 5, 1, 10))

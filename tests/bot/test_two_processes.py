@@ -1,8 +1,8 @@
 """Two real OS processes on one database race for the same work: each piece is done exactly once.
 
 Every process is ``python -m tests.bot.cluster_worker`` (the bot's own daily service and storage code),
-started together on one SQLite file in WAL mode. The ``database`` fixture is the only place that names
-the database: to run these on PostgreSQL, parametrize it with a URL once that backend exists.
+started together on one database: a SQLite file in WAL mode, and an empty schema on a real PostgreSQL 15
+server (``tests/postgres_server.py``). The ``database`` fixture is the only place that names it.
 """
 
 from __future__ import annotations
@@ -44,9 +44,11 @@ LAUNCH = 1.5
 WORKER_TIMEOUT = 90.0
 
 
-@pytest.fixture
-def database(tmp_path: Path) -> str:
-    """Where the processes meet: a SQLite file (WAL mode)."""
+@pytest.fixture(params=["sqlite", "postgres"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Where the processes meet: a SQLite file (WAL mode), or a PostgreSQL schema's URL."""
+    if request.param == "postgres":
+        return str(request.getfixturevalue("postgres_dsn"))
     return str(tmp_path / "cluster.db")
 
 
