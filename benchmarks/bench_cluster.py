@@ -1,6 +1,10 @@
-"""A day's rollover done by one process, then by a cluster of processes sharing one SQLite file.
+"""A day's rollover done by one process, then by a cluster of processes sharing one database.
 
 Usage: .venv/bin/python benchmarks/bench_cluster.py [--servers N] [--players N] [--processes N ...]
+       [--backend sqlite|postgres] [--database-url URL]
+
+The database is a SQLite file, or (``--backend postgres``) a new schema on a throwaway PostgreSQL 15
+server started like the tests' (or in the database at ``--database-url``).
 
 The database holds SERVERS servers with a competition channel, each with PLAYERS dailies of
 yesterday finished and their result lines waiting to be posted (as after an outage), so a start
@@ -17,14 +21,19 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks.postgres_target import postgres_url, scratch_schema
 from bot.daily import Announcement, DailyService, Delivery
 from bot.deal_bank import DealBank
 from bot.shards import Ownership
@@ -48,7 +57,7 @@ def solve(request: DealRequest) -> ProvenDeal:
     return ProvenDeal(request.variant, 0, shuffled_deck(0), ())
 
 
-async def fill(path: Path, servers: int, players: int) -> None:
+async def fill(path: str, servers: int, players: int) -> None:
     """Create the database: servers with a channel and yesterday's finished dailies, their lines waiting."""
     db = await Database.open(path)
     try:
@@ -105,12 +114,12 @@ async def work(path: str, count: int, shard: int, start_at: float) -> dict[str, 
     return {"posted": posted, "seconds": seconds, "done_at": time.time()}
 
 
-def run_cluster(path: Path, count: int) -> tuple[float, int]:
+def run_cluster(path: str, count: int) -> tuple[float, int]:
     """Start ``count`` processes together; return the wall seconds from the start to the last one done, and posts."""
     start_at = time.time() + 1.0
     processes = [
         subprocess.Popen(
-            [sys.executable, __file__, "--worker", str(path), str(count), str(shard), repr(start_at)],
+            [sys.executable, __file__, "--worker", path, str(count), str(shard), repr(start_at)],
             cwd=ROOT,
             stdout=subprocess.PIPE,
             text=True,
@@ -126,7 +135,7 @@ def run_cluster(path: Path, count: int) -> tuple[float, int]:
     return max(r["done_at"] for r in reports) - start_at, sum(int(r["posted"]) for r in reports)
 
 
-async def check(path: Path) -> tuple[int, int]:
+async def check(path: str) -> tuple[int, int]:
     """Posts made and posts not made (every announcement must be posted once)."""
     db = await Database.open(path)
     try:
@@ -147,22 +156,45 @@ def main(argv: Sequence[str]) -> None:
     parser.add_argument("--servers", type=int, default=1000)
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--processes", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--backend", choices=("sqlite", "postgres"), default="sqlite")
+    parser.add_argument("--database-url", help="postgres: a database to make scratch schemas in (default: a server)")
     args = parser.parse_args(argv)
     expected = args.servers * (args.players + 1)
-    print(f"{args.servers} servers x ({args.players} result lines + 1 podium) = {expected} posts, one SQLite file")
+    where = "one SQLite file" if args.backend == "sqlite" else "one PostgreSQL database"
+    print(f"{args.servers} servers x ({args.players} result lines + 1 podium) = {expected} posts, {where}")
     print(f"{'processes':>9} {'seconds':>8} {'posts/s':>8} {'posted':>7} {'left':>5}")
     figures = []
-    for count in args.processes:
+    with postgres_url(args.database_url) if args.backend == "postgres" else _no_server() as server:
+        for count in args.processes:
+            with _database(server, count) as path:
+                asyncio.run(fill(path, args.servers, args.players))
+                seconds, reported = run_cluster(path, count)
+                posted, left = asyncio.run(check(path))
+            if reported != expected or posted != expected or left:
+                raise SystemExit(f"{count} processes: {reported} posts reported, {posted} stored, {left} left")
+            print(f"{count:>9} {seconds:>8.2f} {expected / seconds:>8.0f} {posted:>7} {left:>5}")
+            figures.append(f"posts_per_s_{count}p={expected / seconds:.0f}")
+    print(
+        f"backend={args.backend} servers={args.servers} posts={expected} "
+        + " ".join(figures)
+        + f" exactly_once=1 load={os.getloadavg()[0]:.2f}"
+    )
+
+
+@contextmanager
+def _no_server() -> Iterator[None]:
+    yield None
+
+
+@contextmanager
+def _database(server: str | None, count: int) -> Iterator[str]:
+    """A new empty database for one cluster size: a SQLite file, or a scratch schema of the server's."""
+    if server is None:
         with tempfile.TemporaryDirectory() as folder:
-            path = Path(folder) / "cluster.sqlite"
-            asyncio.run(fill(path, args.servers, args.players))
-            seconds, reported = run_cluster(path, count)
-            posted, left = asyncio.run(check(path))
-        if reported != expected or posted != expected or left:
-            raise SystemExit(f"{count} processes: {reported} posts reported, {posted} stored, {left} left")
-        print(f"{count:>9} {seconds:>8.2f} {expected / seconds:>8.0f} {posted:>7} {left:>5}")
-        figures.append(f"posts_per_s_{count}p={expected / seconds:.0f}")
-    print(f"servers={args.servers} posts={expected} " + " ".join(figures) + " exactly_once=1")
+            yield str(Path(folder) / "cluster.sqlite")
+    else:
+        with scratch_schema(server, f"bench_cluster_{count}") as url:
+            yield url
 
 
 if __name__ == "__main__":

@@ -21,20 +21,19 @@ from __future__ import annotations
 import argparse
 import asyncio
 import itertools
-import os
 import random
 import statistics
 import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable, Iterator
-from contextlib import contextmanager
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.postgres_server starts the server
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.postgres_target import postgres_url
 from bot.competition import Period
 from bot.storage import Database, open_database
 from bot.storage import competition as competition_db
@@ -157,25 +156,6 @@ async def measure(db: Database, runs: int, rng: random.Random) -> dict[str, tupl
     queries["daily_rank"] = daily_rank
     queries["podium"] = lambda: competition_db.podium(db, GUILD, LAST_DAY.isoformat(), VARIANTS)
     return {name: await timed(runs, query) for name, query in queries.items()}
-
-
-@contextmanager
-def postgres_url(given: str | None) -> Iterator[str]:
-    """``given``, or the URL of a throwaway server started for this run (stopped and removed after it)."""
-    if given:
-        yield given
-        return
-    from tests.postgres_server import DEFAULT_BIN, PostgresServer, find_binaries
-
-    bin_dir = find_binaries(Path(os.environ.get("PG_BIN", DEFAULT_BIN)))
-    if bin_dir is None:
-        raise SystemExit(f"no PostgreSQL binaries in {DEFAULT_BIN} (set PG_BIN, or give --database-url)")
-    server = PostgresServer(bin_dir, settings={"shared_buffers": "'256MB'", "work_mem": "'16MB'"})
-    server.start()
-    try:
-        yield server.dsn()
-    finally:
-        server.stop()
 
 
 async def run(target: str | Path, args: argparse.Namespace) -> tuple[int, float, dict[str, tuple[float, float]]]:
