@@ -27,9 +27,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from bot.pads import (
-    ACTIONS,
+    AFTER_SELECTION,
+    ALL_ACTIONS,
     COMMANDS,
-    PADS,
     TO_FOUNDATION,
     AllUp,
     Click,
@@ -58,7 +58,6 @@ OFFER_ROUTE = rf"{OFFER_PREFIX}:\S{{0,{MAX_CUSTOM_ID - len(OFFER_PREFIX) - 1}}}"
 
 OfferAction = Literal["resume", "end"]
 __all__ = [
-    "ACTIONS",
     "BOARD_ID",
     "BOARD_ROUTE",
     "COMMANDS",
@@ -113,11 +112,9 @@ def parse_board_click(custom_id: str) -> BoardClick | None:
         return None
     selected = None if match["selected"] == "-" else match["selected"]
     action = match["action"]
-    if not any(action in actions for actions in ACTIONS.values()):
+    if action not in ALL_ACTIONS:
         return None
-    if selected is not None and not any(
-        selected in pad.sources and action in ACTIONS[family] for family, pad in PADS.items()
-    ):
+    if selected is not None and action not in AFTER_SELECTION.get(selected, ()):
         return None
     return BoardClick(int(match["game"]), int(match["version"]), selected, action)
 

@@ -7,9 +7,10 @@ one pad per family; nothing else in the bot asks which family a board shows.
 
 from __future__ import annotations
 
+import functools
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import ClassVar, Literal
+from typing import ClassVar, Literal, NamedTuple
 
 from solitaire import DRAW, END, UNDO, IllegalMoveError, Move, MoveKind, find_variant
 from solitaire.cards import SUIT_SYMBOLS
@@ -23,9 +24,11 @@ COMMANDS = {"draw": DRAW, "undo": UNDO, "end": END}
 Style = Literal["primary", "secondary", "success", "danger"]
 
 
-@dataclass(frozen=True)
-class ButtonSpec:
-    """One board button: the action in its custom id, its label, row, colour and whether it is off."""
+class ButtonSpec(NamedTuple):
+    """One board button: the action in its custom id, its label, row, colour and whether it is off.
+
+    A tuple, not a dataclass: a board lays out up to 19 of them on every click.
+    """
 
     action: str
     label: str
@@ -67,7 +70,7 @@ class Pad(ABC):
     """The button row with room for Hint (beside End game)."""
 
     @abstractmethod
-    def layout(self, view: BoardView, selected: str | None) -> list[ButtonSpec]:
+    def layout(self, view: BoardView, selected: str | None) -> tuple[ButtonSpec, ...]:
         """The buttons of a running game showing ``view`` with ``selected`` highlighted (<= 5 rows of 5)."""
 
     @abstractmethod
@@ -82,22 +85,9 @@ class KlondikePad(Pad):
     sources = frozenset((*PILES, "w", *FOUNDATION_SOURCES))
     hint_row = 3
 
-    def layout(self, view: BoardView, selected: str | None) -> list[ButtonSpec]:
+    def layout(self, view: BoardView, selected: str | None) -> tuple[ButtonSpec, ...]:
         """Piles 1-7, Waste Draw Undo, the four suits and (All|Selected card) up, End game."""
-
-        def source(action: str, label: str, row: int) -> ButtonSpec:
-            return ButtonSpec(action, label, row, "success" if action == selected else "secondary")
-
-        specs = [source(pile, f"Pile {pile}", index // 5) for index, pile in enumerate(PILES)]
-        specs += [
-            source("w", "Waste", 1),
-            ButtonSpec("draw", "Draw", 1, "primary"),
-            ButtonSpec("undo", "Undo", 1, disabled=not view.can_undo),
-        ]
-        specs += [source(action, SUIT_SYMBOLS[suit], 2) for action, suit in FOUNDATION_SOURCES.items()]
-        up = "Selected card up" if selected and selected not in FOUNDATION_SOURCES else "All up"
-        specs += [ButtonSpec(TO_FOUNDATION, up, 2, "primary"), ButtonSpec("end", "End game", 3, "danger")]
-        return specs
+        return _klondike_layout(view.can_undo, selected)
 
     def resolve(self, view: BoardView, selected: str | None, action: str) -> Click:
         """Select a source, cancel it, or complete ``source-target`` (a suit button means ``f``)."""
@@ -123,18 +113,10 @@ class Friday13Pad(Pad):
     sources = frozenset()
     hint_row = 0
 
-    def layout(self, view: BoardView, selected: str | None) -> list[ButtonSpec]:
+    def layout(self, view: BoardView, selected: str | None) -> tuple[ButtonSpec, ...]:
         """Row 0: Draw, Undo, End game; rows 1-3: ``→ J`` .. ``→ 10``, lit where the waste top goes."""
-        legal = {move.target for move in view.legal_moves if move.kind is MoveKind.PLAY}
-        specs = [
-            ButtonSpec("draw", "Draw", 0, "primary"),
-            ButtonSpec("undo", "Undo", 0, disabled=not view.can_undo),
-            ButtonSpec("end", "End game", 0, "danger"),
-        ]
-        for index, label in enumerate(FRIDAY13_LABELS):
-            style: Style = "success" if label in legal else "secondary"
-            specs.append(ButtonSpec(f"t{label}", f"→ {label}", 1 + index // 5, style, disabled=label not in legal))
-        return specs
+        legal = frozenset(move.target for move in view.legal_moves if move.kind is MoveKind.PLAY)
+        return _friday13_layout(view.can_undo, legal)
 
     def resolve(self, view: BoardView, selected: str | None, action: str) -> Click:
         """``tJ`` plays the waste top onto the J foundation."""
@@ -143,10 +125,57 @@ class Friday13Pad(Pad):
         raise IllegalMoveError(f"{action}: not a Friday 13 button")
 
 
+@functools.lru_cache(maxsize=64)
+def _klondike_layout(can_undo: bool, selected: str | None) -> tuple[ButtonSpec, ...]:
+    """The Klondike buttons (a few dozen layouts in all, so each is built once)."""
+
+    def source(action: str, label: str, row: int) -> ButtonSpec:
+        return ButtonSpec(action, label, row, "success" if action == selected else "secondary")
+
+    specs = [source(pile, f"Pile {pile}", index // 5) for index, pile in enumerate(PILES)]
+    specs += [
+        source("w", "Waste", 1),
+        ButtonSpec("draw", "Draw", 1, "primary"),
+        ButtonSpec("undo", "Undo", 1, disabled=not can_undo),
+    ]
+    specs += [source(action, SUIT_SYMBOLS[suit], 2) for action, suit in FOUNDATION_SOURCES.items()]
+    up = "Selected card up" if selected and selected not in FOUNDATION_SOURCES else "All up"
+    specs += [ButtonSpec(TO_FOUNDATION, up, 2, "primary"), ButtonSpec("end", "End game", 3, "danger")]
+    return tuple(specs)
+
+
+@functools.lru_cache(maxsize=256)
+def _friday13_layout(can_undo: bool, legal: frozenset[str]) -> tuple[ButtonSpec, ...]:
+    """The Friday 13 buttons for the foundations the waste top may go on (``legal``)."""
+    specs = [
+        ButtonSpec("draw", "Draw", 0, "primary"),
+        ButtonSpec("undo", "Undo", 0, disabled=not can_undo),
+        ButtonSpec("end", "End game", 0, "danger"),
+    ]
+    for index, label in enumerate(FRIDAY13_LABELS):
+        style: Style = "success" if label in legal else "secondary"
+        specs.append(ButtonSpec(f"t{label}", f"→ {label}", 1 + index // 5, style, disabled=label not in legal))
+    return tuple(specs)
+
+
 PADS: dict[Family, Pad] = {Family.KLONDIKE: KlondikePad(), Family.FRIDAY13: Friday13Pad()}
 """The buttons of every family: the bot's one registration point for a new family."""
 ACTIONS = {family: pad.actions | frozenset(COMMANDS) for family, pad in PADS.items()}
 """Every action a board button of each family may carry (its pad's and the commands)."""
+ALL_ACTIONS = frozenset().union(*ACTIONS.values())
+"""Every action a board button may carry, whatever its family."""
+
+
+def _after_selection() -> dict[str, frozenset[str]]:
+    allowed: dict[str, frozenset[str]] = {}
+    for family, pad in PADS.items():
+        for source in pad.sources:
+            allowed[source] = allowed.get(source, frozenset()) | ACTIONS[family]
+    return allowed
+
+
+AFTER_SELECTION = _after_selection()
+"""For each source a board may show selected, the actions its buttons may then carry."""
 KLONDIKE_ACTIONS = ACTIONS[Family.KLONDIKE]
 FRIDAY13_ACTIONS = ACTIONS[Family.FRIDAY13]
 

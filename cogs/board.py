@@ -116,10 +116,13 @@ def board_buttons(game_id: int, version: int, view: BoardView, selected: str | N
     return buttons
 
 
+_STYLES = {style.name: style for style in discord.ButtonStyle}
+"""A pad's colour names (``primary``, ``success`` ...) as Discord button styles."""
+
+
 def _button(click: BoardClick, spec: ButtonSpec) -> BoardButton:
-    style = getattr(discord.ButtonStyle, spec.style)
     item: discord.ui.Button[discord.ui.View] = discord.ui.Button(
-        label=spec.label, style=style, row=spec.row, disabled=spec.disabled
+        label=spec.label, style=_STYLES[spec.style], row=spec.row, disabled=spec.disabled
     )
     return BoardButton(click, item)
 

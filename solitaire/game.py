@@ -138,7 +138,7 @@ class Game(ABC):
     @classmethod
     @abstractmethod
     def parse_play(cls, text: str, source: str, target: str) -> Move:
-        """Check a card move written ``source-target`` (cleaned ``text``); :raises InvalidMoveError:."""
+        """Check the card move ``source-target`` (``text`` as typed, for errors); :raises InvalidMoveError:."""
 
     @classmethod
     @abstractmethod

@@ -78,12 +78,12 @@ def _docstrings(tree: ast.AST) -> set[int]:
     return found
 
 
-def _branches(path: Path) -> list[str]:
+def _branches(path: Path, root: Path = ROOT) -> list[str]:
     """Every place in ``path`` that asks which variant or family it holds."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     docs, found = _docstrings(tree), []
     for node in ast.walk(tree):
-        where = f"{path.relative_to(ROOT)}:{getattr(node, 'lineno', '?')}"
+        where = f"{path.relative_to(root)}:{getattr(node, 'lineno', '?')}"
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "Family":
             found.append(f"{where} Family.{node.attr}")
         elif isinstance(node, ast.ImportFrom) and node.module in FAMILY_MODULES:
@@ -112,12 +112,7 @@ def test_the_check_finds_a_branch_on_the_family(tmp_path):
         "    if view.family is Family.FRIDAY13 or view.variant == 'goldrush':\n"
         "        return isinstance(game, KlondikeGame)\n"
     )
-    global ROOT
-    root, ROOT = ROOT, tmp_path
-    try:
-        found = _branches(sample)
-    finally:
-        ROOT = root
+    found = _branches(sample, tmp_path)
     assert len(found) == 5, found  # the import, Family.FRIDAY13, 'goldrush', KlondikeGame twice
 
 
