@@ -26,20 +26,23 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from solitaire import DRAW, END, UNDO, IllegalMoveError, Move, find_variant
+from bot.pads import (
+    AFTER_SELECTION,
+    ALL_ACTIONS,
+    COMMANDS,
+    TO_FOUNDATION,
+    AllUp,
+    Click,
+    Play,
+    Select,
+    pad_for,
+)
 from solitaire.cards import SUIT_SYMBOLS
-from solitaire.moves import FOUNDATION_SOURCES, FRIDAY13_LABELS, PILES
-from solitaire.variants import Family
+from solitaire.moves import FOUNDATION_SOURCES
 from solitaire.view import BoardView
 
 BOARD_PREFIX = "sol"
 OFFER_PREFIX = "solr"
-TO_FOUNDATION = "f"
-"""The "to foundation" button: the selected card up, or every card that can go up."""
-COMMANDS = {"draw": DRAW, "undo": UNDO, "end": END}
-KLONDIKE_SOURCES = (*PILES, "w", *FOUNDATION_SOURCES)
-KLONDIKE_ACTIONS = frozenset((*KLONDIKE_SOURCES, TO_FOUNDATION, *COMMANDS))
-FRIDAY13_ACTIONS = frozenset((*(f"t{label}" for label in FRIDAY13_LABELS), *COMMANDS))
 MAX_GAME_ID = 2**63 - 1
 """The largest id SQLite can store: a bigger number in a custom id is forged."""
 MAX_CUSTOM_ID = 100
@@ -54,6 +57,24 @@ OFFER_ROUTE = rf"{OFFER_PREFIX}:\S{{0,{MAX_CUSTOM_ID - len(OFFER_PREFIX) - 1}}}"
 """Every id in the offer buttons' namespace (the ``DynamicItem`` template); :data:`OFFER_ID` says which are valid."""
 
 OfferAction = Literal["resume", "end"]
+__all__ = [
+    "BOARD_ID",
+    "BOARD_ROUTE",
+    "COMMANDS",
+    "OFFER_ID",
+    "OFFER_ROUTE",
+    "TO_FOUNDATION",
+    "AllUp",
+    "BoardClick",
+    "Click",
+    "OfferClick",
+    "Play",
+    "Select",
+    "parse_board_click",
+    "parse_offer_click",
+    "resolve_click",
+    "source_name",
+]
 
 
 @dataclass(frozen=True)
@@ -91,9 +112,9 @@ def parse_board_click(custom_id: str) -> BoardClick | None:
         return None
     selected = None if match["selected"] == "-" else match["selected"]
     action = match["action"]
-    if action not in KLONDIKE_ACTIONS and action not in FRIDAY13_ACTIONS:
+    if action not in ALL_ACTIONS:
         return None
-    if selected is not None and (selected not in KLONDIKE_SOURCES or action.startswith("t")):
+    if selected is not None and action not in AFTER_SELECTION.get(selected, ()):
         return None
     return BoardClick(int(match["game"]), int(match["version"]), selected, action)
 
@@ -107,28 +128,6 @@ def parse_offer_click(custom_id: str) -> OfferClick | None:
     return OfferClick(int(match["game"]), action)
 
 
-@dataclass(frozen=True)
-class Select:
-    """The click (de)selects a move source: redraw the board with ``source`` highlighted."""
-
-    source: str | None
-
-
-@dataclass(frozen=True)
-class Play:
-    """The click completes a command: push ``move`` (the selection is then cleared)."""
-
-    move: Move
-
-
-@dataclass(frozen=True)
-class AllUp:
-    """The click asks to play every card that can go to a foundation."""
-
-
-Click = Select | Play | AllUp
-
-
 def resolve_click(view: BoardView, selected: str | None, action: str) -> Click:
     """What clicking ``action`` means on a board showing ``view`` with ``selected`` highlighted.
 
@@ -136,39 +135,7 @@ def resolve_click(view: BoardView, selected: str | None, action: str) -> Click:
     """
     if action in COMMANDS:
         return Play(COMMANDS[action])
-    if view.family is Family.FRIDAY13:
-        if action.startswith("t") and action[1:] in FRIDAY13_LABELS:
-            return Play(Move.play("w", action[1:]))
-        raise IllegalMoveError(f"{action}: not a Friday 13 button")
-    if action == TO_FOUNDATION:
-        if selected is None:
-            return AllUp()
-        if selected in FOUNDATION_SOURCES:
-            raise IllegalMoveError(f"{selected}-f: that card is already on a foundation")
-        return Play(Move.play(selected, "f"))
-    if action not in KLONDIKE_SOURCES:
-        raise IllegalMoveError(f"{action}: not a Klondike button")
-    if selected == action:
-        return Select(None)
-    if selected is None or action == "w" or (action in FOUNDATION_SOURCES and selected in FOUNDATION_SOURCES):
-        return Select(_check_source(view, action))
-    return Play(Move.play(selected, "f" if action in FOUNDATION_SOURCES else action))
-
-
-def _check_source(view: BoardView, source: str) -> str:
-    """Return ``source`` if it has a card that could move; :raises IllegalMoveError: otherwise."""
-    if source == "w":
-        if not view.waste_count:
-            raise IllegalMoveError("w: the waste is empty: draw first")
-    elif source in FOUNDATION_SOURCES:
-        suit = FOUNDATION_SOURCES[source]
-        if not find_variant(view.variant).foundation_to_tableau:
-            raise IllegalMoveError(f"{source}: cards never leave the foundations in {view.title}")
-        if not any(f.label == suit and f.count for f in view.foundations):
-            raise IllegalMoveError(f"{source}: that foundation is empty")
-    elif not view.tableau[int(source) - 1].cards:
-        raise IllegalMoveError(f"{source}: pile {source} has no face-up card to move")
-    return source
+    return pad_for(view.family).resolve(view, selected, action)
 
 
 def source_name(source: str) -> str:

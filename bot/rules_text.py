@@ -1,24 +1,17 @@
-"""Short rule and scoring texts for ``/solitaire rules`` (plain Markdown, discord-free)."""
+"""Short rule and scoring texts for ``/solitaire rules`` (plain Markdown, discord-free).
+
+The variant's own words come from :func:`solitaire.guide.rules_parts` (the text the terminal
+shows), turned into one Markdown paragraph each; only the clock and the controls are the bot's.
+"""
 
 from __future__ import annotations
 
-from solitaire import find_variant
-from solitaire.variants import Family, Rules
+import re
 
-_KLONDIKE_PLAY = (
-    "Build the seven piles down in alternating colours; move any face-up run; only a king (or a run headed "
-    "by one) fills an empty pile. Build the four foundations up by suit, ace to king."
-)
-_KLONDIKE_SCORE = (
-    "**Scoring**: a card's first arrival on a foundation A 50, 2 45 … 9 10, 10/J/Q/K 5; a card turned up +10; "
-    "a move from the waste +10; a foundation card back to the tableau −10."
-)
-_FRIDAY13_PLAY = (
-    "Thirteen foundations J Q K A 2 … 10 (J, Q, K, A start filled). Turn the stock one card at a time and play "
-    "the waste top onto a foundation one rank higher, any suit, K wrapping to A. An empty foundation takes only "
-    "its own rank, once every foundation to its left holds a card. One redeal."
-)
-_FRIDAY13_SCORE = "**Scoring**: +10 per card played, +20 more when it starts a foundation."
+from solitaire import find_variant
+from solitaire.games import engine_for
+from solitaire.guide import rules_parts
+
 _COMMON = (
     "**Clock**: 5 minutes. When the game ends won, ended or stuck you get a time bonus: "
     "(300 − seconds used) × cards placed ÷ {total}. A game that runs out of time expires with no bonus.\n"
@@ -26,27 +19,19 @@ _COMMON = (
     "**Play**: click a source then a target (click the source again to cancel), or use `/solitaire move` "
     "with its suggestions; `/solitaire draw`, `/solitaire undo`, `/solitaire end`."
 )
+_MINUS = re.compile(r"(?<![\w-])-(?=\d)")
+_LABEL = re.compile(r"^(\w+):")
 
 
-def _stock_rule(rules: Rules) -> str:
-    if rules.name == "draw1":
-        return "Draw turns 1 card; the stock can be turned over without limit, −100 each time."
-    if rules.name == "draw3":
-        return "Draw turns 3 cards; the stock can be turned over without limit, −20 from the third time on."
-    if rules.name == "goldrush":
-        return (
-            "The stock is dealt in three passes: 3 cards per draw, then 2, then 1. Cards never leave the "
-            "foundations, and no dealing while a tableau pile is empty: deal your last stock cards before you "
-            "clear the tableau."
-        )
-    return ""
+def markdown(text: str) -> str:
+    """One plain rule paragraph as Discord shows it: unwrapped, a true minus and ellipsis, its label bold."""
+    text = _MINUS.sub("\u2212", text.replace("\n", " ").replace(" .. ", " \u2026 "))
+    return _LABEL.sub(r"**\1**:", text)
 
 
 def rules_text(variant: str) -> str:
     """The rules of ``variant`` in a few lines; :raises UnknownVariantError:."""
     rules = find_variant(variant)
-    if rules.family is Family.FRIDAY13:
-        parts = [f"**{rules.title}**", _FRIDAY13_PLAY, _FRIDAY13_SCORE, _COMMON.format(total=48)]
-    else:
-        parts = [f"**{rules.title}**", _KLONDIKE_PLAY, _stock_rule(rules), _KLONDIKE_SCORE, _COMMON.format(total=52)]
+    parts = [f"**{rules.title}**", *(markdown(part) for part in rules_parts(rules))]
+    parts.append(_COMMON.format(total=engine_for(rules.family).bonus_total))
     return "\n".join(part for part in parts if part)

@@ -12,13 +12,12 @@ from typing import Any
 import discord
 
 from bot.after_game import AfterGameClick, hints_allowed, parse_after_game_click
+from bot.pads import pad_for
 from bot.storage.games import GameRecord
 from solitaire.scoring import HINT_PENALTY
 from solitaire.variants import Family
 
 Button = discord.ui.Button[discord.ui.View]
-HINT_ROW = {Family.KLONDIKE: 3, Family.FRIDAY13: 0}
-"""The button row with room for Hint (beside End game)."""
 
 
 class AfterGameButton(discord.ui.DynamicItem[Button], template=r"solag:\S{0,96}"):
@@ -59,5 +58,5 @@ def add_hint_button(buttons: discord.ui.View, record: GameRecord, version: int, 
     if not hints_allowed(record):
         return
     button = discord.ui.Button[discord.ui.View](label=f"Hint (−{HINT_PENALTY})", style=discord.ButtonStyle.secondary)
-    button.row = HINT_ROW[family]
+    button.row = pad_for(family).hint_row
     buttons.add_item(AfterGameButton(AfterGameClick(record.id, "hint", version), button))

@@ -10,17 +10,15 @@ from typing import Any
 
 import discord
 
-from bot.clicks import TO_FOUNDATION, BoardClick, source_name
+from bot.clicks import BoardClick, source_name
+from bot.pads import ButtonSpec, pad_for
 from bot.sessions import Session
 from bot.storage.games import GameRecord
 from cogs.after_game_buttons import add_hint_button, finished_buttons
 from cogs.buttons import BoardButton
 from render import render_board
-from solitaire import MoveKind, Status
+from solitaire import Status
 from solitaire.alt_text import describe_board
-from solitaire.cards import SUIT_SYMBOLS
-from solitaire.moves import FOUNDATION_SOURCES, FRIDAY13_LABELS, PILES
-from solitaire.variants import Family
 from solitaire.view import BoardView
 from solitaire.words import plural
 
@@ -109,70 +107,24 @@ def board_content(record: GameRecord, view: BoardView, *, selected: str | None =
 
 
 def board_buttons(game_id: int, version: int, view: BoardView, selected: str | None) -> discord.ui.View:
-    """The buttons of a running game (at most 5 rows of 5)."""
+    """The buttons of a running game (at most 5 rows of 5), as the family's pad lays them out."""
+    pad = pad_for(view.family)
+    selected = selected if pad.sources else None
     buttons = discord.ui.View(timeout=None)
-    if view.family is Family.FRIDAY13:
-        _friday13_buttons(buttons, game_id, version, view)
-    else:
-        _klondike_buttons(buttons, game_id, version, view, selected)
+    for spec in pad.layout(view, selected):
+        buttons.add_item(_button(BoardClick(game_id, version, selected, spec.action), spec))
     return buttons
 
 
-def _button(
-    click: BoardClick,
-    label: str,
-    row: int,
-    *,
-    style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-    disabled: bool = False,
-) -> BoardButton:
-    return BoardButton(click, discord.ui.Button(label=label, style=style, row=row, disabled=disabled))
+_STYLES = {style.name: style for style in discord.ButtonStyle}
+"""A pad's colour names (``primary``, ``success`` ...) as Discord button styles."""
 
 
-def _klondike_buttons(
-    buttons: discord.ui.View, game_id: int, version: int, view: BoardView, selected: str | None
-) -> None:
-    def click(action: str) -> BoardClick:
-        return BoardClick(game_id, version, selected, action)
-
-    def source_style(source: str) -> discord.ButtonStyle:
-        return discord.ButtonStyle.success if source == selected else discord.ButtonStyle.secondary
-
-    for index, pile in enumerate(PILES):
-        buttons.add_item(_button(click(pile), f"Pile {pile}", index // 5, style=source_style(pile)))
-    buttons.add_item(_button(click("w"), "Waste", 1, style=source_style("w")))
-    buttons.add_item(_button(click("draw"), "Draw", 1, style=discord.ButtonStyle.primary))
-    buttons.add_item(_button(click("undo"), "Undo", 1, disabled=not view.can_undo))
-    for source, suit in FOUNDATION_SOURCES.items():
-        buttons.add_item(_button(click(source), SUIT_SYMBOLS[suit], 2, style=source_style(source)))
-    up = "Selected card up" if selected and selected not in FOUNDATION_SOURCES else "All up"
-    buttons.add_item(_button(click(TO_FOUNDATION), up, 2, style=discord.ButtonStyle.primary))
-    buttons.add_item(_button(click("end"), "End game", 3, style=discord.ButtonStyle.danger))
-
-
-def _friday13_buttons(buttons: discord.ui.View, game_id: int, version: int, view: BoardView) -> None:
-    legal = _friday13_targets(view)
-    buttons.add_item(_button(BoardClick(game_id, version, None, "draw"), "Draw", 0, style=discord.ButtonStyle.primary))
-    buttons.add_item(_button(BoardClick(game_id, version, None, "undo"), "Undo", 0, disabled=not view.can_undo))
-    buttons.add_item(
-        _button(BoardClick(game_id, version, None, "end"), "End game", 0, style=discord.ButtonStyle.danger)
+def _button(click: BoardClick, spec: ButtonSpec) -> BoardButton:
+    item: discord.ui.Button[discord.ui.View] = discord.ui.Button(
+        label=spec.label, style=_STYLES[spec.style], row=spec.row, disabled=spec.disabled
     )
-    for index, label in enumerate(FRIDAY13_LABELS):
-        action = f"t{label}"
-        buttons.add_item(
-            _button(
-                BoardClick(game_id, version, None, action),
-                f"→ {label}",
-                1 + index // 5,
-                style=discord.ButtonStyle.success if label in legal else discord.ButtonStyle.secondary,
-                disabled=label not in legal,
-            )
-        )
-
-
-def _friday13_targets(view: BoardView) -> set[str]:
-    """Labels of the foundations the waste top may go on now, as the engine says."""
-    return {move.target for move in view.legal_moves if move.kind is MoveKind.PLAY}
+    return BoardButton(click, item)
 
 
 async def edit_stored_board(client: discord.Client, session: Session, board: Board, *, now: float) -> bool:

@@ -25,6 +25,7 @@ from cogs.buttons import offer_view
 from cogs.errors import answer_privately, refusals
 from cogs.game_commands import VARIANT_CHOICES
 from cogs.race_commands import race_stats_lines, rating_board_of
+from solitaire.variants import DEFAULT_VARIANT
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +86,7 @@ class CompetitionCommands(SolitaireCogBase):
     @app_commands.command(name="daily", description="Play today's server deal: one ranked try per day")
     @app_commands.describe(variant="Which game (default: draw 3)")
     @app_commands.choices(variant=VARIANT_CHOICES)
-    async def daily_command(self, interaction: discord.Interaction, variant: str = "draw3") -> None:
+    async def daily_command(self, interaction: discord.Interaction, variant: str = DEFAULT_VARIANT) -> None:
         """Start today's daily deal privately, or show the result of today's attempt."""
         async with refusals(interaction):
             guild_id = require_guild(interaction)
@@ -142,7 +143,7 @@ class CompetitionCommands(SolitaireCogBase):
     async def leaderboard(
         self,
         interaction: discord.Interaction,
-        variant: str = "draw3",
+        variant: str = DEFAULT_VARIANT,
         period: str | None = None,
         games: str = "daily",
     ) -> None:

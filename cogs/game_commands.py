@@ -24,18 +24,14 @@ from cogs.base import SolitaireCogBase
 from cogs.board import build_board, edit_stored_board
 from cogs.buttons import BoardButton, OfferButton, offer_view
 from cogs.errors import answer_privately, refusals
-from solitaire import END, Status, parse_move
+from solitaire import END, Status
 from solitaire.deals import MAX_DEAL_NUMBER
+from solitaire.variants import DEFAULT_VARIANT, variant_menu
 from solitaire.words import plural
 
 log = logging.getLogger(__name__)
 
-VARIANT_CHOICES = [
-    app_commands.Choice(name="Solitaire Rush, draw 3", value="draw3"),
-    app_commands.Choice(name="Solitaire Rush, draw 1", value="draw1"),
-    app_commands.Choice(name="Gold Rush", value="goldrush"),
-    app_commands.Choice(name="Friday 13", value="friday13"),
-]
+VARIANT_CHOICES = [app_commands.Choice(name=name, value=value) for name, value in variant_menu()]
 MAX_CHOICES = 25
 MAX_MOVE_TEXT = 40
 """Longer ``/solitaire move`` text is refused before parsing (and quoted back as an excerpt)."""
@@ -68,7 +64,7 @@ class GameCommands(SolitaireCogBase):
     async def start(
         self,
         interaction: discord.Interaction,
-        variant: str = "draw3",
+        variant: str = DEFAULT_VARIANT,
         deal: app_commands.Range[int, 1, MAX_DEAL_NUMBER] | None = None,
     ) -> None:
         """Deal a proven-winnable game (or deal number ``deal``) and show its board."""
@@ -132,7 +128,7 @@ class GameCommands(SolitaireCogBase):
     @app_commands.command(name="rules", description="How a game is played and scored")
     @app_commands.describe(variant="Which game (default: draw 3)")
     @app_commands.choices(variant=VARIANT_CHOICES)
-    async def rules(self, interaction: discord.Interaction, variant: str = "draw3") -> None:
+    async def rules(self, interaction: discord.Interaction, variant: str = DEFAULT_VARIANT) -> None:
         """Explain a variant privately."""
         async with refusals(interaction):
             await interaction.response.send_message(rules_text(variant), ephemeral=True)
@@ -190,7 +186,7 @@ class GameCommands(SolitaireCogBase):
             if len(text) > MAX_MOVE_TEXT:
                 raise errors.BadMoveTextError(text)
             session = self.sessions.require_active(guild_key(interaction), interaction.user.id)
-            move = parse_move(text, session.game.rules.family)
+            move = session.game.parse_move(text)
             outcome = await self.sessions.play(session, move)
             await interaction.response.send_message(_played_text(outcome), ephemeral=True)
             await self.refresh_board(session, outcome.finished)

@@ -23,6 +23,8 @@ from bot.storage import Database
 from bot.storage import races as races_db
 from cogs.base import SolitaireCogBase
 from cogs.errors import answer_privately, refusals
+from cogs.game_commands import VARIANT_CHOICES
+from solitaire.variants import DEFAULT_VARIANT
 from solitaire.words import plural
 
 log = logging.getLogger(__name__)
@@ -31,12 +33,7 @@ COG_NAME = "Solitaire"
 RaceAction = Literal["join", "leave", "start", "cancel", "board"]
 _ACTIONS: tuple[str, ...] = get_args(RaceAction)
 _CLICK = re.compile(r"race:(?P<race>[1-9][0-9]{0,17}):(?P<action>[a-z]{1,8})")
-_VARIANTS = [
-    app_commands.Choice(name="Solitaire Rush, draw 3", value="draw3"),
-    app_commands.Choice(name="Solitaire Rush, draw 1", value="draw1"),
-    app_commands.Choice(name="Gold Rush", value="goldrush"),
-    app_commands.Choice(name="Friday 13", value="friday13"),
-]
+_VARIANTS = VARIANT_CHOICES
 _COLOUR = discord.Colour.dark_green()
 _MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
 _BOARD_SIZE = 10
@@ -125,7 +122,7 @@ class RaceCommands(SolitaireCogBase):
     async def race(
         self,
         interaction: discord.Interaction,
-        variant: str = "draw3",
+        variant: str = DEFAULT_VARIANT,
         players: app_commands.Range[int, MIN_RACERS, MAX_RACERS] = MAX_RACERS,
     ) -> None:
         """Open a public race lobby in this channel."""
@@ -149,7 +146,7 @@ class RaceCommands(SolitaireCogBase):
     @app_commands.describe(variant="Which game's board (default: draw 3)", member="Show this member's ratings instead")
     @app_commands.choices(variant=_VARIANTS)
     async def ratings(
-        self, interaction: discord.Interaction, variant: str = "draw3", member: discord.User | None = None
+        self, interaction: discord.Interaction, variant: str = DEFAULT_VARIANT, member: discord.User | None = None
     ) -> None:
         """Show the rating board of a variant, or one member's ratings and races."""
         async with refusals(interaction):

@@ -5,6 +5,8 @@ from __future__ import annotations
 import functools
 import io
 import math
+from collections.abc import Callable
+from typing import NamedTuple
 
 from PIL import (
     Image,
@@ -36,7 +38,7 @@ from render.sprites import LOCK, Sprite, badge, card_back, card_face, slot, tab,
 from solitaire.cards import SUIT_SYMBOLS
 from solitaire.game import Status
 from solitaire.moves import FOUNDATION_SOURCES
-from solitaire.variants import Family
+from solitaire.variants import Family, find_variant
 from solitaire.view import BoardView, FoundationView, PileView
 from solitaire.words import plural
 
@@ -85,9 +87,7 @@ def render_board(
 
 def table_height(view: BoardView) -> int:
     """Return the height of the table part of the picture (the result panel, if any, goes below it)."""
-    if view.family is Family.FRIDAY13:
-        return F13_HEIGHT
-    return board_height([(pile.hidden, len(pile.cards)) for pile in view.tableau], steady=not view.is_over)
+    return _LAYOUTS[view.family].height(view)
 
 
 def draw_board(
@@ -103,10 +103,7 @@ def draw_board(
     panel = _result_height(view) if view.is_over else 0
     canvas = _background(height + panel).copy()
     _draw_header(canvas, view, time_left)
-    if view.family is Family.FRIDAY13:
-        _draw_friday13(canvas, view, selected, target, four_colour)
-    else:
-        _draw_klondike(canvas, view, selected, target, four_colour, height)
+    _LAYOUTS[view.family].draw(canvas, view, selected, target, four_colour, height)
     if view.is_over:
         _draw_result(canvas, view, height)
     return canvas
@@ -140,7 +137,7 @@ def _header_items(view: BoardView, time_left: float | None) -> list[tuple[str, s
     items: list[tuple[str, str, pal.RGB]] = []
     if view.max_passes is not None:
         items.append(("PASS", f"{view.pass_number} of {view.max_passes}", pal.HEADER_TEXT))
-        if view.family is Family.KLONDIKE:
+        if len(find_variant(view.variant).draw_counts) > 1:  # the draw count changes from pass to pass
             items.append(("DRAW", str(view.draw_count), pal.HEADER_TEXT))
     elif view.pass_number > 1:
         items.append(("PASS", str(view.pass_number), pal.HEADER_TEXT))
@@ -233,6 +230,11 @@ def _draw_waste(canvas: Image.Image, view: BoardView, x: int, y: int, four_colou
 
 
 # -- Klondike and Gold Rush ---------------------------------------------------
+def _klondike_height(view: BoardView) -> int:
+    """The table grows with the longest pile (and never shrinks while the game runs)."""
+    return board_height([(pile.hidden, len(pile.cards)) for pile in view.tableau], steady=not view.is_over)
+
+
 def _pile_tab(
     canvas: Image.Image, label: str, x: int, y: int, selected: bool, size: int = TAB_TEXT_SIZE, marked: bool = False
 ) -> None:
@@ -405,3 +407,27 @@ def _draw_result(canvas: Image.Image, view: BoardView, top: int) -> None:
     y = top + PANEL_TOP + ((len(lines) + 1) // 2) * PANEL_ROW + 6
     draw.line((left + 24, y, right - 24, y), fill=pal.index(pal.PANEL_EDGE), width=2)
     text(footer, Face.REGULAR, LINE_SIZE, pal.PANEL_TEXT, pal.PANEL).paste_on(canvas, left + 24, y + 10)
+
+
+# -- the families' tables ----------------------------------------------------------
+DrawTable = Callable[[Image.Image, BoardView, str | None, str | None, bool, int], None]
+
+
+class _Layout(NamedTuple):
+    """How one family's table is measured and drawn (canvas, view, selected, target, four colours, height)."""
+
+    height: Callable[[BoardView], int]
+    draw: DrawTable
+
+
+def _friday13_table(
+    canvas: Image.Image, view: BoardView, selected: str | None, target: str | None, four_colour: bool, height: int
+) -> None:
+    _draw_friday13(canvas, view, selected, target, four_colour)
+
+
+_LAYOUTS: dict[Family, _Layout] = {
+    Family.KLONDIKE: _Layout(_klondike_height, _draw_klondike),
+    Family.FRIDAY13: _Layout(lambda view: F13_HEIGHT, _friday13_table),
+}
+"""Every family's table: the renderer's one registration point for a new family."""

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import cast
 
 from solitaire.friday13 import Friday13Game
 from solitaire.game import Game, Status
 from solitaire.games import new_game
 from solitaire.klondike import KlondikeGame
-from solitaire.moves import PILES, Move, MoveKind
+from solitaire.moves import FRIDAY13_LABELS, PILES, Move, MoveKind
+from solitaire.variants import Family
 
 SEEDS = {"draw1": 11, "draw3": 12, "goldrush": 13, "friday13": 11}
 """The deals the fresh, mid-game, ended and expired samples start from, per variant."""
@@ -21,8 +23,9 @@ STATES = ("fresh", "mid", "won", "ended", "stuck", "expired")
 SECONDS_PER_MOVE = 1
 
 
-def _klondike_priority(game: KlondikeGame, move: Move) -> int:
+def _klondike_priority(played: Game, move: Move) -> int:
     """Rank a Klondike move for the greedy player (higher first; 0 = never)."""
+    game = cast(KlondikeGame, played)
     if move.kind is MoveKind.DRAW:
         return 1
     if move.source.startswith("f") and move.source != "f":
@@ -37,26 +40,25 @@ def _klondike_priority(game: KlondikeGame, move: Move) -> int:
     return 4 if moves_whole_run and game.hidden[pile] else 0
 
 
-def _friday13_priority(game: Friday13Game, move: Move) -> int:
+def _friday13_priority(played: Game, move: Move) -> int:
     """Rank a Friday 13 move for the greedy player: start foundations, then build, then draw."""
+    game = cast(Friday13Game, played)
     if move.kind is MoveKind.DRAW:
         return 1
-    index = ("J", "Q", "K", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10").index(move.target)
-    return 3 if not game.foundations[index] else 2
+    return 3 if not game.foundations[FRIDAY13_LABELS.index(move.target)] else 2
+
+
+PRIORITIES: dict[Family, Callable[[Game, Move], int]] = {
+    Family.KLONDIKE: _klondike_priority,
+    Family.FRIDAY13: _friday13_priority,
+}
+"""The greedy player's move ranking for every family (the sample pictures' one registration point)."""
 
 
 def greedy_move(game: Game) -> Move | None:
     """Return the greedy player's next move, or ``None`` when it would rather stop."""
-    rank: Callable[[Move], int]
-    if isinstance(game, KlondikeGame):
-        klondike = game
-        rank = lambda move: _klondike_priority(klondike, move)  # noqa: E731
-    elif isinstance(game, Friday13Game):
-        friday = game
-        rank = lambda move: _friday13_priority(friday, move)  # noqa: E731
-    else:  # pragma: no cover - every family is handled above
-        return None
-    scored = [(rank(move), i, move) for i, move in enumerate(game.legal_moves())]
+    rank = PRIORITIES[game.family]
+    scored = [(rank(game, move), i, move) for i, move in enumerate(game.legal_moves())]
     scored = [entry for entry in scored if entry[0] > 0]
     return max(scored, key=lambda entry: (entry[0], -entry[1]))[2] if scored else None
 

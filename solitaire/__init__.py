@@ -18,8 +18,8 @@ from solitaire.errors import (
     UnknownVariantError,
 )
 from solitaire.game import Game, Status
-from solitaire.games import game_from_json, game_to_json, new_game
-from solitaire.moves import DRAW, END, UNDO, Move, MoveKind, parse_move
+from solitaire.games import game_from_json, game_to_json, new_game, parse_move
+from solitaire.moves import DRAW, END, UNDO, Move, MoveKind
 from solitaire.scoring import ScoreSheet
 from solitaire.shuffle import shuffled_deck
 from solitaire.variants import VARIANTS, Family, Rules, find_variant

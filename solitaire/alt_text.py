@@ -14,8 +14,7 @@ Built from the same :class:`BoardView` the renderer draws, so a hidden card is n
 
 from __future__ import annotations
 
-from solitaire.cards import SUIT_SYMBOLS
-from solitaire.variants import Family
+from solitaire.games import engine_for
 from solitaire.view import BoardView, PileView
 from solitaire.words import plural
 
@@ -34,10 +33,8 @@ def describe_board(view: BoardView) -> str:
 
 
 def _foundations(view: BoardView) -> str:
-    if view.family is Family.FRIDAY13:
-        parts = [f"{f.label}: {f.top.label if f.top else 'empty'}" for f in view.foundations]
-    else:
-        parts = [f"{SUIT_SYMBOLS[f.label]}: {f.top.rank_name if f.top else 'empty'}" for f in view.foundations]
+    words = engine_for(view.family).foundation_words
+    parts = [words(foundation) for foundation in view.foundations]
     return "Foundations: " + ", ".join(parts) + "."
 
 

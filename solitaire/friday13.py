@@ -5,13 +5,17 @@ from __future__ import annotations
 from typing import Any
 
 from solitaire.cards import ACE, JACK, KING, QUEEN, Card
-from solitaire.game import Game, refuse
+from solitaire.errors import InvalidMoveError
+from solitaire.game import CellText, Game, refuse
 from solitaire.moves import DRAW, FRIDAY13_LABELS, Move, MoveKind
 from solitaire.scoring import FRIDAY13_CARD_POINTS, FRIDAY13_START_POINTS
+from solitaire.variants import Family, Rules
+from solitaire.view import BoardView, FoundationView, PileView
 
 LABEL_RANKS = (JACK, QUEEN, KING, ACE, 2, 3, 4, 5, 6, 7, 8, 9, 10)
 """The rank each foundation starts with, left to right."""
 STARTER_RANKS = LABEL_RANKS[:4]
+_LABEL_ALIASES = {"T": "10", "11": "J", "12": "Q", "13": "K", "1": "A"}
 
 
 def next_rank(rank: int) -> int:
@@ -30,6 +34,16 @@ class Friday13Game(Game):
 
     foundations: list[list[Card]]
     """Cards on each foundation, left to right (J Q K A 2 .. 10), bottom to top."""
+
+    family = Family.FRIDAY13
+    notation_help = "use draw, undo, end or w-LABEL with LABEL one of " + " ".join(FRIDAY13_LABELS)
+    goal = (
+        "Thirteen foundations J Q K A 2 .. 10 (J, Q, K and A start filled). Turn the stock one card at a\n"
+        "time and play the waste top onto a foundation one rank higher, any suit, K wrapping to A. An empty\n"
+        "foundation takes only its own rank, once every foundation to its left holds a card."
+    )
+    scoring_text = "Scoring: +10 per card played, +20 more when it starts a foundation."
+    bonus_total = 48
 
     def _deal(self) -> None:
         self.foundations = [[] for _ in LABEL_RANKS]
@@ -57,9 +71,6 @@ class Friday13Game(Game):
     def placed_count(self) -> int:
         """Cards played from the stock onto the foundations."""
         return 48 - len(self.stock) - len(self.waste)
-
-    def _bonus_total(self) -> int:
-        return 48
 
     def _deal_blocker(self) -> str | None:
         if self.stock:
@@ -100,6 +111,56 @@ class Friday13Game(Game):
 
     def _is_stuck(self) -> bool:
         return not self.legal_moves()
+
+    # -- what the player sees and writes ---------------------------------------
+    def view_piles(self) -> tuple[PileView, ...]:
+        """No tableau."""
+        return ()
+
+    def view_foundations(self) -> tuple[FoundationView, ...]:
+        """The thirteen foundations J Q K A 2 .. 10."""
+        return tuple(
+            FoundationView(label, pile[-1] if pile else None, len(pile))
+            for label, pile in zip(FRIDAY13_LABELS, self.foundations, strict=True)
+        )
+
+    def describe_play(self, move: Move) -> str | None:
+        """``7♠ onto 6♥`` or ``2♠ starts the 2 foundation``; ``None`` with an empty waste."""
+        if not self.waste:
+            return None
+        pile = self.foundations[FRIDAY13_LABELS.index(move.target)]
+        where = f"onto {pile[-1].label}" if pile else f"starts the {move.target} foundation"
+        return f"{self.waste[-1].label} {where}"
+
+    @classmethod
+    def parse_play(cls, text: str, source: str, target: str) -> Move:
+        """Check ``w-LABEL`` (``T``, ``11``..``13`` and ``1`` name 10, J, Q, K and A)."""
+        if source != "w":
+            raise InvalidMoveError(f"only the waste plays in Friday 13: {text!r}; {cls.notation_help}")
+        label = target.upper()
+        label = _LABEL_ALIASES.get(label, label)
+        if label not in FRIDAY13_LABELS:
+            raise InvalidMoveError(f"no foundation labelled {target!r} in {text!r}; {cls.notation_help}")
+        return Move.play("w", label)
+
+    @classmethod
+    def move_help(cls, rules: Rules) -> str:
+        """Waste plays only."""
+        return (
+            "  w-J .. w-10   play the waste top onto a foundation: w-J w-Q w-K w-A w-2 .. w-10\n"
+            "                (3→f style arrows work too: w→7, w->7)\n"
+        )
+
+    @classmethod
+    def text_foundations(cls, view: BoardView, cell: CellText) -> list[str]:
+        """Two lines of foundations, seven then six: `` J:  J♠ (1)``."""
+        cells = [f"{f.label:>2}:{cell(f.top)} ({f.count})" for f in view.foundations]
+        return ["  ".join(cells[:7]), "  ".join(cells[7:])]
+
+    @classmethod
+    def foundation_words(cls, foundation: FoundationView) -> str:
+        """``J: Q♠`` (the top card) or ``2: empty``."""
+        return f"{foundation.label}: {foundation.top.label if foundation.top else 'empty'}"
 
     def _apply(self, move: Move) -> bool:
         if move.kind is MoveKind.DRAW:

@@ -4,16 +4,22 @@ from __future__ import annotations
 
 import dataclasses
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from solitaire.cards import Card, check_deck
 from solitaire.errors import GameOverError, IllegalMoveError, SolitaireError
-from solitaire.moves import Move, MoveKind, parse_move
+from solitaire.moves import Move, MoveKind, parse_notation
 from solitaire.scoring import HINT_PENALTY, ScoreSheet, time_bonus
-from solitaire.variants import Rules
+from solitaire.variants import Family, Rules
+
+if TYPE_CHECKING:  # the view module builds on this one: its types are only named here
+    from solitaire.view import BoardView, FoundationView, PileView
+
+CellText = Callable[[Card | None], str]
+"""Draws one card (or an empty place) as text, for :meth:`Game.text_foundations`."""
 
 EXPIRE = "expire"
 """The log entry that records the clock running out (not a player move)."""
@@ -42,7 +48,22 @@ class Game(ABC):
     Every change goes through :meth:`push` (or :meth:`play` with notation), which
     validates, applies, scores and checks for the end, or raises a
     :class:`SolitaireError` and leaves the game exactly as it was.
+
+    A subclass is a whole family of variants: besides the board it says how its moves are
+    written, shown and worded (the class attributes and class methods below), so no caller
+    asks which family it holds. ``docs/variants.md`` lists what a new family provides.
     """
+
+    family: ClassVar[Family]
+    """The family this class plays (the key it is registered under in :mod:`solitaire.games`)."""
+    notation_help: ClassVar[str]
+    """How to write a move, quoted by every notation error."""
+    goal: ClassVar[str]
+    """How the game is played, in plain text (the rules' first paragraph)."""
+    scoring_text: ClassVar[str]
+    """The scoring, in plain text (``Scoring: ...``)."""
+    bonus_total: ClassVar[int]
+    """The denominator of the time bonus (cards a win places)."""
 
     stock: list[Card]
     """Face down; the next card drawn is the last one."""
@@ -93,9 +114,55 @@ class Game(ABC):
     def placed_count(self) -> int:
         """Cards counted by the time bonus (on foundations / played)."""
 
+    @property
     @abstractmethod
+    def draw_count(self) -> int:
+        """Cards a draw turns now."""
+
+    @abstractmethod
+    def view_piles(self) -> tuple[PileView, ...]:
+        """The tableau as the player sees it (no face-down card named)."""
+
+    @abstractmethod
+    def view_foundations(self) -> tuple[FoundationView, ...]:
+        """The foundations as the player sees them, in the order they are shown."""
+
+    @abstractmethod
+    def describe_play(self, move: Move) -> str | None:
+        """Say in words what the card move ``move`` would do now (``None``: nothing to add)."""
+
+    def move_places(self, move: Move) -> tuple[str, str]:
+        """Where the card move ``move`` starts and ends on a picture of the board."""
+        return move.source, move.target
+
+    @classmethod
+    @abstractmethod
+    def parse_play(cls, text: str, source: str, target: str) -> Move:
+        """Check the card move ``source-target`` (``text`` as typed, for errors); :raises InvalidMoveError:."""
+
+    @classmethod
+    @abstractmethod
+    def move_help(cls, rules: Rules) -> str:
+        """Return how to write a move in ``rules``' variant (the terminal's ``help``)."""
+
+    @classmethod
+    @abstractmethod
+    def text_foundations(cls, view: BoardView, cell: CellText) -> list[str]:
+        """The foundations of ``view`` as lines of text, each card drawn by ``cell``."""
+
+    @classmethod
+    @abstractmethod
+    def foundation_words(cls, foundation: FoundationView) -> str:
+        """A foundation in words for a screen reader: ``♠: ace`` or ``J: Q♠``."""
+
+    @classmethod
+    def known_foundation_cards(cls, view: BoardView) -> set[Card]:
+        """Cards the foundations of ``view`` show the place of (beyond their top cards)."""
+        return set()
+
     def _bonus_total(self) -> int:
-        """The denominator of the time bonus (52 or 48)."""
+        """The denominator of the time bonus."""
+        return self.bonus_total
 
     @abstractmethod
     def _is_won(self) -> bool:
@@ -143,9 +210,10 @@ class Game(ABC):
         """How many commands were accepted: changes whenever the game does."""
         return len(self.log)
 
-    def parse_move(self, text: str) -> Move:
-        """Parse notation for this variant; :raises InvalidMoveError:."""
-        return parse_move(text, self.rules.family)
+    @classmethod
+    def parse_move(cls, text: str) -> Move:
+        """Parse notation for this family; :raises InvalidMoveError:."""
+        return parse_notation(text, cls.notation_help, cls.parse_play)
 
     def is_legal(self, move: Move) -> bool:
         """Whether ``move`` would be accepted now."""

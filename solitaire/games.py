@@ -1,4 +1,8 @@
-"""Create any variant's game, and save or load it as JSON (deck plus move log)."""
+"""The registry of game families: create any variant's game, and save or load it as JSON (deck plus move log).
+
+A family is one :class:`~solitaire.game.Game` subclass in its own module; :data:`ENGINES` is where it is
+registered. A variant of a registered family is one :class:`~solitaire.variants.Rules` entry.
+"""
 
 from __future__ import annotations
 
@@ -10,10 +14,28 @@ from solitaire.errors import SolitaireError
 from solitaire.friday13 import Friday13Game
 from solitaire.game import EXPIRE, Game
 from solitaire.klondike import KlondikeGame
+from solitaire.moves import Move
 from solitaire.shuffle import shuffled_deck
 from solitaire.variants import Family, Rules, find_variant
 
-_ENGINES: dict[Family, type[Game]] = {Family.KLONDIKE: KlondikeGame, Family.FRIDAY13: Friday13Game}
+ENGINES: dict[Family, type[Game]] = {engine.family: engine for engine in (KlondikeGame, Friday13Game)}
+"""The game class of every family: registering a new family is one entry here."""
+
+
+def engine_for(family: Family) -> type[Game]:
+    """The game class that plays ``family``."""
+    return ENGINES[family]
+
+
+def parse_move(text: str, family: Family) -> Move:
+    """Parse one move for a variant family; :raises InvalidMoveError: with the reason.
+
+    >>> parse_move("W-F", Family.KLONDIKE)
+    Move(kind=<MoveKind.PLAY: 'play'>, source='w', target='f')
+    >>> str(parse_move("w-10", Family.FRIDAY13))
+    'w-10'
+    """
+    return engine_for(family).parse_move(text)
 
 
 def new_game(variant: str | Rules, *, seed: int | None = None, deck: Sequence[Card] | str | None = None) -> Game:
@@ -31,7 +53,7 @@ def new_game(variant: str | Rules, *, seed: int | None = None, deck: Sequence[Ca
         cards = parse_deck(deck)
     else:
         cards = tuple(deck or ())
-    return _ENGINES[rules.family](rules, cards)
+    return engine_for(rules.family)(rules, cards)
 
 
 def game_to_json(game: Game) -> dict[str, Any]:

@@ -1,37 +1,31 @@
-"""Plain-text help and rules for each variant, as the terminal game shows them."""
+"""Help and rules for each variant, written once: the terminal prints them, ``/solitaire rules`` in Markdown.
+
+The family's game class gives the goal, the scoring and the move notation; the stock rule is
+worded here from the variant's :class:`Rules` (draw counts, passes, recycle penalties), so a
+new variant of a known family needs no new text.
+
+>>> from solitaire.variants import find_variant
+>>> stock_rule(find_variant("draw3"))
+'Draw turns 3 cards; the stock can be turned over without limit, -20 from the third time on.'
+"""
 
 from __future__ import annotations
 
-from solitaire.variants import Family, Rules
+import textwrap
 
-_KLONDIKE_GOAL = (
-    "Build the four foundations up by suit, ace to king. Build the seven piles down in alternating\n"
-    "colours; move any face-up run; only a king (or a run headed by one) fills an empty pile."
-)
-_FRIDAY13_GOAL = (
-    "Thirteen foundations J Q K A 2 .. 10 (J, Q, K and A start filled). Turn the stock one card at a\n"
-    "time and play the waste top onto a foundation one rank higher, any suit, K wrapping to A. An empty\n"
-    "foundation takes only its own rank, once every foundation to its left holds a card."
-)
-_KLONDIKE_SCORE = (
-    "Scoring: a card's first arrival on a foundation A 50, 2 45 .. 9 10, 10 J Q K 5; a card turned up\n"
-    "+10; a move from the waste +10; a foundation card back to a pile -10."
-)
-_FRIDAY13_SCORE = "Scoring: +10 per card played, +20 more when it starts a foundation."
+from solitaire.games import engine_for
+from solitaire.variants import Rules
+from solitaire.words import plural
+
+WIDTH = 100
+"""Plain rule text is wrapped to this many characters (a terminal's width)."""
+_NUMBERS = {2: "two", 3: "three", 4: "four", 5: "five"}
+_ORDINALS = {2: "second", 3: "third", 4: "fourth", 5: "fifth"}
 _CLOCK = (
     "Clock: {minutes} minutes. A game that ends won, ended (`end`) or stuck earns a time bonus:\n"
     "(seconds left) x cards placed / {total}. A game that runs out of time expires with no bonus.\n"
     "Undo takes back any move except one that showed you a card you had not seen."
 )
-_STOCK_RULES = {
-    "draw1": "Draw turns 1 card; the stock can be turned over without limit, -100 each time.",
-    "draw3": "Draw turns 3 cards; the stock can be turned over without limit, -20 from the third time on.",
-    "goldrush": (
-        "The stock is dealt in three passes: 3 cards per draw, then 2, then 1. Cards never leave the\n"
-        "foundations, and there is no dealing while a pile is empty: deal your last stock cards first."
-    ),
-    "friday13": "One redeal: the waste goes back to the stock once.",
-}
 _COMMON_COMMANDS = """\
   draw (or d)   turn cards from the stock (turns the waste over when the stock is empty)
   undo (or u)   take back the last move (not one that showed you a new card)
@@ -44,22 +38,60 @@ _COMMON_COMMANDS = """\
 """
 
 
+def _penalty(rules: Rules) -> str:
+    """``-100 each time`` or ``-20 from the third time on`` (empty without a recycle penalty)."""
+    if not rules.recycle_penalty:
+        return ""
+    free = rules.free_recycles
+    when = "each time" if not free else f"from the {_ORDINALS.get(free + 1, f'{free + 1}th')} time on"
+    return f"-{rules.recycle_penalty} {when}"
+
+
+def _passes(rules: Rules) -> str:
+    """How the stock is dealt and turned over, from the draw counts and the pass limit."""
+    counts, passes = rules.draw_counts, rules.max_passes
+    penalty = _penalty(rules)
+    if passes is None:
+        unlimited = f"Draw turns {plural(counts[0], 'card')}; the stock can be turned over without limit"
+        return unlimited + (f", {penalty}." if penalty else ".")
+    if len(counts) > 1:
+        then = "".join(f", then {count}" for count in counts[1:])
+        text = f"The stock is dealt in {_NUMBERS.get(passes, str(passes))} passes: {counts[0]} cards per draw{then}."
+    elif passes == 2:
+        text = "One redeal: the waste goes back to the stock once."
+    else:
+        text = f"Draw turns {plural(counts[0], 'card')}; the waste goes back to the stock {passes - 1} times at most."
+    return text + (f" Each turn over costs {penalty}." if penalty else "")
+
+
+def _limits(rules: Rules) -> str:
+    """The Gold Rush style limits: cards that never leave the foundations, no dealing onto a gap."""
+    stays = not rules.foundation_to_tableau
+    if stays and rules.deal_needs_full_tableau:
+        return (
+            "Cards never leave the foundations, and there is no dealing while a pile is empty: "
+            "deal your last stock cards first."
+        )
+    if rules.deal_needs_full_tableau:
+        return "There is no dealing while a pile is empty: deal your last stock cards first."
+    return "Cards never leave the foundations." if stays else ""
+
+
+def stock_rule(rules: Rules) -> str:
+    """The variant's stock rule in plain words, wrapped to :data:`WIDTH`."""
+    sentences = [_passes(rules), _limits(rules)]
+    return textwrap.fill(" ".join(sentence for sentence in sentences if sentence), WIDTH)
+
+
+def rules_parts(rules: Rules) -> tuple[str, str, str]:
+    """The goal, the stock rule and the scoring of ``rules``' variant, in plain wrapped text."""
+    engine = engine_for(rules.family)
+    return engine.goal, stock_rule(rules), engine.scoring_text
+
+
 def move_help(rules: Rules) -> str:
     """Return how to write a move in ``rules``' variant."""
-    if rules.family is Family.FRIDAY13:
-        return (
-            "  w-J .. w-10   play the waste top onto a foundation: w-J w-Q w-K w-A w-2 .. w-10\n"
-            "                (3→f style arrows work too: w→7, w->7)\n"
-        )
-    lines = [
-        "  3-5           move pile 3's face-up run (as much as fits) onto pile 5",
-        "  w-2           move the waste's top card (in [brackets]) onto pile 2",
-        "  4-f  w-f      move a top card to its foundation",
-    ]
-    if rules.foundation_to_tableau:
-        lines.append("  fh-6          move a foundation's top card back to pile 6 (fs fh fd fc)")
-    lines.append("                arrows work too: 3→f, 3->f, w → 2")
-    return "\n".join(lines) + "\n"
+    return engine_for(rules.family).move_help(rules)
 
 
 def help_text(rules: Rules) -> str:
@@ -69,12 +101,6 @@ def help_text(rules: Rules) -> str:
 
 def rules_text(rules: Rules) -> str:
     """Return the rules and scoring of ``rules``' variant in a few plain lines."""
-    friday = rules.family is Family.FRIDAY13
-    parts = [
-        rules.title,
-        _FRIDAY13_GOAL if friday else _KLONDIKE_GOAL,
-        _STOCK_RULES.get(rules.name, ""),
-        _FRIDAY13_SCORE if friday else _KLONDIKE_SCORE,
-        _CLOCK.format(minutes=rules.time_limit // 60, total=48 if friday else 52),
-    ]
+    total = engine_for(rules.family).bonus_total
+    parts = [rules.title, *rules_parts(rules), _CLOCK.format(minutes=rules.time_limit // 60, total=total)]
     return "\n".join(part for part in parts if part) + "\n"

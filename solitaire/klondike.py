@@ -6,7 +6,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from solitaire.cards import KING, SUIT_SYMBOLS, SUITS, Card
-from solitaire.game import Game, refuse
+from solitaire.errors import InvalidMoveError
+from solitaire.game import CellText, Game, refuse
 from solitaire.moves import DRAW, FOUNDATION_SOURCES, PILES, Move, MoveKind
 from solitaire.scoring import (
     FOUNDATION_RETURN_PENALTY,
@@ -14,9 +15,12 @@ from solitaire.scoring import (
     WASTE_MOVE_POINTS,
     foundation_points,
 )
+from solitaire.variants import Family, Rules
+from solitaire.view import BoardView, FoundationView, PileView
 
 FOUNDATION_ORDER = "SHDC"
 """The order foundations are shown and named in (``fs fh fd fc``)."""
+_FOUNDATION_OF_SUIT = {suit: source for source, suit in FOUNDATION_SOURCES.items()}
 
 
 class KlondikeGame(Game):
@@ -35,6 +39,18 @@ class KlondikeGame(Game):
     """Top rank per suit (0 when empty)."""
     scored: set[Card]
     """Cards that have earned their foundation value (once each)."""
+
+    family = Family.KLONDIKE
+    notation_help = "use draw, undo, end or SRC-DST with SRC 1-7, w, fs, fh, fd, fc and DST 1-7 or f (e.g. 3-5, w-f)"
+    goal = (
+        "Build the four foundations up by suit, ace to king. Build the seven piles down in alternating\n"
+        "colours; move any face-up run; only a king (or a run headed by one) fills an empty pile."
+    )
+    scoring_text = (
+        "Scoring: a card's first arrival on a foundation A 50, 2 45 .. 9 10, 10 J Q K 5; a card turned up\n"
+        "+10; a move from the waste +10; a foundation card back to a pile -10."
+    )
+    bonus_total = 52
 
     def _deal(self) -> None:
         self.piles, self.hidden, position = [], [], 0
@@ -82,9 +98,6 @@ class KlondikeGame(Game):
     def placed_count(self) -> int:
         """Cards on the foundations."""
         return sum(self.foundations.values())
-
-    def _bonus_total(self) -> int:
-        return 52
 
     def face_up(self, pile: int) -> list[Card]:
         """The face-up cards of pile ``pile`` (0-based), bottom to top."""
@@ -190,6 +203,104 @@ class KlondikeGame(Game):
                 recycles += 1
             else:
                 return
+
+    # -- what the player sees and writes ---------------------------------------
+    def view_piles(self) -> tuple[PileView, ...]:
+        """The seven piles: face-down counts and face-up cards."""
+        return tuple(PileView(self.hidden[i], tuple(self.face_up(i))) for i in range(7))
+
+    def view_foundations(self) -> tuple[FoundationView, ...]:
+        """The four suit foundations in :data:`FOUNDATION_ORDER`."""
+        ranks = self.foundations
+        return tuple(
+            FoundationView(suit, Card(ranks[suit], suit) if ranks[suit] else None, ranks[suit])
+            for suit in FOUNDATION_ORDER
+        )
+
+    def describe_play(self, move: Move) -> str | None:
+        """``7♥ onto 8♠``, ``A♠ starts the ♠ foundation``; ``None`` when no card would move."""
+        card = self._moving_card(move)
+        if card is None:
+            return None
+        if move.target == "f":
+            if self.foundations[card.suit]:
+                return f"{card.label} to the foundation"
+            return f"{card.label} starts the {SUIT_SYMBOLS[card.suit]} foundation"
+        pile = self.piles[int(move.target) - 1]
+        if not pile:
+            return f"{card.label} onto empty pile {move.target}"
+        back = " back" if move.source in FOUNDATION_SOURCES else ""
+        return f"{card.label}{back} onto {pile[-1].label}"
+
+    def move_places(self, move: Move) -> tuple[str, str]:
+        """A foundation target (``f``) names the foundation of the moving card's suit (``fs``)."""
+        if move.target == "f" and (card := self._moving_card(move)) is not None:
+            return move.source, _FOUNDATION_OF_SUIT[card.suit]
+        return move.source, move.target
+
+    def _moving_card(self, move: Move) -> Card | None:
+        """The card (or the head of the run) that ``move`` would move."""
+        if move.source == "w":
+            return self.waste[-1] if self.waste else None
+        if move.source in FOUNDATION_SOURCES:
+            suit = FOUNDATION_SOURCES[move.source]
+            rank = self.foundations[suit]
+            return Card(rank, suit) if rank else None
+        face_up = self.face_up(int(move.source) - 1)
+        if not face_up:
+            return None
+        if move.target == "f":
+            return face_up[-1]
+        target = int(move.target) - 1
+        return next((card for card in face_up if self.fits_pile(card, target)), face_up[0])
+
+    @classmethod
+    def parse_play(cls, text: str, source: str, target: str) -> Move:
+        """Check ``SRC-DST`` with SRC 1-7, w, fs fh fd fc and DST 1-7 or f (a foundation name means f)."""
+        if source == "f":
+            raise InvalidMoveError(f"say which foundation in {text!r}: fs, fh, fd or fc")
+        if source not in PILES and source != "w" and source not in FOUNDATION_SOURCES:
+            raise InvalidMoveError(f"unknown source {source!r} in {text!r}: {cls.notation_help}")
+        if target == "w":
+            raise InvalidMoveError(f"cards never move onto the waste: {text!r}")
+        if target in FOUNDATION_SOURCES:
+            target = "f"
+        if target not in PILES and target != "f":
+            raise InvalidMoveError(f"unknown target {target!r} in {text!r}: {cls.notation_help}")
+        if source == target:
+            raise InvalidMoveError(f"a move needs two different places: {text!r}")
+        if source in FOUNDATION_SOURCES and target == "f":
+            raise InvalidMoveError(f"a foundation card can only go to a tableau pile: {text!r}")
+        return Move.play(source, target)
+
+    @classmethod
+    def move_help(cls, rules: Rules) -> str:
+        """Pile, waste and foundation moves (foundation to pile only where the rules allow it)."""
+        lines = [
+            "  3-5           move pile 3's face-up run (as much as fits) onto pile 5",
+            "  w-2           move the waste's top card (in [brackets]) onto pile 2",
+            "  4-f  w-f      move a top card to its foundation",
+        ]
+        if rules.foundation_to_tableau:
+            lines.append("  fh-6          move a foundation's top card back to pile 6 (fs fh fd fc)")
+        lines.append("                arrows work too: 3→f, 3->f, w → 2")
+        return "\n".join(lines) + "\n"
+
+    @classmethod
+    def text_foundations(cls, view: BoardView, cell: CellText) -> list[str]:
+        """One line: ``fs:[  ]  fh: A♥ ...``."""
+        return ["  ".join(f"f{f.label.lower()}:{cell(f.top)}" for f in view.foundations)]
+
+    @classmethod
+    def foundation_words(cls, foundation: FoundationView) -> str:
+        """``♠: ace`` (the top rank of a suit's foundation) or ``♠: empty``."""
+        top = foundation.top.rank_name if foundation.top else "empty"
+        return f"{SUIT_SYMBOLS[foundation.label]}: {top}"
+
+    @classmethod
+    def known_foundation_cards(cls, view: BoardView) -> set[Card]:
+        """A suit foundation holds every rank of its suit up to its top."""
+        return {Card(rank, f.label) for f in view.foundations for rank in range(1, f.count + 1)}
 
     # -- changes -------------------------------------------------------------
     def _after_move(self) -> None:

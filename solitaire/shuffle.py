@@ -12,6 +12,8 @@ every machine and Python version:
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from solitaire.cards import FULL_DECK, Card
 
 MASK64 = (1 << 64) - 1
@@ -52,3 +54,14 @@ def shuffled_deck(seed: int) -> tuple[Card, ...]:
         j = rng.below(i + 1)
         deck[i], deck[j] = deck[j], deck[i]
     return tuple(deck)
+
+
+T = TypeVar("T")
+
+
+def shuffle_in_place(items: list[T], rng: SplitMix64) -> list[T]:
+    """Shuffle ``items`` Fisher-Yates from the end, as :func:`shuffled_deck` does; return them."""
+    for i in range(len(items) - 1, 0, -1):
+        j = rng.below(i + 1)
+        items[i], items[j] = items[j], items[i]
+    return items

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from solitaire.cards import SUIT_SYMBOLS, Card
-from solitaire.variants import Family
+from solitaire.games import engine_for
 from solitaire.view import BoardView
 
 _WIDTH = 5
@@ -40,19 +40,12 @@ def draw_board(view: BoardView, *, time_left: float | None = None, colour: bool 
     stock = f"stock {view.stock_count:>2}"
     passes = f"pass {view.pass_number}" + (f"/{view.max_passes}" if view.max_passes else "")
     lines = [header]
-    if view.family is Family.FRIDAY13:
-        lines += _friday13_rows(view, colour)
-    else:
-        lines.append("  ".join(f"f{f.label.lower()}:{_cell(f.top, colour)}" for f in view.foundations))
+    lines += engine_for(view.family).text_foundations(view, lambda card: _cell(card, colour))
+    if view.tableau:
         lines += _tableau_rows(view, colour)
     waste = _waste(view, colour)
     lines.append(f"{stock} | waste ({view.waste_count}): {waste} | {passes} | draw {view.draw_count}")
     return "\n".join(lines)
-
-
-def _friday13_rows(view: BoardView, colour: bool) -> list[str]:
-    cells = [f"{f.label:>2}:{_cell(f.top, colour)} ({f.count})" for f in view.foundations]
-    return ["  ".join(cells[:7]), "  ".join(cells[7:])]
 
 
 def _tableau_rows(view: BoardView, colour: bool) -> list[str]:

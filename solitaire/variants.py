@@ -36,6 +36,8 @@ class Rules:
     stuck_when_only_futile_draws: bool = False
     """Unlimited stocks: stuck when drawing can never bring up a playable card."""
     time_limit: int = 300
+    menu_name: str = ""
+    """The name in the bot's variant menus (the title when empty)."""
 
     def draw_count(self, pass_index: int) -> int:
         """Cards turned per draw on pass ``pass_index`` (0-based)."""
@@ -49,6 +51,7 @@ class Rules:
 DRAW1 = Rules(
     name="draw1",
     title="Solitaire Rush (draw 1)",
+    menu_name="Solitaire Rush, draw 1",
     family=Family.KLONDIKE,
     draw_counts=(1,),
     max_passes=None,
@@ -58,6 +61,7 @@ DRAW1 = Rules(
 DRAW3 = Rules(
     name="draw3",
     title="Solitaire Rush (draw 3)",
+    menu_name="Solitaire Rush, draw 3",
     family=Family.KLONDIKE,
     draw_counts=(3,),
     max_passes=None,
@@ -83,6 +87,15 @@ FRIDAY13 = Rules(
 )
 
 VARIANTS: dict[str, Rules] = {rules.name: rules for rules in (DRAW1, DRAW3, GOLDRUSH, FRIDAY13)}
+"""Every variant by name: registering a variant of a known family is one entry here."""
+DEFAULT_VARIANT = DRAW3.name
+"""The variant a command plays when none is named (first in the menus)."""
+
+
+def variant_menu() -> list[tuple[str, str]]:
+    """``(menu name, variant name)`` of every variant: the default first, then in registry order."""
+    ordered = sorted(VARIANTS.values(), key=lambda rules: rules.name != DEFAULT_VARIANT)
+    return [(rules.menu_name or rules.title, rules.name) for rules in ordered]
 
 
 def find_variant(name: str) -> Rules:

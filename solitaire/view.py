@@ -6,10 +6,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from solitaire.cards import Card
-from solitaire.friday13 import Friday13Game
 from solitaire.game import Game, Status
-from solitaire.klondike import FOUNDATION_ORDER, KlondikeGame
-from solitaire.moves import FRIDAY13_LABELS, Move
+from solitaire.moves import Move
 from solitaire.scoring import ScoreSheet
 from solitaire.variants import Family
 
@@ -90,25 +88,7 @@ class BoardView:
 
 def view_of(game: Game) -> BoardView:
     """Build the player's view of ``game``."""
-    if isinstance(game, KlondikeGame):
-        tableau = tuple(PileView(game.hidden[i], tuple(game.face_up(i))) for i in range(7))
-        foundations = tuple(
-            FoundationView(
-                suit, Card(game.foundations[suit], suit) if game.foundations[suit] else None, game.foundations[suit]
-            )
-            for suit in FOUNDATION_ORDER
-        )
-        stock, waste, recycles = game.stock, game.waste, game.recycles
-        draw = game.draw_count
-    elif isinstance(game, Friday13Game):
-        tableau = ()
-        foundations = tuple(
-            FoundationView(label, pile[-1] if pile else None, len(pile))
-            for label, pile in zip(FRIDAY13_LABELS, game.foundations, strict=True)
-        )
-        stock, waste, recycles, draw = game.stock, game.waste, game.recycles, 1
-    else:  # pragma: no cover - every family has a branch above
-        raise TypeError(f"no view for {type(game).__name__}")
+    stock, waste, draw = game.stock, game.waste, game.draw_count
     fan = tuple(waste[-draw:]) if waste else ()
     return BoardView(
         variant=game.rules.name,
@@ -117,13 +97,13 @@ def view_of(game: Game) -> BoardView:
         status=game.status,
         sheet=game.sheet,
         move_count=game.move_count,
-        tableau=tableau,
-        foundations=foundations,
+        tableau=game.view_piles(),
+        foundations=game.view_foundations(),
         stock_count=len(stock),
         waste_count=len(waste),
         waste_fan=fan,
         draw_count=draw,
-        pass_number=recycles + 1,
+        pass_number=game.recycles + 1,
         max_passes=game.rules.max_passes,
         can_undo=game.can_undo,
         seconds_used=game.seconds_used,

@@ -22,6 +22,11 @@ from solitaire.solver.klondike import KlondikeSearch
 from solitaire.variants import Family, Rules, find_variant
 
 WINNABLE, UNWINNABLE, UNKNOWN = "winnable", "unwinnable", "unknown"
+SEARCHES: dict[Family, type[KlondikeSearch] | type[Friday13Search]] = {
+    Family.KLONDIKE: KlondikeSearch,
+    Family.FRIDAY13: Friday13Search,
+}
+"""The deal search of every family: the solver's one registration point for deals."""
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +63,7 @@ def solve(
     cards = check_deck(deck)
     start = time.perf_counter()
     deadline = None if budget_ms is None else start + budget_ms / 1000
-    search = KlondikeSearch(rules, cards) if rules.family is Family.KLONDIKE else Friday13Search(rules, cards)
+    search = SEARCHES[rules.family](rules, cards)
     search.run(max_nodes, deadline)
     moves: tuple[str, ...] = ()
     if search.solution is not None:
@@ -86,4 +91,4 @@ def replay_to_win(rules: Rules, deck: Sequence[Card], moves: Sequence[str]) -> t
     return ()
 
 
-__all__ = ["UNKNOWN", "UNWINNABLE", "WINNABLE", "SolveResult", "replay_to_win", "solve"]
+__all__ = ["SEARCHES", "UNKNOWN", "UNWINNABLE", "WINNABLE", "SolveResult", "replay_to_win", "solve"]

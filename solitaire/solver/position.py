@@ -14,12 +14,16 @@ of from a deal.
 from __future__ import annotations
 
 import time
+from collections import Counter
 from dataclasses import dataclass
+from typing import cast
 
 from solitaire.cards import FULL_DECK, Card
-from solitaire.friday13 import Friday13Game
+from solitaire.friday13 import LABEL_RANKS, Friday13Game, next_rank
 from solitaire.game import Game
+from solitaire.games import engine_for
 from solitaire.klondike import KlondikeGame
+from solitaire.shuffle import SplitMix64, shuffle_in_place
 from solitaire.solver import UNKNOWN, UNWINNABLE, WINNABLE, SolveResult
 from solitaire.solver.friday13 import Friday13Search
 from solitaire.solver.klondike.search import KlondikeSearch
@@ -34,7 +38,8 @@ from solitaire.solver.klondike.tables import (
     ZOBRIST,
     encode,
 )
-from solitaire.variants import Rules
+from solitaire.variants import Family, Rules
+from solitaire.view import BoardView
 
 
 @dataclass(frozen=True)
@@ -51,6 +56,32 @@ class KlondikePosition:
     """How many talon cards are on the waste."""
     recycles: int
 
+    @classmethod
+    def of_game(cls, game: Game) -> KlondikePosition:
+        """The position of a real Klondike game (registered for :data:`Family.KLONDIKE` only)."""
+        board = cast(KlondikeGame, game)
+        piles = tuple((tuple(p[: board.hidden[i]]), tuple(p[board.hidden[i] :])) for i, p in enumerate(board.piles))
+        talon = tuple(board.waste) + tuple(reversed(board.stock))
+        return cls(piles, tuple(board.foundations.items()), talon, len(board.waste), board.recycles)
+
+    @classmethod
+    def sample(cls, view: BoardView, rng: SplitMix64) -> KlondikePosition:
+        """Deal the cards ``view`` does not show into its face-down places and the unseen talon."""
+        unknown = shuffle_in_place([card for card in FULL_DECK if card not in visible_cards(view)], rng)
+        piles = []
+        for pile in view.tableau:
+            down, unknown = unknown[: pile.hidden], unknown[pile.hidden :]
+            piles.append((tuple(down), pile.cards))
+        under = view.waste_count - len(view.waste_fan)
+        waste = tuple(unknown[:under]) + view.waste_fan
+        stock = tuple(unknown[under:])
+        foundations = tuple((f.label, f.count) for f in view.foundations)
+        return cls(tuple(piles), foundations, waste + stock, view.waste_count, view.pass_number - 1)
+
+    def search(self, rules: Rules) -> KlondikePositionSearch:
+        """A search that starts here."""
+        return KlondikePositionSearch(rules, self)
+
 
 @dataclass(frozen=True)
 class Friday13Position:
@@ -64,21 +95,59 @@ class Friday13Position:
     """Ranks on the waste; the playable one is the last."""
     recycles: int
 
+    @classmethod
+    def of_game(cls, game: Game) -> Friday13Position:
+        """The position of a real Friday 13 game (registered for :data:`Family.FRIDAY13` only)."""
+        friday = cast(Friday13Game, game)
+        tops = tuple(pile[-1].rank if pile else 0 for pile in friday.foundations)
+        ranks = (tuple(card.rank for card in friday.stock), tuple(card.rank for card in friday.waste))
+        return cls(tops, ranks[0], ranks[1], friday.recycles)
+
+    @classmethod
+    def sample(cls, view: BoardView, rng: SplitMix64) -> Friday13Position:
+        """Deal the ranks ``view`` does not show into the stock and the hidden waste."""
+        ranks = Counter({rank: 4 for rank in range(1, 14)})
+        tops = []
+        for index, foundation in enumerate(view.foundations):
+            rank = LABEL_RANKS[index]
+            for _ in range(foundation.count):
+                ranks[rank] -= 1
+                rank = next_rank(rank)
+            tops.append(foundation.top.rank if foundation.top else 0)
+        if view.waste_fan:
+            ranks[view.waste_fan[-1].rank] -= 1
+        unknown = shuffle_in_place(sorted(ranks.elements()), rng)
+        under = view.waste_count - len(view.waste_fan)
+        waste = tuple(unknown[:under]) + tuple(card.rank for card in view.waste_fan)
+        return cls(tuple(tops), tuple(unknown[under:]), waste, view.pass_number - 1)
+
+    def search(self, rules: Rules) -> Friday13PositionSearch:
+        """A search that starts here."""
+        return Friday13PositionSearch(rules, self)
+
 
 Position = KlondikePosition | Friday13Position
+POSITIONS: dict[Family, type[KlondikePosition] | type[Friday13Position]] = {
+    Family.KLONDIKE: KlondikePosition,
+    Family.FRIDAY13: Friday13Position,
+}
+"""The position type (and so the search) of every family: the solver's one registration point for positions."""
 
 
 def position_of(game: Game) -> Position:
     """Return the position of a real game (every card known: for solving after the game only)."""
-    if isinstance(game, KlondikeGame):
-        piles = tuple((tuple(p[: game.hidden[i]]), tuple(p[game.hidden[i] :])) for i, p in enumerate(game.piles))
-        talon = tuple(game.waste) + tuple(reversed(game.stock))
-        return KlondikePosition(piles, tuple(game.foundations.items()), talon, len(game.waste), game.recycles)
-    if isinstance(game, Friday13Game):
-        tops = tuple(pile[-1].rank if pile else 0 for pile in game.foundations)
-        ranks = (tuple(card.rank for card in game.stock), tuple(card.rank for card in game.waste))
-        return Friday13Position(tops, ranks[0], ranks[1], game.recycles)
-    raise TypeError(f"no position for {type(game).__name__}")  # pragma: no cover
+    return POSITIONS[game.family].of_game(game)
+
+
+def visible_cards(view: BoardView) -> set[Card]:
+    """Cards whose place the view shows: foundations, face-up tableau cards and the waste fan."""
+    cards = {card for pile in view.tableau for card in pile.cards} | set(view.waste_fan)
+    return cards | engine_for(view.family).known_foundation_cards(view)
+
+
+def sample_position(view: BoardView, rng: SplitMix64) -> Position:
+    """Deal the cards the view does not show into its face-down places at random."""
+    return POSITIONS[view.family].sample(view, rng)
 
 
 class KlondikePositionSearch(KlondikeSearch):
@@ -139,11 +208,7 @@ def solve_position(
     """
     start = time.perf_counter()
     deadline = None if budget_ms is None else start + budget_ms / 1000
-    search: KlondikePositionSearch | Friday13PositionSearch
-    if isinstance(position, KlondikePosition):
-        search = KlondikePositionSearch(rules, position)
-    else:
-        search = Friday13PositionSearch(rules, position)
+    search = position.search(rules)
     search.run(max_nodes, deadline)
     if search.solution is not None:
         return SolveResult(WINNABLE, tuple(search.solution), search.nodes, (time.perf_counter() - start) * 1000)
@@ -151,4 +216,13 @@ def solve_position(
     return SolveResult(result, (), search.nodes, (time.perf_counter() - start) * 1000)
 
 
-__all__ = ["Friday13Position", "KlondikePosition", "Position", "position_of", "solve_position"]
+__all__ = [
+    "POSITIONS",
+    "Friday13Position",
+    "KlondikePosition",
+    "Position",
+    "position_of",
+    "sample_position",
+    "solve_position",
+    "visible_cards",
+]

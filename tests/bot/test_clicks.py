@@ -3,8 +3,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.clicks import (
-    FRIDAY13_ACTIONS,
-    KLONDIKE_ACTIONS,
     AllUp,
     BoardClick,
     OfferClick,
@@ -14,6 +12,7 @@ from bot.clicks import (
     parse_offer_click,
     resolve_click,
 )
+from bot.pads import FRIDAY13_ACTIONS, KLONDIKE_ACTIONS
 from solitaire import DRAW, END, UNDO, IllegalMoveError, Move, new_game, view_of
 from tests.bot.decks import EASY_KLONDIKE
 
