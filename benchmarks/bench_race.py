@@ -48,7 +48,7 @@ from solitaire import VARIANTS
 from solitaire.deals import ProvenDeal
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from benchmarks.sim_clicks import ANSWERED, OPEN_DECK, record_answers
+from benchmarks.sim_clicks import ANSWERED, OPEN_DECK, instant_daily, record_answers
 
 
 def _bot(folder: Path) -> SolitaireBot:
@@ -60,7 +60,7 @@ def _bot(folder: Path) -> SolitaireBot:
         executor=None,
         numbers=lambda: 777,
     )
-    return SolitaireBot(settings, deals=deals, now=time.time)
+    return SolitaireBot(settings, deals=deals, now=time.time, daily_solve=instant_daily)
 
 
 def _click(env: Any, member: Any, message_id: int, channel_id: int, custom_id: str) -> int:

@@ -53,6 +53,7 @@ def settings(tmp_path: Path) -> Settings:
         database_path=tmp_path / "solitaire.db",
         deal_bank_size=0,
         deal_workers=1,
+        render_workers=0,
         daily_spares=0,
     )
 

@@ -1,0 +1,110 @@
+"""The render pool: pictures drawn by real worker processes, a worker that dies, and a clean close."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import pickle
+import signal
+from collections.abc import AsyncIterator
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+import pytest_asyncio
+
+from bot.render_pool import BoardPicture, RenderPool, draw
+from render import render_board
+from solitaire import Card, new_game
+from solitaire.klondike import KlondikeGame
+from solitaire.view import view_of
+from tests.bot.decks import EASY_KLONDIKE
+
+
+def _game() -> KlondikeGame:
+    """A draw-3 game one draw in: face-down cards on six piles, cards left in the stock."""
+    game = new_game("draw3", deck=EASY_KLONDIKE)
+    assert isinstance(game, KlondikeGame)
+    game.play("draw")
+    return game
+
+
+def _picture(**options: Any) -> BoardPicture:
+    return BoardPicture(view_of(_game()), **options)
+
+
+def _pids(pool: RenderPool) -> set[int]:
+    executor = pool.executor
+    assert isinstance(executor, ProcessPoolExecutor)
+    return set(executor._processes)  # the live worker processes
+
+
+def _cards(value: Any) -> set[Card]:
+    """Every card anywhere inside ``value`` (dataclasses, tuples, lists, dicts)."""
+    if isinstance(value, Card):
+        return {value}
+    if isinstance(value, dict):
+        return set().union(*(_cards(v) for v in value.values())) if value else set()
+    if isinstance(value, list | tuple | set | frozenset):
+        return set().union(*(_cards(v) for v in value)) if value else set()
+    if dataclasses.is_dataclass(value):
+        return set().union(*(_cards(getattr(value, f.name)) for f in dataclasses.fields(value)))
+    return set()
+
+
+@pytest_asyncio.fixture
+async def pool() -> AsyncIterator[RenderPool]:
+    """A real pool of one spawned worker, closed afterwards."""
+    renders = RenderPool(1)
+    renders.start()
+    yield renders
+    await renders.close()
+
+
+def test_a_picture_sent_to_a_worker_holds_no_hidden_card() -> None:
+    game = _game()
+    shipped = pickle.loads(pickle.dumps(BoardPicture(view_of(game))))  # exactly what crosses to the worker
+    seen = _cards(shipped)
+    hidden = {card for pile, down in zip(game.piles, game.hidden, strict=True) for card in pile[:down]}
+    hidden |= set(game.stock)
+    assert len(hidden) > 30 and len(seen) >= 10 and not seen & hidden
+    assert len(pickle.dumps(_picture())) < 4_000  # small: a view, not a game
+
+
+async def test_the_pool_draws_the_same_picture_as_the_renderer(pool: RenderPool) -> None:
+    picture = _picture(time_left=123.0, selected="w", four_colour=True)
+    png = await pool.render(picture)
+    assert png == render_board(picture.view, time_left=123.0, selected="w", four_colour=True)
+    assert png == draw(picture) and png.startswith(b"\x89PNG")
+    assert pool.fallbacks == 0 and len(_pids(pool)) == 1
+
+
+async def test_a_worker_that_dies_is_replaced_and_the_picture_still_drawn(pool: RenderPool) -> None:
+    picture = _picture(time_left=60.0)
+    expected = render_board(picture.view, time_left=60.0)
+    assert await pool.render(picture) == expected
+    [dead] = _pids(pool)
+    os.kill(dead, signal.SIGKILL)
+    assert await pool.render(picture) == expected  # drawn here while the pool is replaced
+    assert pool.fallbacks == 1 and pool.replaced == 1
+    assert await pool.render(picture) == expected  # and the fresh worker draws the next one
+    assert _pids(pool) and dead not in _pids(pool)
+
+
+async def test_close_stops_every_worker() -> None:
+    renders = RenderPool(2)
+    renders.start()
+    await renders.render(_picture())
+    executor = renders.executor
+    assert isinstance(executor, ProcessPoolExecutor)
+    processes = list(executor._processes.values())
+    await renders.close()
+    assert renders.executor is None and all(not process.is_alive() for process in processes)
+    assert await renders.render(_picture()) == render_board(_picture().view)  # after close: drawn here
+
+
+async def test_no_workers_draws_in_a_thread_here() -> None:
+    renders = RenderPool(0)
+    renders.start()
+    assert renders.executor is None
+    assert await renders.render(_picture(selected="1")) == render_board(_picture().view, selected="1")
+    await renders.close()
