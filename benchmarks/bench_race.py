@@ -43,6 +43,7 @@ from simcord.enums import ComponentType, InteractionType
 from bot import race as races
 from bot.client import SolitaireBot
 from bot.deal_bank import DealBank
+from bot.race import start as race_start
 from bot.settings import load_settings
 from solitaire import VARIANTS
 from solitaire.deals import ProvenDeal
@@ -210,7 +211,7 @@ async def run(race_count: int, racers: int, seconds: float, rate: float) -> dict
 
 
 def main() -> None:
-    races.COUNTDOWN_SECONDS = 0.5
+    race_start.COUNTDOWN_SECONDS = 0.5  # read where the race starts (bot/race/start.py)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--races", type=int, default=20)
     parser.add_argument("--racers", type=int, default=8)
