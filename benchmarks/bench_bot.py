@@ -164,7 +164,7 @@ async def run(games: int, rate: float, seconds: float) -> dict[str, float]:
             # paced phase
             sent: dict[int, float] = {}
             total = int(rate * seconds)
-            begin = time.perf_counter()
+            begin, cpu_begin = time.perf_counter(), time.process_time()
             for n in range(total):
                 due = begin + n / rate
                 await asyncio.sleep(max(0.0, due - time.perf_counter()))
@@ -176,6 +176,7 @@ async def run(games: int, rate: float, seconds: float) -> dict[str, float]:
             await _wait_answered(list(sent), 10)
             paced_elapsed = max((ANSWERED[i] for i in sent if i in ANSWERED), default=begin) - begin
             latencies = _latencies(sent)
+            paced_cpu = time.process_time() - cpu_begin
 
             # burst phase: every game at once
             _trim_harness(env)
@@ -203,6 +204,7 @@ async def run(games: int, rate: float, seconds: float) -> dict[str, float]:
         "paced_max_ms": max(latencies),
         "paced_moves_per_s": sum(i in ANSWERED for i in sent) / paced_elapsed,
         "paced_unanswered": sum(i not in ANSWERED for i in sent),
+        "paced_cpu_ms_per_move": paced_cpu * 1000 / max(sum(i in ANSWERED for i in sent), 1),
         "burst_clicks": games,
         "burst_p50_ms": statistics.median(burst_latencies),
         "burst_p99_ms": _percentile(burst_latencies, 0.99),
@@ -232,7 +234,8 @@ def main() -> None:
         f"paced {figures['clicks']} Draw clicks at {figures['rate_target']:.0f}/s: "
         f"p50 {figures['paced_p50_ms']:.1f} ms, p99 {figures['paced_p99_ms']:.1f} ms, "
         f"max {figures['paced_max_ms']:.1f} ms, achieved {figures['paced_moves_per_s']:.1f} moves/s, "
-        f"{figures['paced_unanswered']} never answered"
+        f"{figures['paced_unanswered']} never answered; this process's CPU "
+        f"{figures['paced_cpu_ms_per_move']:.2f} ms per move (SimCord included, render workers not)"
     )
     print(
         f"burst of {figures['burst_clicks']} simultaneous clicks: p50 {figures['burst_p50_ms']:.1f} ms, "

@@ -1,6 +1,6 @@
 """Races at full speed through the real bot (discord.py + SimCord's simulated Discord).
 
-Usage: .venv/bin/python benchmarks/bench_race.py [--races 20] [--racers 8] [--seconds 20]
+Usage: [RENDER_WORKERS=2] .venv/bin/python benchmarks/bench_race.py [--races 20] [--racers 8] [--seconds 20]
 
 1. ``--races`` lobbies are opened with ``/solitaire race players:<racers>`` and filled by
    Join clicks (each starts by itself when full); after the countdown every racer opens
@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import itertools
+import os
 import statistics
 import sys
 import tempfile
@@ -207,6 +208,7 @@ async def run(race_count: int, racers: int, seconds: float, rate: float) -> dict
         "min_edit_gap_s": _min_gap(wall_clock),
         "results_posted": sum(finals.values()),
         "bot_errors": errors,
+        "render_workers": bot.settings.render_workers,
     }
 
 
@@ -218,7 +220,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--rate", type=float, default=0.0, help="clicks/s over all racers; 0: full speed")
     args = parser.parse_args()
-    figures = asyncio.run(run(args.races, args.racers, args.seconds, args.rate))
+    load = os.getloadavg()[0]
+    figures = {**asyncio.run(run(args.races, args.racers, args.seconds, args.rate)), "load": load}
     for key, value in figures.items():
         print(f"{key}: {value:.3f}" if isinstance(value, float) else f"{key}: {value}")
     print(" ".join(f"{k}={v:.3f}" if isinstance(v, float) else f"{k}={v}" for k, v in figures.items()))
