@@ -3,9 +3,8 @@
 A :class:`RenderPool` of ``RENDER_WORKERS`` processes takes a :class:`BoardPicture` (a
 :class:`~solitaire.view.BoardView`, which holds only what the player may see, plus the drawing
 options), and gives back PNG bytes. ``workers=0`` draws in a thread of this process instead
-(the path before the pool existed; tests use it). A worker that dies breaks its executor: the
-pool starts a fresh one, and the picture that was waiting is drawn here in a thread, so the
-click still gets its answer.
+(the path before the pool existed; tests use it). A worker that dies is replaced by a fresh
+one, and the picture it was drawing is drawn here in a thread, so the click still gets its answer.
 """
 
 from __future__ import annotations
@@ -13,18 +12,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
-from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from collections import deque
 from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from multiprocessing.context import SpawnContext
 
 from render import render_board, warm_up
 from solitaire.view import BoardView
 
 log = logging.getLogger(__name__)
-
-ExecutorFactory = Callable[[int], Executor]
-"""Builds the executor of ``workers`` processes (tests may give their own)."""
 
 
 @dataclass(frozen=True)
@@ -49,74 +45,155 @@ def draw(picture: BoardPicture) -> bytes:
     )
 
 
-def spawn_workers(workers: int) -> Executor:
-    """A pool of ``workers`` fresh (spawned) processes that build the card sprites as they start."""
-    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"), initializer=warm_up)
+class WorkerDiedError(RuntimeError):
+    """A render worker process ended before it answered."""
 
 
-def _ready() -> bool:
-    """A no-op job: sent once per worker at start, so every process is spawned and warm before the first click."""
-    return True
+def serve(conn: Connection) -> None:
+    """A worker's loop: build the sprites, then draw every picture received until the pipe closes."""
+    warm_up()
+    while True:
+        try:
+            picture = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            answer: tuple[bool, object] = (True, draw(picture))
+        except Exception as error:  # the bot sees the renderer's error as if it drew the picture itself
+            answer = (False, error)
+        conn.send(answer)
+
+
+class _Worker:
+    """One spawned process and its pipe; at most one picture in flight."""
+
+    def __init__(self, context: SpawnContext) -> None:
+        self.conn, child = context.Pipe()
+        self.process = context.Process(target=serve, args=(child,), daemon=True, name="render-worker")
+        self.process.start()
+        child.close()
+        self.job: asyncio.Future[bytes] | None = None
 
 
 class RenderPool:
-    """Draws board pictures in ``workers`` processes (``0``: in a thread here), replacing a broken pool."""
+    """Draws board pictures in ``workers`` processes (``0``: in a thread here), replacing a worker that dies.
 
-    def __init__(self, workers: int, *, executor_factory: ExecutorFactory = spawn_workers) -> None:
-        """Draw with ``workers`` processes built by ``executor_factory`` (nothing starts until :meth:`start`)."""
+    The event loop talks to the workers through their pipes directly (``loop.add_reader``): no
+    executor threads in the bot's process compete with the loop for the GIL.
+    """
+
+    def __init__(self, workers: int) -> None:
+        """Draw with ``workers`` processes (nothing starts until :meth:`start`)."""
         self.workers = workers
-        self._factory = executor_factory
-        self._executor: Executor | None = None
-        self._closed = False
+        self._context = multiprocessing.get_context("spawn")
+        self._pool: list[_Worker] = []
+        self._queue: deque[tuple[BoardPicture, asyncio.Future[bytes]]] = deque()
+        self._loop: asyncio.AbstractEventLoop | None = None
         self.replaced = 0
-        """Executors replaced after a worker died."""
+        """Workers replaced after one died."""
         self.fallbacks = 0
-        """Pictures drawn in this process because the pool was broken."""
+        """Pictures drawn in this process because their worker died."""
 
     @property
-    def executor(self) -> Executor | None:
-        """The running executor (``None`` with ``workers=0``, before :meth:`start` or after :meth:`close`)."""
-        return self._executor
+    def pids(self) -> list[int]:
+        """The worker processes' ids (empty with ``workers=0``, before :meth:`start` or after :meth:`close`)."""
+        return [worker.process.pid for worker in self._pool if worker.process.pid is not None]
+
+    @property
+    def running(self) -> bool:
+        """Whether pictures go to worker processes."""
+        return bool(self._pool)
 
     def start(self) -> None:
-        """Spawn the workers now (in the background: a picture asked for meanwhile waits for them)."""
-        if self.workers > 0 and self._executor is None and not self._closed:
-            self._executor = self._spawn()
+        """Spawn the workers now (they build their sprites in the background; pictures asked meanwhile wait)."""
+        if self.workers > 0 and not self._pool:
+            self._loop = asyncio.get_running_loop()
+            for _ in range(self.workers):
+                self._add_worker()
 
     async def render(self, picture: BoardPicture) -> bytes:
-        """Return ``picture`` as PNG bytes, drawn by a worker (or here, if the pool is off or broken)."""
-        executor = self._executor
-        if executor is None:
+        """Return ``picture`` as PNG bytes, drawn by a worker (or here, if there is none or it died)."""
+        if not self._pool:
             return await asyncio.to_thread(draw, picture)
+        job: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
+        self._queue.append((picture, job))
+        self._dispatch()
         try:
-            return await asyncio.get_running_loop().run_in_executor(executor, draw, picture)
-        except BrokenProcessPool:
+            return await job
+        except WorkerDiedError:
             self.fallbacks += 1
-            self._replace(executor)
-            return await asyncio.to_thread(draw, picture)
-        except RuntimeError:  # shut down under us (the bot is closing): draw it here
-            if self._executor is executor:
-                raise
             return await asyncio.to_thread(draw, picture)
 
     async def close(self) -> None:
-        """Stop the workers (pictures not started are cancelled; running ones finish) and wait for them."""
-        self._closed = True
-        executor, self._executor = self._executor, None
-        if executor is not None:
-            await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
+        """Stop the workers (pictures still waiting are drawn here) and wait for their processes to end."""
+        pool, self._pool = self._pool, []
+        for worker in pool:
+            self._forget(worker, WorkerDiedError("the render pool closed"))
+        for worker in pool:
+            await asyncio.to_thread(worker.process.join, 5)
+            if worker.process.is_alive():
+                worker.process.kill()
+        self._fail_waiting()
 
-    def _spawn(self) -> Executor:
-        executor = self._factory(self.workers)
-        for _ in range(self.workers):
-            executor.submit(_ready)
-        return executor
+    def _add_worker(self) -> None:
+        assert self._loop is not None
+        worker = _Worker(self._context)
+        self._loop.add_reader(worker.conn.fileno(), self._answered, worker)
+        self._pool.append(worker)
 
-    def _replace(self, broken: Executor) -> None:
-        """Swap a broken executor for a fresh one (once, however many pictures it failed)."""
-        if self._executor is not broken or self._closed:
+    def _dispatch(self) -> None:
+        """Hand waiting pictures to idle workers (a pipe write of about a kilobyte: it does not block)."""
+        for worker in self._pool:
+            if not self._queue:
+                return
+            if worker.job is None:
+                picture, job = self._queue.popleft()
+                if job.done():  # its click was cancelled meanwhile
+                    continue
+                worker.job = job
+                try:
+                    worker.conn.send(picture)
+                except OSError:
+                    self._died(worker)
+
+    def _answered(self, worker: _Worker) -> None:
+        """A worker's pipe is readable: its picture (or error), or the end of a process that died."""
+        try:
+            ok, value = worker.conn.recv()
+        except (EOFError, OSError):
+            self._died(worker)
             return
-        log.warning("a render worker died: starting %d fresh worker(s)", self.workers)
-        broken.shutdown(wait=False, cancel_futures=True)
+        job, worker.job = worker.job, None
+        if job is not None and not job.done():
+            if ok:
+                job.set_result(value)
+            else:
+                job.set_exception(value)
+        self._dispatch()
+
+    def _died(self, worker: _Worker) -> None:
+        """Replace a worker that died; its picture is drawn in this process."""
+        if worker not in self._pool:
+            return
+        log.warning(
+            "render worker %s died (exit code %s): starting a fresh one", worker.process.pid, worker.process.exitcode
+        )
+        self._pool.remove(worker)
+        self._forget(worker, WorkerDiedError(f"render worker {worker.process.pid} died"))
         self.replaced += 1
-        self._executor = self._spawn()
+        self._add_worker()
+        self._dispatch()
+
+    def _forget(self, worker: _Worker, error: Exception) -> None:
+        assert self._loop is not None
+        self._loop.remove_reader(worker.conn.fileno())
+        worker.conn.close()
+        if worker.job is not None and not worker.job.done():
+            worker.job.set_exception(error)
+        worker.job = None
+
+    def _fail_waiting(self) -> None:
+        while self._queue:
+            _, job = self._queue.popleft()
+            if not job.done():
+                job.set_exception(WorkerDiedError("the render pool closed"))

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import os
 import pickle
 import signal
-from collections.abc import AsyncIterator
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest_asyncio
@@ -33,9 +33,7 @@ def _picture(**options: Any) -> BoardPicture:
 
 
 def _pids(pool: RenderPool) -> set[int]:
-    executor = pool.executor
-    assert isinstance(executor, ProcessPoolExecutor)
-    return set(executor._processes)  # the live worker processes
+    return set(pool.pids)
 
 
 def _cards(value: Any) -> set[Card]:
@@ -49,6 +47,19 @@ def _cards(value: Any) -> set[Card]:
     if dataclasses.is_dataclass(value):
         return set().union(*(_cards(getattr(value, f.name)) for f in dataclasses.fields(value)))
     return set()
+
+
+def psutil_free_process(pid: int) -> Callable[[], bool]:
+    """Whether process ``pid`` still runs (a zombie counts as ended)."""
+
+    def alive() -> bool:
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                return stat.read().split(") ")[1][0] != "Z"
+        except FileNotFoundError:
+            return False
+
+    return alive
 
 
 @pytest_asyncio.fixture
@@ -78,33 +89,47 @@ async def test_the_pool_draws_the_same_picture_as_the_renderer(pool: RenderPool)
     assert pool.fallbacks == 0 and len(_pids(pool)) == 1
 
 
-async def test_a_worker_that_dies_is_replaced_and_the_picture_still_drawn(pool: RenderPool) -> None:
+async def test_a_worker_that_dies_drawing_is_replaced_and_the_picture_drawn_here(pool: RenderPool) -> None:
     picture = _picture(time_left=60.0)
     expected = render_board(picture.view, time_left=60.0)
     assert await pool.render(picture) == expected
     [dead] = _pids(pool)
+    drawing = asyncio.create_task(pool.render(picture))
+    await asyncio.sleep(0)  # the picture is in the worker's pipe now
     os.kill(dead, signal.SIGKILL)
-    assert await pool.render(picture) == expected  # drawn here while the pool is replaced
+    assert await drawing == expected  # drawn here
     assert pool.fallbacks == 1 and pool.replaced == 1
     assert await pool.render(picture) == expected  # and the fresh worker draws the next one
-    assert _pids(pool) and dead not in _pids(pool)
+    assert pool.fallbacks == 1 and len(_pids(pool)) == 1 and dead not in _pids(pool)
+
+
+async def test_an_idle_worker_that_dies_is_replaced_before_the_next_picture(pool: RenderPool) -> None:
+    picture = _picture()
+    await pool.render(picture)
+    [dead] = _pids(pool)
+    os.kill(dead, signal.SIGKILL)
+    for _ in range(200):  # the pipe's end reaches the event loop
+        if pool.replaced:
+            break
+        await asyncio.sleep(0.01)
+    assert pool.replaced == 1 and dead not in _pids(pool)
+    assert await pool.render(picture) == render_board(picture.view) and pool.fallbacks == 0
 
 
 async def test_close_stops_every_worker() -> None:
     renders = RenderPool(2)
     renders.start()
     await renders.render(_picture())
-    executor = renders.executor
-    assert isinstance(executor, ProcessPoolExecutor)
-    processes = list(executor._processes.values())
+    processes = [psutil_free_process(pid) for pid in renders.pids]
+    assert len(processes) == 2 and all(alive() for alive in processes)
     await renders.close()
-    assert renders.executor is None and all(not process.is_alive() for process in processes)
+    assert not renders.running and not renders.pids and not any(alive() for alive in processes)
     assert await renders.render(_picture()) == render_board(_picture().view)  # after close: drawn here
 
 
 async def test_no_workers_draws_in_a_thread_here() -> None:
     renders = RenderPool(0)
     renders.start()
-    assert renders.executor is None
+    assert not renders.running and not renders.pids
     assert await renders.render(_picture(selected="1")) == render_board(_picture().view, selected="1")
     await renders.close()
