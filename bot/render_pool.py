@@ -13,6 +13,7 @@ import asyncio
 import logging
 import multiprocessing
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.context import SpawnContext
@@ -64,15 +65,22 @@ def serve(conn: Connection) -> None:
         conn.send(answer)
 
 
+Serve = Callable[[Connection], None]
+"""A worker process's main function (importable, for the spawned process)."""
+MAX_FAILED_STARTS = 3
+"""Workers that die before their first picture, in a row, after which the pool draws in this process."""
+
+
 class _Worker:
     """One spawned process and its pipe; at most one picture in flight."""
 
-    def __init__(self, context: SpawnContext) -> None:
+    def __init__(self, context: SpawnContext, target: Serve) -> None:
         self.conn, child = context.Pipe()
-        self.process = context.Process(target=serve, args=(child,), daemon=True, name="render-worker")
+        self.process = context.Process(target=target, args=(child,), daemon=True, name="render-worker")
         self.process.start()
         child.close()
         self.job: asyncio.Future[bytes] | None = None
+        self.answered = 0
 
 
 class RenderPool:
@@ -82,9 +90,11 @@ class RenderPool:
     executor threads in the bot's process compete with the loop for the GIL.
     """
 
-    def __init__(self, workers: int) -> None:
-        """Draw with ``workers`` processes (nothing starts until :meth:`start`)."""
+    def __init__(self, workers: int, *, target: Serve = serve) -> None:
+        """Draw with ``workers`` processes running ``target`` (nothing starts until :meth:`start`)."""
         self.workers = workers
+        self._target = target
+        self._failed_starts = 0
         self._context = multiprocessing.get_context("spawn")
         self._pool: list[_Worker] = []
         self._queue: deque[tuple[BoardPicture, asyncio.Future[bytes]]] = deque()
@@ -98,6 +108,11 @@ class RenderPool:
     def pids(self) -> list[int]:
         """The worker processes' ids (empty with ``workers=0``, before :meth:`start` or after :meth:`close`)."""
         return [worker.process.pid for worker in self._pool if worker.process.pid is not None]
+
+    @property
+    def drawing(self) -> int:
+        """Pictures in the workers' hands now."""
+        return sum(worker.job is not None for worker in self._pool)
 
     @property
     def running(self) -> bool:
@@ -137,7 +152,7 @@ class RenderPool:
 
     def _add_worker(self) -> None:
         assert self._loop is not None
-        worker = _Worker(self._context)
+        worker = _Worker(self._context, self._target)
         self._loop.add_reader(worker.conn.fileno(), self._answered, worker)
         self._pool.append(worker)
 
@@ -164,6 +179,8 @@ class RenderPool:
             self._died(worker)
             return
         job, worker.job = worker.job, None
+        worker.answered += 1
+        self._failed_starts = 0
         if job is not None and not job.done():
             if ok:
                 job.set_result(value)
@@ -172,17 +189,31 @@ class RenderPool:
         self._dispatch()
 
     def _died(self, worker: _Worker) -> None:
-        """Replace a worker that died; its picture is drawn in this process."""
+        """Replace a worker that died (its picture is drawn here); give up on workers that cannot start."""
         if worker not in self._pool:
+            return
+        self._pool.remove(worker)
+        self._forget(worker, WorkerDiedError(f"render worker {worker.process.pid} died"))
+        if worker.answered == 0:
+            self._failed_starts += 1
+        if self._failed_starts >= MAX_FAILED_STARTS:
+            log.error("render workers die before drawing anything: drawing in the bot's process from now on")
+            self._close_all()
             return
         log.warning(
             "render worker %s died (exit code %s): starting a fresh one", worker.process.pid, worker.process.exitcode
         )
-        self._pool.remove(worker)
-        self._forget(worker, WorkerDiedError(f"render worker {worker.process.pid} died"))
         self.replaced += 1
         self._add_worker()
         self._dispatch()
+
+    def _close_all(self) -> None:
+        """Stop using every worker: pictures in flight or waiting are drawn in this process."""
+        pool, self._pool = self._pool, []
+        for worker in pool:
+            self._forget(worker, WorkerDiedError("the render pool stopped"))
+            worker.process.kill()
+        self._fail_waiting()
 
     def _forget(self, worker: _Worker, error: Exception) -> None:
         assert self._loop is not None

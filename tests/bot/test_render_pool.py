@@ -8,11 +8,12 @@ import os
 import pickle
 import signal
 from collections.abc import AsyncIterator, Callable
+from multiprocessing.connection import Connection
 from typing import Any
 
 import pytest_asyncio
 
-from bot.render_pool import BoardPicture, RenderPool, draw
+from bot.render_pool import MAX_FAILED_STARTS, BoardPicture, RenderPool, draw
 from render import render_board
 from solitaire import Card, new_game
 from solitaire.klondike import KlondikeGame
@@ -94,8 +95,10 @@ async def test_a_worker_that_dies_drawing_is_replaced_and_the_picture_drawn_here
     expected = render_board(picture.view, time_left=60.0)
     assert await pool.render(picture) == expected
     [dead] = _pids(pool)
+    os.kill(dead, signal.SIGSTOP)  # it cannot answer before it is killed
     drawing = asyncio.create_task(pool.render(picture))
-    await asyncio.sleep(0)  # the picture is in the worker's pipe now
+    while not pool.drawing:  # the picture is in the worker's pipe now
+        await asyncio.sleep(0)
     os.kill(dead, signal.SIGKILL)
     assert await drawing == expected  # drawn here
     assert pool.fallbacks == 1 and pool.replaced == 1
@@ -132,4 +135,24 @@ async def test_no_workers_draws_in_a_thread_here() -> None:
     renders.start()
     assert not renders.running and not renders.pids
     assert await renders.render(_picture(selected="1")) == render_board(_picture().view, selected="1")
+    await renders.close()
+
+
+def never_draws(conn: Connection) -> None:
+    """A worker that cannot start (it exits before its first picture)."""
+    raise SystemExit(3)
+
+
+async def test_workers_that_cannot_start_are_given_up_and_pictures_drawn_here() -> None:
+    renders = RenderPool(1, target=never_draws)
+    renders.start()
+    picture = _picture(selected="w")
+    for _ in range(MAX_FAILED_STARTS + 1):  # every picture answered, whatever the workers do
+        assert await renders.render(picture) == render_board(picture.view, selected="w")
+    for _ in range(500):  # deaths of idle workers reach the event loop through their pipes
+        if not renders.running:
+            break
+        await asyncio.sleep(0.01)
+    assert not renders.running and renders.replaced == MAX_FAILED_STARTS - 1
+    assert await renders.render(picture) == render_board(picture.view, selected="w")
     await renders.close()
