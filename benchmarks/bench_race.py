@@ -1,6 +1,6 @@
 """Races at full speed through the real bot (discord.py + SimCord's simulated Discord).
 
-Usage: .venv/bin/python benchmarks/bench_race.py [--races 20] [--racers 8] [--seconds 20]
+Usage: [RENDER_WORKERS=2] .venv/bin/python benchmarks/bench_race.py [--races 20] [--racers 8] [--seconds 20]
 
 1. ``--races`` lobbies are opened with ``/solitaire race players:<racers>`` and filled by
    Join clicks (each starts by itself when full); after the countdown every racer opens
@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import itertools
+import os
 import statistics
 import sys
 import tempfile
@@ -43,12 +44,13 @@ from simcord.enums import ComponentType, InteractionType
 from bot import race as races
 from bot.client import SolitaireBot
 from bot.deal_bank import DealBank
+from bot.race import start as race_start
 from bot.settings import load_settings
 from solitaire import VARIANTS
 from solitaire.deals import ProvenDeal
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from benchmarks.sim_clicks import ANSWERED, OPEN_DECK, record_answers
+from benchmarks.sim_clicks import ANSWERED, OPEN_DECK, instant_daily, record_answers
 
 
 def _bot(folder: Path) -> SolitaireBot:
@@ -60,7 +62,7 @@ def _bot(folder: Path) -> SolitaireBot:
         executor=None,
         numbers=lambda: 777,
     )
-    return SolitaireBot(settings, deals=deals, now=time.time)
+    return SolitaireBot(settings, deals=deals, now=time.time, daily_solve=instant_daily)
 
 
 def _click(env: Any, member: Any, message_id: int, channel_id: int, custom_id: str) -> int:
@@ -206,18 +208,20 @@ async def run(race_count: int, racers: int, seconds: float, rate: float) -> dict
         "min_edit_gap_s": _min_gap(wall_clock),
         "results_posted": sum(finals.values()),
         "bot_errors": errors,
+        "render_workers": bot.settings.render_workers,
     }
 
 
 def main() -> None:
-    races.COUNTDOWN_SECONDS = 0.5
+    race_start.COUNTDOWN_SECONDS = 0.5  # read where the race starts (bot/race/start.py)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--races", type=int, default=20)
     parser.add_argument("--racers", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--rate", type=float, default=0.0, help="clicks/s over all racers; 0: full speed")
     args = parser.parse_args()
-    figures = asyncio.run(run(args.races, args.racers, args.seconds, args.rate))
+    load = os.getloadavg()[0]
+    figures = {**asyncio.run(run(args.races, args.racers, args.seconds, args.rate)), "load": load}
     for key, value in figures.items():
         print(f"{key}: {value:.3f}" if isinstance(value, float) else f"{key}: {value}")
     print(" ".join(f"{k}={v:.3f}" if isinstance(v, float) else f"{k}={v}" for k, v in figures.items()))

@@ -16,6 +16,7 @@ from bot.daily import DailyService, Solve
 from bot.deal_bank import Deal, DealBank, solve_numbered
 from bot.metrics import BotMetrics, start_metrics
 from bot.race import RaceService
+from bot.render_pool import RenderPool
 from bot.sessions import Clock, FinishSource, Session, SessionManager
 from bot.settings import Settings
 from bot.shards import Ownership
@@ -94,6 +95,7 @@ class SolitaireBot(commands.Bot):
     metrics: BotMetrics
     daily: DailyService
     races: RaceService
+    renders: RenderPool
 
     def __init__(
         self,
@@ -132,6 +134,8 @@ class SolitaireBot(commands.Bot):
             size=self.settings.deal_bank_size,
             executor=ProcessPoolExecutor(self.settings.deal_workers, mp_context=multiprocessing.get_context("spawn")),
         )
+        self.renders = RenderPool(self.settings.render_workers)
+        self.renders.start()
         owns = self.ownership.owns
         self.sessions = SessionManager(self.db, now=self.now)
         self.sessions.add_finish_listener(self._announce_finished)
@@ -214,6 +218,8 @@ class SolitaireBot(commands.Bot):
             await self.sessions.close()
         if hasattr(self, "deals"):
             await self.deals.close()
+        if hasattr(self, "renders"):
+            await self.renders.close()
         if hasattr(self, "db"):
             await self.db.close()
 

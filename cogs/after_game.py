@@ -23,11 +23,11 @@ from bot.after_game import (
 )
 from bot.client import UNEXPECTED, SolitaireBot
 from bot.move_words import describe_move, move_places
+from bot.render_pool import BoardPicture
 from bot.storage import games as games_db
 from bot.storage.games import GameRecord
 from cogs.board import build_board, edit_stored_board
 from cogs.errors import answer_privately, refusals
-from render import render_board
 from render.animate import animate
 from solitaire import Game, game_from_json, new_game
 from solitaire.alt_text import describe_board
@@ -62,7 +62,7 @@ async def _analyze(bot: SolitaireBot, interaction: discord.Interaction, click: A
     kept = _game_after(game, analysis.last_winnable or 0)
     text = analysis_text(analysis, kept)
     source, target = move_places(kept, kept.parse_move(analysis.lost_by)) if analysis.lost_by else (None, None)
-    png = await asyncio.to_thread(render_board, view_of(kept), selected=source, target=target)
+    png = await bot.renders.render(BoardPicture(view_of(kept), selected=source, target=target))
     picture = discord.File(io.BytesIO(png), filename="analysis.png", description=describe_board(view_of(kept)))
     await interaction.edit_original_response(content=text, attachments=[picture])
 
@@ -103,7 +103,12 @@ async def _hint(bot: SolitaireBot, interaction: discord.Interaction, click: Afte
     )
     await interaction.edit_original_response(content=text)
     board = await build_board(
-        session.record, outcome.view, outcome.version, now=bot.now(), four_colour=session.four_colour
+        session.record,
+        outcome.view,
+        outcome.version,
+        now=bot.now(),
+        renders=bot.renders,
+        four_colour=session.four_colour,
     )
     await edit_stored_board(bot, session, board, now=bot.now())
 

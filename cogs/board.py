@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 from dataclasses import dataclass
@@ -12,11 +11,11 @@ import discord
 
 from bot.clicks import BoardClick, source_name
 from bot.pads import ButtonSpec, pad_for
+from bot.render_pool import BoardPicture, RenderPool
 from bot.sessions import Session
 from bot.storage.games import GameRecord
 from cogs.after_game_buttons import add_hint_button, finished_buttons
 from cogs.buttons import BoardButton
-from render import render_board
 from solitaire import Status
 from solitaire.alt_text import describe_board
 from solitaire.view import BoardView
@@ -68,18 +67,18 @@ async def build_board(
     version: int,
     *,
     now: float,
+    renders: RenderPool,
     selected: str | None = None,
     four_colour: bool = False,
 ) -> Board:
-    """Draw the board of game ``record`` as ``view`` shows it (at ``version``), rendering in a thread.
+    """Draw the board of game ``record`` as ``view`` shows it (at ``version``), rendering off the event loop.
 
     ``four_colour`` draws clubs green and diamonds blue (the player's setting, see ``Session.four_colour``).
     """
     playing = view.status is Status.PLAYING
     time_left = max(record.deadline - now, 0.0) if playing else None
-    png = await asyncio.to_thread(
-        render_board, view, time_left=time_left, selected=selected if playing else None, four_colour=four_colour
-    )
+    picture = BoardPicture(view, time_left=time_left, selected=selected if playing else None, four_colour=four_colour)
+    png = await renders.render(picture)
     buttons = board_buttons(record.id, version, view, selected) if playing else finished_buttons(record)
     if playing:
         add_hint_button(buttons, record, version, view.family)

@@ -140,7 +140,12 @@ class GameCommands(SolitaireCogBase):
         After ``interaction.response.defer(...)`` the deferred answer becomes the board.
         """
         board = await build_board(
-            session.record, session.view(), session.game.version, now=self.bot.now(), four_colour=session.four_colour
+            session.record,
+            session.view(),
+            session.game.version,
+            now=self.bot.now(),
+            renders=self.bot.renders,
+            four_colour=session.four_colour,
         )
         message: discord.Message | None
         if interaction.response.type is discord.InteractionResponseType.message_update:
@@ -163,6 +168,7 @@ class GameCommands(SolitaireCogBase):
             session.view(),
             session.game.version,
             now=self.bot.now(),
+            renders=self.bot.renders,
             four_colour=session.four_colour,
         )
         return await edit_stored_board(self.bot, session, board, now=self.bot.now())
@@ -227,6 +233,7 @@ class GameCommands(SolitaireCogBase):
                 session.view(),
                 click.version,
                 now=self.bot.now(),
+                renders=self.bot.renders,
                 selected=meaning.source,
                 four_colour=session.four_colour,
             )
@@ -241,6 +248,7 @@ class GameCommands(SolitaireCogBase):
             outcome.view,
             outcome.version,
             now=self.bot.now(),
+            renders=self.bot.renders,
             four_colour=session.four_colour,
         )
         await interaction.response.edit_message(**board.edit_kwargs())

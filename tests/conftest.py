@@ -88,6 +88,7 @@ def settings(tmp_path: Path, database_target: str | Path) -> Settings:
         database_url=url,
         deal_bank_size=0,
         deal_workers=1,
+        render_workers=0,
         daily_spares=0,
     )
 

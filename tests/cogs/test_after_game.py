@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from bot import render_pool
 from bot.after_game import AfterGameClick, parse_after_game_click
 from bot.storage import games as games_db
 from cogs import after_game as after_game_cog
@@ -88,11 +89,12 @@ async def test_the_analysis_picture_marks_the_losing_moves_source_and_target(sim
         asked.append(options)
         return render_board(view, **options)
 
-    monkeypatch.setattr(after_game_cog, "render_board", spy)
+    monkeypatch.setattr(render_pool, "render_board", spy)
     board = await finished_casual_game(alice, channel)
     answer = (await alice.click(board, label="Analyze")).response
     assert "**1 → f: A♠ starts the ♠ foundation** lost it" in answer.content
-    assert asked == [{"selected": "1", "target": "fs"}]
+    marked = [(options["selected"], options["target"]) for options in asked if options["target"] is not None]
+    assert marked == [("1", "fs")]  # only the analysis picture marks a move
     data = simcord_env.backend.cdn.get(answer.attachments[0].url)
     assert data is not None
     picture = Image.open(io.BytesIO(data))

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-import cogs.board
+import bot.render_pool
 from render import render_board
 from solitaire.deals import DealRequest, ProvenDeal
 from tests.bot.decks import EASY_KLONDIKE, EASY_NUMBER
@@ -23,7 +23,7 @@ def renders(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
         seen.append(options.get("four_colour", False))
         return render_board(view, **options)
 
-    monkeypatch.setattr(cogs.board, "render_board", spy)
+    monkeypatch.setattr(bot.render_pool, "render_board", spy)
     return seen
 
 

@@ -1,0 +1,67 @@
+"""Races: a lobby, then one proven deal for every racer on a shared clock, live standings, results and ratings.
+
+Nothing here knows Discord. Each racer's game is an ordinary session of the
+:class:`~bot.sessions.SessionManager` (mode ``"race"``): every move goes through the
+engine and is saved with its log, and the game's clock is the race's (it starts at the
+common start instant and ends at the race's end). The service keeps the race rows,
+decides when a race starts and ends, ranks the racers as the dailies do, updates their
+ratings once (claimed in the database) and hands what the public race message should
+show to ``publish``: at most one standings update per race every :data:`STANDINGS_INTERVAL`.
+
+The parts, each built on the one before: :mod:`~bot.race.core` (state and helpers),
+:mod:`~bot.race.standings` (what the message shows), :mod:`~bot.race.finish` (the end, places,
+ratings, results), :mod:`~bot.race.start` (the common start), :mod:`~bot.race.lobby` (lobbies)
+and :mod:`~bot.race.service` (the service, and resuming races after a restart).
+"""
+
+from bot.race.errors import (
+    AlreadyRacingError,
+    HostOnlyError,
+    LobbyClosedError,
+    LobbyFullError,
+    NotRacerError,
+    NotStartedError,
+    NotStartedYetError,
+    RaceError,
+    RaceOverError,
+    TooFewRacersError,
+    UnknownRaceError,
+)
+from bot.race.model import (
+    COUNTDOWN_SECONDS,
+    END_GRACE,
+    LOBBY_SECONDS,
+    MAX_RACERS,
+    MIN_RACERS,
+    STANDINGS_INTERVAL,
+    Publisher,
+    RaceResult,
+    RaceSnapshot,
+    Standing,
+)
+from bot.race.service import RaceService
+
+__all__ = [
+    "COUNTDOWN_SECONDS",
+    "END_GRACE",
+    "LOBBY_SECONDS",
+    "MAX_RACERS",
+    "MIN_RACERS",
+    "STANDINGS_INTERVAL",
+    "AlreadyRacingError",
+    "HostOnlyError",
+    "LobbyClosedError",
+    "LobbyFullError",
+    "NotRacerError",
+    "NotStartedError",
+    "NotStartedYetError",
+    "Publisher",
+    "RaceError",
+    "RaceOverError",
+    "RaceResult",
+    "RaceService",
+    "RaceSnapshot",
+    "Standing",
+    "TooFewRacersError",
+    "UnknownRaceError",
+]

@@ -1,0 +1,81 @@
+"""What every part of the race service shares: its services, the live races, locks and tasks."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable
+
+from bot import errors
+from bot.deal_bank import Deal, DealBank
+from bot.race.errors import AlreadyRacingError, LobbyClosedError, UnknownRaceError
+from bot.race.model import LiveRace, Publisher
+from bot.sessions import Clock, SessionManager, Sleep
+from bot.storage import Database
+from bot.storage import races as races_db
+from bot.storage.races import RaceRecord
+
+log = logging.getLogger(__name__)
+
+
+class RaceCore:
+    """The race service's state and helpers (the parts in :mod:`bot.race` build on it)."""
+
+    def __init__(
+        self,
+        db: Database,
+        sessions: SessionManager,
+        deals: DealBank[Deal],
+        *,
+        now: Clock,
+        sleep: Sleep = asyncio.sleep,
+        publish: Publisher | None = None,
+    ) -> None:
+        """Keep races in ``db`` and play them on ``sessions`` with deals from ``deals``."""
+        self.db = db
+        self.sessions = sessions
+        self.deals = deals
+        self.now = now
+        self.sleep = sleep
+        self.publish: Publisher | None = publish
+        self.publish_count: dict[int, int] = {}
+        """Standings and results handed to ``publish``, per race (for tests and benchmarks)."""
+        self._live: dict[int, LiveRace] = {}
+        self._games: dict[int, int] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._background: set[asyncio.Task[None]] = set()
+
+    def _lock(self, race_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(race_id, asyncio.Lock())
+
+    def _spawn(self, work: Awaitable[None], name: str) -> asyncio.Task[None]:
+        async def run() -> None:
+            try:
+                await work
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("race task %s failed", name)
+
+        task = asyncio.get_running_loop().create_task(run(), name=name)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+        return task
+
+    async def _race(self, race_id: int) -> RaceRecord:
+        race = await races_db.get_race(self.db, race_id)
+        if race is None:
+            raise UnknownRaceError()
+        return race
+
+    async def _lobby(self, race_id: int) -> RaceRecord:
+        race = await self._race(race_id)
+        if race.status != "lobby":
+            raise LobbyClosedError(race.status)
+        return race
+
+    async def _check_free(self, guild_id: int, user_id: int) -> None:
+        if self.sessions.active_for(guild_id, user_id) is not None:
+            raise errors.ActiveGameError(0)
+        if await races_db.open_race_of(self.db, guild_id, user_id) is not None:
+            raise AlreadyRacingError(here=False)

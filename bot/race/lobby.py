@@ -1,0 +1,139 @@
+"""Race lobbies: open, join, leave (a leaving host hands it on), start, cancel, expire."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Literal
+
+from bot.race.errors import (
+    AlreadyRacingError,
+    HostOnlyError,
+    LobbyClosedError,
+    LobbyFullError,
+    NotRacerError,
+    TooFewRacersError,
+)
+from bot.race.model import LOBBY_SECONDS, MAX_RACERS, MIN_RACERS, LiveRace, RaceSnapshot
+from bot.race.start import RaceStart
+from bot.storage import races as races_db
+from solitaire import find_variant
+
+
+class RaceLobby(RaceStart):
+    """Lobbies until their race starts (a full lobby starts at once)."""
+
+    async def open(self, *, guild_id: int, channel_id: int, host_id: int, variant: str, capacity: int) -> RaceSnapshot:
+        """Open a lobby with its host as the first racer.
+
+        :raises ActiveGameError: the host has a game running here.
+        :raises AlreadyRacingError: the host is in another open race here.
+        """
+        find_variant(variant)
+        if not MIN_RACERS <= capacity <= MAX_RACERS:
+            raise ValueError(f"a race has {MIN_RACERS} to {MAX_RACERS} racers, not {capacity}")
+        await self._check_free(guild_id, host_id)
+        now = self.now()
+        race = await races_db.create_race(
+            self.db,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            host_id=host_id,
+            variant=variant,
+            capacity=capacity,
+            now=now,
+            lobby_deadline=now + LOBBY_SECONDS,
+        )
+        live = self._live[race.id] = LiveRace(race)
+        live.task = self._spawn(self._expire_lobby(race.id), f"race-lobby-{race.id}")
+        return await self.snapshot(race.id)
+
+    async def set_message(self, race_id: int, message_id: int) -> None:
+        """Remember the public race message."""
+        await races_db.set_message(self.db, race_id, message_id)
+        live = self._live.get(race_id)
+        if live is not None:
+            live.race = await self._race(race_id)
+
+    async def join(self, race_id: int, user_id: int) -> RaceSnapshot:
+        """Add a racer; a lobby that becomes full starts at once."""
+        async with self._lock(race_id):
+            race = await self._lobby(race_id)
+            members = await races_db.racers(self.db, race_id)
+            if any(r.user_id == user_id for r in members):
+                raise AlreadyRacingError(here=True)
+            await self._check_free(race.guild_id, user_id)
+            if not await races_db.add_racer(self.db, race_id, user_id, self.now()):
+                raise LobbyFullError()
+            if len(members) + 1 >= race.capacity:
+                await self._start(race)
+        return await self.snapshot(race_id)
+
+    async def leave(self, race_id: int, user_id: int) -> RaceSnapshot:
+        """Take a racer out: from a lobby (a leaving host hands it on), or out of a running race (ranked last)."""
+        async with self._lock(race_id):
+            race = await self._race(race_id)
+            if race.status == "running":
+                await self._leave_running(race, user_id)
+                return await self.snapshot(race_id)
+            if race.status != "lobby":
+                raise LobbyClosedError(race.status)
+            if not await races_db.remove_racer(self.db, race_id, user_id):
+                raise NotRacerError()
+            rest = await races_db.racers(self.db, race_id)
+            if not rest:
+                await self._close_lobby(race_id, "cancelled")
+            elif race.host_id == user_id:
+                await races_db.set_host(self.db, race_id, rest[0].user_id)
+        return await self.snapshot(race_id)
+
+    async def start(self, race_id: int, user_id: int) -> RaceSnapshot:
+        """Start a lobby now (host only, two racers or more)."""
+        async with self._lock(race_id):
+            race = await self._lobby(race_id)
+            if race.host_id != user_id:
+                raise HostOnlyError("start")
+            if len(await races_db.racers(self.db, race_id)) < MIN_RACERS:
+                raise TooFewRacersError()
+            await self._start(race)
+        return await self.snapshot(race_id)
+
+    async def cancel(self, race_id: int, user_id: int) -> RaceSnapshot:
+        """Cancel a lobby (host only)."""
+        async with self._lock(race_id):
+            race = await self._lobby(race_id)
+            if race.host_id != user_id:
+                raise HostOnlyError("cancel")
+            await self._close_lobby(race_id, "cancelled")
+        return await self.snapshot(race_id)
+
+    async def may_solve(self, race_id: int, user_id: int, action: Literal["join", "start"]) -> bool:
+        """Whether this join or start would start the race and wait for the solver (answer Discord first)."""
+        race = await self._race(race_id)
+        if race.status != "lobby" or self.deals.ready(race.variant):
+            return False
+        count = len(await races_db.racers(self.db, race_id))
+        if action == "start":
+            return race.host_id == user_id and count >= MIN_RACERS
+        return count + 1 >= race.capacity
+
+    async def message_of(self, race_id: int) -> int | None:
+        """The public race message's id (``None`` until it is stored)."""
+        return (await self._race(race_id)).message_id
+
+    async def _expire_lobby(self, race_id: int) -> None:
+        live = self._live[race_id]
+        while (remaining := live.race.lobby_deadline - self.now()) > 0:
+            await self.sleep(remaining)
+        async with self._lock(race_id):
+            if (await self._race(race_id)).status != "lobby":
+                return
+            live.task = None
+            await self._close_lobby(race_id, "expired")
+        snapshot = await self.snapshot(race_id)
+        await self._publish(live, snapshot)
+
+    async def _close_lobby(self, race_id: int, status: Literal["cancelled", "expired"]) -> None:
+        await races_db.close_lobby(self.db, race_id, status, self.now())
+        live = self._live.pop(race_id, None)
+        if live is not None and live.task is not None and live.task is not asyncio.current_task():
+            live.task.cancel()

@@ -1,0 +1,148 @@
+"""What the race message shows, and the live standings handed to it at most once per interval."""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import replace
+
+from bot.race.core import RaceCore
+from bot.race.model import STANDINGS_INTERVAL, LiveRace, RaceResult, RaceSnapshot, Standing
+from bot.ratings import Skill
+from bot.sessions import Session
+from bot.storage import games as games_db
+from bot.storage import races as races_db
+from bot.storage.games import GameRecord
+from bot.storage.races import RaceRecord, RacerRecord
+from solitaire import Game, game_from_json
+
+log = logging.getLogger(__name__)
+
+
+class RaceStandings(RaceCore):
+    """Snapshots of a race and the coalesced standings updates."""
+
+    async def snapshot(self, race_id: int) -> RaceSnapshot:
+        """What the race message should show now."""
+        race = await self._race(race_id)
+        members = await races_db.racers(self.db, race_id)
+        ids = tuple(r.user_id for r in members)
+        if race.status == "running":
+            return RaceSnapshot(race, ids, standings=await self._standings(race, members))
+        if race.status == "finished":
+            return RaceSnapshot(race, ids, results=await self._results(race, members))
+        return RaceSnapshot(race, ids)
+
+    async def _standings(self, race: RaceRecord, members: list[RacerRecord]) -> tuple[Standing, ...]:
+        live = self._live.get(race.id)
+        finals = live.finals if live is not None else {}
+        waiting = race.start_at is not None and self.now() < race.start_at
+        rows = []
+        for racer in members:
+            rows.append(await self._standing(racer, finals, waiting=waiting))
+        return tuple(sorted(rows, key=_standing_key))
+
+    async def _standing(self, racer: RacerRecord, finals: dict[int, Standing], *, waiting: bool) -> Standing:
+        left = racer.left_at is not None
+        if racer.game_id is None:
+            return Standing(racer.user_id, "left", 0, 0)
+        session = self.sessions.get(racer.game_id)
+        if session is not None:
+            game = session.game
+            status = "left" if left else "waiting" if waiting else "playing"
+            return Standing(racer.user_id, status, game.placed_count(), game.score, moves=game.version)
+        final = finals.get(racer.game_id)
+        if final is None:
+            record = await games_db.get_game(self.db, racer.game_id)
+            if record is None:
+                return Standing(racer.user_id, "left", 0, 0)
+            final = final_standing(racer.user_id, record)
+            finals[racer.game_id] = final
+        return replace(final, status="left") if left else final
+
+    async def _results(self, race: RaceRecord, members: list[RacerRecord]) -> tuple[RaceResult, ...]:
+        skills = await races_db.ratings_of(self.db, race.guild_id, race.variant, [r.user_id for r in members])
+        rows = []
+        for racer in members:
+            if racer.place is None:
+                continue
+            record = await games_db.get_game(self.db, racer.game_id) if racer.game_id is not None else None
+            skill = skills.get(racer.user_id)
+            races = skill.races if skill is not None else 0
+            rows.append(
+                RaceResult(
+                    place=racer.place,
+                    user_id=racer.user_id,
+                    score=record.score if record is not None else 0,
+                    seconds_used=record.seconds_used if record is not None else None,
+                    status="left" if racer.left_at is not None or record is None else record.status,
+                    rating_before=racer.rating_before or 0.0,
+                    rating_after=racer.rating_after or 0.0,
+                    races=races,
+                    provisional=Skill(0.0, 0.0, races).provisional,
+                )
+            )
+        return tuple(sorted(rows, key=lambda r: r.place))
+
+    def _on_move(self, session: Session) -> None:
+        if session.record.mode == "race" and (race_id := self._games.get(session.id)) is not None:
+            self._touch(race_id)
+
+    def _touch(self, race_id: int) -> None:
+        """Note that the standings changed: update them now, or as soon as the interval allows (coalesced)."""
+        live = self._live.get(race_id)
+        if live is None:
+            return
+        live.dirty = True
+        if live.flush is None or live.flush.done():
+            live.flush = self._spawn(self._flush(race_id), f"race-standings-{race_id}")
+
+    async def _flush(self, race_id: int) -> None:
+        live = self._live.get(race_id)
+        while live is not None and live.dirty and race_id in self._live:
+            if live.last_publish is not None and (wait := live.last_publish + STANDINGS_INTERVAL - self.now()) > 0:
+                await self.sleep(wait)
+            live.dirty = False
+            await self._publish_standings(race_id)
+
+    async def _publish_standings(self, race_id: int) -> None:
+        live = self._live.get(race_id)
+        if live is None or live.race.status != "running":
+            return
+        snapshot = await self.snapshot(race_id)
+        if snapshot.standings == live.shown:
+            return
+        live.shown = snapshot.standings
+        await self._publish(live, snapshot)
+
+    async def _publish(self, live: LiveRace, snapshot: RaceSnapshot) -> None:
+        """Hand a snapshot to the publisher, never sooner than the interval after the previous one."""
+        while live.last_publish is not None and (wait := live.last_publish + STANDINGS_INTERVAL - self.now()) > 0:
+            await self.sleep(wait)
+        live.last_publish = self.now()
+        self.publish_count[live.race.id] = self.publish_count.get(live.race.id, 0) + 1
+        if self.publish is not None:
+            try:
+                await self.publish(snapshot)
+            except Exception:
+                log.exception("could not publish race %s", live.race.id)
+
+
+def final_standing(user_id: int, record: GameRecord, game: Game | None = None) -> Standing:
+    """A finished game's line in the standings (replaying its stored log when no game is at hand)."""
+    if game is None:
+        game = game_from_json(json.loads(record.state))
+    return Standing(
+        user_id,
+        record.status,
+        game.placed_count(),
+        record.score,
+        seconds_used=record.seconds_used,
+        finished_at=record.finished_at,
+        moves=record.version,
+    )
+
+
+def _standing_key(standing: Standing) -> tuple[bool, int, int, int]:
+    """Live order: racers still in first, then by score and cards home."""
+    return standing.status == "left", -standing.score, -standing.placed, standing.user_id

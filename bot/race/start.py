@@ -1,0 +1,104 @@
+"""The start of a race: one proven deal for every racer on one clock; boards and leaving mid-race."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+
+from bot import errors
+from bot.deal_bank import Deal
+from bot.race.errors import LobbyClosedError, NotRacerError, NotStartedError, NotStartedYetError, RaceOverError
+from bot.race.finish import RaceFinish
+from bot.race.model import COUNTDOWN_SECONDS, LiveRace
+from bot.sessions import Session
+from bot.storage import races as races_db
+from bot.storage.races import RaceRecord
+from solitaire import END, find_variant
+
+log = logging.getLogger(__name__)
+
+
+class RaceStart(RaceFinish):
+    """Starts races, hands racers their boards, and takes racers out of a running race."""
+
+    async def _start(self, race: RaceRecord) -> None:
+        """Deal one proven deal to every racer on one clock (the caller holds the race's lock)."""
+        numbered = await self.deals.take(race.variant)
+        start_at = self.now() + COUNTDOWN_SECONDS
+        end_at = start_at + find_variant(race.variant).time_limit
+        if not await races_db.claim_start(
+            self.db, race.id, start_at=start_at, end_at=end_at, deal_number=numbered.number
+        ):
+            raise LobbyClosedError((await self._race(race.id)).status)
+        live = self._live.setdefault(race.id, LiveRace(race))
+        if live.task is not None:
+            live.task.cancel()
+        live.race = await self._race(race.id)
+        await self._deal_all(live.race, numbered.deal)
+        live.task = self._spawn(self._run(race.id), f"race-{race.id}")
+
+    async def _deal_all(self, race: RaceRecord, deal: Deal) -> None:
+        """Start the game of every racer without one (at the start, or after a restart mid-start)."""
+        assert race.start_at is not None
+        for racer in await races_db.racers(self.db, race.id):
+            if racer.game_id is not None or racer.left_at is not None:
+                continue
+            session = await self._start_game(race, racer.user_id, deal)
+            if session is None:
+                await races_db.mark_left(self.db, race.id, racer.user_id, self.now())
+                continue
+            await races_db.set_game(self.db, race.id, racer.user_id, session.id)
+            self._games[session.id] = race.id
+
+    async def _start_game(self, race: RaceRecord, user_id: int, deal: Deal) -> Session | None:
+        try:
+            return await self.sessions.start(
+                guild_id=race.guild_id,
+                channel_id=race.channel_id,
+                user_id=user_id,
+                variant=race.variant,
+                deal=deal,
+                mode="race",
+                deal_number=race.deal_number,
+                started_at=race.start_at,
+            )
+        except errors.ActiveGameError:
+            running = self.sessions.active_for(race.guild_id, user_id)
+            if running is not None and running.record.mode == "race" and running.record.started_at == race.start_at:
+                return running  # stored before a restart cut the start short
+            log.info("racer %s of race %s has another game running: left out", user_id, race.id)
+            return None
+
+    async def board(self, race_id: int, user_id: int) -> Session:
+        """The racer's running game, once the race has started.
+
+        :raises NotStartedError: before the common start instant.
+        :raises RaceOverError: the racer's game is over.
+        """
+        race = await self._race(race_id)
+        if race.status == "lobby":
+            raise NotStartedYetError()
+        racer = next((r for r in await races_db.racers(self.db, race_id) if r.user_id == user_id), None)
+        if racer is None:
+            raise NotRacerError()
+        if race.status != "running" or racer.game_id is None or racer.left_at is not None:
+            raise RaceOverError()
+        assert race.start_at is not None
+        if self.now() < race.start_at:
+            raise NotStartedError(race.start_at)
+        session = self.sessions.get(racer.game_id)
+        if session is None:
+            raise RaceOverError()
+        return session
+
+    async def _leave_running(self, race: RaceRecord, user_id: int) -> None:
+        racer = next((r for r in await races_db.racers(self.db, race.id) if r.user_id == user_id), None)
+        if racer is None:
+            raise NotRacerError()
+        if racer.left_at is not None:
+            raise RaceOverError()
+        await races_db.mark_left(self.db, race.id, user_id, self.now())
+        session = self.sessions.get(racer.game_id) if racer.game_id is not None else None
+        if session is not None:
+            with contextlib.suppress(errors.BotError):
+                await self.sessions.play(session, END)

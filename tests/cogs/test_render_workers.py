@@ -1,0 +1,66 @@
+"""Boards drawn by real render workers on (simulated) Discord: a worker that dies mid-game, and the close."""
+
+from __future__ import annotations
+
+import io
+import os
+import signal
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from bot.settings import Settings
+from tests.bot.decks import EASY_NUMBER
+
+pytestmark = pytest.mark.usefixtures("no_error_logs")
+
+
+@pytest.fixture
+def settings(settings: Settings) -> Settings:
+    """The test settings with one real render worker process."""
+    return settings.model_copy(update={"render_workers": 1})
+
+
+async def picture(env: Any, message: Any) -> Image.Image:
+    [attachment] = message.attachments
+    data = env.backend.cdn.get(attachment.url)
+    assert data is not None
+    return Image.open(io.BytesIO(data))
+
+
+def worker_pids(env: Any) -> set[int]:
+    return set(env.bot.renders.pids)
+
+
+def running(pid: int) -> bool:
+    """Whether process ``pid`` still runs (a zombie counts as ended)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().split(") ")[1][0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+async def test_clicks_are_answered_with_boards_after_the_render_worker_dies(simcord_env, channel, alice):
+    started = await alice.slash(channel, "solitaire start", variant="draw3", deal=EASY_NUMBER)
+    board = started.response
+    assert (await picture(simcord_env, board)).format == "PNG"
+    drawn = await alice.click(board, label="Draw")
+    assert not drawn.response.ephemeral and "score" in drawn.response.content
+    [worker] = worker_pids(simcord_env)
+    os.kill(worker, signal.SIGKILL)
+    after = await alice.click(drawn.response, label="Draw")  # by a fresh worker, or here while it starts
+    assert not after.response.ephemeral and "score" in after.response.content
+    assert (await picture(simcord_env, after.response)).size == (await picture(simcord_env, board)).size
+    assert simcord_env.bot.renders.replaced == 1 and worker not in worker_pids(simcord_env)
+    again = await alice.click(after.response, label="Draw")
+    assert "score" in again.response.content and len(worker_pids(simcord_env)) == 1
+
+
+async def test_closing_the_bot_stops_its_render_workers(simcord_env, channel, alice):
+    await alice.slash(channel, "solitaire start", variant="draw3", deal=EASY_NUMBER)
+    pids = worker_pids(simcord_env)
+    assert pids and all(running(pid) for pid in pids)
+    await simcord_env.bot.close_services()
+    assert not simcord_env.bot.renders.running and not any(running(pid) for pid in pids)
