@@ -90,6 +90,11 @@ class Game(ABC):
         self._deal()
 
     # -- what subclasses provide ---------------------------------------------
+    @classmethod
+    def scoring_rule(cls, rules: Rules) -> str:
+        """The scoring of ``rules``' variant in plain text: :attr:`scoring_text` unless a rule trims it."""
+        return cls.scoring_text
+
     @abstractmethod
     def _deal(self) -> None:
         """Lay out the deck."""

@@ -86,7 +86,7 @@ def stock_rule(rules: Rules) -> str:
 def rules_parts(rules: Rules) -> tuple[str, str, str]:
     """The goal, the stock rule and the scoring of ``rules``' variant, in plain wrapped text."""
     engine = engine_for(rules.family)
-    return engine.goal, stock_rule(rules), engine.scoring_text
+    return engine.goal, stock_rule(rules), engine.scoring_rule(rules)
 
 
 def move_help(rules: Rules) -> str:

@@ -23,6 +23,13 @@ FOUNDATION_ORDER = "SHDC"
 _FOUNDATION_OF_SUIT = {suit: source for source, suit in FOUNDATION_SOURCES.items()}
 
 
+_SCORING = (
+    "Scoring: a card's first arrival on a foundation A 50, 2 45 .. 9 10, 10 J Q K 5; a card turned up\n"
+    "+10; a move from the waste +10"
+)
+_SCORING_BACK = "; a foundation card back to a pile -10"
+
+
 class KlondikeGame(Game):
     """Seven piles, four suit foundations, a stock and a waste.
 
@@ -46,11 +53,13 @@ class KlondikeGame(Game):
         "Build the four foundations up by suit, ace to king. Build the seven piles down in alternating\n"
         "colours; move any face-up run; only a king (or a run headed by one) fills an empty pile."
     )
-    scoring_text = (
-        "Scoring: a card's first arrival on a foundation A 50, 2 45 .. 9 10, 10 J Q K 5; a card turned up\n"
-        "+10; a move from the waste +10; a foundation card back to a pile -10."
-    )
+    scoring_text = _SCORING + _SCORING_BACK + "."
     bonus_total = 52
+
+    @classmethod
+    def scoring_rule(cls, rules: Rules) -> str:
+        """The scoring, without the foundation-to-pile penalty where cards never leave the foundations."""
+        return cls.scoring_text if rules.foundation_to_tableau else _SCORING + "."
 
     def _deal(self) -> None:
         self.piles, self.hidden, position = [], [], 0

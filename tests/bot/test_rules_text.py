@@ -22,3 +22,8 @@ def test_rules_name_the_variant_and_its_scoring(variant, words):
 def test_an_unknown_variant_is_refused():
     with pytest.raises(UnknownVariantError):
         rules_text("spider")
+
+
+@pytest.mark.parametrize(("variant", "mentioned"), [("draw1", True), ("draw3", True), ("goldrush", False)])
+def test_the_foundation_to_pile_penalty_is_listed_only_where_that_move_exists(variant, mentioned):
+    assert ("back to a pile" in rules_text(variant)) is mentioned
