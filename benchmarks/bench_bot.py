@@ -34,9 +34,6 @@ from pathlib import Path
 from typing import Any
 
 import simcord
-from simcord import interactions as sim_interactions
-from simcord.backend import serializers
-from simcord.enums import ComponentType, InteractionType
 
 from bot.client import SolitaireBot
 from bot.deal_bank import DealBank
@@ -47,7 +44,7 @@ from solitaire import VARIANTS
 from solitaire.deals import ProvenDeal
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from benchmarks.sim_clicks import ANSWERED, OPEN_DECK, instant_daily, record_answers
+from benchmarks.sim_clicks import ANSWERED, OPEN_DECK, instant_daily, record_answers, send_click
 
 
 def _easy_deal(variant: str, number: int) -> ProvenDeal:
@@ -63,24 +60,6 @@ def _bot(folder: Path) -> SolitaireBot:
 def _rss_mb() -> float:
     with open("/proc/self/statm") as statm:
         return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
-
-
-def _click(env: Any, member: Any, message_id: int, channel_id: int, custom_id: str) -> int:
-    """Send one button click without waiting for it; return the interaction id."""
-    stored = env.backend.get_message(channel_id, message_id)
-    snapshot = dict(serializers.message_payload(env.backend, stored))
-    record, payload = sim_interactions.base_payload(
-        env.backend,
-        type=InteractionType.MESSAGE_COMPONENT,
-        channel_id=channel_id,
-        guild_id=member.guild.id,
-        user_id=member.id,
-        data={"custom_id": custom_id, "component_type": ComponentType.BUTTON},
-    )
-    payload["message"] = snapshot
-    record.source_message_id = stored.id
-    env.backend.emit("INTERACTION_CREATE", payload)
-    return int(record.id)
 
 
 async def _wait_answered(ids: list[int], quiet: float) -> None:
@@ -172,7 +151,7 @@ async def run(games: int, rate: float, seconds: float) -> dict[str, float]:
                 if index == 0:
                     _trim_harness(env)
                 sent_at = time.perf_counter()
-                sent[_click(env, members[index], boards[index], channel.id, board_id(index))] = sent_at
+                sent[send_click(env, members[index], boards[index], channel.id, board_id(index))] = sent_at
             await _wait_answered(list(sent), 10)
             paced_elapsed = max((ANSWERED[i] for i in sent if i in ANSWERED), default=begin) - begin
             latencies = _latencies(sent)
@@ -183,7 +162,7 @@ async def run(games: int, rate: float, seconds: float) -> dict[str, float]:
             burst: dict[int, float] = {}
             burst_begin = time.perf_counter()
             for index, member in enumerate(members):
-                burst[_click(env, member, boards[index], channel.id, board_id(index))] = time.perf_counter()
+                burst[send_click(env, member, boards[index], channel.id, board_id(index))] = time.perf_counter()
             await _wait_answered(list(burst), 10)
             burst_answered = [ANSWERED[i] for i in burst if i in ANSWERED]
             burst_elapsed = max(burst_answered, default=burst_begin) - burst_begin

@@ -37,9 +37,6 @@ from pathlib import Path
 from typing import Any
 
 import simcord
-from simcord import interactions as sim_interactions
-from simcord.backend import serializers
-from simcord.enums import ComponentType, InteractionType
 
 from bot import race as races
 from bot.client import SolitaireBot
@@ -50,7 +47,7 @@ from solitaire import VARIANTS
 from solitaire.deals import ProvenDeal
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from benchmarks.sim_clicks import ANSWERED, OPEN_DECK, instant_daily, record_answers
+from benchmarks.sim_clicks import ANSWERED, OPEN_DECK, instant_daily, record_answers, send_click
 
 
 def _bot(folder: Path) -> SolitaireBot:
@@ -63,24 +60,6 @@ def _bot(folder: Path) -> SolitaireBot:
         numbers=lambda: 777,
     )
     return SolitaireBot(settings, deals=deals, now=time.time, daily_solve=instant_daily)
-
-
-def _click(env: Any, member: Any, message_id: int, channel_id: int, custom_id: str) -> int:
-    """Send one button click without waiting for it; return the interaction id."""
-    stored = env.backend.get_message(channel_id, message_id)
-    snapshot = dict(serializers.message_payload(env.backend, stored))
-    record, payload = sim_interactions.base_payload(
-        env.backend,
-        type=InteractionType.MESSAGE_COMPONENT,
-        channel_id=channel_id,
-        guild_id=member.guild.id,
-        user_id=member.id,
-        data={"custom_id": custom_id, "component_type": ComponentType.BUTTON},
-    )
-    payload["message"] = snapshot
-    record.source_message_id = stored.id
-    env.backend.emit("INTERACTION_CREATE", payload)
-    return int(record.id)
 
 
 def _percentile(values: list[float], fraction: float) -> float:
@@ -146,7 +125,7 @@ async def run(race_count: int, racers: int, seconds: float, rate: float) -> dict
                 session = sessions[index]
                 assert session is not None
                 custom_id = f"sol:{session.id}:{session.game.version}:-:draw"
-                pending[_click(env, member, message_id, channel.id, custom_id)] = (index, time.perf_counter())
+                pending[send_click(env, member, message_id, channel.id, custom_id)] = (index, time.perf_counter())
 
             busy: set[int] = set()
             sent_count = 0
@@ -186,7 +165,7 @@ async def run(race_count: int, racers: int, seconds: float, rate: float) -> dict
             edits = sum(len(t) for t in wall_clock.values())
             for index, (member, _) in enumerate(boards):
                 team, lobby = lobbies[index // racers]
-                _click(env, member, lobby.id, channel.id, f"race:{index // racers + 1}:leave")
+                send_click(env, member, lobby.id, channel.id, f"race:{index // racers + 1}:leave")
             while sum(finals.values()) < race_count and time.perf_counter() - begin < seconds + 120:
                 await asyncio.sleep(0.1)
             await asyncio.sleep(races.STANDINGS_INTERVAL + 0.5)  # the last real sleeps end

@@ -5,7 +5,10 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from simcord import interactions as sim_interactions
+from simcord.backend import serializers
 from simcord.backend.models import interaction as sim_model
+from simcord.enums import ComponentType, InteractionType
 
 from solitaire import Card
 from solitaire.deals import DealRequest, ProvenDeal
@@ -24,6 +27,24 @@ def record_answers() -> None:
             return _original(self, *args, **kwargs)
 
         setattr(sim_model.Interaction, name, stamped)
+
+
+def send_click(env: Any, member: Any, message_id: int, channel_id: int, custom_id: str) -> int:
+    """Send one button click without waiting for it; return the interaction id."""
+    stored = env.backend.get_message(channel_id, message_id)
+    snapshot = dict(serializers.message_payload(env.backend, stored))
+    record, payload = sim_interactions.base_payload(
+        env.backend,
+        type=InteractionType.MESSAGE_COMPONENT,
+        channel_id=channel_id,
+        guild_id=member.guild.id,
+        user_id=member.id,
+        data={"custom_id": custom_id, "component_type": ComponentType.BUTTON},
+    )
+    payload["message"] = snapshot
+    record.source_message_id = stored.id
+    env.backend.emit("INTERACTION_CREATE", payload)
+    return int(record.id)
 
 
 def _open_deck() -> tuple[Card, ...]:
