@@ -45,12 +45,10 @@ def main() -> int:
     from bot.logging_setup import setup_logging
 
     setup_logging(settings.log_level)
-    import sqlite3
-
     import discord
 
     from bot.client import use_api_base
-    from bot.storage import MigrationError
+    from bot.storage import MigrationError, StorageError
 
     if settings.api_base:
         use_api_base(settings.api_base)
@@ -64,7 +62,7 @@ def main() -> int:
     except discord.PrivilegedIntentsRequired:
         print("error: Discord asked for privileged intents, which this bot never requests", file=sys.stderr)
         return 2
-    except (sqlite3.Error, MigrationError) as error:
+    except (StorageError, MigrationError) as error:
         print(f"error: cannot use the database {settings.database_label!r}: {error}", file=sys.stderr)
         return 2
     except (OSError, discord.HTTPException, discord.GatewayNotFound) as error:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import sqlite3
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -24,7 +23,7 @@ from typing import Literal
 from bot import errors
 from bot.after_game import check_hints_allowed
 from bot.deal_bank import Deal
-from bot.storage import Database, players
+from bot.storage import ConstraintError, Database, StorageError, players
 from bot.storage import games as games_db
 from bot.storage.games import GameRecord, Mode
 from solitaire import (
@@ -279,9 +278,9 @@ class SessionManager:
     async def _insert(self, row: games_db.NewGame) -> GameRecord:
         try:
             return await games_db.insert_game(self.db, row)
-        except sqlite3.IntegrityError:
+        except ConstraintError:
             raise
-        except sqlite3.Error as error:
+        except StorageError as error:
             log.warning("could not store a new game for user %s: %s", row.user_id, error)
             raise _refusal(error, "Your new game") from None
 
@@ -306,7 +305,7 @@ class SessionManager:
         session.record = replace(session.record, channel_id=channel_id, message_id=message_id, webhook_token=token)
         try:
             await games_db.set_board(self.db, session.id, channel_id=channel_id, message_id=message_id, token=token)
-        except sqlite3.Error as error:
+        except StorageError as error:
             log.warning("could not store the board message of game %s: %s", session.id, error)
 
     # -- playing -------------------------------------------------------------------
@@ -388,7 +387,7 @@ class SessionManager:
             else:
                 try:
                     outcome = await self._settle(session, moves, saved)
-                except sqlite3.Error as error:
+                except StorageError as error:
                     self._restore(session, saved)
                     log.warning(
                         "game %s: move not saved (%s); the game is back at version %d", session.id, error, saved
@@ -420,7 +419,7 @@ class SessionManager:
             raise
 
     async def _settle(self, session: Session, moves: tuple[str, ...], saved: int) -> Outcome:
-        """Save the commands played since version ``saved`` (or the result); :raises sqlite3.Error: if refused."""
+        """Save the commands played since version ``saved`` (or the result); :raises StorageError: if refused."""
         game = session.game
         finished = None
         if game.is_over:
@@ -429,7 +428,7 @@ class SessionManager:
             entries = tuple((move, int(seconds)) for move, seconds in game.log[saved:])
             progress = games_db.Progress(moves=entries, first=saved, score=game.score, version=game.version)
             if not await games_db.save_progress(self.db, session.id, progress):
-                raise sqlite3.DatabaseError(f"game {session.id} is not at version {saved} in the database")
+                raise StorageError(f"game {session.id} is not at version {saved} in the database")
             session.record = replace(session.record, score=game.score, version=game.version)
         return Outcome(moves=moves, view=session.view(), version=game.version, finished=finished)
 
@@ -437,7 +436,7 @@ class SessionManager:
         """:meth:`_finish`; if the database refuses, rebuild the game at version ``saved`` and refuse privately."""
         try:
             return await self._finish(session)
-        except sqlite3.Error as error:
+        except StorageError as error:
             self._restore(session, saved)
             log.warning("game %s: result not saved (%s); the game is back at version %d", session.id, error, saved)
             raise _refusal(error, what) from None
@@ -538,7 +537,7 @@ class SessionManager:
             game = game_from_json(json.loads(await games_db.game_state(self.db, record)))
             if game.version != record.version:  # every later save would be refused: close it now
                 raise ValueError(f"its log has {game.version} commands, its row says {record.version}")
-        except sqlite3.Error:
+        except StorageError:
             raise
         except Exception as error:  # any damage: bad JSON, a log the rules refuse now, ...
             await self._close_broken(record, error)
@@ -566,7 +565,7 @@ class SessionManager:
                 session.game.expire()
             try:
                 row = await self._finish(session)
-            except sqlite3.Error as error:
+            except StorageError as error:
                 self._restore(session, saved)  # the armed clock expires it again, with retries
                 log.warning("game %s: result not recorded at restart (%s); its clock will retry", session.id, error)
                 return None
@@ -582,7 +581,7 @@ class SessionManager:
         """Queue ``text`` about game ``record`` for its player's next command (failures are logged)."""
         try:
             await games_db.add_notice(self.db, record.guild_id, record.user_id, record.id, text, now=self.now())
-        except sqlite3.Error as error:
+        except StorageError as error:
             log.warning("could not queue a notice about game %s: %s", record.id, error)
             return
         self._noticed.add((record.guild_id, record.user_id))
@@ -627,7 +626,7 @@ class SessionManager:
             timer.cancel()
 
 
-def _refusal(error: sqlite3.Error, what: str) -> errors.NotSavedError:
+def _refusal(error: StorageError, what: str) -> errors.NotSavedError:
     """The player's answer to a refused write: "busy" for a lock held too long, "not saved" otherwise."""
     text = str(error).lower()
     if "locked" in text or "busy" in text:

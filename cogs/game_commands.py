@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import sqlite3
 
 import discord
 from discord import app_commands
@@ -16,6 +15,7 @@ from bot.errors import fit_reply
 from bot.move_words import describe_move
 from bot.rules_text import rules_text
 from bot.sessions import FinishSource, Outcome, Session
+from bot.storage import StorageError
 from bot.storage import games as games_db
 from bot.storage.deals import StoredDeals
 from bot.storage.games import GameRecord
@@ -208,7 +208,7 @@ class GameCommands(SolitaireCogBase):
             if found:
                 await answer_privately(interaction, fit_reply("\n".join(text for _, text in found)))
                 await self.sessions.drop_notices(guild_id, user_id, [notice_id for notice_id, _ in found])
-        except (discord.HTTPException, sqlite3.Error) as error:
+        except (discord.HTTPException, StorageError) as error:
             log.warning("could not deliver notices to user %s: %s", user_id, error)
 
     async def handle_board_click(self, interaction: discord.Interaction, click: BoardClick | None) -> None:

@@ -9,7 +9,8 @@ Storage modules write one SQL text for both: ``?`` (or ``?NNN``) placeholders, w
 PostgreSQL backend turns into ``$n``; ``INSERT ... ON CONFLICT`` instead of ``INSERT OR ...``;
 ``RETURNING`` instead of ``lastrowid``; ``CAST(? AS DOUBLE PRECISION)`` where a parameter's
 type cannot be inferred. Both backends raise the standard library's DB-API errors
-(:class:`sqlite3.Error` and its children): PostgreSQL's own errors are translated into them
+(:class:`sqlite3.Error` and its children, named here :data:`StorageError` and
+:data:`ConstraintError` so callers need not know the backend): PostgreSQL's own errors are translated into them
 (a lock or serialization failure reads "database is locked", disk full "database or disk is
 full"), so the bot answers players the same way on either.
 
@@ -34,11 +35,13 @@ from typing import Any, Protocol
 
 __all__ = [
     "Changed",
+    "ConstraintError",
     "Database",
     "Migration",
     "MigrationError",
     "Queries",
     "Row",
+    "StorageError",
     "Transaction",
     "is_postgres_url",
     "load_migrations",
@@ -47,6 +50,11 @@ __all__ = [
 ]
 
 Params = Sequence[Any] | dict[str, Any]
+
+StorageError = sqlite3.Error
+"""A statement either backend refused (the DB-API base class; PostgreSQL's errors are translated into it)."""
+ConstraintError = sqlite3.IntegrityError
+"""A statement that broke a constraint (a unique index, a check), on either backend."""
 
 _MIGRATION_NAME = re.compile(r"^V(?P<version>\d{3,})__(?P<name>[a-z0-9_]+)\.sql$")
 _POSTGRES_SCHEMES = ("postgresql://", "postgres://")

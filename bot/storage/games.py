@@ -10,11 +10,10 @@ next command.
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import dataclass, fields
 from typing import Literal
 
-from bot.storage import Database, Row, Transaction
+from bot.storage import ConstraintError, Database, Row, Transaction
 
 Mode = Literal["casual", "daily", "race"]
 PLAYING = "playing"
@@ -135,7 +134,7 @@ async def insert_game(db: Database, game: NewGame) -> GameRecord:
                     game.deadline,
                 ),
             )
-    except sqlite3.IntegrityError as error:
+    except ConstraintError as error:
         if "UNIQUE" not in str(error):
             raise
         raise DuplicateGameError("daily" if await _played_daily(db, game) else "active") from error
