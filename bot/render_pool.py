@@ -158,10 +158,10 @@ class RenderPool:
 
     def _dispatch(self) -> None:
         """Hand waiting pictures to idle workers (a pipe write of about a kilobyte: it does not block)."""
-        for worker in self._pool:
+        for worker in list(self._pool):  # a worker found dead is replaced in the pool meanwhile
             if not self._queue:
                 return
-            if worker.job is None:
+            if worker.job is None and worker in self._pool:
                 picture, job = self._queue.popleft()
                 if job.done():  # its click was cancelled meanwhile
                     continue
