@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass, fields
 from typing import Literal
 
-from bot.storage import ConstraintError, Database, Row, Transaction
+from bot.storage import ConstraintError, Database, Row, Transaction, Write
 
 Mode = Literal["casual", "daily", "race"]
 PLAYING = "playing"
@@ -181,18 +181,16 @@ async def save_progress(db: Database, game_id: int, progress: Progress) -> bool:
     Returns ``False`` (and writes nothing) if the game is no longer running or its stored
     version is not ``progress.first`` (the caller's game and the row disagree).
     """
-    async with db.transaction() as tx:
-        changed = await tx.execute(
-            "UPDATE games SET score = ?, version = ? WHERE id = ? AND status = 'playing' AND version = ?",
-            (progress.score, progress.version, game_id, progress.first),
-        )
-        if changed.rowcount != 1:
-            return False
-        await tx.executemany(
-            "INSERT INTO game_moves (game_id, seq, move, seconds) VALUES (?, ?, ?, ?)",
-            [(game_id, progress.first + index, move, seconds) for index, (move, seconds) in enumerate(progress.moves)],
-        )
-    return True
+    guard = Write(
+        "UPDATE games SET score = ?, version = ? WHERE id = ? AND status = 'playing' AND version = ?",
+        [(progress.score, progress.version, game_id, progress.first)],
+        exactly_one=True,
+    )
+    moves = Write(
+        "INSERT INTO game_moves (game_id, seq, move, seconds) VALUES (?, ?, ?, ?)",
+        [(game_id, progress.first + index, move, seconds) for index, (move, seconds) in enumerate(progress.moves)],
+    )
+    return await db.write_batch([guard, moves]) is not None
 
 
 async def game_state(db: Database, record: GameRecord) -> str:

@@ -9,10 +9,11 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from importlib.resources.abc import Traversable
 from pathlib import Path
+from typing import TypeVar, cast
 
 import aiosqlite
 
@@ -25,10 +26,12 @@ from bot.storage import (
     Queries,
     Row,
     Transaction,
+    Write,
     load_migrations,
     packaged_migrations,
 )
 
+_T = TypeVar("_T")
 _PRAGMAS = (
     "PRAGMA journal_mode = WAL",
     "PRAGMA synchronous = NORMAL",
@@ -44,40 +47,88 @@ CREATE TABLE IF NOT EXISTS schema_migrations (
 """
 
 
+def _changed(connection: sqlite3.Connection, sql: str, params: Params) -> Changed:
+    cursor = connection.execute(sql, params)
+    try:
+        return Changed(cursor.rowcount, cursor.lastrowid)
+    finally:
+        cursor.close()
+
+
+def _changed_many(connection: sqlite3.Connection, sql: str, rows: Iterable[Params]) -> Changed:
+    cursor = connection.executemany(sql, rows)
+    try:
+        return Changed(cursor.rowcount, cursor.lastrowid)
+    finally:
+        cursor.close()
+
+
+def _first(connection: sqlite3.Connection, sql: str, params: Params) -> Row | None:
+    cursor = connection.execute(sql, params)
+    try:
+        row: sqlite3.Row | None = cursor.fetchone()
+        return row
+    finally:
+        cursor.close()
+
+
+def _every(connection: sqlite3.Connection, sql: str, params: Params) -> list[Row]:
+    cursor = connection.execute(sql, params)
+    try:
+        return list(cursor.fetchall())
+    finally:
+        cursor.close()
+
+
+def _batch(connection: sqlite3.Connection, writes: Sequence[Write]) -> list[Changed] | None:
+    """Run a whole :meth:`Database.write_batch` on the connection's thread: BEGIN to COMMIT in one call."""
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        done = []
+        for write in writes:
+            if len(write.rows) == 1:
+                changed = _changed(connection, write.sql, write.rows[0])
+            else:
+                changed = _changed_many(connection, write.sql, write.rows)
+            if write.exactly_one and changed.rowcount != 1:
+                connection.rollback()
+                return None
+            done.append(changed)
+    except BaseException:
+        connection.rollback()
+        raise
+    connection.commit()
+    return done
+
+
 class SqliteQueries(Queries):
-    """Statements on an aiosqlite connection."""
+    """Statements on an aiosqlite connection, each in one hop to the connection's thread.
+
+    aiosqlite's cursor methods take two or three hops per statement (execute, fetch, close), and
+    every hop waits for a turn of the event loop: under load that multiplies the time a write
+    holds the lock. Each statement here is one function run on aiosqlite's thread instead.
+    """
 
     def __init__(self, connection: aiosqlite.Connection) -> None:
         self._connection = connection
 
+    async def _call(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
+        """Run ``work`` on the connection's own thread (aiosqlite's queue) and wait for its result."""
+        connection = self._connection
+        enqueue = cast(Callable[[Callable[[], _T]], Awaitable[_T]], connection._execute)  # aiosqlite leaves it untyped
+        return await enqueue(lambda: work(connection._conn))
+
     async def _execute(self, sql: str, params: Params = ()) -> Changed:
-        cursor = await self._connection.execute(sql, params)
-        try:
-            return Changed(cursor.rowcount, cursor.lastrowid)
-        finally:
-            await cursor.close()
+        return await self._call(lambda connection: _changed(connection, sql, params))
 
     async def _executemany(self, sql: str, rows: Iterable[Params]) -> Changed:
-        cursor = await self._connection.executemany(sql, rows)
-        try:
-            return Changed(cursor.rowcount, cursor.lastrowid)
-        finally:
-            await cursor.close()
+        return await self._call(lambda connection: _changed_many(connection, sql, rows))
 
     async def _fetchone(self, sql: str, params: Params = ()) -> Row | None:
-        cursor = await self._connection.execute(sql, params)
-        try:
-            row: sqlite3.Row | None = await cursor.fetchone()
-            return row
-        finally:
-            await cursor.close()
+        return await self._call(lambda connection: _first(connection, sql, params))
 
     async def _fetchall(self, sql: str, params: Params = ()) -> list[Row]:
-        cursor = await self._connection.execute(sql, params)
-        try:
-            return list(await cursor.fetchall())
-        finally:
-            await cursor.close()
+        return await self._call(lambda connection: _every(connection, sql, params))
 
 
 class SqliteTransaction(SqliteQueries, Transaction):
@@ -180,10 +231,16 @@ class SqliteDatabase(SqliteQueries, Database):
     async def transaction(self) -> AsyncIterator[Transaction]:
         """Open a write transaction: committed when the block ends, rolled back if it raises."""
         async with self._lock:
-            await self._execute("BEGIN IMMEDIATE")
+            await self._call(lambda connection: connection.execute("BEGIN IMMEDIATE").close())
             try:
                 yield SqliteTransaction(self._connection)
             except BaseException:
-                await self._connection.rollback()
+                await self._call(lambda connection: connection.rollback())
                 raise
-            await self._connection.commit()
+            await self._call(lambda connection: connection.commit())
+
+    async def write_batch(self, writes: Sequence[Write]) -> list[Changed] | None:
+        """Run ``writes`` in order in one transaction, BEGIN to COMMIT in one hop to the connection's thread;
+        ``None``, with nothing written, when a guard fails."""
+        async with self._lock:
+            return await self._call(lambda connection: _batch(connection, writes))

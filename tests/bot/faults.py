@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable
+from typing import Any
 
 import pytest
 
 from bot.storage import Changed, Params, Queries, Row
+from bot.storage import sqlite as sqlite_backend
 from bot.storage.postgres import PostgresQueries
-from bot.storage.sqlite import SqliteQueries
 
 DISK_FULL = "database or disk is full"
 LOCKED = "database is locked"
@@ -18,6 +19,9 @@ WRITES = ("INSERT", "UPDATE", "DELETE")
 
 class WriteFaults:
     """Counts the write statements of every :class:`Database` (either backend) and makes chosen ones raise.
+
+    A failure inside a batch (:meth:`Database.write_batch`) raises where that statement runs, so the
+    batch is rolled back as a real failure would roll it back.
 
     ``fail(at=n)`` makes the n-th write from now (on ``tables``) raise ``sqlite3.OperationalError``: the
     error type both backends raise for a refused write (PostgreSQL's own errors are translated into it).
@@ -29,8 +33,20 @@ class WriteFaults:
         self._fail_at: int | None = None
         self._message = DISK_FULL
         self.raised = 0
-        for backend in (SqliteQueries, PostgresQueries):
-            self._hook(monkeypatch, backend)
+        self._hook(monkeypatch, PostgresQueries)
+        self._hook_sqlite(monkeypatch)
+
+    def _hook_sqlite(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        """SQLite runs each statement, and each whole batch, as a function on its connection's thread: hook those."""
+        faults = self
+        for name in ("_changed", "_changed_many", "_first"):
+            statement = getattr(sqlite_backend, name)
+
+            def checked(connection: sqlite3.Connection, sql: str, params: Any, _statement: Any = statement) -> Any:
+                faults.check(sql)
+                return _statement(connection, sql, params)
+
+            monkeypatch.setattr(sqlite_backend, name, checked)
 
     def _hook(self, monkeypatch: pytest.MonkeyPatch, backend: type[Queries]) -> None:
         execute, executemany, fetchone = backend._execute, backend._executemany, backend._fetchone

@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import Database, MigrationError, load_migrations
+from bot.storage import ConstraintError, Database, MigrationError, Write, load_migrations
 
 
 async def test_open_applies_migrations_once(empty_database_target: str | Path):
@@ -80,5 +80,55 @@ async def test_transaction_rolls_back_on_error(database_target: str | Path):
                 raise RuntimeError("boom")
         row = await db.fetchone("SELECT COUNT(*) FROM games")
         assert row is not None and row[0] == 0
+    finally:
+        await db.close()
+
+
+async def _scratch_table(db: Database) -> None:
+    await db.execute("DROP TABLE IF EXISTS batch_t")  # PostgreSQL's test schema outlives one test
+    await db.execute("CREATE TABLE batch_t (k INTEGER PRIMARY KEY, v INTEGER NOT NULL)")
+    await db.execute("INSERT INTO batch_t (k, v) VALUES (1, 0)")
+
+
+async def _rows(db: Database) -> list[tuple[int, int]]:
+    return [(row[0], row[1]) for row in await db.fetchall("SELECT k, v FROM batch_t ORDER BY k")]
+
+
+async def test_write_batch_runs_every_statement_in_one_transaction(database_target: str | Path):
+    db = await Database.open(database_target)
+    try:
+        await _scratch_table(db)
+        bump = Write("UPDATE batch_t SET v = v + 1 WHERE k = ?", [(1,)], exactly_one=True)
+        more = Write("INSERT INTO batch_t (k, v) VALUES (?, ?)", [(2, 20), (3, 30)])
+        changed = await db.write_batch([bump, more])
+        assert changed is not None and changed[0].rowcount == 1
+        assert await _rows(db) == [(1, 1), (2, 20), (3, 30)]
+    finally:
+        await db.close()
+
+
+async def test_write_batch_guard_that_misses_writes_nothing(database_target: str | Path):
+    db = await Database.open(database_target)
+    try:
+        await _scratch_table(db)
+        first = Write("INSERT INTO batch_t (k, v) VALUES (?, ?)", [(5, 50)])
+        missed = Write("UPDATE batch_t SET v = 9 WHERE k = ?", [(404,)], exactly_one=True)
+        assert await db.write_batch([first, missed, first]) is None
+        assert await _rows(db) == [(1, 0)]  # the insert before the guard was undone too
+    finally:
+        await db.close()
+
+
+async def test_write_batch_statement_that_fails_undoes_the_batch(database_target: str | Path):
+    db = await Database.open(database_target)
+    try:
+        await _scratch_table(db)
+        bump = Write("UPDATE batch_t SET v = v + 1 WHERE k = ?", [(1,)])
+        duplicate = Write("INSERT INTO batch_t (k, v) VALUES (?, ?)", [(7, 1), (7, 2)])
+        with pytest.raises(ConstraintError):
+            await db.write_batch([bump, duplicate])
+        assert await _rows(db) == [(1, 0)]
+        assert await db.write_batch([bump]) is not None  # the connection is usable afterwards
+        assert await _rows(db) == [(1, 1)]
     finally:
         await db.close()
