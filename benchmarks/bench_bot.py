@@ -1,6 +1,7 @@
 """Drive many simulated players at once through the real bot (discord.py + SimCord's simulated Discord).
 
 Usage: [RENDER_WORKERS=2] .venv/bin/python benchmarks/bench_bot.py [--games 200] [--rate 50] [--seconds 20]
+       [--backend sqlite|postgres] [--database-url URL]
 
 1. ``--games`` members each run ``/solitaire start`` (one game each, all running at once);
    Python memory per active game is measured with tracemalloc around those starts.
@@ -8,7 +9,8 @@ Usage: [RENDER_WORKERS=2] .venv/bin/python benchmarks/bench_bot.py [--games 200]
    spread round-robin over the games, each sent without waiting for earlier ones (a real
    INTERACTION_CREATE through the gateway, the current board's custom id). Latency is the
    time from sending the interaction to the bot's response reaching (simulated) Discord:
-   parsing, the session lock, the SQLite save, the PNG render (in ``RENDER_WORKERS`` worker
+   parsing, the session lock, the save (SQLite, or PostgreSQL with ``--backend postgres``: a
+   throwaway server like the tests', or ``--database-url``), the PNG render (in ``RENDER_WORKERS`` worker
    processes, read from the environment like the bot; 0: in a thread) and the edit.
 3. Burst phase: one click for every game at the same instant; moves/s is how fast all are answered.
 
@@ -33,8 +35,12 @@ import tracemalloc
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this tree's bot, not an installed one
+
 import simcord
 
+from benchmarks.postgres_target import postgres_url, scratch_schema
+from benchmarks.sim_clicks import ANSWERED, OPEN_DECK, instant_daily, record_answers, send_click
 from bot.client import SolitaireBot
 from bot.deal_bank import DealBank
 from bot.sessions import SessionManager
@@ -43,16 +49,15 @@ from bot.storage import Database
 from solitaire import VARIANTS
 from solitaire.deals import ProvenDeal
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from benchmarks.sim_clicks import ANSWERED, OPEN_DECK, instant_daily, record_answers, send_click
-
 
 def _easy_deal(variant: str, number: int) -> ProvenDeal:
     return ProvenDeal(variant, number, OPEN_DECK, ())
 
 
-def _bot(folder: Path) -> SolitaireBot:
-    settings = load_settings(_env_file=None, discord_token="bench", database_path=folder / "bench.db")
+def _bot(folder: Path, database_url: str | None) -> SolitaireBot:
+    settings = load_settings(
+        _env_file=None, discord_token="bench", database_path=folder / "bench.db", database_url=database_url
+    )
     deals: DealBank[Any] = DealBank(_easy_deal, variants=VARIANTS, size=0, executor=None, numbers=lambda: 777)
     return SolitaireBot(settings, deals=deals, daily_solve=instant_daily)
 
@@ -111,10 +116,11 @@ async def _session_memory(folder: Path, games: int) -> float:
     return used / games
 
 
-async def run(games: int, rate: float, seconds: float) -> dict[str, float]:
+async def run(games: int, rate: float, seconds: float, database_url: str | None = None) -> dict[str, float]:
+    """Start ``games`` games, then click at ``rate`` for ``seconds``, then all at once; SQLite unless a URL is given."""
     record_answers()
     with tempfile.TemporaryDirectory() as folder:
-        bot = _bot(Path(folder))
+        bot = _bot(Path(folder), database_url)
         async with simcord.run(bot) as env:
             guild = env.create_guild("Bench")
             channel = guild.create_text_channel("games")
@@ -204,10 +210,16 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--rate", type=float, default=50.0, help="clicks per second in the paced phase")
     parser.add_argument("--seconds", type=float, default=20.0, help="length of the paced phase")
+    parser.add_argument("--backend", choices=("sqlite", "postgres"), default="sqlite")
+    parser.add_argument("--database-url", help="postgres: a database to use (default: start a throwaway server)")
     args = parser.parse_args()
     load = os.getloadavg()[0]
-    figures = asyncio.run(run(args.games, args.rate, args.seconds))
-    print(f"machine: {os.cpu_count()} cores, load average {load:.2f} at start")
+    if args.backend == "postgres":
+        with postgres_url(args.database_url) as url, scratch_schema(url, "bench_bot") as schema_url:
+            figures = asyncio.run(run(args.games, args.rate, args.seconds, schema_url))
+    else:
+        figures = asyncio.run(run(args.games, args.rate, args.seconds))
+    print(f"machine: {os.cpu_count()} cores, load average {load:.2f} at start; backend {args.backend}")
     print(f"{figures['games']} games running; start {figures['start_ms_per_game']:.1f} ms each (slash, serial)")
     print(
         f"paced {figures['clicks']} Draw clicks at {figures['rate_target']:.0f}/s: "
@@ -229,7 +241,7 @@ def main() -> None:
     print(
         " ".join(
             f"{key}={value:.1f}" if isinstance(value, float) else f"{key}={value}"
-            for key, value in {**figures, "load": load}.items()
+            for key, value in {**figures, "backend": args.backend, "load": load}.items()
         )
     )
 
