@@ -36,8 +36,11 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this tree's bot, not an installed one
+
 import simcord
 
+from benchmarks.sim_clicks import ANSWERED, OPEN_DECK, instant_daily, record_answers, send_click
 from bot import race as races
 from bot.client import SolitaireBot
 from bot.deal_bank import DealBank
@@ -45,9 +48,6 @@ from bot.race import start as race_start
 from bot.settings import load_settings
 from solitaire import VARIANTS
 from solitaire.deals import ProvenDeal
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from benchmarks.sim_clicks import ANSWERED, OPEN_DECK, instant_daily, record_answers, send_click
 
 
 def _bot(folder: Path) -> SolitaireBot:
