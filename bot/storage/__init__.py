@@ -106,6 +106,10 @@ class Write:
     exactly_one: bool = False
     """A guard: unless this statement changes exactly one row, the whole batch is undone."""
 
+    def __post_init__(self) -> None:
+        if self.exactly_one and len(self.rows) != 1:
+            raise ValueError(f"a guard runs once, with one row of parameters, not {len(self.rows)}")
+
 
 class _GuardFailedError(Exception):
     """A guard of a batch failed: roll its transaction back."""

@@ -132,3 +132,8 @@ async def test_write_batch_statement_that_fails_undoes_the_batch(database_target
         assert await _rows(db) == [(1, 1)]
     finally:
         await db.close()
+
+
+def test_a_guard_takes_one_row_of_parameters():
+    with pytest.raises(ValueError, match="one row of parameters, not 2"):
+        Write("UPDATE batch_t SET v = 1 WHERE k = ?", [(1,), (2,)], exactly_one=True)
