@@ -149,7 +149,9 @@ class SolitaireBot(commands.Bot):
             spares=self.settings.daily_spares,
             ownership=self.ownership,
         )
-        self.races = RaceService(self.db, self.sessions, self.deals, now=self.now)
+        self.races = RaceService(
+            self.db, self.sessions, self.deals, now=self.now, announcements=self.daily.announcements
+        )
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         resumed, finished = await self.sessions.resume_all(owns=owns)
@@ -169,6 +171,14 @@ class SolitaireBot(commands.Bot):
     def running_shards(self) -> list[int]:
         """The shard ids this process runs (``[0]`` unsharded)."""
         return [self.shard_id or 0]
+
+    async def competition_over(self, record: GameRecord) -> bool:
+        """Whether nobody can still gain from a finished game's deal (after-game gates, see ``bot.after_game``)."""
+        if record.mode == "daily" and record.daily_date is not None:
+            return await self.daily.day_over(record.guild_id, record.daily_date)
+        if record.mode == "race":
+            return await self.races.over_for_game(record.id)
+        return record.mode == "casual"
 
     def _daily_secret(self) -> str | None:
         secret = self.settings.daily_secret

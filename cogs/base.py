@@ -31,7 +31,9 @@ class SolitaireCogBase(commands.Cog, ABC, metaclass=CompositeMetaClass):
     daily: DailyService
 
     @abstractmethod
-    async def send_board(self, interaction: discord.Interaction, session: Session, *, ephemeral: bool) -> None:
+    async def send_board(
+        self, interaction: discord.Interaction, session: Session, *, ephemeral: bool, followup: bool = False
+    ) -> None:
         """Answer with the board of ``session`` and remember the message (``GameCommands``)."""
 
     @abstractmethod

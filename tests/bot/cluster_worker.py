@@ -27,7 +27,8 @@ from collections.abc import Callable
 from datetime import date
 from typing import Any
 
-from bot.daily import Announcement, DailyService, Delivery
+from bot.announcements import Announcement, Delivery
+from bot.daily import DailyService
 from bot.deal_bank import DealBank
 from bot.shards import Ownership, parse_shard_ids
 from bot.storage import Database, claims
