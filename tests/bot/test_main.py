@@ -74,7 +74,9 @@ async def test_runs_against_the_configured_endpoints_logs_ready_and_stops_cleanl
     ready = [line for line in stderr.splitlines() if " INFO " in line and "ready" in line]
     assert len(ready) == 1 and re.search(r"ready as SolitaireRush: 0 servers, \d+ commands", ready[0]), stderr
     assert f" INFO    bot.client: Solitaire Rush for Discord {project_version()} (discord.py 2." in stderr, stderr
-    invite = "invite me to a server: https://discord.com/oauth2/authorize?client_id=4242&scope=bot+applications.commands"
+    invite = (
+        "invite me to a server: https://discord.com/oauth2/authorize?client_id=4242&scope=bot+applications.commands"
+    )
     assert f"{invite}&permissions=52224 (permissions: View Channel, Send Messages" in stderr, stderr
     assert " WARNING bot.client: I am in no server: open the invite link above" in stderr
     assert "shutting down" in stderr
