@@ -33,14 +33,10 @@ def instant_daily(make_bot) -> None:
 
 
 @pytest.fixture
-def admin(simcord_env, guild):
-    admins = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
-    return guild.add_member(simcord_env.create_user("root"), roles=[admins])
-
-
-@pytest.fixture
-def second_admin(simcord_env, guild):
-    return guild.add_member(simcord_env.create_user("deputy"), roles=[guild.roles["Admins"]])
+def admins(simcord_env, guild):
+    """Two members with Manage Server."""
+    role = guild.create_role("Managers", permissions=discord.Permissions(manage_guild=True))
+    return [guild.add_member(simcord_env.create_user(name), roles=[role]) for name in ("root", "deputy")]
 
 
 async def start(actor: Any, channel: Any, **options: Any) -> Any:
@@ -129,8 +125,9 @@ async def setup_notes(result: Any) -> list[str]:
 
 
 async def test_an_admin_of_an_unconfigured_server_is_told_once_what_to_set(
-    simcord_env, channel, alice, admin, second_admin, make_bot
+    simcord_env, channel, alice, admins, make_bot
 ):
+    admin, second_admin = admins
     assert await setup_notes(await alice.slash(channel, "solitaire help")) == []  # not a manager: never told
     [note] = await setup_notes(await admin.slash(channel, "solitaire stats"))
     assert note == f"{SETUP_HEAD} {NO_CHANNEL}; {DAY_IN_UTC}."
@@ -145,7 +142,8 @@ async def test_an_admin_of_an_unconfigured_server_is_told_once_what_to_set(
     assert partial == f"{SETUP_HEAD} {NO_CHANNEL}."  # only what is still missing
 
 
-async def test_a_configured_server_gives_no_note(simcord_env, channel, admin, second_admin):
+async def test_a_configured_server_gives_no_note(simcord_env, channel, admins):
+    admin, second_admin = admins
     await admin.slash(channel, "solitaire config channel", channel=channel)
     await admin.slash(channel, "solitaire config timezone", timezone="Asia/Tokyo")
     assert await setup_notes(await second_admin.slash(channel, "solitaire stats")) == []
@@ -153,8 +151,9 @@ async def test_a_configured_server_gives_no_note(simcord_env, channel, admin, se
 
 
 async def test_a_refused_note_write_leaves_the_command_answered_and_tells_later(
-    simcord_env, channel, admin, monkeypatch, caplog
+    simcord_env, channel, admins, monkeypatch, caplog
 ):
+    admin = admins[0]
     caplog.set_level(logging.WARNING)
     faults = WriteFaults(monkeypatch, tables=("onboarding_notes",))
     faults.fail(LOCKED)
