@@ -12,8 +12,6 @@ from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 
-from pydantic import SecretStr
-
 from bot.settings import Settings, SettingsError, load_settings
 from bot.storage.backup import BackupError, backup_sqlite
 from bot.version import bot_version
@@ -91,8 +89,7 @@ def run_backup(args: argparse.Namespace) -> int:
 
 def _database_path(settings: Settings) -> Path:
     """The SQLite file the settings name; :raises BackupError: when the data is in PostgreSQL."""
-    url: SecretStr | None = settings.database_url
-    if url is not None:
+    if settings.database_url is not None:
         raise BackupError(
             "DATABASE_URL is set: the data is in PostgreSQL, back it up with pg_dump (see docs/deploy.md, Backups)"
         )

@@ -29,6 +29,7 @@ from cogs.base import SolitaireCogBase
 from cogs.errors import refusals
 from render.samples import sample_game
 from solitaire import Family, Game, Move, MoveKind, view_of
+from solitaire.alt_text import describe_board
 from solitaire.games import engine_for
 from solitaire.moves import PILES
 from solitaire.variants import DEFAULT_VARIANT, VARIANTS
@@ -148,10 +149,9 @@ class HelpCommands(SolitaireCogBase):
             clock = board.game.log[-1][1] if board.game.log else 0
             picture = BoardPicture(board.view, time_left=board.game.rules.time_limit - clock, selected=board.selected)
             png = await self.bot.renders.render(picture)
-            description = f"The board of a {board.view.title} game: {board.caption}"
             await interaction.response.send_message(
                 embed=help_embed(board, fields_of(command_lines(self.app_command))),
-                file=discord.File(io.BytesIO(png), filename=HELP_PICTURE, description=description[:1024]),
+                file=discord.File(io.BytesIO(png), filename=HELP_PICTURE, description=describe_board(board.view)),
                 view=demo_buttons(board),
                 ephemeral=True,
             )

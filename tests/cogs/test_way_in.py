@@ -14,6 +14,7 @@ from bot.version import bot_version
 from cogs.help_commands import help_board
 from render import render_board
 from solitaire import VARIANTS
+from solitaire.alt_text import describe_board
 from solitaire.deals import DealRequest, ProvenDeal
 from tests.bot.decks import EASY_KLONDIKE, EASY_NUMBER
 from tests.bot.faults import LOCKED, WriteFaults
@@ -76,6 +77,7 @@ async def test_help_is_private_and_shows_the_games_the_buttons_a_real_board_and_
     [attachment] = shown.attachments
     expected = render_board(board.view, time_left=300 - board.game.log[-1][1], selected=board.selected)
     assert bytes(await attachment.read()) == expected
+    assert attachment.description == describe_board(board.view)  # what a screen reader says: what is shown
 
     buttons = labels(shown)  # and its buttons, as a board shows them, but disabled
     assert {spec.label for spec in pad_for(board.view.family).layout(board.view, board.selected)} == set(buttons)
