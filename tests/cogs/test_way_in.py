@@ -53,6 +53,7 @@ async def end(actor: Any, channel: Any) -> None:
 
 
 # -- /solitaire help ---------------------------------------------------------------------
+@pytest.mark.parametrize("backend", ["sqlite"])  # the help reads nothing from the database
 async def test_help_is_private_and_shows_the_games_the_buttons_a_real_board_and_the_version(
     simcord_env, channel, alice
 ):
