@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import discord
@@ -44,6 +44,10 @@ class Board:
     view: discord.ui.View | None
     alt: str | None = None
     """The picture's alt text (what a screen reader says): only what the player can see."""
+
+    def with_tip(self, tip: str) -> Board:
+        """The same board with a one-line ``tip`` above its text line (a player's first board)."""
+        return replace(self, content=f"{tip}\n{self.content}")
 
     def file(self) -> discord.File:
         """A fresh attachment of the picture (a ``discord.File`` can be sent only once)."""

@@ -173,6 +173,8 @@ class GameCommands(SolitaireCogBase):
             renders=self.bot.renders,
             four_colour=session.four_colour,
         )
+        if tip := await self.first_board_tip(interaction.user.id, session.game.family):
+            board = board.with_tip(tip)
         message: discord.Message | None
         if followup or interaction.response.type is discord.InteractionResponseType.message_update:
             message = await interaction.followup.send(ephemeral=ephemeral, wait=True, **board.send_kwargs())
