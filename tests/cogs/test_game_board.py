@@ -65,7 +65,7 @@ def test_the_board_says_which_kind_of_deal_and_a_ranked_seed_only_once_over(chan
     game.play("end", seconds=20)
     ended = board_content(record(**changes), view_of(game))
     assert (over or playing) in ended
-    assert ("987" in ended) == bool(changes.get("practice") or over and "987" in over)
+    assert ("987" in ended) == bool(changes.get("practice") or (over and "987" in over))
 
 
 def test_daily_and_finished_board_text():
