@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 from bot.announcements import Announcement
 from bot.competition import day_bounds
-from bot.race.model import END_GRACE
+from bot.race.model import END_GRACE, STANDINGS_INTERVAL
 from bot.race.placing import Entry, places, rated_players
 from bot.race.standings import RaceStandings, final_standing
 from bot.ratings import Skill, newcomer, rate
@@ -112,14 +112,29 @@ class RaceFinish(RaceStandings):
         return day_bounds(clock.zone_at(moment), today, today)
 
     async def _post_results(self, race_id: int) -> None:
-        """Forget the finished race and deliver its queued results post now (retried later if it fails)."""
+        """Forget the finished race and deliver its queued results post (retried later if it fails).
+
+        The post waits for the standings interval after the last standings edit, as the standings do.
+        """
         live = self._live.pop(race_id, None)
+        wait = 0.0
         if live is not None:
             for task in (live.task, live.flush):
                 if task is not None and task is not asyncio.current_task():
                     task.cancel()
+            if live.last_publish is not None:
+                wait = live.last_publish + STANDINGS_INTERVAL - self.now()
+        if wait > 0:
+            self._spawn(self._deliver_after(wait), f"race-results-{race_id}")
+        else:
+            await self._deliver_after(0.0)
+
+    async def _deliver_after(self, wait: float) -> None:
+        """Deliver the due posts after ``wait`` seconds; the delivering loop looks again (for retries)."""
+        if wait > 0:
+            await self.sleep(wait)
         await self.announcements.deliver_due()
-        self.announcements.queued()  # the delivering loop looks again (a failed post's retry is due later)
+        self.announcements.queued()
 
     async def _compose_results(self, pending: Pending) -> Announcement | None:
         """The results post of a finished race, as of now (``None``: no such finished race)."""

@@ -392,6 +392,7 @@ async def test_a_refused_results_post_is_retried_until_the_message_shows_it(worl
     await win(world, race_id, ALICE)
     await world.races.leave_running(race_id, BOB)
     await world.races.settle()
+    await clock.advance(races.STANDINGS_INTERVAL)  # the post waits for the standings interval, then fails
     assert "finished" not in world.published.statuses() and await world.results_post(race_id) == "waiting"
     assert (await races_db.get_race(db, race_id)).status == "finished"  # the ratings are written once meanwhile
     await world.restart()  # the retry survives a restart
