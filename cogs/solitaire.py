@@ -8,6 +8,7 @@ from discord.ext import commands
 
 from bot.client import SolitaireBot
 from bot.onboarding import Onboarding
+from cogs.challenge_commands import ChallengeCommands
 from cogs.competition_commands import CompetitionCommands
 from cogs.game_commands import GameCommands
 from cogs.help_commands import HelpCommands
@@ -17,6 +18,7 @@ from cogs.settings_commands import SettingsCommands
 
 class Solitaire(
     RaceCommands,
+    ChallengeCommands,
     GameCommands,
     CompetitionCommands,
     SettingsCommands,
@@ -42,12 +44,14 @@ class Solitaire(
         await self.load_game_commands()
         await self.load_competition_commands()
         await self.load_race_commands()
+        await self.load_challenge_commands()
 
     async def cog_unload(self) -> None:
         """Forget the persistent buttons; stop posting the daily announcements."""
         await self.unload_game_commands()
         await self.unload_competition_commands()
         await self.unload_race_commands()
+        await self.unload_challenge_commands()
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -328,7 +328,7 @@ async def daily_result_of(db: Database, game_id: int) -> DailyResult | None:
 
 
 # -- announcements: every public post, kept until posted ------------------------------
-AnnouncementKind = Literal["result", "podium", "race"]
+AnnouncementKind = Literal["result", "podium", "race", "challenge"]
 
 
 @dataclass(frozen=True)

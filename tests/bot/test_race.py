@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from bot import errors
+from bot import errors, placing
 from bot import race as races
 from bot.announcements import Announcement, Announcements, Delivery
-from bot.race import RaceService, RaceSnapshot, placing
+from bot.race import RaceService, RaceSnapshot
 from bot.ratings import PROVISIONAL_RACES
 from bot.sessions import SessionManager
 from bot.storage import Database
@@ -418,7 +418,7 @@ async def race_between(world: World, *, moves: dict[int, bool]) -> RaceSnapshot:
 async def test_a_race_nobody_played_is_not_rated_and_its_racers_share_the_place(world, db):
     results = await race_between(world, moves={BOB: False, ALICE: False})
     assert [(r.place, r.rating_after) for r in results.results] == [(1, None), (1, None)]
-    assert results.race.unrated_reason == "fewer than two racers made a move"
+    assert results.race.unrated_reason == "fewer than two players made a move"
     assert await races_db.ratings_of(db, GUILD, "draw3", [ALICE, BOB]) == {}
 
 
@@ -435,7 +435,7 @@ async def test_the_same_two_members_count_for_three_rated_races_a_day(world, clo
         results = await race_between(world, moves={ALICE: True, BOB: True})
         rated.append(results.race.unrated_reason is None)
     assert rated == [True] * placing.PAIR_RATED_PER_DAY + [False, False]
-    assert "already had 3 rated races together today" in (results.race.unrated_reason or "")
+    assert "already had 3 rated games together today" in (results.race.unrated_reason or "")
     stored = await races_db.ratings_of(db, GUILD, "draw3", [ALICE, BOB])
     assert {r.races for r in stored.values()} == {placing.PAIR_RATED_PER_DAY}
     await clock.advance(24 * 3600)  # the server's next day (UTC)
