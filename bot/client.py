@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from bot.daily import DailyService, Solve
 from bot.deal_bank import Deal, DealBank, solve_numbered
-from bot.metrics import BotMetrics, start_metrics
+from bot.metrics import BotMetrics, Sources
 from bot.race import RaceService
 from bot.render_pool import RenderPool
 from bot.sessions import Clock, FinishSource, Session, SessionManager
@@ -22,6 +22,7 @@ from bot.settings import Settings
 from bot.shards import Ownership
 from bot.storage import Database, open_database
 from bot.storage.games import GameRecord
+from bot.storage.health import database_answers
 from solitaire import VARIANTS
 from solitaire.deals import solve_request
 
@@ -139,7 +140,9 @@ class SolitaireBot(commands.Bot):
         owns = self.ownership.owns
         self.sessions = SessionManager(self.db, now=self.now)
         self.sessions.add_finish_listener(self._announce_finished)
-        self.metrics = await start_metrics(self)
+        self.metrics = BotMetrics(self.metrics_sources())
+        if self.settings.metrics_port is not None:
+            await self.metrics.serve(self.settings.metrics_port, host=self.settings.metrics_host)
         self.daily = DailyService(
             self.db,
             self.deals,
@@ -160,6 +163,18 @@ class SolitaireBot(commands.Bot):
         self.deals.start()
         self._daily_starter = self.loop.create_task(self._start_daily(), name="daily-start")
         await self._sync_commands()
+
+    def metrics_sources(self) -> Sources:
+        """What the metrics endpoint reads at scrape time (the services must be open)."""
+        return Sources(
+            game_guilds=lambda: [session.record.guild_id for session in self.sessions.running],
+            deal_levels=self.deals.levels,
+            solver_queue=lambda: self.deals.solving,
+            shard_count=lambda: self.shard_count or 1,
+            shard_ids=self.running_shards,
+            connected=lambda: self.is_ready() and not self.is_closed(),
+            database_answers=lambda: database_answers(self.db),
+        )
 
     @staticmethod
     def _shard_options(settings: Settings) -> dict[str, Any]:
