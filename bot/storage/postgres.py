@@ -98,6 +98,8 @@ def storage_error(error: BaseException) -> sqlite3.Error:
     state = getattr(error, "sqlstate", None) or ""
     detail = getattr(error, "detail", None)
     text = f"{error}" + (f" ({detail})" if detail else "")
+    if isinstance(error, asyncpg.ClientConfigurationError):
+        return sqlite3.OperationalError(f"the database URL is refused: {text}")
     if state in _LOCKED:
         return sqlite3.OperationalError(f"database is locked: {text}")
     if state == "53100":
