@@ -12,7 +12,9 @@ Scenarios:
                 (at most ``--run-for`` seconds), posting by appending ``"<tag> <kind> <guild> <text>"``
                 lines to ``--posts``;
   ``hold``      the same, but the first post never returns: it writes ``"<tag> holding:<kind> <guild>
-                <text>"`` and waits to be killed while holding its claim.
+                <text>"`` and waits to be killed while holding its claim;
+  ``open``      open the database at ``--start-at`` (so several processes migrate a new one together)
+                and report the migrations recorded.
 """
 
 from __future__ import annotations
@@ -151,7 +153,7 @@ async def idle(db: Database, ownership: Ownership, now: float) -> bool:
 async def main(argv: list[str]) -> int:
     """Run one scenario and print its JSON report."""
     parser = argparse.ArgumentParser(prog="cluster_worker")
-    parser.add_argument("scenario", choices=("day", "announce", "hold"))
+    parser.add_argument("scenario", choices=("day", "announce", "hold", "open"))
     parser.add_argument("--database", required=True)
     parser.add_argument("--tag", required=True)
     parser.add_argument("--tag-number", type=int, default=0)
@@ -165,9 +167,13 @@ async def main(argv: list[str]) -> int:
     parser.add_argument("--run-for", type=float, default=1.0)
     args = parser.parse_args(argv)
     ownership = Ownership(args.shard_count, parse_shard_ids(args.shard_ids))
+    if args.scenario == "open":
+        wait_until(args.start_at)
     db = await connect(args.database)
     try:
-        if args.scenario == "day":
+        if args.scenario == "open":
+            report = {"applied": await db.applied_migrations()}
+        elif args.scenario == "day":
             report = await day(db, args, ownership)
         else:
             report = await announce(db, args, ownership, hold=args.scenario == "hold")
