@@ -32,7 +32,11 @@ class RaceService(RaceLobby):
         sessions.add_move_listener(self._on_move)
 
     async def resume(self, *, owns: Callable[[int], bool] = lambda guild_id: True) -> list[int]:
-        """Re-arm every open race of a server ``owns`` accepts (run after the sessions resumed); return their ids."""
+        """Re-arm every open race of a server ``owns`` accepts (run after the sessions resumed); return their ids.
+
+        A race whose games all ended while the bot was down is finished in the background (its
+        results may wait for the standings' edit interval): the start is not held up.
+        """
         resumed = []
         for race in await races_db.open_races(self.db):
             if race.id in self._live or not owns(race.guild_id):  # another process runs its shard
@@ -50,7 +54,7 @@ class RaceService(RaceLobby):
                 await self._deal_all(race, numbered.deal)
             live.task = self._spawn(self._run(race.id), f"race-{race.id}")
             self._touch(race.id)
-            await self._try_finish(race.id)
+            self._spawn(self._try_finish(race.id), f"race-finish-{race.id}")  # its games may all be over
         for race in await races_db.unposted_races(self.db):
             if owns(race.guild_id):
                 await self._post_results(race.id)

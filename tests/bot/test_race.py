@@ -334,6 +334,30 @@ async def test_a_cluster_process_resumes_only_the_races_of_its_own_shards(world,
     assert (await races_db.get_race(db, race_id)).results_posted_at is not None
 
 
+async def test_resume_finishes_a_race_whose_games_ended_at_the_restart_however_slow_its_query(
+    world, clock, db, monkeypatch
+):
+    """The games finished at a restart leave their race to resume: no finish races it (it used to, now and then)."""
+    race_id = await started(world, ALICE, BOB)
+    await world.close()
+    clock.now += 600
+    world.build()
+    listed = races_db.open_races
+
+    async def slow(database: Database) -> list[races_db.RaceRecord]:
+        await asyncio.sleep(0.05)  # a loaded machine: anything spawned at the restart runs first
+        return await listed(database)
+
+    monkeypatch.setattr(races_db, "open_races", slow)
+    resumed, finished = await world.sessions.resume_all()
+    assert resumed == [] and len(finished) == 2
+    assert await world.races.resume() == [race_id]
+    await clock.advance(races.STANDINGS_INTERVAL)
+    race = await races_db.get_race(db, race_id)
+    assert race.status == "finished" and race.results_posted_at is not None
+    assert world.published.statuses()[-1] == "finished" and world.published.statuses().count("finished") == 1
+
+
 async def test_a_race_that_ended_while_the_bot_was_down_is_finished_and_posted_at_resume(world, clock, db):
     race_id = await started(world, ALICE, BOB)
     await world.races.close()
