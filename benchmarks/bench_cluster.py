@@ -105,7 +105,7 @@ async def work(path: str, count: int, shard: int, start_at: float) -> dict[str, 
     await service._recover()  # what the service's loop does first at a start
     while True:  # its rounds, without the sleeps (each posts up to 50)
         await service.run_once()
-        due = await claims.next_due(db, ownership)
+        due = await claims.next_due(db, ownership, NOW)
         if due is None or due > NOW:
             break
     seconds = time.perf_counter() - began

@@ -22,7 +22,7 @@ from typing import Any
 
 from bot import competition
 from bot.deal_bank import DealBank
-from bot.shards import ONE_PROCESS, Ownership
+from bot.shards import ONE_PROCESS, Holder, Ownership
 from bot.storage import Database, claims
 from bot.storage import competition as competition_db
 from bot.storage.games import GameRecord
@@ -106,12 +106,14 @@ class DailyService:
         variants: Iterable[str] = VARIANTS,
         spares: int = 0,
         ownership: Ownership = ONE_PROCESS,
+        lease: float = claims.LEASE,
     ) -> None:
         """Serve dailies from ``db``, solving in ``deals``'s executor; ``secret()`` keys the deals (else stored).
 
         ``spares``: proven deals kept ready per variant (in the database) for a day deal nobody solved
         ahead, so the first daily of a new server never waits for the solver. ``ownership``: the servers
         whose deals, podiums and posts this process handles (the others belong to other processes).
+        ``lease``: seconds a claim on a post holds (the database's clock).
         """
         self.db = db
         self.deals = deals
@@ -135,6 +137,9 @@ class DailyService:
         self._task: asyncio.Task[None] | None = None
         self.spares = spares
         self.ownership = ownership
+        self.holder = Holder.of_this_process(ownership)
+        """This process's name on its claims (unique, even among processes given the same shards)."""
+        self.lease = lease
         self._spare_refills: dict[str, asyncio.Task[None]] = {}
 
     # -- listeners and lifecycle ----------------------------------------------------------
@@ -167,7 +172,7 @@ class DailyService:
 
     async def _recover(self) -> None:
         """Give back the claims of a stopped bot and queue the lines of dailies a crash left unqueued."""
-        await claims.release_own(self.db, self.ownership.label)
+        await claims.release_own(self.db, self.holder)
         since = self.now() - ANNOUNCE_WITHIN
         for game_id in await competition_db.unannounced(self.db, since=since, ownership=self.ownership):
             await competition_db.queue_result(self.db, game_id, self.now())
@@ -366,17 +371,17 @@ class DailyService:
 
     async def _deliver_due(self) -> float:
         """Post every due announcement once; return seconds until the next one is due."""
-        for pending in await claims.due_announcements(self.db, self.now(), self.ownership):
-            if await claims.claim(self.db, pending.id, self.ownership.label, self.now()):
+        for pending in await claims.due_announcements(self.db, self.now(), self.ownership, lease=self.lease):
+            if await claims.claim(self.db, pending.id, self.holder.name, lease=self.lease):
                 await self._deliver(pending)
-        due = await claims.next_due(self.db, self.ownership)
+        due = await claims.next_due(self.db, self.ownership, self.now(), lease=self.lease)
         return MAX_WAIT if due is None else due - self.now()
 
     async def _deliver(self, pending: competition_db.Pending) -> None:
         """Post one claimed announcement; mark it posted, or give it back to be retried later."""
         announcement = await self._compose(pending)
         if announcement is None:
-            await claims.finish(self.db, pending.id, self.ownership.label, "dropped")
+            await claims.finish(self.db, pending.id, self.holder.name, "dropped")
             return
         outcome = Delivery.POSTED
         for listener in self._listeners:
@@ -395,7 +400,7 @@ class DailyService:
                 await competition_db.set_channel_problem(
                     self.db, announcement.guild_id, announcement.channel_id, problem, self.now()
                 )
-        holder = self.ownership.label
+        holder = self.holder.name
         if outcome is Delivery.POSTED:
             await claims.finish(self.db, pending.id, holder, "posted")
         elif self.now() - pending.created_at >= RETRY_FOR:

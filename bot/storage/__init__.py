@@ -192,6 +192,8 @@ class Database(ABC):
 
     dialect: str
     """``"sqlite"`` or ``"postgres"``."""
+    clock: str
+    """A SQL expression for the database's own time in unix seconds (one clock for every process using it)."""
 
     @classmethod
     async def open(cls, target: str | Path, *, migrations: Traversable | Path | None = None) -> Database:

@@ -182,6 +182,7 @@ class PostgresDatabase(Database):
     """An open PostgreSQL database (an asyncpg pool) with its migrations applied."""
 
     dialect = "postgres"
+    clock = "CAST(extract(epoch FROM clock_timestamp()) AS DOUBLE PRECISION)"
 
     def __init__(self, pool: asyncpg.Pool, url: str) -> None:
         self._pool = pool

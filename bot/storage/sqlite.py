@@ -196,6 +196,7 @@ class SqliteDatabase(SqliteQueries, Database):
     """An open SQLite database (aiosqlite, WAL mode) with its migrations applied."""
 
     dialect = "sqlite"
+    clock = "((julianday('now') - 2440587.5) * 86400.0)"
 
     def __init__(self, connection: aiosqlite.Connection, path: str) -> None:
         super().__init__(connection)

@@ -10,7 +10,8 @@ Scenarios:
                 answers deal number ``--tag-number``, so a stored deal tells who stored it);
   ``announce``  run the daily service (its recovery, then its rounds) until nothing is due for it
                 (at most ``--run-for`` seconds), posting by appending ``"<tag> <kind> <guild> <text>"``
-                lines to ``--posts``;
+                lines to ``--posts``; its claims hold ``--lease`` seconds; with ``--start-when FILE``
+                it starts once that file exists (as well as at ``--start-at``);
   ``hold``      the same, but the first post never returns: it writes ``"<tag> holding:<kind> <guild>
                 <text>"`` and waits to be killed while holding its claim;
   ``open``      open the database at ``--start-at`` (so several processes migrate a new one together)
@@ -50,7 +51,9 @@ async def connect(database: str) -> Database:
     return await Database.open(database)
 
 
-def service_for(db: Database, ownership: Ownership, now: float, number: int, spares: int = 0) -> DailyService:
+def service_for(
+    db: Database, ownership: Ownership, now: float, number: int, spares: int = 0, lease: float = claims.LEASE
+) -> DailyService:
     """The bot's daily service, as a cluster process builds it, on a fixed clock and an instant solver."""
 
     def solve(request: DealRequest) -> ProvenDeal:
@@ -59,12 +62,16 @@ def service_for(db: Database, ownership: Ownership, now: float, number: int, spa
     deals: DealBank[ProvenDeal] = DealBank(
         lambda variant, n: ProvenDeal(variant, n, EASY_KLONDIKE, ()), variants=VARIANTS, size=0, executor=None
     )
-    return DailyService(db, deals, now=lambda: now, solve=solve, variants=VARIANTS, ownership=ownership, spares=spares)
+    return DailyService(
+        db, deals, now=lambda: now, solve=solve, variants=VARIANTS, ownership=ownership, spares=spares, lease=lease
+    )
 
 
-def wait_until(start_at: float) -> None:
-    """Sleep until the agreed instant, so the processes start their race together."""
+def wait_until(start_at: float, start_when: str = "") -> None:
+    """Sleep until the agreed instant (and until the file ``start_when`` exists, if named): the processes race."""
     time.sleep(max(0.0, start_at - time.time()))
+    while start_when and not os.path.exists(start_when):
+        time.sleep(0.01)
 
 
 async def day(db: Database, args: argparse.Namespace, ownership: Ownership) -> dict[str, Any]:
@@ -115,18 +122,18 @@ def write_line(path: str, line: str) -> None:
 
 async def announce(db: Database, args: argparse.Namespace, ownership: Ownership, *, hold: bool) -> dict[str, Any]:
     """Run the daily service's loop (recovery first) for ``--run-for`` seconds."""
-    service = service_for(db, ownership, args.now, args.tag_number)
+    service = service_for(db, ownership, args.now, args.tag_number, lease=args.lease)
     service.add_listener(poster(args, hold=hold))
     rounds = count_rounds(service)
-    wait_until(args.start_at)
+    wait_until(args.start_at, args.start_when)
     service.start()
     began = time.monotonic()
     while time.monotonic() - began < args.run_for:
         await asyncio.sleep(0.05)
-        if rounds[0] and time.monotonic() - began >= SETTLE and await idle(db, ownership, args.now):
+        if rounds[0] and time.monotonic() - began >= SETTLE and await idle(service, args.now):
             break
     await service.close()
-    return {"tag": args.tag}
+    return {"tag": args.tag, "holder": service.holder.name}
 
 
 def count_rounds(service: DailyService) -> list[int]:
@@ -143,10 +150,11 @@ def count_rounds(service: DailyService) -> list[int]:
     return rounds
 
 
-async def idle(db: Database, ownership: Ownership, now: float) -> bool:
+async def idle(service: DailyService, now: float) -> bool:
     """Whether nothing is due for this process now and it holds no claim (its posts are all made)."""
-    due = await claims.next_due(db, ownership)
-    held = await db.fetchone("SELECT count(*) AS n FROM announcements WHERE claimed_by = ?", (ownership.label,))
+    db = service.db
+    due = await claims.next_due(db, service.ownership, now, lease=service.lease)
+    held = await db.fetchone("SELECT count(*) AS n FROM announcements WHERE claimed_by = ?", (service.holder.name,))
     return (due is None or due > now) and held is not None and held["n"] == 0
 
 
@@ -165,6 +173,8 @@ async def main(argv: list[str]) -> int:
     parser.add_argument("--spares", type=int, default=0)
     parser.add_argument("--posts", default=os.devnull)
     parser.add_argument("--run-for", type=float, default=1.0)
+    parser.add_argument("--lease", type=float, default=claims.LEASE)
+    parser.add_argument("--start-when", default="")
     args = parser.parse_args(argv)
     ownership = Ownership(args.shard_count, parse_shard_ids(args.shard_ids))
     if args.scenario == "open":

@@ -267,7 +267,7 @@ async def test_a_post_is_retried_for_hours_then_dropped(db):
         clock.at += timedelta(seconds=wait)
     assert timedelta(hours=1) <= clock.at - queued
     assert clock.at - queued <= timedelta(seconds=service_module.RETRY_FOR + service_module.RETRY_MAX)
-    assert await claims.next_due(db, ONE_PROCESS) is None
+    assert await claims.next_due(db, ONE_PROCESS, clock()) is None
     assert channel.posts == []
 
 

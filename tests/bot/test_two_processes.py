@@ -24,7 +24,7 @@ import pytest
 
 from bot.competition import deal_to_json
 from bot.shards import Ownership
-from bot.storage import Database, claims
+from bot.storage import Database
 from bot.storage import competition as competition_db
 from bot.storage import games as games_db
 from solitaire.deals import ProvenDeal
@@ -265,37 +265,81 @@ async def test_two_processes_post_every_line_and_podium_exactly_once(cluster, da
         await db.close()
 
 
-async def test_a_process_killed_holding_a_claim_blocks_the_post_only_until_the_lease_ends(cluster, database):
-    db = await open_db(database)
-    await finished_dailies(db, channels=False)
-    await db.close()
-    everything = Ownership(2, (0, 1))
-    holder = cluster.start("hold", "dead", everything, start_at=time.time() + LAUNCH, run_for=3600)
+def wait_for_hold(cluster: Cluster, holder: subprocess.Popen[str]) -> tuple[str, int, str]:
+    """Wait for the holding process to claim its post; return that post as ``(kind, guild, text)``."""
     deadline = time.monotonic() + WORKER_TIMEOUT
     while not (held := [line for line in cluster.lines() if line[1].startswith("holding:")]):
         assert holder.poll() is None, holder.communicate()[1]
         assert time.monotonic() < deadline, "the first process never claimed a post"
         time.sleep(0.05)
+    [[_, holding, guild, text]] = held
+    return holding.removeprefix("holding:"), int(guild), text
+
+
+def posted_by(cluster: Cluster, tag: str) -> list[tuple[str, int, str]]:
+    """The posts the worker ``tag`` made."""
+    return [(kind, int(guild), text) for who, kind, guild, text in cluster.lines() if who == tag]
+
+
+def every_line_but(held: tuple[str, int, str]) -> Counter[int]:
+    """Per server, the result lines there are when ``held`` is left out."""
+    return Counter({guild: PLAYERS - (guild == held[1]) for guild in GUILDS})
+
+
+SHORT_LEASE = 5.0
+"""Seconds of the lease in the test of a dead holder (timed by the database's clock, so the test waits it out)."""
+
+
+async def test_a_process_killed_holding_a_claim_blocks_the_post_only_until_the_lease_ends(cluster, database, tmp_path):
+    db = await open_db(database)
+    await finished_dailies(db, channels=False)
+    await db.close()
+    everything, other = Ownership(2, (0, 1)), Ownership(1, (0,))  # another shard set: it may take over only later
+    go = tmp_path / "go"
+    holder = cluster.start("hold", "dead", everything, start_at=time.time() + LAUNCH, run_for=3600, lease=SHORT_LEASE)
+    early = cluster.start("announce", "early", other, start_at=0, run_for=30.0, lease=SHORT_LEASE, start_when=go)
+    held = wait_for_hold(cluster, holder)
+    claimed = time.monotonic()
     holder.send_signal(signal.SIGKILL)
     holder.wait()
-    [[_, holding, held_guild, held_text]] = held
-    held_post = (holding.removeprefix("holding:"), int(held_guild), held_text)
+    go.touch()  # the other process, started meanwhile, begins now: well inside the lease
+    cluster.report(early)
+    assert time.monotonic() - claimed < SHORT_LEASE, "the machine was too slow for this test's lease"
+    early_posts = posted_by(cluster, "early")
+    assert held not in early_posts
+    assert Counter(guild for _, guild, _ in early_posts) == every_line_but(held)
 
-    other = Ownership(1, (0,))  # another shard set: it may take the post over only when the lease ends
-    cluster.report(cluster.start("announce", "early", other, now=NOW + 10, start_at=0, run_for=30.0))
-    early = [(kind, int(guild), text) for tag, kind, guild, text in cluster.lines() if tag == "early"]
-    assert held_post not in early
-    assert Counter(guild for _, guild, _ in early) == Counter(
-        {guild: PLAYERS - (guild == held_post[1]) for guild in GUILDS}
-    )  # every line but the one held
-
-    later = NOW + claims.LEASE + 1
-    cluster.report(cluster.start("announce", "later", other, now=later, start_at=0, run_for=30.0))
-    late = [(kind, int(guild), text) for tag, kind, guild, text in cluster.lines() if tag == "later"]
-    assert late == [held_post]
+    time.sleep(max(0.0, claimed + SHORT_LEASE + 0.5 - time.monotonic()))  # the lease has run out on any clock
+    cluster.report(cluster.start("announce", "later", other, start_at=0, run_for=30.0, lease=SHORT_LEASE))
+    assert posted_by(cluster, "later") == [held]
     db = await open_db(database)
     try:
         waiting = await db.fetchone("SELECT count(*) AS n FROM announcements WHERE state <> 'posted'")
         assert waiting is not None and waiting["n"] == 0
     finally:
         await db.close()
+
+
+async def test_a_live_claim_is_safe_from_a_process_given_the_same_shards_and_a_restart_takes_its_own_back(
+    cluster, database, tmp_path
+):
+    db = await open_db(database)
+    await finished_dailies(db, channels=False)
+    await db.close()
+    same = Ownership(2, (0, 1))  # both processes were given the same SHARD_IDS (one shard set, one label)
+    go = tmp_path / "go"
+    holder = cluster.start("hold", "first", same, start_at=time.time() + LAUNCH, run_for=3600)
+    twin = cluster.start("announce", "twin", same, start_at=0, run_for=30.0, start_when=go)
+    held = wait_for_hold(cluster, holder)
+    go.touch()
+    twin_report = cluster.report(twin)  # the holder still runs: its claim is not the twin's to take
+    assert held not in posted_by(cluster, "twin")
+    assert Counter(guild for _, guild, _ in posted_by(cluster, "twin")) == every_line_but(held)
+    assert holder.poll() is None
+    holder.send_signal(signal.SIGKILL)
+    holder.wait()
+
+    restarted = cluster.report(cluster.start("announce", "restarted", same, start_at=0, run_for=30.0))
+    assert posted_by(cluster, "restarted") == [held]  # its dead run's claim, taken back at once (lease: 300 s)
+    names = {twin_report["holder"], restarted["holder"]}
+    assert len(names) == 2 and all(name.startswith(same.label + " ") for name in names)
