@@ -64,7 +64,7 @@ async def start(
 
 async def finish(db: Database, game_id: int, score: int, seconds: int, at: float, status: str = "ended") -> None:
     result = games_db.Result(state="{}", status=status, score=score, seconds_used=seconds, finished_at=at, version=1)
-    assert await games_db.finish_game(db, game_id, result) is not None
+    assert await games_db.finish_game(db, game_id, result, saved_version=0) is not None
 
 
 async def play(
@@ -317,7 +317,7 @@ async def test_stats_of_a_member_who_never_played(db: Database) -> None:
 async def test_a_result_is_counted_once_even_if_finished_twice(db: Database) -> None:
     game_id = await play(db, 1, 100, status="won")
     again = games_db.Result(state="{}", status="won", score=999, seconds_used=1, finished_at=1.0, version=2)
-    assert await games_db.finish_game(db, game_id, again) is None
+    assert await games_db.finish_game(db, game_id, again, saved_version=0) is None  # finished: no longer at 0
     stats = await competition_db.member_stats(db, GUILD, 1, DAY)
     assert stats.variants == (VariantStats("draw3", 1, 1, 100, 100),)
     assert await board(db, "daily", Period.ALL) == [(1, 1, 100), (1, 0, 0)]

@@ -10,6 +10,7 @@ import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_asyncio
@@ -22,7 +23,7 @@ from bot.sessions import SessionManager
 from bot.storage import Database
 from bot.storage import games as games_db
 from bot.storage import races as races_db
-from bot.storage.postgres import PostgresDatabase, PostgresQueries
+from bot.storage.postgres import PostgresDatabase
 from solitaire import DRAW, game_from_json
 from tests.bot.decks import EASY_KLONDIKE, EASY_NUMBER
 from tests.conftest import make_deal_bank
@@ -78,18 +79,18 @@ async def settle() -> None:
 
 @pytest_asyncio.fixture
 async def db(database_target: str | Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Database]:
-    held = PostgresDatabase._connection
+    held = PostgresDatabase._held
 
     @asynccontextmanager
-    async def counted(self: PostgresDatabase) -> AsyncIterator[PostgresQueries]:
+    async def counted(self: PostgresDatabase, timeout: float | None) -> AsyncIterator[Any]:
         IN_FLIGHT[0] += 1
         try:
-            async with held(self) as queries:
-                yield queries
+            async with held(self, timeout) as connection:
+                yield connection
         finally:
             IN_FLIGHT[0] -= 1
 
-    monkeypatch.setattr(PostgresDatabase, "_connection", counted)
+    monkeypatch.setattr(PostgresDatabase, "_held", counted)
     database = await Database.open(database_target)
     yield database
     await database.close()
