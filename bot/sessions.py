@@ -672,6 +672,13 @@ class SessionManager:
                 resumed.append(session)
         return resumed, finished
 
+    async def load(self, record: GameRecord) -> Session | None:
+        """The running game of ``record`` (a ``playing`` row), loaded from the database if it is not running here.
+
+        ``None``: its stored state could not be rebuilt (it is closed as broken).
+        """
+        return self._sessions.get(record.id) or await self._reload(record)
+
     async def _reload(self, record: GameRecord) -> Session | None:
         """Rebuild a stored running game into a session with its clock armed; ``None`` if it was closed as broken."""
         try:

@@ -15,7 +15,12 @@ Scenarios:
   ``hold``      the same, but the first post never returns: it writes ``"<tag> holding:<kind> <guild>
                 <text>"`` and waits to be killed while holding its claim;
   ``open``      open the database at ``--start-at`` (so several processes migrate a new one together)
-                and report the migrations recorded.
+                and report the migrations recorded;
+  ``game``      resume the running games of its shards as the bot does at a start (its clock at ``--now``),
+                write ``"<tag> resumed <ids> -"`` to ``--posts``, play ``--moves`` draws on each, and, once
+                the file ``--expire-when`` exists, let their
+                clocks run out (``--now`` moved past every deadline): report what it resumed, played,
+                finished and announced, and what still runs in it.
 """
 
 from __future__ import annotations
@@ -32,10 +37,11 @@ from typing import Any
 
 from bot.daily import Announcement, DailyService, Delivery
 from bot.deal_bank import DealBank
+from bot.sessions import FinishSource, Session, SessionManager
 from bot.shards import Ownership, parse_shard_ids
 from bot.storage import Database, claims
 from bot.storage import games as games_db
-from solitaire import VARIANTS
+from solitaire import DRAW, VARIANTS
 from solitaire.deals import DealRequest, ProvenDeal
 from tests.bot.decks import EASY_KLONDIKE
 
@@ -158,10 +164,40 @@ async def idle(service: DailyService, now: float) -> bool:
     return (due is None or due > now) and held is not None and held["n"] == 0
 
 
+async def game(db: Database, args: argparse.Namespace, ownership: Ownership) -> dict[str, Any]:
+    """Resume this process's running games, play, then let their clocks run out when told; report it all."""
+    now = [args.now]
+    sessions = SessionManager(db, now=lambda: now[0])
+    announced: list[dict[str, Any]] = []
+
+    async def listener(session: Session, record: games_db.GameRecord, source: FinishSource) -> None:
+        announced.append({"game": record.id, "status": record.status, "version": record.version, "source": source})
+
+    sessions.add_finish_listener(listener)
+    try:
+        resumed, _ = await sessions.resume_all(owns=ownership.owns)
+        write_line(args.posts, f"{args.tag} resumed {','.join(str(session.id) for session in resumed)} -")
+        for session in resumed:
+            for _ in range(args.moves):
+                await sessions.play(session, DRAW)
+        played = {session.id: session.game.version for session in resumed}
+        expired = []
+        if args.expire_when:
+            wait_until(0, args.expire_when)
+            now[0] = max(session.deadline for session in resumed) + 1
+            for session in resumed:
+                record = await sessions.expire(session, source="clock")  # what each game's clock task does
+                expired.append(record.version if record is not None else None)
+        running = sorted(session.id for session in sessions.running)
+    finally:
+        await sessions.close()
+    return {"resumed": sorted(played), "played": played, "expired": expired, "announced": announced, "running": running}
+
+
 async def main(argv: list[str]) -> int:
     """Run one scenario and print its JSON report."""
     parser = argparse.ArgumentParser(prog="cluster_worker")
-    parser.add_argument("scenario", choices=("day", "announce", "hold", "open"))
+    parser.add_argument("scenario", choices=("day", "announce", "hold", "open", "game"))
     parser.add_argument("--database", required=True)
     parser.add_argument("--tag", required=True)
     parser.add_argument("--tag-number", type=int, default=0)
@@ -175,6 +211,8 @@ async def main(argv: list[str]) -> int:
     parser.add_argument("--run-for", type=float, default=1.0)
     parser.add_argument("--lease", type=float, default=claims.LEASE)
     parser.add_argument("--start-when", default="")
+    parser.add_argument("--moves", type=int, default=0)
+    parser.add_argument("--expire-when", default="")
     args = parser.parse_args(argv)
     ownership = Ownership(args.shard_count, parse_shard_ids(args.shard_ids))
     if args.scenario == "open":
@@ -183,6 +221,8 @@ async def main(argv: list[str]) -> int:
     try:
         if args.scenario == "open":
             report = {"applied": await db.applied_migrations()}
+        elif args.scenario == "game":
+            report = await game(db, args, ownership)
         elif args.scenario == "day":
             report = await day(db, args, ownership)
         else:

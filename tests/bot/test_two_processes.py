@@ -7,6 +7,7 @@ server (``tests/postgres_server.py``). The ``database`` fixture is the only plac
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import json
 import os
@@ -23,12 +24,14 @@ from typing import Any
 import pytest
 
 from bot.competition import deal_to_json
+from bot.sessions import SessionManager
 from bot.shards import Ownership
 from bot.storage import Database
 from bot.storage import competition as competition_db
 from bot.storage import games as games_db
+from solitaire import DRAW
 from solitaire.deals import ProvenDeal
-from tests.bot.cluster_worker import DAY, VARIANT
+from tests.bot.cluster_worker import DAY, GUILD, VARIANT
 from tests.bot.decks import EASY_KLONDIKE
 from tests.postgres_server import _admin as admin
 
@@ -187,6 +190,42 @@ async def test_processes_starting_together_on_a_new_database_all_start_and_migra
         recorded = [row["version"] for row in rows]
         assert recorded == sorted(set(recorded)) and recorded, f"round {round_}: {recorded}"
         assert [report["applied"] for report in reports] == [recorded] * 3, f"round {round_}"
+
+
+# -- one game resumed by two processes (overlapping SHARD_IDS) --------------------------------------
+async def test_the_process_with_a_stale_copy_of_a_game_never_writes_nor_announces_its_result(
+    cluster, database, tmp_path
+):
+    db = await open_db(database)
+    try:
+        sessions = SessionManager(db, now=lambda: NOW)
+        deal = ProvenDeal(VARIANT, 0, EASY_KLONDIKE, ())
+        session = await sessions.start(guild_id=GUILD, channel_id=5, user_id=7, variant=VARIANT, deal=deal)
+        await sessions.play(session, DRAW)  # stored at version 1, running (its clock stopped with the test's process)
+        await sessions.close()
+    finally:
+        await db.close()
+    both, go = Ownership(2, (0, 1)), tmp_path / "expire"
+    stale = cluster.start("game", "stale", both, start_at=0, expire_when=go)  # resumes the game at 1, then waits
+    deadline = time.monotonic() + WORKER_TIMEOUT
+    while not [line for line in cluster.lines() if line[:2] == ["stale", "resumed"]]:
+        assert stale.poll() is None and time.monotonic() < deadline, stale.communicate()[1]
+        await asyncio.sleep(0.05)
+    fresh = cluster.report(cluster.start("game", "fresh", both, start_at=0, moves=30))  # plays on: version 31
+    assert fresh["played"] == {str(session.id): 31} and fresh["announced"] == []
+    go.touch()  # now the stale process's clock runs out on its copy (1 move)
+    old = cluster.report(stale)
+    assert old["resumed"] == [session.id] and old["expired"] == [None]
+    assert old["announced"] == [] and old["running"] == []  # it wrote nothing, dropped its copy, said nothing
+    db = await open_db(database)
+    try:
+        row = await games_db.get_game(db, session.id)
+        assert row is not None and row.is_playing and row.version == 31  # the real game, untouched
+    finally:
+        await db.close()
+    last = cluster.report(cluster.start("game", "last", both, start_at=0, expire_when=go))  # a fresh copy ends it
+    [ended] = last["announced"]
+    assert ended == {"game": session.id, "status": "expired", "version": 32, "source": "clock"}
 
 
 # -- the day's deal, the secret, a member's one daily ------------------------------------------------
