@@ -71,7 +71,7 @@ START_WINDOW = 30.0
 RETRY_FIRST = 1.0
 RETRY_MAX = 60.0
 """Backoff (seconds) between attempts to record a clock's expiry the database refused."""
-RECHECK_SECONDS = 0.75
+RECHECK_SECONDS = 0.5
 """At most this long to read back a save whose outcome is unknown (the answer stays inside Discord's 3 s)."""
 BROKEN_NOTICE = (
     "Your game #{id} ({variant}) could not be reloaded after a restart, so I closed it "

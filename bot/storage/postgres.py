@@ -8,14 +8,15 @@ Migrations run under ``pg_advisory_xact_lock``: processes starting together appl
 
 A database that stops answering (a NAT that forgot the connection: packets vanish, no reset)
 must not hang anyone: every statement or transaction has a deadline (:data:`TIMEOUT`, from
-asking the pool for a connection to its end); a connection cut short by it (or by any
-cancellation, such as ``/health``'s own timeout) is **terminated** before it goes back to the
-pool. (asyncpg answers a cancelled query by sending a cancel request on a new connection and
-waiting for the server's acknowledgement on the old one; ``Pool.release`` waits for that, shielded
-from cancellation and with no deadline of its own, so through a blackhole the caller never came
-back.) The sockets keep TCP keepalives and a user timeout (:func:`keep_alive`), so the kernel
-finds dead idle connections too; idle connections above one are closed after :data:`IDLE_LIFETIME`.
-A commit cut off raises :class:`~bot.storage.OutcomeUnknownError`.
+asking the pool for a connection to its end, kept by :class:`~bot.storage.deadlines.Deadlines`);
+a connection cut short by it (or by any cancellation, such as ``/health``'s own timeout) is
+**terminated**, never handed back to the pool. (asyncpg answers a cancelled query by sending a
+cancel request on a new connection and waiting for the server's acknowledgement on the old one;
+``Pool.release`` waits for that, shielded from cancellation and with no deadline of its own, so
+through a blackhole the caller never came back.) The sockets keep TCP keepalives and a user
+timeout (:func:`keep_alive`), so the kernel finds dead idle connections too, and a connection idle
+for longer than :data:`IDLE_LIFETIME` is replaced before it is used. A commit cut off raises
+:class:`~bot.storage.OutcomeUnknownError`.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ from bot.storage import (
     load_migrations,
     packaged_migrations,
 )
+from bot.storage.deadlines import Deadlines
 
 MIGRATION_LOCK = 0x5011_7A12_E000_0001
 """The advisory lock key every process takes while it checks and applies migrations."""
@@ -56,17 +58,17 @@ log = logging.getLogger(__name__)
 
 POOL_SIZE = 8
 """Connections per process at most (PostgreSQL's default allows 100 in all)."""
-TIMEOUT = 1.5
+TIMEOUT = 2.0
 """Seconds a statement or a transaction may take, waiting for a connection included (then: not saved, try
-again). A row lock is waited for 1 s at most; a save takes milliseconds; a player's answer stays inside 3 s."""
+again). A row lock is waited for 1 s at most; a save takes milliseconds (a burst of 200 saves queued for the
+pool's 8 connections, about 1 s on this 2-core machine); a player's answer stays inside 3 s."""
 CONNECT_TIMEOUT = 2.0
 """Seconds to open a connection (TCP, TLS, authentication) for the pool."""
-RELEASE_TIMEOUT = 1.0
-"""Seconds asyncpg may take to hand a connection back to the pool (else it is terminated)."""
 CLOSE_TIMEOUT = 5.0
 """Seconds :meth:`PostgresDatabase.close` waits for the connections to close politely before cutting them."""
 IDLE_LIFETIME = 300.0
-"""Seconds an idle connection above the first is kept (a quiet bot holds one connection)."""
+"""Seconds a connection may have sat idle and still be used: an older one is replaced when next taken (a
+NAT may have forgotten it; checked at use, so no timer is armed per statement)."""
 KEEPALIVE_IDLE, KEEPALIVE_INTERVAL, KEEPALIVE_COUNT = 30, 10, 3
 """TCP keepalive: the first probe after 30 s of silence, then every 10 s; 3 unanswered probes end the connection
 (a dead idle connection is found within 60 s; the probes also keep a NAT from forgetting a quiet one)."""
@@ -310,6 +312,9 @@ class PostgresDatabase(Database):
         self.url = url
         self.timeout = timeout
         """Seconds each statement or transaction may take (``None``: no deadline, e.g. for a bulk load)."""
+        self._deadlines = Deadlines()
+        self._idle_since: dict[int, float] = {}
+        """When each idle connection (by its server process id) was handed back."""
         self._closed = False
 
     @classmethod
@@ -330,8 +335,7 @@ class PostgresDatabase(Database):
                 server_settings=_server_settings(str(target)),
                 reset=_nothing_to_reset,
                 init=_prepare_connection,
-                max_inactive_connection_lifetime=IDLE_LIFETIME,
-                command_timeout=timeout,
+                max_inactive_connection_lifetime=0,  # idle connections are replaced when next taken (_acquire)
                 timeout=CONNECT_TIMEOUT,
             )
         database = cls(pool, str(target), timeout=timeout)
@@ -356,6 +360,7 @@ class PostgresDatabase(Database):
         if self._closed:
             return
         self._closed = True
+        await self._deadlines.close()
         try:
             async with asyncio.timeout(CLOSE_TIMEOUT):
                 await self._pool.close()
@@ -371,26 +376,42 @@ class PostgresDatabase(Database):
         not handed back: its state is unknown, and asyncpg would wait for its cancellation forever.
         """
         held = _Held()
+        sound = True
         try:
-            with translated(lambda: held.committing):
-                async with asyncio.timeout(timeout):
-                    held.connection = await self._pool.acquire()
-                    yield held
+            with translated(lambda: held.committing), self._deadlines.within(timeout):
+                held.connection = await self._acquire()
+                yield held
         except BaseException as error:
-            if held.connection is not None and not _leaves_connection_sound(error):
+            sound = _leaves_connection_sound(error)
+            if held.connection is not None and not sound:
                 _cut(held.connection)
             raise
         finally:
-            if held.connection is not None:
+            if held.connection is not None and sound:
                 await self._release(held.connection)
 
+    async def _acquire(self) -> asyncpg.Connection:
+        """A connection from the pool; one idle for longer than :data:`IDLE_LIFETIME` is replaced first."""
+        while True:
+            connection = await self._pool.acquire()
+            idle_since = self._idle_since.pop(connection.get_server_pid(), None)
+            if idle_since is None or time.monotonic() - idle_since <= IDLE_LIFETIME:
+                return connection
+            log.info("a database connection idle for %.0f s is replaced", time.monotonic() - idle_since)
+            _cut(connection)
+
     async def _release(self, connection: asyncpg.Connection) -> None:
-        """Hand a connection back to the pool (terminated if that takes longer than :data:`RELEASE_TIMEOUT`)."""
+        """Hand a sound connection back to the pool, noting when it went idle."""
+        pid = connection.get_server_pid()
         try:
-            await self._pool.release(connection, timeout=RELEASE_TIMEOUT)
-        except (TimeoutError, *_DRIVER_ERRORS) as error:
+            await self._pool.release(connection)
+        except _DRIVER_ERRORS as error:
             log.warning("a database connection could not be handed back (%s): cut", error)
             _cut(connection)
+            return
+        if len(self._idle_since) > 4 * POOL_SIZE:  # connections closed while idle leave their entries
+            self._idle_since.pop(next(iter(self._idle_since)))
+        self._idle_since[pid] = time.monotonic()
 
     @asynccontextmanager
     async def _connection(self, timeout: float | None = None) -> AsyncIterator[PostgresQueries]:

@@ -204,3 +204,17 @@ async def test_a_finish_whose_answer_was_lost_is_kept_and_announced_once(proxy, 
     outcome = await played(sessions.play(alice, "end"))
     assert outcome.finished is not None and outcome.finished.status == "ended"
     assert announced == [(alice.id, "ended", "command")] and sessions.get(alice.id) is None
+
+
+async def test_a_connection_idle_for_longer_than_its_lifetime_is_replaced_before_it_is_used(db, monkeypatch):
+    async def server_pid() -> int:
+        row = await db.fetchone("SELECT pg_backend_pid() AS pid")
+        assert row is not None
+        return int(row["pid"])
+
+    first = await server_pid()
+    assert await server_pid() == first  # the pool's one idle connection, reused
+    monkeypatch.setattr(backend, "IDLE_LIFETIME", 0.05)
+    await asyncio.sleep(0.1)  # idle past its lifetime: a NAT might have forgotten it
+    replaced = await server_pid()
+    assert replaced != first and await server_pid() == replaced
