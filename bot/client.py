@@ -21,6 +21,7 @@ from bot.sessions import Clock, FinishSource, Session, SessionManager
 from bot.settings import Settings
 from bot.shards import Ownership
 from bot.storage import Database, open_database
+from bot.storage.deadlines import patience
 from bot.storage.games import GameRecord
 from bot.storage.health import database_answers
 from solitaire import VARIANTS
@@ -30,6 +31,8 @@ log = logging.getLogger(__name__)
 
 EXTENSIONS = ("cogs.solitaire",)
 UNEXPECTED = "Something went wrong on my side; please try again."
+STARTUP_PATIENCE = 60.0
+"""Seconds each database statement of the start may take (a player's move gets 2 s on PostgreSQL)."""
 FINISHED_EVENT = "solitaire_game_finished"
 """Dispatched with the final :class:`GameRecord` of every game (listen with ``on_solitaire_game_finished``)."""
 
@@ -127,7 +130,15 @@ class SolitaireBot(commands.Bot):
             self.http.ws_connect = GatewayRedirect(self.http.ws_connect, settings.gateway_url)  # type: ignore[method-assign]
 
     async def setup_hook(self) -> None:
-        """Open the database, load the cog, resume running games, fill the deal bank, sync commands."""
+        """Open the database, load the cog, resume running games, fill the deal bank, sync commands.
+
+        The database work of the start (and of the tasks it starts, for a while) is not held to a
+        player's deadline: a slow query then must not stop the bot.
+        """
+        with patience(STARTUP_PATIENCE):
+            await self._set_up()
+
+    async def _set_up(self) -> None:
         self.db = await open_database(self.settings.database_target)
         self.deals = self._given_deals or DealBank(
             solve_numbered,

@@ -457,7 +457,7 @@ class SessionManager:
         """:meth:`_reconcile` before a command: the final row if the game turned out finished by this process.
 
         :raises NotSavedError: the database cannot be read to check (the game waits, unchanged).
-        :raises ChangedElsewhereError: the game turned out finished by another process.
+        :raises GameEndedError: the game turned out finished by another process.
         """
         try:
             return await self._reconcile(session)

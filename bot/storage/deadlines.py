@@ -20,6 +20,28 @@ from dataclasses import dataclass
 
 TICK = 0.1
 """Seconds between the watchdog's looks: a deadline is enforced within this much after it passed."""
+_PATIENT_UNTIL: contextvars.ContextVar[float] = contextvars.ContextVar("database_patient_until", default=0.0)
+"""Until when (``time.monotonic()``) the work of this context may take longer than its deadline."""
+
+
+@contextlib.contextmanager
+def patience(seconds: float) -> Iterator[None]:
+    """Let each piece of database work in this block take up to ``seconds`` (for the next ``seconds``).
+
+    For a start, whose queries (a backlog of running games to resume, a cold server) are nobody's
+    move and must not stop the bot; the tasks it starts inherit what is left of it.
+    """
+    token = _PATIENT_UNTIL.set(time.monotonic() + seconds)
+    try:
+        yield
+    finally:
+        _PATIENT_UNTIL.reset(token)
+
+
+def allowed(seconds: float | None) -> float | None:
+    """The deadline to give work whose own is ``seconds``: longer while :func:`patience` lasts."""
+    left = _PATIENT_UNTIL.get() - time.monotonic()
+    return seconds if seconds is None or left <= 0 else max(seconds, left)
 
 
 @dataclass(eq=False)

@@ -50,12 +50,12 @@ from bot.storage import (
     load_migrations,
     packaged_migrations,
 )
-from bot.storage.deadlines import Deadlines
+from bot.storage.deadlines import Deadlines, allowed
+
+log = logging.getLogger(__name__)
 
 MIGRATION_LOCK = 0x5011_7A12_E000_0001
 """The advisory lock key every process takes while it checks and applies migrations."""
-log = logging.getLogger(__name__)
-
 POOL_SIZE = 8
 """Connections per process at most (PostgreSQL's default allows 100 in all)."""
 TIMEOUT = 2.0
@@ -378,7 +378,7 @@ class PostgresDatabase(Database):
         held = _Held()
         sound = True
         try:
-            with translated(lambda: held.committing), self._deadlines.within(timeout):
+            with translated(lambda: held.committing), self._deadlines.within(allowed(timeout)):
                 held.connection = await self._acquire()
                 yield held
         except BaseException as error:

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from bot.storage import deadlines as module
-from bot.storage.deadlines import Deadlines
+from bot.storage.deadlines import Deadlines, allowed, patience
 
 
 def test_the_example_in_the_module_holds():
@@ -69,3 +69,20 @@ async def test_many_tasks_each_meet_their_own_deadline():
     results = await asyncio.gather(work(0.01, 0.2), work(0.5, 0.05), work(0.02, 0.2), work(0.5, 0.1))
     assert results == ["done", "timed out", "done", "timed out"]
     await deadlines.close()
+
+
+async def test_patience_gives_a_start_longer_and_runs_out_for_the_tasks_it_started():
+    assert allowed(2.0) == 2.0 and allowed(None) is None
+    with patience(0.3):
+        assert 0.25 < allowed(2.0 - 1.9) <= 0.3  # a longer wait than the work's own 0.1 s
+        assert allowed(5.0) == 5.0  # never shorter
+        inherited = asyncio.ensure_future(asyncio.sleep(0.35, result=None))
+        started_inside = asyncio.get_running_loop().create_task(_allowed_after(0.35))
+    assert allowed(0.1) == 0.1  # the block is over
+    await inherited
+    assert await started_inside == 0.1  # a task it started keeps the patience only while it lasts
+
+
+async def _allowed_after(seconds: float) -> float | None:
+    await asyncio.sleep(seconds)
+    return allowed(0.1)
