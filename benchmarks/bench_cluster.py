@@ -34,7 +34,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.postgres_target import postgres_url, scratch_schema
-from bot.daily import Announcement, DailyService, Delivery
+from bot.announcements import Announcement, Delivery
+from bot.daily import DailyService
 from bot.deal_bank import DealBank
 from bot.shards import Ownership
 from bot.storage import Database, claims

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 import multiprocessing
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -14,6 +15,7 @@ from discord.ext import commands
 
 from bot.daily import DailyService, Solve
 from bot.deal_bank import Deal, DealBank, solve_numbered
+from bot.invite import SCOPES, Permission, invite_lines, required
 from bot.metrics import BotMetrics, Sources
 from bot.race import RaceService
 from bot.render_pool import RenderPool
@@ -24,12 +26,18 @@ from bot.storage import Database, open_database
 from bot.storage.deadlines import patience
 from bot.storage.games import GameRecord
 from bot.storage.health import database_answers
+from bot.version import version_line
 from solitaire import VARIANTS
 from solitaire.deals import solve_request
 
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("cogs.solitaire",)
+GLOBAL_SYNC = (
+    "commands are synced to every server: Discord may take a while to show new or changed ones; "
+    "set DEV_GUILD_ID to a server's id to see them there at once"
+)
+NO_SERVER = "I am in no server: open the invite link above as a member with Manage Server to add me to one"
 UNEXPECTED = "Something went wrong on my side; please try again."
 STARTUP_PATIENCE = 60.0
 """Seconds each database statement of the start may take (a player's move gets 2 s on PostgreSQL)."""
@@ -40,6 +48,12 @@ FINISHED_EVENT = "solitaire_game_finished"
 def utc_now() -> float:
     """The current time in unix seconds from discord.py's clock (SimCord's virtual clock in tests)."""
     return discord.utils.utcnow().timestamp()
+
+
+def invite_url(application_id: int, permissions: Sequence[Permission]) -> str:
+    """The OAuth2 link that adds the bot to a server with ``permissions`` (and the scopes it needs)."""
+    granted = discord.Permissions(**{permission.flag: True for permission in permissions})
+    return discord.utils.oauth_url(application_id, permissions=granted, scopes=SCOPES)
 
 
 def use_api_base(base: str) -> None:
@@ -163,7 +177,9 @@ class SolitaireBot(commands.Bot):
             spares=self.settings.daily_spares,
             ownership=self.ownership,
         )
-        self.races = RaceService(self.db, self.sessions, self.deals, now=self.now)
+        self.races = RaceService(
+            self.db, self.sessions, self.deals, now=self.now, announcements=self.daily.announcements
+        )
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         resumed, finished = await self.sessions.resume_all(owns=owns)
@@ -196,6 +212,14 @@ class SolitaireBot(commands.Bot):
         """The shard ids this process runs (``[0]`` unsharded)."""
         return [self.shard_id or 0]
 
+    async def competition_over(self, record: GameRecord) -> bool:
+        """Whether nobody can still gain from a finished game's deal (after-game gates, see ``bot.after_game``)."""
+        if record.mode == "daily" and record.daily_date is not None:
+            return await self.daily.day_over(record.guild_id, record.daily_date)
+        if record.mode == "race":
+            return await self.races.over_for_game(record.id)
+        return record.mode == "casual"
+
     def _daily_secret(self) -> str | None:
         secret = self.settings.daily_secret
         return secret.get_secret_value() if secret is not None else None
@@ -215,10 +239,11 @@ class SolitaireBot(commands.Bot):
         self.command_count = sum(1 for _ in self.tree.walk_commands() if not isinstance(_, discord.app_commands.Group))
 
     async def on_ready(self) -> None:
-        """Log one line the first time the bot is connected and its commands synced."""
+        """Log the versions, the ready line and how to invite the bot, the first time it is connected."""
         if self._ready_logged:
             return
         self._ready_logged = True
+        log.info(version_line(discord.__version__))
         log.info(
             "ready as %s: %d servers, %d commands%s",
             self.user,
@@ -226,6 +251,40 @@ class SolitaireBot(commands.Bot):
             self.command_count,
             f" (synced to server {self.settings.dev_guild_id})" if self.settings.dev_guild_id else "",
         )
+        if not self.settings.dev_guild_id:
+            log.info(GLOBAL_SYNC)
+        self._log_invite()
+
+    def invite_lines(self) -> list[str]:
+        """The links that invite this bot with the permissions it uses (none before it has logged in)."""
+        if self.application_id is None:
+            return []
+        return invite_lines(functools.partial(invite_url, self.application_id))
+
+    def _log_invite(self) -> None:
+        """Log the invite links; warn while the bot is in no server."""
+        for line in self.invite_lines():
+            log.info(line)
+        if not self.guilds:
+            log.warning(NO_SERVER)
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        """Log the new server, and any permission the bot uses that its role there lacks."""
+        log.info("joined server %s (%d): %d servers", guild.name, guild.id, len(self.guilds))
+        granted = guild.me.guild_permissions if guild.me is not None else discord.Permissions.none()
+        if missing := [permission.name for permission in required() if not getattr(granted, permission.flag)]:
+            log.warning(
+                "in server %s (%d) my role lacks %s: grant it, or invite me again with the link logged at start",
+                guild.name,
+                guild.id,
+                ", ".join(missing),
+            )
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """Log the server left; after the last one, how to invite the bot again."""
+        log.info("left server %s (%d): %d servers", guild.name, guild.id, len(self.guilds))
+        if not self.guilds:
+            self._log_invite()
 
     async def _announce_finished(self, session: Session, record: GameRecord, source: FinishSource) -> None:
         self.dispatch(FINISHED_EVENT, record)

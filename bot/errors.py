@@ -150,6 +150,39 @@ class StartingError(BotError):
         super().__init__("You already have a game starting: wait for its board.")
 
 
+class BadSeedError(BotError):
+    """A deal seed that is not one: quoted back as a short excerpt."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(
+            f"`{excerpt(text)}` is not a deal seed: a seed is the whole number a finished board shows"
+            " (`seed:1234567890`)."
+        )
+
+
+class DealAndSeedError(BotError):
+    """Both ``deal:`` and ``seed:`` given to one start."""
+
+    def __init__(self) -> None:
+        super().__init__("Give a deal number or a seed, not both.")
+
+
+class InLobbyError(BotError):
+    """A casual game or daily asked for by a member who sits in an open race lobby of the server."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "You are in a race lobby here: leave it first (the race message's **Leave** button), or wait for the race."
+        )
+
+
+class MemberBusyError(StartingError):
+    """Another action of the same member in the same server (a start, a join) is still under way."""
+
+    def __init__(self) -> None:
+        BotError.__init__(self, "Your last request here is still under way: wait a moment and try again.")
+
+
 class TooManyStartsError(BotError):
     """The player started too many games lately."""
 

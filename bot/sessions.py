@@ -154,7 +154,8 @@ class SessionManager:
         self._sessions: dict[int, Session] = {}
         self._players: dict[tuple[int, int], int] = {}
         self._listeners: list[FinishListener] = []
-        self._starting: set[tuple[int, int]] = set()
+        self._starting: dict[tuple[int, int], str] = {}
+        """Members with an action under way in a server (:meth:`hold`): ``"start"`` or another action."""
         self._recent_starts: dict[int, deque[float]] = {}
         self._noticed: set[tuple[int, int]] = set()
         """Players with a notice waiting (loaded by :meth:`resume_all`, kept as notices come and go)."""
@@ -213,12 +214,11 @@ class SessionManager:
         """Hold the player's one start in this guild while its deal is found (before any solving).
 
         :raises StartingError: another start of this player is still being dealt.
+        :raises MemberBusyError: another action of this member here (a race join) is under way.
         :raises TooManyStartsError: the player started :data:`START_LIMIT` games in the last
             :data:`START_WINDOW` seconds (in any guild).
         """
-        key = (guild_id, user_id)
-        if key in self._starting:
-            raise errors.StartingError()
+        self._refuse_if_held(guild_id, user_id)  # before counting the start
         now = self.now()
         recent = self._recent_starts.setdefault(user_id, deque())
         while recent and recent[0] <= now - START_WINDOW:
@@ -226,12 +226,33 @@ class SessionManager:
         if len(recent) >= START_LIMIT:
             raise errors.TooManyStartsError(max(int(recent[0] + START_WINDOW - now) + 1, 1))
         recent.append(now)
-        self._starting.add(key)
+        async with self.hold(guild_id, user_id, "start"):
+            try:
+                yield
+            finally:
+                self._forget_old_starts(now)
+
+    @asynccontextmanager
+    async def hold(self, guild_id: int, user_id: int, what: str = "other") -> AsyncIterator[None]:
+        """Let one action of a member in a server run at a time (a start, a race join): no two interleave.
+
+        A game start and a lobby join each check the other's row before writing their own; holding the
+        member while one runs keeps both checks true (the database's guards cover other processes).
+
+        :raises MemberBusyError: another action of this member here is under way (a start: StartingError).
+        """
+        self._refuse_if_held(guild_id, user_id)
+        key = (guild_id, user_id)
+        self._starting[key] = what
         try:
             yield
         finally:
-            self._starting.discard(key)
-            self._forget_old_starts(now)
+            del self._starting[key]
+
+    def _refuse_if_held(self, guild_id: int, user_id: int) -> None:
+        held = self._starting.get((guild_id, user_id))
+        if held is not None:
+            raise errors.StartingError() if held == "start" else errors.MemberBusyError()
 
     def _forget_old_starts(self, now: float) -> None:
         if len(self._recent_starts) > 1000:
@@ -252,11 +273,15 @@ class SessionManager:
         deal_number: int | None = None,
         daily_date: str | None = None,
         started_at: float | None = None,
+        practice: bool = False,
     ) -> Session:
         """Deal a new game, store it and start its clock (at ``started_at`` if given, e.g. a race's start).
 
+        ``practice``: the deal was chosen by its public number or seed, so the game never ranks.
+
         :raises ActiveGameError: the player already has a game running in this guild.
         :raises AlreadyPlayedError: a daily game this player already played.
+        :raises InLobbyError: a casual game or daily of a member sitting in an open race lobby here.
         """
         existing = self.active_for(guild_id, user_id)
         if existing is not None:
@@ -277,6 +302,8 @@ class SessionManager:
             state=_state(game),
             started_at=started,
             deadline=started + game.rules.time_limit,
+            practice=practice,
+            deal_seed=str(deal.seed),
         )
         try:
             record = await self._insert(row)
@@ -301,6 +328,8 @@ class SessionManager:
     async def _insert(self, row: games_db.NewGame) -> GameRecord:
         try:
             return await games_db.insert_game(self.db, row)
+        except games_db.InLobbyError:
+            raise errors.InLobbyError() from None
         except ConstraintError:
             raise
         except StorageError as error:

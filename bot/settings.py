@@ -159,12 +159,21 @@ def load_settings(**overrides: Any) -> Settings:
         raise SettingsError(_explain(error)) from None
 
 
+EXAMPLE_FILE = Path(".env.example")
+"""Every setting, commented, in a checkout (a ``pip install`` has none: ``solitaire-bot --help`` lists them)."""
+_PYDANTIC_PREFIX = "Value error, "
+"""What pydantic puts before a validator's own message."""
+
+
 def _explain(error: ValidationError) -> str:
     problems = []
     for item in error.errors():
         name = str(item["loc"][0]).upper() if item["loc"] else "SETTINGS"
         if name == "DISCORD_TOKEN" and item["type"] in ("missing", "string_too_short", "too_short"):
-            problems.append("DISCORD_TOKEN is not set: put your bot token in .env or the environment")
+            problems.append(
+                "DISCORD_TOKEN is not set: put your bot token (developer portal, Bot tab) in .env or the environment"
+            )
         else:
-            problems.append(f"{name} is invalid ({item['msg']})")
-    return "; ".join(problems) + " (see .env.example)"
+            problems.append(f"{name} is invalid ({str(item['msg']).removeprefix(_PYDANTIC_PREFIX)})")
+    where = "see .env.example" if EXAMPLE_FILE.is_file() else "solitaire-bot --help lists every setting"
+    return f"{'; '.join(problems)} ({where})"

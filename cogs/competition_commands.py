@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import competition, errors
-from bot.daily import Announcement, Delivery
+from bot.announcements import Announcement, Delivery
 from bot.storage import competition as competition_db
 from bot.storage import races as races_db
 from bot.storage.games import GameRecord, Mode
@@ -102,7 +102,8 @@ class CompetitionCommands(SolitaireCogBase):
                     ephemeral=True,
                 )
                 return
-            async with self.daily.attempt(guild_id, today):
+            async with self.daily.attempt(guild_id, today), self.sessions.hold(guild_id, interaction.user.id, "start"):
+                await self.bot.races.refuse_lobby_member(guild_id, interaction.user.id)
                 if not self.daily.deal_ready(guild_id, variant, today):
                     await interaction.response.defer(ephemeral=True, thinking=True)
                 try:

@@ -7,8 +7,10 @@ from typing import cast
 from discord.ext import commands
 
 from bot.client import SolitaireBot
+from bot.onboarding import Onboarding
 from cogs.competition_commands import CompetitionCommands
 from cogs.game_commands import GameCommands
+from cogs.help_commands import HelpCommands
 from cogs.race_commands import RaceCommands
 from cogs.settings_commands import SettingsCommands
 
@@ -18,6 +20,7 @@ class Solitaire(
     GameCommands,
     CompetitionCommands,
     SettingsCommands,
+    HelpCommands,
     commands.GroupCog,
     group_name="solitaire",
     group_description="Timed solitaire games and daily server competitions",
@@ -31,6 +34,7 @@ class Solitaire(
         self.sessions = bot.sessions
         self.deals = bot.deals
         self.daily = bot.daily
+        self.onboarding = Onboarding(bot.db, now=bot.now)
         super().__init__()
 
     async def cog_load(self) -> None:

@@ -135,9 +135,10 @@ def _race(status: str, **changes: Any) -> RaceRecord:
         lobby_deadline=T0 + 600,
         start_at=T0 + 50,
         end_at=T0 + 350,
-        deal_number=48213,
+        deal_number=None,
         finished_at=None,
         results_posted_at=None,
+        deal_seed="13411853262911466821",
     )
     base.update(changes)
     return RaceRecord(**base)  # type: ignore[arg-type]
@@ -164,7 +165,7 @@ def main() -> None:
             RaceResult(1, 2, 1762, 148, "won", 1000.0, 1137.5, 1, True),
             RaceResult(2, 1, 1215, 300, "expired", 1042.0, 1061.0, 6, False),
             RaceResult(3, 4, 610, 300, "expired", 1000.0, 990.0, 1, True),
-            RaceResult(4, 3, 0, 300, "expired", 1000.0, 926.7, 1, True),
+            RaceResult(4, 3, 0, 300, "expired", 1000.0, None, 0, True),  # never moved a card: not rated
         ),
     )
     draw(race_message(lobby, now=T0 + 40), out / "race-lobby.png")

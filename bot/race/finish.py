@@ -3,20 +3,27 @@
 from __future__ import annotations
 
 import asyncio
+import json
+from datetime import UTC, datetime
 
-from bot.competition import Ranked, RankKey, rank_key
-from bot.race.model import END_GRACE, LiveRace
+from bot.announcements import Announcement
+from bot.competition import day_bounds
+from bot.race.model import END_GRACE, STANDINGS_INTERVAL
+from bot.race.placing import Entry, places, rated_players
 from bot.race.standings import RaceStandings, final_standing
 from bot.ratings import Skill, newcomer, rate
 from bot.sessions import FinishSource, Session
+from bot.storage import competition as competition_db
 from bot.storage import games as games_db
 from bot.storage import races as races_db
+from bot.storage.competition import Pending
 from bot.storage.games import GameRecord
 from bot.storage.races import Placing, RaceRecord, RacerRecord, RatingRecord
+from solitaire.moves import is_card_move
 
 
 class RaceFinish(RaceStandings):
-    """Ends races: expires what is left at the end, ranks as the dailies do, rates, posts the results once."""
+    """Ends races: expires what is left at the end, places the racers, rates those who played, posts the results."""
 
     async def _run(self, race_id: int) -> None:
         """Sleep until the race's end, then end the games still running and finish the race."""
@@ -54,7 +61,7 @@ class RaceFinish(RaceStandings):
         self._spawn(self._try_finish(race_id), f"race-finish-{race_id}")
 
     async def _try_finish(self, race_id: int) -> None:
-        """Finish the race once every racer's game is over: places, ratings, then the results (once)."""
+        """Finish the race once every racer's game is over: places, ratings and the results post, in one write."""
         async with self._lock(race_id):
             race = await self._race(race_id)
             if race.status != "running":
@@ -68,49 +75,93 @@ class RaceFinish(RaceStandings):
                         if record.is_playing:
                             return
                         games[racer.user_id] = record
-            placings, ratings = await self._rank(race, members, games)
-            if not await races_db.finish_race(self.db, race_id, now=self.now(), placings=placings, ratings=ratings):
+            placings, ratings, unrated = await self._rank(race, members, games)
+            finished = await races_db.finish_race(
+                self.db, race_id, now=self.now(), placings=placings, ratings=ratings, unrated_reason=unrated
+            )
+            if not finished:
                 return
         await self._post_results(race_id)
 
     async def _rank(
         self, race: RaceRecord, members: list[RacerRecord], games: dict[int, GameRecord]
-    ) -> tuple[list[Placing], list[RatingRecord]]:
-        """Order the racers as the dailies do (racers who left or never played last) and rate that order."""
-
-        def key(racer: RacerRecord) -> tuple[bool, RankKey, int]:
-            record = games.get(racer.user_id)
-            if record is None:
-                return True, rank_key(Ranked(0, racer.user_id, 0, None, float("inf"))), racer.user_id
-            absent = racer.left_at is not None or record.version == 0
-            entry = Ranked(0, racer.user_id, record.score, record.seconds_used, record.finished_at or 0.0)
-            return absent, rank_key(entry), racer.user_id
-
-        order = sorted(members, key=key)
-        stored = await races_db.ratings_of(self.db, race.guild_id, race.variant, [r.user_id for r in order])
-        before = [_skill(stored.get(r.user_id)) for r in order]
-        after = rate(before)
+    ) -> tuple[list[Placing], list[RatingRecord], str | None]:
+        """Place every racer (:mod:`bot.race.placing`) and rate those who played, if the race may be rated."""
+        entries = [_entry(racer, games.get(racer.user_id)) for racer in members]
+        placed = places(entries)
+        since, until = await self._today(race.guild_id)
+        players = [entry.user_id for entry in entries if entry.played]
+        together = await races_db.rated_together(self.db, race.guild_id, players, since=since, until=until)
+        rated, unrated = rated_players(entries, together)
+        stored = await races_db.ratings_of(self.db, race.guild_id, race.variant, [r.user_id for r in members])
+        before = {r.user_id: _skill(stored.get(r.user_id)) for r in members}
+        after = dict(zip(rated, rate([before[u] for u in rated], [placed[u] for u in rated]), strict=True))
         placings = [
-            Placing(r.user_id, place, old.display, new.display)
-            for place, (r, old, new) in enumerate(zip(order, before, after, strict=True), start=1)
+            Placing(
+                r.user_id,
+                placed[r.user_id],
+                before[r.user_id].display,
+                after[r.user_id].display if r.user_id in after else None,
+            )
+            for r in members
         ]
         ratings = [
-            RatingRecord(race.guild_id, race.variant, r.user_id, new.mu, new.sigma, new.races)
-            for r, new in zip(order, after, strict=True)
+            RatingRecord(race.guild_id, race.variant, user, new.mu, new.sigma, new.races) for user, new in after.items()
         ]
-        return placings, ratings
+        return placings, ratings, unrated
+
+    async def _today(self, guild_id: int) -> tuple[float, float]:
+        """The server's day now, as unix bounds ``[since, until)`` (for counting rated races)."""
+        clock = (await competition_db.guild_config(self.db, guild_id)).clock
+        moment = datetime.fromtimestamp(self.now(), UTC)
+        today = clock.date_at(moment)
+        return day_bounds(clock.zone_at(moment), today, today)
 
     async def _post_results(self, race_id: int) -> None:
-        """Publish the final results if nobody did yet (claimed in the database), then forget the race."""
+        """Forget the finished race and deliver its queued results post (retried later if it fails).
+
+        The post waits for the standings interval after the last standings edit, as the standings do.
+        """
         live = self._live.pop(race_id, None)
+        wait = 0.0
         if live is not None:
             for task in (live.task, live.flush):
                 if task is not None and task is not asyncio.current_task():
                     task.cancel()
-        if not await races_db.claim_results_post(self.db, race_id, self.now()):
-            return
-        snapshot = await self.snapshot(race_id)
-        await self._publish(live or LiveRace(snapshot.race), snapshot)
+            if live.last_publish is not None:
+                wait = live.last_publish + STANDINGS_INTERVAL - self.now()
+        if wait > 0:
+            self._spawn(self._deliver_after(wait), f"race-results-{race_id}")
+        else:
+            await self._deliver_after(0.0)
+
+    async def _deliver_after(self, wait: float) -> None:
+        """Deliver the due posts after ``wait`` seconds; the delivering loop looks again (for retries)."""
+        if wait > 0:
+            await self.sleep(wait)
+        await self.announcements.deliver_due()
+        self.announcements.queued()
+
+    async def _compose_results(self, pending: Pending) -> Announcement | None:
+        """The results post of a finished race, as of now (``None``: no such finished race)."""
+        race = await races_db.get_race(self.db, int(pending.subject))
+        if race is None or race.status != "finished":
+            return None
+        snapshot = await self.snapshot(race.id)
+        return Announcement(
+            race.guild_id, race.channel_id, "race", "", False, subject=pending.subject, payload=snapshot
+        )
+
+
+def _entry(racer: RacerRecord, record: GameRecord | None) -> Entry:
+    """A racer's result as the placing rules read it (no game: never played)."""
+    if record is None:
+        return Entry(racer.user_id, False, racer.left_at is None, 0, None)
+    log = json.loads(record.state).get("log", [])
+    played = any(is_card_move(str(entry[0])) for entry in log)
+    ended = record.finished_at if record.finished_at is not None else float("inf")
+    stayed = racer.left_at is None or racer.left_at > ended  # leaving after one's game ended changes nothing
+    return Entry(racer.user_id, played, stayed, record.score, record.seconds_used)
 
 
 def _skill(record: RatingRecord | None) -> Skill:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
+from bot.announcements import Announcements
 from bot.deal_bank import Deal, DealBank
 from bot.race.lobby import RaceLobby
 from bot.race.model import LiveRace, Publisher
@@ -25,18 +26,16 @@ class RaceService(RaceLobby):
         now: Clock,
         sleep: Sleep = asyncio.sleep,
         publish: Publisher | None = None,
+        announcements: Announcements | None = None,
     ) -> None:
-        """Keep races in ``db`` and play them on ``sessions`` with deals from ``deals``."""
-        super().__init__(db, sessions, deals, now=now, sleep=sleep, publish=publish)
+        """Keep races in ``db``, played on ``sessions`` with deals from ``deals``; results go via ``announcements``."""
+        super().__init__(db, sessions, deals, now=now, sleep=sleep, publish=publish, announcements=announcements)
         sessions.add_finish_listener(self._on_game_finished)
         sessions.add_move_listener(self._on_move)
+        self.announcements.register("race", self._compose_results)
 
     async def resume(self, *, owns: Callable[[int], bool] = lambda guild_id: True) -> list[int]:
-        """Re-arm every open race of a server ``owns`` accepts (run after the sessions resumed); return their ids.
-
-        A race whose games all ended while the bot was down is finished in the background (its
-        results may wait for the standings' edit interval): the start is not held up.
-        """
+        """Re-arm every open race of a server ``owns`` accepts (run after the sessions resumed); return their ids."""
         resumed = []
         for race in await races_db.open_races(self.db):
             if race.id in self._live or not owns(race.guild_id):  # another process runs its shard
@@ -50,15 +49,17 @@ class RaceService(RaceLobby):
                 if racer.game_id is not None:
                     self._games[racer.game_id] = race.id
             if race.end_at is not None and self.now() < race.end_at:
-                numbered = await self.deals.numbered(race.variant, race.deal_number or 0)
-                await self._deal_all(race, numbered.deal)
+                await self._deal_all(race, await self._shared_deal(race))
             live.task = self._spawn(self._run(race.id), f"race-{race.id}")
             self._touch(race.id)
-            self._spawn(self._try_finish(race.id), f"race-finish-{race.id}")  # its games may all be over
-        for race in await races_db.unposted_races(self.db):
-            if owns(race.guild_id):
-                await self._post_results(race.id)
+            await self._try_finish(race.id)
         return resumed
+
+    async def over_for_game(self, game_id: int) -> bool:
+        """Whether the race of a race game is over (its every racer's game ended): its deal is public then."""
+        race_id = await races_db.race_of_game(self.db, game_id)
+        race = await races_db.get_race(self.db, race_id) if race_id is not None else None
+        return race is not None and race.status not in ("lobby", "running")
 
     async def close(self) -> None:
         """Stop every race task (races stay stored, to resume at the next start)."""

@@ -328,7 +328,7 @@ async def daily_result_of(db: Database, game_id: int) -> DailyResult | None:
 
 
 # -- announcements: every public post, kept until posted ------------------------------
-AnnouncementKind = Literal["result", "podium"]
+AnnouncementKind = Literal["result", "podium", "race"]
 
 
 @dataclass(frozen=True)
@@ -414,7 +414,7 @@ async def leaderboard(
             where = "daily_date BETWEEN ? AND ?"
             span: tuple[Any, Any] = (days[0].isoformat(), days[1].isoformat())
         else:
-            where = "finished_at >= ? AND finished_at < ? AND hinted = 0"  # hinted games are not ranked
+            where = "finished_at >= ? AND finished_at < ? AND hinted = 0 AND practice = 0"  # neither ranks
             span = day_bounds(timezone, *days)
         top, caller, total = await _over_span(db, guild_id, variant, mode, where, span, caller_id, limit)
     return Leaderboard(variant=variant, mode=mode, period=period, top=top, caller=caller, total=total)

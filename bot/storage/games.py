@@ -22,8 +22,13 @@ BROKEN = "broken"
 
 _COLUMNS = (
     "id, guild_id, channel_id, user_id, variant, mode, deal_number, daily_date, state, status, score, "
-    "seconds_used, started_at, deadline, finished_at, message_id, webhook_token, version"
+    "seconds_used, started_at, deadline, finished_at, message_id, webhook_token, version, practice, deal_seed"
 )
+_SEATED_IN_LOBBY = (
+    "EXISTS (SELECT 1 FROM race_seats AS s JOIN races AS r ON r.id = s.race_id"
+    " WHERE s.guild_id = ?1 AND s.user_id = ?2 AND r.status = 'lobby')"
+)
+"""Whether member ``?2`` of server ``?1`` sits in an open race lobby there (V011)."""
 
 
 class DuplicateGameError(Exception):
@@ -32,6 +37,10 @@ class DuplicateGameError(Exception):
     def __init__(self, kind: Literal["active", "daily"]) -> None:
         super().__init__(f"duplicate {kind} game")
         self.kind: Literal["active", "daily"] = kind
+
+
+class InLobbyError(Exception):
+    """A casual game or a daily refused: the member sits in an open race lobby of that server."""
 
 
 @dataclass(frozen=True)
@@ -56,6 +65,10 @@ class GameRecord:
     message_id: int | None
     webhook_token: str | None
     version: int
+    practice: bool = False
+    """A game on a chosen public deal (a deal number or a seed): never ranked (V011)."""
+    deal_seed: str | None = None
+    """The deal's shuffle seed (decimal): public for practice games, shown for ranked ones once over."""
 
     @property
     def is_playing(self) -> bool:
@@ -65,7 +78,9 @@ class GameRecord:
     @classmethod
     def from_row(cls, row: Row) -> GameRecord:
         """Build a record from a ``SELECT`` of every column."""
-        return cls(**{field.name: row[field.name] for field in fields(cls)})
+        values = {field.name: row[field.name] for field in fields(cls)}
+        values["practice"] = bool(values["practice"])
+        return cls(**values)
 
 
 @dataclass(frozen=True)
@@ -82,6 +97,8 @@ class NewGame:
     state: str
     started_at: float
     deadline: float
+    practice: bool = False
+    deal_seed: str | None = None
 
 
 @dataclass(frozen=True)
@@ -112,19 +129,28 @@ class Result:
 async def insert_game(db: Database, game: NewGame) -> GameRecord:
     """Insert a playing game and return its row.
 
+    A casual game or a daily is refused while the member sits in an open race lobby of the server
+    (checked in the same statement).
+
     :raises DuplicateGameError: if the player already has a game running in this
         guild (``"active"``) or already played this daily (``"daily"``).
+    :raises InLobbyError: a casual game or daily of a member in an open race lobby there.
     """
+    lobby = "0 = 1" if game.mode == "race" else _SEATED_IN_LOBBY
     try:
         async with db.transaction() as tx:
             row = await tx.fetchone(
                 "INSERT INTO games (guild_id, channel_id, user_id, variant, mode, deal_number, daily_date, state,"
-                " status, score, started_at, deadline, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'playing', 0, ?, ?, 0)"
-                f" RETURNING {_COLUMNS}",
+                " status, score, started_at, deadline, version, practice, deal_seed)"
+                " SELECT CAST(?1 AS BIGINT), CAST(?3 AS BIGINT), CAST(?2 AS BIGINT), CAST(?4 AS TEXT),"
+                " CAST(?5 AS TEXT), CAST(?6 AS BIGINT), CAST(?7 AS TEXT), CAST(?8 AS TEXT), 'playing', 0,"
+                " CAST(?9 AS DOUBLE PRECISION),"
+                " CAST(?10 AS DOUBLE PRECISION), 0, CAST(?11 AS INTEGER), CAST(?12 AS TEXT)"
+                f" WHERE NOT {lobby} RETURNING {_COLUMNS}",
                 (
                     game.guild_id,
-                    game.channel_id,
                     game.user_id,
+                    game.channel_id,
                     game.variant,
                     game.mode,
                     game.deal_number,
@@ -132,13 +158,16 @@ async def insert_game(db: Database, game: NewGame) -> GameRecord:
                     game.state,
                     game.started_at,
                     game.deadline,
+                    int(game.practice),
+                    game.deal_seed,
                 ),
             )
     except ConstraintError as error:
         if "UNIQUE" not in str(error):
             raise
         raise DuplicateGameError("daily" if await _played_daily(db, game) else "active") from error
-    assert row is not None
+    if row is None:
+        raise InLobbyError()
     return GameRecord.from_row(row)
 
 

@@ -35,7 +35,8 @@ from collections.abc import Callable
 from datetime import date
 from typing import Any
 
-from bot.daily import Announcement, DailyService, Delivery
+from bot.announcements import Announcement, Delivery
+from bot.daily import DailyService
 from bot.deal_bank import DealBank
 from bot.sessions import FinishSource, Session, SessionManager
 from bot.shards import Ownership, parse_shard_ids
@@ -139,7 +140,7 @@ async def announce(db: Database, args: argparse.Namespace, ownership: Ownership,
         if rounds[0] and time.monotonic() - began >= SETTLE and await idle(service, args.now):
             break
     await service.close()
-    return {"tag": args.tag, "holder": service.holder.name}
+    return {"tag": args.tag, "holder": service.announcements.holder.name}
 
 
 def count_rounds(service: DailyService) -> list[int]:
@@ -159,8 +160,9 @@ def count_rounds(service: DailyService) -> list[int]:
 async def idle(service: DailyService, now: float) -> bool:
     """Whether nothing is due for this process now and it holds no claim (its posts are all made)."""
     db = service.db
-    due = await claims.next_due(db, service.ownership, now, lease=service.lease)
-    held = await db.fetchone("SELECT count(*) AS n FROM announcements WHERE claimed_by = ?", (service.holder.name,))
+    posts = service.announcements
+    due = await claims.next_due(db, service.ownership, now, lease=posts.lease)
+    held = await db.fetchone("SELECT count(*) AS n FROM announcements WHERE claimed_by = ?", (posts.holder.name,))
     return (due is None or due > now) and held is not None and held["n"] == 0
 
 

@@ -62,6 +62,18 @@ async def start(
     return record.id
 
 
+async def start_old(db: Database, user: int, *, mode: games_db.Mode = "daily", day: date | None = DAY) -> int:
+    """Insert a running game as the code of an older schema did (only the columns V001 has)."""
+    row = await db.fetchone(
+        "INSERT INTO games (guild_id, channel_id, user_id, variant, mode, deal_number, daily_date, state, status,"
+        " score, started_at, deadline, version) VALUES (?, 1, ?, 'draw3', ?, ?, ?, '{}', 'playing', 0, 0, 300, 0)"
+        " RETURNING id",
+        (GUILD, user, mode, None if mode == "daily" else next(_ids), day.isoformat() if day else None),
+    )
+    assert row is not None
+    return int(row["id"])
+
+
 async def finish(db: Database, game_id: int, score: int, seconds: int, at: float, status: str = "ended") -> None:
     result = games_db.Result(state="{}", status=status, score=score, seconds_used=seconds, finished_at=at, version=1)
     assert await games_db.finish_game(db, game_id, result, saved_version=0) is not None
@@ -99,31 +111,36 @@ async def test_migration_counts_results_stored_before_it(
     old = await Database.open(path, migrations=only_v1)
     try:
         for user, score in [(1, 300), (1, 500), (2, 400)]:
-            game_id = await start(old, user, mode="casual", day=None)
+            game_id = await start_old(old, user, mode="casual", day=None)
             await old.execute(  # as the code of V001's time wrote a result (today's adds later columns)
                 "UPDATE games SET status = 'ended', score = ?, seconds_used = 100, finished_at = ? WHERE id = ?",
                 (score, ts(2024, 5, 1, 12), game_id),
             )
-        await start(old, 3, mode="casual", day=None)  # still running: not counted
+        await start_old(old, 3, mode="casual", day=None)  # still running: not counted
+        daily = await start_old(old, 4)
+        await old.execute(
+            "UPDATE games SET status = 'ended', score = 250, seconds_used = 90, finished_at = ? WHERE id = ?",
+            (ts(2024, 5, 1, 12), daily),
+        )
     finally:
         await old.close()
 
     db = await Database.open(path)
     try:
         assert (await db.applied_migrations())[:2] == [1, 2]
-        board = await competition_db.leaderboard(
-            db,
-            guild_id=GUILD,
-            variant="draw3",
-            mode="casual",
-            period=Period.ALL,
-            today=DAY,
-            timezone="UTC",
-            caller_id=1,
-        )
-        assert [(e.user_id, e.score) for e in board.top] == [(1, 500), (2, 400)]
+
+        async def board(mode: games_db.Mode) -> list[tuple[int, int]]:
+            found = await competition_db.leaderboard(
+                db, guild_id=GUILD, variant="draw3", mode=mode, period=Period.ALL, today=DAY, timezone="UTC",
+                caller_id=1,
+            )  # fmt: skip
+            return [(e.user_id, e.score) for e in found.top]
+
+        # every casual game of those days was on a public deal number: practice since V011, off the boards
+        assert await board("casual") == []
+        assert await board("daily") == [(4, 250)]
         stats = await competition_db.member_stats(db, GUILD, 1, DAY)
-        assert stats.variants == (VariantStats("draw3", 2, 0, 500, 800),)
+        assert stats.variants == (VariantStats("draw3", 2, 0, 500, 800),)  # stats keep counting them
         assert await competition_db.unannounced(db) == []  # old results are not announced again
     finally:
         await db.close()
@@ -514,8 +531,8 @@ async def test_the_activity_migration_counts_dailies_started_before_it(
         (before / migration).write_text((folder / migration).read_text())
     path = empty_database_target
     old = await Database.open(path, migrations=before)
-    await start(old, 1, day=date(2024, 4, 29))
-    await start(old, 2, day=date(2024, 4, 30))
+    await start_old(old, 1, day=date(2024, 4, 29))
+    await start_old(old, 2, day=date(2024, 4, 30))
     await old.close()
     db = await Database.open(path)
     try:

@@ -12,9 +12,11 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from bot import announcements as announcements_module
 from bot import daily as service_module
+from bot.announcements import Announcement, Delivery, retry_delay
 from bot.competition import DayClock, server_date
-from bot.daily import Announcement, DailyService, Delivery, retry_delay
+from bot.daily import DailyService
 from bot.shards import ONE_PROCESS, Ownership, shard_of
 from bot.storage import Database, claims
 from bot.storage import competition as competition_db
@@ -267,7 +269,7 @@ async def test_a_post_is_retried_for_hours_then_dropped(db):
     while (wait := await service.run_once()) < service_module.MAX_WAIT and clock.at - queued < timedelta(hours=12):
         clock.at += timedelta(seconds=wait)
     assert timedelta(hours=1) <= clock.at - queued
-    assert clock.at - queued <= timedelta(seconds=service_module.RETRY_FOR + service_module.RETRY_MAX)
+    assert clock.at - queued <= timedelta(seconds=announcements_module.RETRY_FOR + announcements_module.RETRY_MAX)
     assert await claims.next_due(db, ONE_PROCESS, clock()) is None
     assert channel.posts == []
 
