@@ -55,6 +55,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     import discord
 
     from bot.client import use_api_base
+    from bot.metrics import MetricsPortError
     from bot.storage import MigrationError, StorageError
 
     if settings.api_base:
@@ -70,7 +71,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("error: Discord asked for privileged intents, which this bot never requests", file=sys.stderr)
         return 2
     except (StorageError, MigrationError) as error:
-        print(f"error: cannot use the database {settings.database_label!r}: {error}", file=sys.stderr)
+        reason = settings.redact(str(error))
+        print(f"error: cannot use the database {settings.database_label!r}: {reason}", file=sys.stderr)
+        return 2
+    except MetricsPortError as error:
+        print(f"error: {error}", file=sys.stderr)
         return 2
     except (OSError, discord.HTTPException, discord.GatewayNotFound) as error:
         print(f"error: cannot reach Discord: {error}", file=sys.stderr)

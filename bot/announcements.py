@@ -4,7 +4,8 @@ A post is queued by the transaction that makes it due (a finished daily, a close
 race) and written out only when it is delivered, by the composer registered for its kind (so a
 rank or a result is as of the moment it is posted). Listeners (the cog) turn each
 :class:`Announcement` into a Discord message and say how it went (:class:`Delivery`). A post is
-claimed by one process of a cluster (:mod:`bot.storage.claims`), marked posted once, and a failure
+claimed by one process of a cluster (:mod:`bot.storage.claims`: a lease in the database's clock, named
+after the process, :class:`bot.shards.Holder`), marked posted once, and a failure
 is retried with backoff, restarts included, for :data:`RETRY_FOR`. Nothing here knows Discord; the
 daily service's loop calls :meth:`Announcements.deliver_due` in each of its rounds.
 """
@@ -17,7 +18,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from enum import Enum
 
-from bot.shards import ONE_PROCESS, Ownership
+from bot.shards import ONE_PROCESS, Holder, Ownership
 from bot.storage import Database, claims
 from bot.storage import competition as competition_db
 from bot.storage.competition import AnnouncementKind, Pending
@@ -78,10 +79,16 @@ def retry_delay(attempts: int) -> float:
 class Announcements:
     """Delivers the queued posts of the servers this process owns, each once, retrying failures."""
 
-    def __init__(self, db: Database, *, now: Clock, ownership: Ownership = ONE_PROCESS) -> None:
+    def __init__(
+        self, db: Database, *, now: Clock, ownership: Ownership = ONE_PROCESS, lease: float = claims.LEASE
+    ) -> None:
+        """Deliver the posts of the servers ``ownership`` owns; a claim on one holds ``lease`` seconds."""
         self.db = db
         self.now = now
         self.ownership = ownership
+        self.holder = Holder.of_this_process(ownership)
+        """This process's name on its claims (unique, even among processes given the same shards)."""
+        self.lease = lease
         self._composers: dict[str, Composer] = {}
         self._listeners: list[tuple[Listener, frozenset[str] | None]] = []
         self._wake: Callable[[], None] = lambda: None
@@ -108,23 +115,23 @@ class Announcements:
         self._wake()
 
     async def release_own(self) -> None:
-        """Give back the claims this process held when it stopped (its posts in flight are tried again)."""
-        await claims.release_own(self.db, self.ownership.label)
+        """Give back the claims this shard set's earlier runs on this machine held (their posts are tried again)."""
+        await claims.release_own(self.db, self.holder)
 
     async def deliver_due(self) -> float:
         """Post every due announcement once; return seconds until the next one is due."""
         async with self._lock:
-            for pending in await claims.due_announcements(self.db, self.now(), self.ownership):
-                if await claims.claim(self.db, pending.id, self.ownership.label, self.now()):
+            for pending in await claims.due_announcements(self.db, self.now(), self.ownership, lease=self.lease):
+                if await claims.claim(self.db, pending.id, self.holder.name, lease=self.lease):
                     await self._deliver(pending)
-            due = await claims.next_due(self.db, self.ownership)
+            due = await claims.next_due(self.db, self.ownership, self.now(), lease=self.lease)
         return NOTHING_DUE if due is None else due - self.now()
 
     async def _deliver(self, pending: Pending) -> None:
         """Post one claimed announcement; mark it posted, or give it back to be retried later."""
         composer = self._composers.get(pending.kind)
         announcement = await composer(pending) if composer is not None else None
-        holder = self.ownership.label
+        holder = self.holder.name
         if announcement is None:
             await claims.finish(self.db, pending.id, holder, "dropped")
             return

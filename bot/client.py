@@ -17,14 +17,16 @@ from bot.challenges import ChallengeService
 from bot.daily import DailyService, Solve
 from bot.deal_bank import Deal, DealBank, solve_numbered
 from bot.invite import SCOPES, Permission, invite_lines, required
-from bot.metrics import BotMetrics, start_metrics
+from bot.metrics import BotMetrics, Sources
 from bot.race import RaceService
 from bot.render_pool import RenderPool
 from bot.sessions import Clock, FinishSource, Session, SessionManager
 from bot.settings import Settings
 from bot.shards import Ownership
 from bot.storage import Database, open_database
+from bot.storage.deadlines import patience
 from bot.storage.games import GameRecord
+from bot.storage.health import database_answers
 from bot.version import version_line
 from solitaire import VARIANTS
 from solitaire.deals import solve_request
@@ -38,6 +40,8 @@ GLOBAL_SYNC = (
 )
 NO_SERVER = "I am in no server: open the invite link above as a member with Manage Server to add me to one"
 UNEXPECTED = "Something went wrong on my side; please try again."
+STARTUP_PATIENCE = 60.0
+"""Seconds each database statement of the start may take (a player's move gets 2 s on PostgreSQL)."""
 FINISHED_EVENT = "solitaire_game_finished"
 """Dispatched with the final :class:`GameRecord` of every game (listen with ``on_solitaire_game_finished``)."""
 
@@ -142,7 +146,15 @@ class SolitaireBot(commands.Bot):
             self.http.ws_connect = GatewayRedirect(self.http.ws_connect, settings.gateway_url)  # type: ignore[method-assign]
 
     async def setup_hook(self) -> None:
-        """Open the database, load the cog, resume running games, fill the deal bank, sync commands."""
+        """Open the database, load the cog, resume running games, fill the deal bank, sync commands.
+
+        The database work of the start (and of the tasks it starts, for a while) is not held to a
+        player's deadline: a slow query then must not stop the bot.
+        """
+        with patience(STARTUP_PATIENCE):
+            await self._set_up()
+
+    async def _set_up(self) -> None:
         self.db = await open_database(self.settings.database_target)
         self.deals = self._given_deals or DealBank(
             solve_numbered,
@@ -155,7 +167,9 @@ class SolitaireBot(commands.Bot):
         owns = self.ownership.owns
         self.sessions = SessionManager(self.db, now=self.now)
         self.sessions.add_finish_listener(self._announce_finished)
-        self.metrics = await start_metrics(self)
+        self.metrics = BotMetrics(self.metrics_sources())
+        if self.settings.metrics_port is not None:
+            await self.metrics.serve(self.settings.metrics_port, host=self.settings.metrics_host)
         self.daily = DailyService(
             self.db,
             self.deals,
@@ -188,6 +202,18 @@ class SolitaireBot(commands.Bot):
         self.deals.start()
         self._daily_starter = self.loop.create_task(self._start_daily(), name="daily-start")
         await self._sync_commands()
+
+    def metrics_sources(self) -> Sources:
+        """What the metrics endpoint reads at scrape time (the services must be open)."""
+        return Sources(
+            game_guilds=lambda: [session.record.guild_id for session in self.sessions.running],
+            deal_levels=self.deals.levels,
+            solver_queue=lambda: self.deals.solving,
+            shard_count=lambda: self.shard_count or 1,
+            shard_ids=self.running_shards,
+            connected=lambda: self.is_ready() and not self.is_closed(),
+            database_answers=lambda: database_answers(self.db),
+        )
 
     @staticmethod
     def _shard_options(settings: Settings) -> dict[str, Any]:

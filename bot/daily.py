@@ -22,7 +22,7 @@ from bot import competition
 from bot.announcements import Announcement, Announcements, Listener
 from bot.deal_bank import DealBank
 from bot.shards import ONE_PROCESS, Ownership
-from bot.storage import Database
+from bot.storage import Database, claims
 from bot.storage import competition as competition_db
 from bot.storage.games import GameRecord
 from solitaire import VARIANTS
@@ -65,12 +65,14 @@ class DailyService:
         variants: Iterable[str] = VARIANTS,
         spares: int = 0,
         ownership: Ownership = ONE_PROCESS,
+        lease: float = claims.LEASE,
     ) -> None:
         """Serve dailies from ``db``, solving in ``deals``'s executor; ``secret()`` keys the deals (else stored).
 
         ``spares``: proven deals kept ready per variant (in the database) for a day deal nobody solved
         ahead, so the first daily of a new server never waits for the solver. ``ownership``: the servers
         whose deals, podiums and posts this process handles (the others belong to other processes).
+        ``lease``: seconds a claim on a post holds (the database's clock).
         """
         self.db = db
         self.deals = deals
@@ -79,7 +81,7 @@ class DailyService:
         self.variants = tuple(variants)
         self._configured_secret = secret
         self._secret: str | None = None
-        self.announcements = Announcements(db, now=now, ownership=ownership)
+        self.announcements = Announcements(db, now=now, ownership=ownership, lease=lease)
         """Every public post (this service's, and those other services queue), delivered by this loop."""
         self.announcements.register("result", self._compose)
         self.announcements.register("podium", self._compose)

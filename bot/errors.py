@@ -119,6 +119,16 @@ class BusyError(NotSavedError):
         BotError.__init__(self, f"I am busy right now: {what[:1].lower() + what[1:]} was not saved, try again.")
 
 
+class ChangedElsewhereError(BotError):
+    """Another process of the bot saved this game since this one loaded it: this process's copy was stale."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "That game changed meanwhile (another copy of the bot saved it): nothing was changed here."
+            " Use `/solitaire start` to get its latest board."
+        )
+
+
 class ForeignClickError(BotError):
     """A button id sent from a message (or a server) that is not its game's: nothing is edited."""
 

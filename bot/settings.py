@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import AnyUrl, Field, SecretStr, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from bot import database_url
 from bot.shards import MAX_SHARDS, Ownership, parse_shard_ids
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
@@ -101,8 +101,8 @@ class Settings(BaseSettings):
     @field_validator("database_url")
     @classmethod
     def _postgres_url(cls, value: SecretStr | None) -> SecretStr | None:
-        if value is not None and not value.get_secret_value().strip().startswith(("postgresql://", "postgres://")):
-            raise ValueError("must be a postgresql:// URL, e.g. postgresql://solitaire:secret@localhost:5432/solitaire")
+        if value is not None and (problem := database_url.problem(value.get_secret_value())) is not None:
+            raise ValueError(problem)
         return value
 
     @field_validator("discord_api_base")
@@ -134,7 +134,11 @@ class Settings(BaseSettings):
         """The database to name in messages: the SQLite path, or the URL without its password."""
         if self.database_url is None:
             return str(self.database_path)
-        return re.sub(r"(://[^:/@]*):[^@]*@", r"\1:***@", self.database_url.get_secret_value().strip())
+        return database_url.label(self.database_url.get_secret_value())
+
+    def redact(self, text: str) -> str:
+        """``text`` (a driver's error message, say) with every form of the database password taken out."""
+        return database_url.redact(text, self.database_url.get_secret_value()) if self.database_url else text
 
     @property
     def api_base(self) -> str | None:

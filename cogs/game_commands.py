@@ -299,14 +299,20 @@ class GameCommands(SolitaireCogBase):
             raise errors.ForeignClickError()
 
     async def _playable(self, game_id: int, user_id: int, version: int | None) -> Session:
-        """The running game a click or offer names, or the refusal that fits (over, foreign, stale)."""
+        """The running game a click or offer names, or the refusal that fits (over, foreign, stale).
+
+        A game running in the database but not here (this process dropped a stale copy) is loaded.
+        """
         if self.sessions.get(game_id) is None:
             record = await games_db.get_game(self.db, game_id)
             if record is None:
                 raise errors.UnknownGameError()
             if record.user_id != user_id:
                 raise errors.NotYourGameError(record.user_id)
-            raise errors.GameEndedError(record.status)
+            if not record.is_playing:
+                raise errors.GameEndedError(record.status)
+            if await self.sessions.load(record) is None:
+                raise errors.GameEndedError("broken")
         return self.sessions.require_playable(game_id, user_id, version)
 
     async def handle_offer_click(self, interaction: discord.Interaction, click: OfferClick | None) -> None:

@@ -37,7 +37,13 @@ class RaceFinish(RaceStandings):
                 await self.sessions.expire(session, source="clock")
 
     async def _on_game_finished(self, session: Session, record: GameRecord, source: FinishSource) -> None:
-        if record.mode != "race":
+        """Note a racer's final line and finish the race if it was the last game running.
+
+        A game finished at a restart (``source == "restart"``) is left to :meth:`resume`, which runs
+        next and tries to finish each race it re-arms: a finish started here would race it (and
+        :meth:`resume` would then list the race or not depending on which came first).
+        """
+        if record.mode != "race" or source == "restart":
             return
         race_id = self._games.get(record.id) or await races_db.race_of_game(self.db, record.id)
         if race_id is None:

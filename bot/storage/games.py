@@ -251,12 +251,17 @@ async def game_state(db: Database, record: GameRecord) -> str:
     return json.dumps(data, separators=(",", ":"))
 
 
-async def finish_game(db: Database, game_id: int, result: Result) -> GameRecord | None:
-    """Record a result (whole log in ``state``) in one transaction; return the row, ``None`` if already finished."""
+async def finish_game(db: Database, game_id: int, result: Result, *, saved_version: int) -> GameRecord | None:
+    """Record a result (whole log in ``state``) in one transaction; return the row.
+
+    Guarded by the game's stored version: ``None``, with nothing written, unless the game is still
+    running at ``saved_version`` (the version the caller last saved). A process holding a stale copy
+    of the game (another one saved moves since, or finished it) never writes its result.
+    """
     async with db.transaction() as tx:
         changed = await tx.execute(
             "UPDATE games SET state = ?, status = ?, score = ?, seconds_used = ?, finished_at = ?, version = ?,"
-            " hinted = ? WHERE id = ? AND status = 'playing' AND finished_at IS NULL",
+            " hinted = ? WHERE id = ? AND status = 'playing' AND finished_at IS NULL AND version = ?",
             (
                 result.state,
                 result.status,
@@ -266,6 +271,7 @@ async def finish_game(db: Database, game_id: int, result: Result) -> GameRecord 
                 result.version,
                 int(result.hinted),
                 game_id,
+                saved_version,
             ),
         )
         if changed.rowcount != 1:

@@ -117,6 +117,70 @@ async def test_a_database_that_cannot_be_used_is_one_line(tmp_path):
     assert status == 2 and stderr.startswith("error: cannot use the database") and stderr.count("\n") == 1, stderr
 
 
+@pytest.mark.parametrize(
+    "url",
+    [
+        "postgresql://solitaire:Pw-s3cret-1@127.0.0.1:{port}/db",
+        "postgresql://solitaire@127.0.0.1:{port}/db?password=Pw-s3cret-2",
+        "postgresql://solitaire@127.0.0.1:{port}/db?sslmode=bogus&password=Pw-s3cret-3",
+        "postgresql://solitaire:Pw%2Ds3cret%2D4@127.0.0.1:{port}/db",
+        "postgresql://solitaire:Pw-s3c@ret-5@127.0.0.1:{port}/db",
+        "postgresql://solitaire:Pw-s3cret-6@[::1/db",
+    ],
+    ids=[
+        "in-the-user-part",
+        "as-a-parameter",
+        "beside-a-bad-parameter",
+        "percent-encoded",
+        "with-an-at-sign",
+        "broken",
+    ],
+)
+async def test_the_database_password_is_never_printed(tmp_path, url):
+    from tests.postgres_server import free_port
+
+    fake = FakeDiscord()
+    await fake.start()
+    try:
+        env = {
+            "DISCORD_TOKEN": "fake-token",
+            "DISCORD_API_BASE": fake.api_base,
+            "DATABASE_URL": url.format(port=free_port()),
+        }
+        status, stderr = await run_bot(tmp_path, env)
+    finally:
+        await fake.stop()
+    assert status == 2 and stderr.startswith("error: ") and stderr.count("\n") == 1, stderr
+    assert "Pw" not in stderr and "s3c" not in stderr and "ret-" not in stderr, stderr
+    assert "solitaire" in stderr or "DATABASE_URL is invalid" in stderr, stderr
+
+
+async def test_a_metrics_port_in_use_is_named_as_such(tmp_path):
+    from tests.postgres_server import free_port
+
+    fake = FakeDiscord()
+    await fake.start()
+    port = free_port()
+    taken = await asyncio.start_server(lambda reader, writer: None, "127.0.0.1", port)
+    try:
+        env = {
+            "DISCORD_TOKEN": "fake-token",
+            "DISCORD_API_BASE": fake.api_base,
+            "DATABASE_PATH": str(tmp_path / "g.db"),
+            "METRICS_PORT": str(port),
+        }
+        status, stderr = await run_bot(tmp_path, env)
+    finally:
+        taken.close()
+        await fake.stop()
+    assert status == 2 and stderr.count("\n") == 1, stderr
+    assert (
+        stderr.startswith(f"error: cannot serve the metrics on 127.0.0.1:{port} (METRICS_PORT): ")
+        and "in use" in stderr
+    )
+    assert "Discord" not in stderr
+
+
 PYPROJECT = Path(__file__).resolve().parents[2] / "pyproject.toml"
 
 

@@ -10,6 +10,7 @@ import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_asyncio
@@ -23,7 +24,7 @@ from bot.sessions import SessionManager
 from bot.storage import Database
 from bot.storage import games as games_db
 from bot.storage import races as races_db
-from bot.storage.postgres import PostgresDatabase, PostgresQueries
+from bot.storage.postgres import PostgresDatabase
 from solitaire import DRAW, game_from_json
 from tests.bot.decks import EASY_KLONDIKE, EASY_NUMBER
 from tests.conftest import make_deal_bank
@@ -79,18 +80,18 @@ async def settle() -> None:
 
 @pytest_asyncio.fixture
 async def db(database_target: str | Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Database]:
-    held = PostgresDatabase._connection
+    held = PostgresDatabase._held
 
     @asynccontextmanager
-    async def counted(self: PostgresDatabase) -> AsyncIterator[PostgresQueries]:
+    async def counted(self: PostgresDatabase, timeout: float | None) -> AsyncIterator[Any]:
         IN_FLIGHT[0] += 1
         try:
-            async with held(self) as queries:
-                yield queries
+            async with held(self, timeout) as connection:
+                yield connection
         finally:
             IN_FLIGHT[0] -= 1
 
-    monkeypatch.setattr(PostgresDatabase, "_connection", counted)
+    monkeypatch.setattr(PostgresDatabase, "_held", counted)
     database = await Database.open(database_target)
     yield database
     await database.close()
@@ -377,6 +378,30 @@ async def test_a_cluster_process_resumes_only_the_races_of_its_own_shards(world,
     assert await world.races.resume(owns=lambda guild: guild == GUILD) == [race_id]
     await clock.advance(races.STANDINGS_INTERVAL)
     assert await world.results_post(race_id) == "posted"
+
+
+async def test_resume_finishes_a_race_whose_games_ended_at_the_restart_however_slow_its_query(
+    world, clock, db, monkeypatch
+):
+    """The games finished at a restart leave their race to resume: no finish races it (it used to, now and then)."""
+    race_id = await started(world, ALICE, BOB)
+    await world.close()
+    clock.now += 600
+    world.build()
+    listed = races_db.open_races
+
+    async def slow(database: Database) -> list[races_db.RaceRecord]:
+        await asyncio.sleep(0.05)  # a loaded machine: anything spawned at the restart runs first
+        return await listed(database)
+
+    monkeypatch.setattr(races_db, "open_races", slow)
+    resumed, finished = await world.sessions.resume_all()
+    assert resumed == [] and len(finished) == 2
+    assert await world.races.resume() == [race_id]
+    await clock.advance(races.STANDINGS_INTERVAL)
+    race = await races_db.get_race(db, race_id)
+    assert race.status == "finished" and await world.results_post(race_id) == "posted"
+    assert world.published.statuses()[-1] == "finished" and world.published.statuses().count("finished") == 1
 
 
 async def test_a_race_that_ended_while_the_bot_was_down_is_finished_and_posted_at_resume(world, clock, db):

@@ -325,7 +325,10 @@ async def test_a_line_a_crash_left_unqueued_is_posted_at_start(simcord_env, guil
     await daily(alice, channel)
     game = await attempt(simcord_env, guild, alice)
     await games_db.finish_game(
-        simcord_env.bot.db, game.id, games_db.Result(game.state, "ended", 0, 12, simcord_env.now().timestamp(), 2)
+        simcord_env.bot.db,
+        game.id,
+        games_db.Result(game.state, "ended", 0, 12, simcord_env.now().timestamp(), 2),
+        saved_version=game.version,
     )  # finished behind the bot's back, as if it crashed before the finish listener ran
     assert await competition_db.unannounced(simcord_env.bot.db) == [game.id]
     await simcord_env.restart_bot(make_bot())
