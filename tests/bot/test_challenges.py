@@ -18,7 +18,7 @@ from bot.storage import challenges as challenges_db
 from bot.storage import games as games_db
 from solitaire import DRAW, END
 from tests.bot.decks import EASY_KLONDIKE, EASY_NUMBER
-from tests.bot.test_race import START, FakeTime
+from tests.bot.fake_time import START, FakeTime, counted_database
 from tests.conftest import make_deal_bank
 
 GUILD, CHANNEL = 1, 5
@@ -27,10 +27,9 @@ HOUR = 3600.0
 
 
 @pytest_asyncio.fixture
-async def db(database_target: str | Path) -> AsyncIterator[Database]:
-    database = await Database.open(database_target)
-    yield database
-    await database.close()
+async def db(database_target: str | Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Database]:
+    async with counted_database(database_target, monkeypatch) as database:
+        yield database
 
 
 class World:

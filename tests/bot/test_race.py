@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-import heapq
 import itertools
 import json
 import sqlite3
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
 
 import pytest
 import pytest_asyncio
@@ -24,77 +21,19 @@ from bot.sessions import SessionManager
 from bot.storage import Database
 from bot.storage import games as games_db
 from bot.storage import races as races_db
-from bot.storage.postgres import PostgresDatabase
 from solitaire import DRAW, game_from_json
 from tests.bot.decks import EASY_KLONDIKE, EASY_NUMBER
+from tests.bot.fake_time import START, FakeTime, counted_database
 from tests.conftest import make_deal_bank
 
-START = 1_800_000_000.0
 GUILD, CHANNEL = 1, 5
 ALICE, BOB, CAROL, DAN = 11, 12, 13, 14
 
 
-class FakeTime:
-    """A clock and a sleep that only move when the test advances them."""
-
-    def __init__(self) -> None:
-        self.now = START
-        self._waiting: list[tuple[float, int, asyncio.Future[None]]] = []
-        self._order = itertools.count()
-
-    def __call__(self) -> float:
-        return self.now
-
-    async def sleep(self, seconds: float) -> None:
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._waiting, (self.now + max(seconds, 0.0), next(self._order), future))
-        await future
-
-    async def advance(self, seconds: float) -> None:
-        target = self.now + seconds
-        await settle()
-        while self._waiting and self._waiting[0][0] <= target:
-            when, _, future = heapq.heappop(self._waiting)
-            self.now = max(self.now, when)
-            if not future.done():
-                future.set_result(None)
-            await settle()
-        self.now = target
-        await settle()
-
-
-IN_FLIGHT = [0]
-"""PostgreSQL connections held by statements right now (counted by the ``db`` fixture)."""
-
-
-async def settle() -> None:
-    """Let every task run until it waits on the fake clock: 6 ms in a row with no PostgreSQL statement running.
-
-    (SQLite's calls finish in aiosqlite's thread within those milliseconds.)
-    """
-    quiet = 0
-    while quiet < 6:
-        await asyncio.sleep(0.001)
-        quiet = quiet + 1 if IN_FLIGHT[0] == 0 else 0
-
-
 @pytest_asyncio.fixture
 async def db(database_target: str | Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Database]:
-    held = PostgresDatabase._held
-
-    @asynccontextmanager
-    async def counted(self: PostgresDatabase, timeout: float | None) -> AsyncIterator[Any]:
-        IN_FLIGHT[0] += 1
-        try:
-            async with held(self, timeout) as connection:
-                yield connection
-        finally:
-            IN_FLIGHT[0] -= 1
-
-    monkeypatch.setattr(PostgresDatabase, "_held", counted)
-    database = await Database.open(database_target)
-    yield database
-    await database.close()
+    async with counted_database(database_target, monkeypatch) as database:
+        yield database
 
 
 @pytest.fixture
