@@ -6,7 +6,9 @@ rank or a result is as of the moment it is posted). Listeners (the cog) turn eac
 :class:`Announcement` into a Discord message and say how it went (:class:`Delivery`). A post is
 claimed by one process of a cluster (:mod:`bot.storage.claims`), marked posted once, and a failure
 is retried with backoff, restarts included, for :data:`RETRY_FOR`. Nothing here knows Discord; the
-daily service's loop calls :meth:`Announcements.deliver_due` in each of its rounds.
+daily service's loop calls :meth:`Announcements.deliver_due` in each of its rounds. The same machinery
+delivers what must happen once but is no post: a champion role's change (:mod:`bot.champions`) and a
+streak reminder (:mod:`bot.reminders`), whose listeners live in ``bot/`` and call the cog's Discord code.
 """
 
 from __future__ import annotations
@@ -43,14 +45,17 @@ class Delivery(Enum):
     """Try again later (a server error, a timeout)."""
     FORBIDDEN = "forbidden"
     """The bot may not post there (403): shown to the admins, and tried again later."""
+    DECLINED = "declined"
+    """The recipient refuses it for good (a member's closed DMs): dropped at once, never tried again."""
 
 
 @dataclass(frozen=True)
 class Announcement:
-    """A public post: a finished daily's result line, a day's podium, or a race's results."""
+    """Something delivered once: a post (a daily's line, a podium, a race's results), a role change, a reminder."""
 
     guild_id: int
     channel_id: int
+    """Where a post goes (0 for a kind that is not a post in a channel: a role change, a reminder)."""
     kind: AnnouncementKind
     text: str
     competition_channel: bool
@@ -58,7 +63,7 @@ class Announcement:
     subject: str = ""
     """What it is about: a game id, a date, a race id (as stored in ``announcements``)."""
     payload: object = None
-    """What a kind shows besides text (a race's results: its ``RaceSnapshot``)."""
+    """What a kind carries besides text (a race's results: its ``RaceSnapshot``; a role change; a reminder)."""
 
 
 Composer = Callable[[Pending], Awaitable[Announcement | None]]
@@ -136,6 +141,8 @@ class Announcements:
             )
         if outcome is Delivery.POSTED:
             await claims.finish(self.db, pending.id, holder, "posted")
+        elif outcome is Delivery.DECLINED:
+            await claims.finish(self.db, pending.id, holder, "dropped")
         elif self.now() - pending.created_at >= RETRY_FOR:
             log.warning("gave up posting %s %s of server %s", pending.kind, pending.subject, pending.guild_id)
             await claims.finish(self.db, pending.id, holder, "dropped")
