@@ -51,6 +51,14 @@ async def refuse_reminders(db: Database, user_id: int, now: float) -> None:
     )
 
 
+async def refusal_waiting(db: Database, user_id: int) -> bool:
+    """Whether a closed DM turned the player's reminders off and they were not told yet (a read, for every command)."""
+    row = await db.fetchone(
+        "SELECT 1 AS one FROM player_settings WHERE user_id = ? AND reminders_refused_at IS NOT NULL", (user_id,)
+    )
+    return row is not None
+
+
 async def take_refusal(db: Database, user_id: int) -> bool:
     """Clear a refusal the player was not told of yet; return whether there was one (so it is told once)."""
     changed = await db.execute(
