@@ -3,7 +3,7 @@
 :func:`render_stats_card` is a pure function of a :class:`StatsCard`, a plain picklable record with no
 Discord in it (the bot builds one from its database and draws it in its render workers). The card is
 800 px wide like a board and sized for phones (about 400 px wide there): no text under 22 px, so
-nothing is smaller than 11 px on a phone. It shows scores and dates, never a deal.
+nothing is smaller than 12 px on a phone. It shows scores and dates, never a deal.
 """
 
 from __future__ import annotations
@@ -33,10 +33,10 @@ NAME_LIMIT = 24
 """A longer member name is cut (with an ellipsis) to fit the header."""
 
 TITLE_SIZE = 30
-SECTION_SIZE = 26
-TEXT_SIZE = 24
-SMALL_SIZE = 22
-"""The smallest text on the card: 11 px on a phone."""
+SECTION_SIZE = 28
+TEXT_SIZE = 26
+SMALL_SIZE = 24
+"""The smallest text on the card: 12 px on a phone (digits about 9 px tall)."""
 FIGURE_SIZE = 64
 
 PANEL_RADIUS = 14
@@ -326,21 +326,27 @@ class _Plot:
 
 
 def _nice_range(values: Sequence[float], *, from_zero: bool) -> tuple[int, int]:
-    """A low and high bound round enough to label, around ``values``.
+    """A low and high bound round enough to label around ``values``, an even number of round steps apart.
+
+    (So the middle grid line is round too.)
 
     >>> _nice_range([120, 1540], from_zero=True), _nice_range([990, 1043], from_zero=False)
     ((0, 2000), (980, 1060))
-    >>> _nice_range([0, 0], from_zero=True), _nice_range([1000], from_zero=False)
-    ((0, 1), (1000, 1001))
+    >>> _nice_range([0, 0], from_zero=True), _nice_range([1000], from_zero=False), _nice_range([3, 17], from_zero=True)
+    ((0, 2), (1000, 1002), (0, 20))
     """
     low, high = min(values), max(values)
     if from_zero:
         low, high = min(low, 0), max(high, 0)
     span = max(high - low, 1)
     magnitude = 10 ** (len(str(int(span))) - 1)
-    step = next(m * magnitude for m in (0.1, 0.2, 0.5, 1, 2, 5, 10) if span / (m * magnitude) <= 4)
+    step = next(m * magnitude for m in (1, 2, 5, 10) if span / (m * magnitude) <= 4)
     bottom, top = math.floor(low / step) * step, math.ceil(high / step) * step
-    return int(bottom), int(top if top > bottom else bottom + step)
+    if top == bottom:
+        top += 2 * step
+    elif (top - bottom) // step % 2:
+        top += step
+    return int(bottom), int(top)
 
 
 def _plot_frame(pen: _Pen, top: int, low: float, high: float, labels: tuple[str, str]) -> _Plot:
@@ -449,8 +455,8 @@ def _calendar_figures(pen: _Pen, x: int, y: int, card: StatsCard) -> None:
     baseline = y + 52
     width = pen.text((x, baseline), str(card.streak), FIGURE_SIZE, pal.WIN, face=Face.BOLD, anchor="ls")
     pen.text((x + width + 8, baseline), "day streak", TEXT_SIZE, pal.WIN, anchor="ls")
-    pen.text((x, y + 70), f"best {plural(card.best_streak, 'day')}", TEXT_SIZE, pal.PANEL_TEXT)
-    pen.text((x, y + 104), f"on {card.days_played} of {card.days_shown} days", TEXT_SIZE, pal.PANEL_TEXT)
+    pen.text((x, y + 70), f"best {plural(card.best_streak, 'day')}", SMALL_SIZE, pal.PANEL_TEXT)
+    pen.text((x, y + 104), f"on {card.days_played} of {card.days_shown} days", SMALL_SIZE, pal.PANEL_TEXT)
     for row, (words, fill) in enumerate((("played", pal.FELT), ("won", pal.GOLD))):
         key_y = y + 170 + row * 36
         pen.box((x, key_y, x + 24, key_y + 24), fill, 5)
@@ -473,21 +479,21 @@ def _table(pen: _Pen, top: int, card: StatsCard) -> None:
     ]
     left = MARGIN + PAD
     names_end = left + 24 + max(_length(row[1], TEXT_SIZE, Face.BOLD) for row in rows)
-    games_end = names_end + 20 + max(_length(row[2], TEXT_SIZE) for row in rows)
-    bests_start = WIDTH - MARGIN - PAD - max(_length(row[4], TEXT_SIZE) for row in rows)
+    games_end = names_end + 20 + max(_length(row[2], SMALL_SIZE) for row in rows)
+    bests_start = WIDTH - MARGIN - PAD - max(_length(row[4], SMALL_SIZE) for row in rows)
     bar = games_end + 20
-    bar_width = min(BAR_W, bests_start - 20 - max(_length(row[3], TEXT_SIZE) for row in rows) - 10 - bar)
+    bar_width = min(BAR_W, bests_start - 20 - max(_length(row[3], SMALL_SIZE) for row in rows) - 10 - bar)
     for n, (record, name, games, rate, best) in enumerate(rows):
         middle = top + PAD + n * ROW_H + (ROW_H - 6) // 2
         pen.dot(left + 7, middle, series_colour(record.variant))
         pen.text((left + 24, middle), name, TEXT_SIZE, pal.PANEL_TEXT, face=Face.BOLD, anchor="lm")
-        pen.text((games_end, middle), games, TEXT_SIZE, pal.PANEL_TEXT, anchor="rm")
+        pen.text((games_end, middle), games, SMALL_SIZE, pal.PANEL_TEXT, anchor="rm")
         box = (bar, middle - BAR_H // 2, bar + bar_width, middle + BAR_H // 2)
         pen.box(box, GRID, 6)
         if filled := round(bar_width * record.win_rate):
             pen.box((bar, box[1], bar + max(filled, 12), box[3]), pal.WIN, 6)
-        pen.text((bar + bar_width + 10, middle), rate, TEXT_SIZE, pal.PANEL_TEXT, anchor="lm")
-        pen.text((WIDTH - MARGIN - PAD, middle), best, TEXT_SIZE, pal.PANEL_TEXT, anchor="rm")
+        pen.text((bar + bar_width + 10, middle), rate, SMALL_SIZE, pal.PANEL_TEXT, anchor="lm")
+        pen.text((WIDTH - MARGIN - PAD, middle), best, SMALL_SIZE, pal.PANEL_TEXT, anchor="rm")
 
 
 # -- alt text -------------------------------------------------------------------------------------------------
