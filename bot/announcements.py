@@ -18,6 +18,7 @@ import logging
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from enum import Enum
+from typing import Literal
 
 from bot.shards import ONE_PROCESS, Ownership
 from bot.storage import Database, claims
@@ -129,9 +130,8 @@ class Announcements:
         """Post one claimed announcement; mark it posted, or give it back to be retried later."""
         composer = self._composers.get(pending.kind)
         announcement = await composer(pending) if composer is not None else None
-        holder = self.ownership.label
         if announcement is None:
-            await claims.finish(self.db, pending.id, holder, "dropped")
+            await self._finish(pending, "dropped")
             return
         outcome = await self._post(announcement)
         if announcement.competition_channel and outcome is not Delivery.FAILED:
@@ -140,14 +140,20 @@ class Announcements:
                 self.db, announcement.guild_id, announcement.channel_id, problem, self.now()
             )
         if outcome is Delivery.POSTED:
-            await claims.finish(self.db, pending.id, holder, "posted")
+            await self._finish(pending, "posted")
         elif outcome is Delivery.DECLINED:
-            await claims.finish(self.db, pending.id, holder, "dropped")
+            await self._finish(pending, "dropped")
         elif self.now() - pending.created_at >= RETRY_FOR:
             log.warning("gave up posting %s %s of server %s", pending.kind, pending.subject, pending.guild_id)
-            await claims.finish(self.db, pending.id, holder, "dropped")
+            await self._finish(pending, "dropped")
         else:
-            await claims.retry(self.db, pending.id, holder, self.now() + retry_delay(pending.attempts))
+            await claims.retry(self.db, pending.id, self.ownership.label, self.now() + retry_delay(pending.attempts))
+
+    async def _finish(self, pending: Pending, state: Literal["posted", "dropped"]) -> None:
+        """Mark a claimed post done; one queued again while it was delivered is given back instead (due again)."""
+        holder = self.ownership.label
+        if not await claims.finish(self.db, pending.id, holder, state):
+            await claims.give_back(self.db, pending.id, holder)
 
     async def _post(self, announcement: Announcement) -> Delivery:
         """Hand ``announcement`` to every listener of its kind: posted only if each of them posted it."""

@@ -1,21 +1,17 @@
 """The champion role's SQL (V016): the server's role, the members the bot gave it to, and the queued changes.
 
-A change of the role's holders is an ``announcements`` row of kind ``champion``: one per server-day
-(subject: the day, queued with the day's podium by :func:`bot.storage.competition.claim_podium`) and one
-per server for settings changes (subject :data:`SETTINGS_CHANGE`, queued again at each change). Every one
-of them brings the holders to what is wanted *then* (:mod:`bot.champions`), so a late or repeated one does
-no harm.
+A change of the role's holders is the server's one ``announcements`` row of kind ``champion``, queued
+again (:func:`bot.storage.competition.queue_champion_change`) with each podium and each change of the
+setting. Its one claim means one process at a time changes a server's roles, and each delivery brings the
+holders to what is wanted *then* (:mod:`bot.champions`), so a late or repeated one does no harm.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.storage import Database, Transaction
-from bot.storage.competition import FINISHED
-
-SETTINGS_CHANGE = "settings"
-"""The subject of the champion change queued when an admin sets or clears the role."""
+from bot.storage import Database
+from bot.storage.competition import FINISHED, queue_champion_change
 
 
 @dataclass(frozen=True)
@@ -42,17 +38,7 @@ async def set_champion_role(db: Database, guild_id: int, role_id: int | None, *,
             " champion_problem = NULL, champion_problem_at = NULL",
             (guild_id, role_id, podium_after),
         )
-        await queue_change(tx, guild_id, SETTINGS_CHANGE, now)
-
-
-async def queue_change(tx: Database | Transaction, guild_id: int, subject: str, now: float) -> None:
-    """Queue a change of the server's champion holders, due now (a done one with this subject is queued again)."""
-    await tx.execute(
-        "INSERT INTO announcements (guild_id, kind, subject, created_at, due_at) VALUES (?, 'champion', ?, ?, ?)"
-        " ON CONFLICT (kind, guild_id, subject) DO UPDATE SET state = 'waiting', created_at = excluded.created_at,"
-        " due_at = excluded.due_at, attempts = 0, claimed_at = NULL, claimed_by = NULL",
-        (guild_id, subject, now, now),
-    )
+        await queue_champion_change(tx, guild_id, now)
 
 
 async def set_problem(db: Database, guild_id: int, problem: str | None, now: float) -> None:

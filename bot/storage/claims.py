@@ -56,10 +56,25 @@ async def claim(db: Database, announcement_id: int, holder: str, now: float, *, 
 
 
 async def finish(db: Database, announcement_id: int, holder: str, state: Literal["posted", "dropped"]) -> bool:
-    """Mark a post ``holder`` claimed as posted (or dropped); ``False`` if another holder took it over meanwhile."""
+    """Mark a post ``holder`` claimed as posted (or dropped).
+
+    ``False`` if another holder took it over meanwhile, or if it was queued again while ``holder``
+    delivered it (a row queued again is due after its claim: see
+    :func:`bot.storage.competition.queue_champion_change`); give the latter back with :func:`give_back`.
+    """
     changed = await db.execute(
-        "UPDATE announcements SET state = ?, claimed_at = NULL, claimed_by = NULL WHERE id = ? AND claimed_by = ?",
+        "UPDATE announcements SET state = ?, claimed_at = NULL, claimed_by = NULL"
+        " WHERE id = ? AND claimed_by = ? AND due_at <= claimed_at",
         (state, announcement_id, holder),
+    )
+    return changed.rowcount == 1
+
+
+async def give_back(db: Database, announcement_id: int, holder: str) -> bool:
+    """Give back a claim ``holder`` holds without marking the post done (it was queued again meanwhile)."""
+    changed = await db.execute(
+        "UPDATE announcements SET claimed_at = NULL, claimed_by = NULL WHERE id = ? AND claimed_by = ?",
+        (announcement_id, holder),
     )
     return changed.rowcount == 1
 

@@ -34,7 +34,7 @@ from bot.competition import (
     streak,
 )
 from bot.shards import ONE_PROCESS, Ownership
-from bot.storage import Database, Row
+from bot.storage import Database, Row, Transaction
 from bot.storage.games import Mode
 
 FINISHED = "status <> 'playing' AND status <> 'broken'"
@@ -194,14 +194,29 @@ async def claim_podium(db: Database, guild_id: int, daily_date: str, now: float)
             " ON CONFLICT (kind, guild_id, subject) DO NOTHING",
             (guild_id, daily_date, now, now),
         )
-        await tx.execute(
-            "INSERT INTO announcements (guild_id, kind, subject, created_at, due_at)"
-            " SELECT guild_id, 'champion', ?, CAST(? AS DOUBLE PRECISION), CAST(? AS DOUBLE PRECISION)"
-            " FROM guild_settings WHERE guild_id = ? AND champion_role_id IS NOT NULL"
-            " ON CONFLICT (kind, guild_id, subject) DO NOTHING",
-            (daily_date, now, now, guild_id),
-        )
+        role = await tx.fetchone("SELECT champion_role_id FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        if role is not None and role["champion_role_id"] is not None:
+            await queue_champion_change(tx, guild_id, now)
     return True
+
+
+CHAMPION_SUBJECT = "roles"
+"""The subject of a server's one ``champion`` announcement: every change of its holders is this row, queued again."""
+
+
+async def queue_champion_change(tx: Transaction, guild_id: int, now: float) -> None:
+    """Queue the server's champion role change, due now: its one row, queued again if it was done before.
+
+    A claim on the row stays (so one process at a time changes a server's roles); if the row is being
+    delivered, it is not marked done afterwards (:func:`bot.storage.claims.finish`) but given back to be
+    delivered again, with what is wanted by then.
+    """
+    await tx.execute(
+        "INSERT INTO announcements (guild_id, kind, subject, created_at, due_at) VALUES (?, 'champion', ?, ?, ?)"
+        " ON CONFLICT (kind, guild_id, subject) DO UPDATE SET state = 'waiting', created_at = excluded.created_at,"
+        " due_at = excluded.due_at, attempts = 0",
+        (guild_id, CHAMPION_SUBJECT, now, now),
+    )
 
 
 async def open_dailies(db: Database, guild_id: int, daily_date: str) -> float | None:

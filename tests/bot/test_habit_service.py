@@ -271,3 +271,26 @@ async def test_a_cluster_process_reminds_only_the_members_of_its_own_servers(db)
     await service.run_once()
     assert inbox.sent == []
     assert await db.fetchall("SELECT id FROM announcements WHERE kind = 'reminder'") == []
+
+
+async def test_a_change_asked_for_while_one_is_being_made_is_made_after_it(db):
+    clock, roles = Clock(utc(2026, 1, 1, 8)), Roles()
+    service = await champion_service(db, clock, roles)
+    await results(db, service, DAY, {1: 100})
+    give = roles.give
+
+    async def give_while_an_admin_clears_the_role(guild_id: int, user_id: int, role_id: int, reason: str) -> RoleChange:
+        await champions_db.set_champion_role(db, GUILD, None, podium_after="2000-01-01", now=clock() + 1)
+        return await give(guild_id, user_id, role_id, reason)
+
+    service.champions.use(RolePort(give_while_an_admin_clears_the_role, roles.take))
+    await next_day(service, clock, DAY)
+    assert roles.has == {(1, ROLE)}  # the change begun before the admin's is made ...
+    [row] = await db.fetchall("SELECT state, claimed_by FROM announcements WHERE kind = 'champion'")
+    assert (row["state"], row["claimed_by"]) == ("waiting", None)  # ... and not marked done: it is due again
+    service.champions.use(RolePort(roles.give, roles.take))
+    clock.at += timedelta(seconds=2)
+    await service.run_once()
+    assert roles.has == set() and await champions_db.holders(db, GUILD) == []
+    [row] = await db.fetchall("SELECT state FROM announcements WHERE kind = 'champion'")
+    assert row["state"] == "posted"
