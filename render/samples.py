@@ -108,13 +108,13 @@ CARD_DAY = date(2026, 3, 12)
 """The sample cards' server date (a Thursday: the calendar's last week is part-way through)."""
 
 
-def sample_stats_card(kind: str, today: date = CARD_DAY) -> StatsCard:
-    """Return a stats card: ``"new"`` (a member with no game yet) or ``"veteran"`` (seeded months of play)."""
+def sample_stats_card(kind: str, today: date = CARD_DAY, *, seed: int = 7) -> StatsCard:
+    """Return a stats card: ``"new"`` (a member with no game yet) or ``"veteran"`` (months of play from ``seed``)."""
     if kind == "new":
         return StatsCard(name="newcomer", today=today)
     if kind != "veteran":
         raise ValueError(f"unknown sample card {kind!r}: choose one of {', '.join(CARDS)}")
-    rng = random.Random(7)
+    rng = random.Random(seed)
     variants = ("draw3", "goldrush", "draw1", "friday13")
     played = {today - timedelta(days=n) for n in range(9)}  # the current streak: 9 days
     played |= {today - timedelta(days=n) for n in range(10, 120) if rng.random() < 0.7}
