@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import io
 import logging
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 
 import aiohttp
 import discord
@@ -229,18 +229,15 @@ class CompetitionCommands(SolitaireCogBase):
                     "Give it to me (or my role) in that channel's settings, or choose another channel.",
                 )
                 return
-            config = await competition_db.guild_config(self.db, guild_id)
-            now = self.daily.moment()
-            yesterday = (config.clock.date_at(now) - timedelta(days=1)).isoformat()
+            config, now, yesterday = await self._config_now(guild_id)
             await competition_db.set_channel(self.db, guild_id, channel.id if channel else None, podium_after=yesterday)
             self.daily.wake()
             if channel is None:
                 text = "Daily podiums will no longer be posted."
             else:
-                rollover = config.clock.next_rollover(now)
                 text = (
-                    f"Daily results and podiums will be posted in {channel.mention}: the next podium once the day "
-                    f"ends <t:{int(rollover.timestamp())}:R> and its last daily is over."
+                    f"Daily results and podiums will be posted in {channel.mention}: the next podium "
+                    f"{_next_podium(config, now)}."
                 )
             config = await competition_db.guild_config(self.db, guild_id)
             await interaction.response.send_message(text + _champion_warning(config), ephemeral=True)
@@ -298,9 +295,7 @@ class CompetitionCommands(SolitaireCogBase):
             if role is not None and (problem := champion_role_problem(interaction.guild, role)):
                 await answer_privately(interaction, problem)
                 return
-            config = await competition_db.guild_config(self.db, guild_id)
-            now = self.daily.moment()
-            yesterday = (config.clock.date_at(now) - timedelta(days=1)).isoformat()
+            config, now, yesterday = await self._config_now(guild_id)
             await champions_db.set_champion_role(
                 self.db, guild_id, role.id if role else None, podium_after=yesterday, now=now.timestamp()
             )
@@ -308,15 +303,20 @@ class CompetitionCommands(SolitaireCogBase):
             if role is None:
                 text = "No champion role any more: I take it back from the members I gave it to."
             else:
-                rollover = config.clock.next_rollover(now)
                 text = (
-                    f"Each variant's daily winner gets {role.mention} when the day's podium is due (next once the "
-                    f"day ends <t:{int(rollover.timestamp())}:R> and its last daily is over), and the members I "
-                    "gave it to for the day before lose it: I never touch members I did not give it to. "
-                    "The last day's winners get it now."
+                    f"Each variant's daily winner gets {role.mention} when the day's podium is due (next "
+                    f"{_next_podium(config, now)}), and the members I gave it to for an earlier day lose it: "
+                    "I never touch members I did not give it to. The winners of the last day with a podium, "
+                    "if any, get it now."
                 )
             config = await competition_db.guild_config(self.db, guild_id)
             await interaction.response.send_message(text + _channel_warning(config), ephemeral=True)
+
+    async def _config_now(self, guild_id: int) -> tuple[competition_db.GuildConfig, datetime, str]:
+        """The server's settings, the moment, and yesterday (a first podium comes for a day after it)."""
+        config = await competition_db.guild_config(self.db, guild_id)
+        now = self.daily.moment()
+        return config, now, (config.clock.date_at(now) - timedelta(days=1)).isoformat()
 
     async def _manager_guild(self, interaction: discord.Interaction) -> int | None:
         """The guild id if the caller may change its settings; otherwise answer with the refusal."""
@@ -365,6 +365,11 @@ def champion_role_problem(guild: discord.Guild | None, role: discord.Role) -> st
     if not missing:
         return None
     return f"I can't give {role.mention}: {'; and '.join(missing)}. Then set it again."
+
+
+def _next_podium(config: competition_db.GuildConfig, now: datetime) -> str:
+    """When the next podium is due, in words: once the day ends (a Discord timestamp) and its last daily is over."""
+    return f"once the day ends <t:{int(config.clock.next_rollover(now).timestamp())}:R> and its last daily is over"
 
 
 def config_warnings(config: competition_db.GuildConfig) -> str:

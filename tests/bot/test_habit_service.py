@@ -81,6 +81,15 @@ async def next_day(service: DailyService, clock: Clock, day: date) -> None:
     await service.run_once()
 
 
+async def with_a_champion(db: Database, roles: Roles) -> tuple[Clock, DailyService]:
+    """Member 1 won 1 January's daily; the clock is just past midnight, the podium's change made."""
+    clock = Clock(utc(2026, 1, 1, 8))
+    service = await champion_service(db, clock, roles)
+    await results(db, service, DAY, {1: 100})
+    await next_day(service, clock, DAY)
+    return clock, service
+
+
 # -- the champion role ------------------------------------------------------------------------------
 async def test_the_winner_gets_the_role_when_the_podium_is_due_and_loses_it_the_next_day_once(db):
     clock, roles = Clock(utc(2026, 1, 1, 8)), Roles()
@@ -142,10 +151,8 @@ async def test_a_refusal_is_noted_for_the_admins_until_a_change_goes_through(db)
 
 
 async def test_the_holders_of_a_deleted_role_are_forgotten_when_the_role_is_cleared(db):
-    clock, roles = Clock(utc(2026, 1, 1, 8)), Roles()
-    service = await champion_service(db, clock, roles)
-    await results(db, service, DAY, {1: 100})
-    await next_day(service, clock, DAY)
+    roles = Roles()
+    clock, service = await with_a_champion(db, roles)
     await champions_db.set_champion_role(db, GUILD, None, podium_after="2000-01-01", now=clock())
     roles.script = [RoleChange.NO_ROLE]  # an admin deleted the role meanwhile
     await service.run_once()
@@ -154,10 +161,8 @@ async def test_the_holders_of_a_deleted_role_are_forgotten_when_the_role_is_clea
 
 
 async def test_a_changed_role_moves_the_champions_to_the_new_role(db):
-    clock, roles = Clock(utc(2026, 1, 1, 8)), Roles()
-    service = await champion_service(db, clock, roles)
-    await results(db, service, DAY, {1: 100})
-    await next_day(service, clock, DAY)
+    roles = Roles()
+    clock, service = await with_a_champion(db, roles)
     await champions_db.set_champion_role(db, GUILD, ROLE + 1, podium_after="2000-01-01", now=clock())
     await service.run_once()
     assert roles.has == {(1, ROLE + 1)}
@@ -196,6 +201,16 @@ THIRD = DAY + timedelta(days=2)
 REMIND_AT = utc(2026, 1, 4) - REMIND_BEFORE
 
 
+async def streak_of_two(db: Database, inbox: Inbox) -> tuple[Clock, DailyService]:
+    """Member 1, reminders on, played 1 and 2 January; the clock is at the reminder time on the 3rd."""
+    clock = Clock(utc(2026, 1, 3, 8))
+    service = await reminder_service(db, clock, inbox)
+    await players_db.set_reminders(db, 1, True)
+    await played(db, service, 1, DAY, DAY + timedelta(days=1))
+    clock.at = REMIND_AT
+    return clock, service
+
+
 async def test_a_reminder_goes_once_four_hours_before_the_day_ends_to_a_streak_of_two_with_reminders_on(db):
     clock, inbox = Clock(utc(2026, 1, 3, 8)), Inbox()
     service = await reminder_service(db, clock, inbox)
@@ -221,11 +236,8 @@ async def test_a_reminder_goes_once_four_hours_before_the_day_ends_to_a_streak_o
 
 
 async def test_a_reminder_is_checked_again_when_it_is_tried_again(db):
-    clock, inbox = Clock(utc(2026, 1, 3, 8)), Inbox(script=[DmOutcome.FAILED])
-    service = await reminder_service(db, clock, inbox)
-    await players_db.set_reminders(db, 1, True)
-    await played(db, service, 1, DAY, DAY + timedelta(days=1))
-    clock.at = REMIND_AT
+    inbox = Inbox(script=[DmOutcome.FAILED])
+    clock, service = await streak_of_two(db, inbox)
     await service.run_once()
     await played(db, service, 1, THIRD)  # played before the retry: nothing to remind
     clock.at += timedelta(seconds=retry_delay(0))
@@ -234,11 +246,8 @@ async def test_a_reminder_is_checked_again_when_it_is_tried_again(db):
 
 
 async def test_a_reminder_still_failing_when_the_day_ends_is_dropped(db):
-    clock, inbox = Clock(utc(2026, 1, 3, 8)), Inbox(script=[DmOutcome.FAILED] * 100)
-    service = await reminder_service(db, clock, inbox)
-    await players_db.set_reminders(db, 1, True)
-    await played(db, service, 1, DAY, DAY + timedelta(days=1))
-    clock.at = REMIND_AT
+    inbox = Inbox(script=[DmOutcome.FAILED] * 100)
+    clock, service = await streak_of_two(db, inbox)
     while clock.at < utc(2026, 1, 4, 1):
         await service.run_once()
         clock.at += timedelta(minutes=10)
@@ -248,11 +257,8 @@ async def test_a_reminder_still_failing_when_the_day_ends_is_dropped(db):
 
 
 async def test_a_closed_dm_turns_the_reminders_off_and_is_not_tried_again(db):
-    clock, inbox = Clock(utc(2026, 1, 3, 8)), Inbox(script=[DmOutcome.CLOSED])
-    service = await reminder_service(db, clock, inbox)
-    await players_db.set_reminders(db, 1, True)
-    await played(db, service, 1, DAY, DAY + timedelta(days=1))
-    clock.at = REMIND_AT
+    inbox = Inbox(script=[DmOutcome.CLOSED])
+    clock, service = await streak_of_two(db, inbox)
     await service.run_once()
     clock.at += timedelta(hours=1)
     await service.run_once()
