@@ -24,7 +24,8 @@ sys.path.insert(0, str(ROOT))
 
 from bot.render_pool import RenderPool  # noqa: E402
 from render.samples import sample_stats_card  # noqa: E402
-from render.stats_card import StatsCard, render_stats_card  # noqa: E402
+from render.stats_card import render_stats_card  # noqa: E402
+from render.stats_data import StatsCard  # noqa: E402
 
 TARGET_P95_MS = 50.0
 COLD_SNIPPET = """

@@ -2,7 +2,7 @@
 
 A :class:`RenderPool` of ``RENDER_WORKERS`` processes takes a :data:`Picture`, a :class:`BoardPicture`
 (a :class:`~solitaire.view.BoardView`, which holds only what the player may see, plus the drawing
-options) or a member's :class:`~render.stats_card.StatsCard`, and gives back PNG bytes. ``workers=0``
+options) or a member's :class:`~render.stats_data.StatsCard`, and gives back PNG bytes. ``workers=0``
 draws in a thread of this process instead (the path before the pool existed; tests use it). A worker
 that dies is replaced by a fresh one, and the picture it was drawing is drawn here in a thread, so the
 click still gets its answer.
@@ -20,7 +20,8 @@ from multiprocessing.connection import Connection
 from multiprocessing.context import SpawnContext
 
 from render import render_board, warm_up
-from render.stats_card import StatsCard, render_stats_card
+from render.stats_card import render_stats_card
+from render.stats_data import StatsCard
 from solitaire.view import BoardView
 
 log = logging.getLogger(__name__)

@@ -1,4 +1,4 @@
-"""A member's stats card (:class:`render.stats_card.StatsCard`), read from the database; drawn by the render workers."""
+"""A member's stats card (:class:`render.stats_data.StatsCard`), read from the database; drawn by the render workers."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from bot.competition import MemberStats
 from bot.storage import Database
 from bot.storage import competition as competition_db
 from bot.storage import races as races_db
-from render.stats_card import RACE_POINTS, SCORES_SHOWN, DailyScore, RatingSeries, StatsCard, VariantRecord
+from render.stats_data import RACE_POINTS, SCORES_SHOWN, DailyScore, RatingSeries, StatsCard, VariantRecord
 from solitaire import VARIANTS
 
 _ORDER = {name: n for n, name in enumerate(VARIANTS)}

@@ -29,7 +29,7 @@ from cogs.buttons import offer_view
 from cogs.errors import answer_privately, refusals
 from cogs.game_commands import VARIANT_CHOICES
 from cogs.race_commands import race_stats_lines, rating_board_of
-from render.stats_card import describe_stats_card
+from render.stats_data import describe_stats_card
 from solitaire.variants import DEFAULT_VARIANT
 
 log = logging.getLogger(__name__)

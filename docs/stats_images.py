@@ -15,7 +15,8 @@ sys.path.insert(0, str(ROOT))
 
 from render.__main__ import phone_size  # noqa: E402
 from render.samples import CARDS, sample_stats_card  # noqa: E402
-from render.stats_card import describe_stats_card, render_stats_card  # noqa: E402
+from render.stats_card import render_stats_card  # noqa: E402
+from render.stats_data import describe_stats_card  # noqa: E402
 
 OUT = ROOT / "docs" / "images"
 

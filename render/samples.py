@@ -7,7 +7,7 @@ from collections.abc import Callable
 from datetime import date, timedelta
 from typing import cast
 
-from render.stats_card import DailyScore, RatingSeries, StatsCard, VariantRecord
+from render.stats_data import DailyScore, RatingSeries, StatsCard, VariantRecord
 from solitaire.friday13 import Friday13Game
 from solitaire.game import Game, Status
 from solitaire.games import new_game

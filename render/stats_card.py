@@ -1,9 +1,9 @@
-"""A member's stats card: daily scores, the calendar of dailies played, each game's record, race ratings.
+"""The stats card's picture: daily scores, the calendar of dailies played, each game's record, race ratings.
 
-:func:`render_stats_card` is a pure function of a :class:`StatsCard`, a plain picklable record with no
-Discord in it (the bot builds one from its database and draws it in its render workers). The card is
-800 px wide like a board and sized for phones (about 400 px wide there): no text under 22 px, so
-nothing is smaller than 12 px on a phone. It shows scores and dates, never a deal.
+:func:`render_stats_card` is a pure function of a :class:`~render.stats_data.StatsCard` (what the card
+shows, as data). The card is 800 px wide like a board and sized for phones (about 400 px wide there):
+no text under 24 px, so nothing is smaller than 12 px on a phone. It is drawn on the board's palette,
+its words pasted from the renderer's cached text sprites.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from __future__ import annotations
 import io
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from datetime import date, timedelta
+from dataclasses import dataclass
+from datetime import timedelta
 
 from PIL import Image, ImageDraw
 
@@ -20,17 +20,9 @@ from render import palette as pal
 from render.fonts import Face, font
 from render.layout import HEADER_H, MARGIN, WIDTH
 from render.sprites import LOCK, text
-from solitaire.variants import VARIANTS, find_variant
+from render.stats_data import RACE_POINTS, WEEKS, StatsCard, clean_name, day_label, short_title
+from solitaire.variants import VARIANTS
 from solitaire.words import plural
-
-SCORES_SHOWN = 30
-"""The chart of daily scores shows this many of the member's last dailies."""
-WEEKS = 12
-"""The calendar shows this many weeks (Monday to Sunday), the current one last."""
-RACE_POINTS = 40
-"""The rating chart shows at most this many of a variant's last rated races."""
-NAME_LIMIT = 24
-"""A longer member name is cut (with an ellipsis) to fit the header."""
 
 TITLE_SIZE = 30
 SECTION_SIZE = 28
@@ -58,85 +50,6 @@ SERIES: tuple[pal.RGB, ...] = (pal.PANEL_EDGE, pal.INK_BLUE, pal.INK_RED, pal.WI
 """Each variant's colour, in the order of :data:`solitaire.variants.VARIANTS` (dark enough on the panel)."""
 COMPRESS_LEVEL = 3
 """zlib level of the card's PNG (``benchmarks/bench_stats_card.py`` times it)."""
-
-
-@dataclass(frozen=True)
-class DailyScore:
-    """One finished daily of the member: its server date, variant, score and whether it was won."""
-
-    day: date
-    variant: str
-    score: int
-    won: bool
-
-
-@dataclass(frozen=True)
-class VariantRecord:
-    """The member's finished games of one variant in the server."""
-
-    variant: str
-    games: int
-    wins: int
-    best: int
-
-    @property
-    def win_rate(self) -> float:
-        """Wins as a fraction of games (0 when none)."""
-        return self.wins / self.games if self.games else 0.0
-
-
-@dataclass(frozen=True)
-class RatingSeries:
-    """A racer's displayed rating in one variant: before their first rated race shown, then after each."""
-
-    variant: str
-    ratings: tuple[float, ...]
-
-
-@dataclass(frozen=True)
-class StatsCard:
-    """Everything the card shows, for one member of one server (picklable: it goes to a render worker)."""
-
-    name: str
-    today: date
-    """The server's date: the calendar's last day."""
-    scores: tuple[DailyScore, ...] = ()
-    """The member's last finished dailies, oldest first (the chart shows the last :data:`SCORES_SHOWN`)."""
-    played: frozenset[date] = field(default_factory=frozenset)
-    """Server days with a finished daily (any variant)."""
-    won: frozenset[date] = field(default_factory=frozenset)
-    """Server days with a won daily."""
-    streak: int = 0
-    best_streak: int = 0
-    variants: tuple[VariantRecord, ...] = ()
-    ratings: tuple[RatingSeries, ...] = ()
-    """Empty for a member who never raced: the card then has no rating chart."""
-
-    @property
-    def shown_scores(self) -> tuple[DailyScore, ...]:
-        """The dailies the chart shows."""
-        return self.scores[-SCORES_SHOWN:]
-
-    @property
-    def first_day(self) -> date:
-        """The calendar's first day: the Monday :data:`WEEKS` weeks back."""
-        return self.today - timedelta(days=self.today.weekday() + 7 * (WEEKS - 1))
-
-    @property
-    def days_shown(self) -> int:
-        """Days in the calendar up to today."""
-        return (self.today - self.first_day).days + 1
-
-    @property
-    def days_played(self) -> int:
-        """Days of the calendar with a finished daily."""
-        return sum(1 for day in self.played if self.first_day <= day <= self.today)
-
-
-def short_title(variant: str) -> str:
-    """The variant's name where room is short."""
-    rules = find_variant(variant)
-    return rules.short_title or rules.title
 
 
 def series_colour(variant: str) -> pal.RGB:
@@ -268,14 +181,8 @@ def _header(pen: _Pen, card: StatsCard) -> None:
         pen.text((x, 4), label, 24, pal.HEADER_DIM, pal.HEADER, Face.CONDENSED, "ra")
         pen.text((x, 34), value, 28, colour, pal.HEADER, Face.BOLD, "ra")
         x -= width + 22
-    name = _fit(_clean_name(card.name), TITLE_SIZE, Face.BOLD, x - 2 * MARGIN)
+    name = _fit(clean_name(card.name), TITLE_SIZE, Face.BOLD, x - 2 * MARGIN)
     pen.text((MARGIN, HEADER_H // 2), name, TITLE_SIZE, pal.HEADER_TEXT, pal.HEADER, Face.BOLD, "lm")
-
-
-def _clean_name(name: str) -> str:
-    """The member's name on one line, at most :data:`NAME_LIMIT` characters."""
-    flat = " ".join(name.split()) or "?"
-    return flat if len(flat) <= NAME_LIMIT else flat[: NAME_LIMIT - 1] + "…"
 
 
 def _section(pen: _Pen, top: int, title: str, panel_h: int) -> int:
@@ -362,19 +269,6 @@ def _plot_frame(pen: _Pen, top: int, low: float, high: float, labels: tuple[str,
     return plot
 
 
-def _day_label(day: date, today: date) -> str:
-    """``today``, ``yesterday`` or ``3 Mar``.
-
-    >>> _day_label(date(2026, 3, 3), date(2026, 3, 9)), _day_label(date(2026, 3, 8), date(2026, 3, 9))
-    ('3 Mar', 'yesterday')
-    """
-    if day == today:
-        return "today"
-    if day == today - timedelta(days=1):
-        return "yesterday"
-    return f"{day.day} {day:%b}"
-
-
 def _empty_note(pen: _Pen, top: int, height: int, note: str) -> None:
     """Write ``note`` in the middle of an empty panel."""
     pen.text((WIDTH // 2, top + height // 2), note, TEXT_SIZE, pal.PANEL_TEXT, anchor="mm")
@@ -387,7 +281,7 @@ def _score_chart(pen: _Pen, top: int, card: StatsCard) -> None:
         _empty_note(pen, top, _chart_panel_h(), "No daily finished yet: play one with /solitaire daily")
         return
     low, high = _nice_range([s.score for s in shown], from_zero=True)
-    labels = (_day_label(shown[0].day, card.today), _day_label(shown[-1].day, card.today))
+    labels = (day_label(shown[0].day, card.today), day_label(shown[-1].day, card.today))
     plot = _plot_frame(pen, top, low, high, labels)
     points = [(plot.x(i, len(shown)), plot.y(s.score)) for i, s in enumerate(shown)]
     if len(points) > 1:
@@ -494,35 +388,3 @@ def _table(pen: _Pen, top: int, card: StatsCard) -> None:
             pen.box((bar, box[1], bar + max(filled, 12), box[3]), pal.WIN, 6)
         pen.text((bar + bar_width + 10, middle), rate, SMALL_SIZE, pal.PANEL_TEXT, anchor="lm")
         pen.text((WIDTH - MARGIN - PAD, middle), best, SMALL_SIZE, pal.PANEL_TEXT, anchor="rm")
-
-
-# -- alt text -------------------------------------------------------------------------------------------------
-def describe_stats_card(card: StatsCard) -> str:
-    """The card in words, for its alt text (what a screen reader says instead of the picture)."""
-    parts = [
-        f"Stats card of {_clean_name(card.name)}.",
-        f"Daily streak {plural(card.streak, 'day')} (best {plural(card.best_streak, 'day')}); "
-        f"dailies played on {card.days_played} of the last {card.days_shown} days.",
-    ]
-    shown = card.shown_scores
-    if shown:
-        scores = [s.score for s in shown]
-        parts.append(
-            f"Last {plural(len(shown), 'daily score')} from {_day_label(shown[0].day, card.today)} to "
-            f"{_day_label(shown[-1].day, card.today)}: lowest {min(scores):,}, highest {max(scores):,}, "
-            f"latest {scores[-1]:,}."
-        )
-    else:
-        parts.append("No daily finished yet.")
-    for record in card.variants:
-        parts.append(
-            f"{short_title(record.variant)}: {plural(record.games, 'game')}, {record.win_rate:.0%} won, "
-            f"best {record.best:,}."
-        )
-    for s in card.ratings:
-        if s.ratings:
-            parts.append(
-                f"{short_title(s.variant)} race rating {s.ratings[-1]:,.0f} "
-                f"after {plural(len(s.ratings) - 1, 'rated race')} shown (from {s.ratings[0]:,.0f})."
-            )
-    return " ".join(parts)

@@ -11,23 +11,13 @@ import pytest
 from PIL import Image
 
 import render.stats_card
+import render.stats_data
 from render import palette
 from render.fonts import Face, font
 from render.layout import WIDTH, on_phone
 from render.samples import CARDS, sample_stats_card
-from render.stats_card import (
-    GRID,
-    LINE,
-    SERIES,
-    SMALL_SIZE,
-    WEEKS,
-    DailyScore,
-    RatingSeries,
-    StatsCard,
-    card_height,
-    describe_stats_card,
-    render_stats_card,
-)
+from render.stats_card import GRID, LINE, SERIES, SMALL_SIZE, card_height, render_stats_card
+from render.stats_data import WEEKS, DailyScore, RatingSeries, StatsCard, describe_stats_card
 
 
 def _image(data: bytes) -> Image.Image:
@@ -36,6 +26,7 @@ def _image(data: bytes) -> Image.Image:
 
 def test_doctests_pass() -> None:
     assert doctest.testmod(render.stats_card).failed == 0
+    assert doctest.testmod(render.stats_data).failed == 0
 
 
 @pytest.mark.parametrize("kind", CARDS)
