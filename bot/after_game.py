@@ -60,13 +60,13 @@ def check_hints_allowed(record: GameRecord) -> None:
 def check_after_game(record: GameRecord, what: str, *, over: bool) -> None:
     """Let ``what`` (analysis, a replay) through only when nobody can still gain from it.
 
-    Casual games: once finished. Dailies and races: once ``over`` (see :data:`CompetitionOver`):
-    a daily once its server's day has ended and every daily of that day is finished or expired
-    (the podium's own condition: someone who started at 23:59 still plays that deal after
-    midnight), a race once every racer's game is over.
+    Casual games: once finished. Dailies, races and challenges: once ``over`` (see
+    :data:`CompetitionOver`): a daily once its server's day has ended and every daily of that day is
+    finished or expired (the podium's own condition: someone who started at 23:59 still plays that deal
+    after midnight), a race once every racer's game is over, a challenge once it is closed.
 
     :raises NotFinishedError: the game is running.
-    :raises NotYetError: the day's dailies or the race are not all over.
+    :raises NotYetError: the day's dailies, the race or the challenge are not all over.
     """
     if record.is_playing:
         raise NotFinishedError()
@@ -74,6 +74,8 @@ def check_after_game(record: GameRecord, what: str, *, over: bool) -> None:
         return
     if record.mode == "daily":
         raise NotYetError(what, "once this server's day is over and every daily of that day is finished")
+    if record.mode == "challenge":
+        raise NotYetError(what, "when the challenge closes")
     raise NotYetError(what, "when the race ends")
 
 

@@ -13,6 +13,7 @@ import discord
 import yarl
 from discord.ext import commands
 
+from bot.challenges import ChallengeService
 from bot.daily import DailyService, Solve
 from bot.deal_bank import Deal, DealBank, solve_numbered
 from bot.invite import SCOPES, Permission, invite_lines, required
@@ -109,6 +110,7 @@ class SolitaireBot(commands.Bot):
     metrics: BotMetrics
     daily: DailyService
     races: RaceService
+    challenges: ChallengeService
     renders: RenderPool
 
     def __init__(
@@ -166,6 +168,14 @@ class SolitaireBot(commands.Bot):
         self.races = RaceService(
             self.db, self.sessions, self.deals, now=self.now, announcements=self.daily.announcements
         )
+        self.challenges = ChallengeService(
+            self.db,
+            self.sessions,
+            self.deals,
+            now=self.now,
+            announcements=self.daily.announcements,
+            ownership=self.ownership,
+        )
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         resumed, finished = await self.sessions.resume_all(owns=owns)
@@ -173,6 +183,8 @@ class SolitaireBot(commands.Bot):
             log.info("resumed %d running games, finished %d that ran out of time", len(resumed), len(finished))
         if races := await self.races.resume(owns=owns):
             log.info("resumed %d open races", len(races))
+        if challenges := await self.challenges.resume(owns=owns):
+            log.info("resumed %d open challenges", len(challenges))
         self.deals.start()
         self._daily_starter = self.loop.create_task(self._start_daily(), name="daily-start")
         await self._sync_commands()
@@ -192,6 +204,8 @@ class SolitaireBot(commands.Bot):
             return await self.daily.day_over(record.guild_id, record.daily_date)
         if record.mode == "race":
             return await self.races.over_for_game(record.id)
+        if record.mode == "challenge":
+            return await self.challenges.over_for_game(record.id)
         return record.mode == "casual"
 
     def _daily_secret(self) -> str | None:
@@ -273,6 +287,8 @@ class SolitaireBot(commands.Bot):
             await self.daily.close()
         if hasattr(self, "races"):
             await self.races.close()
+        if hasattr(self, "challenges"):
+            await self.challenges.close()
         if hasattr(self, "sessions"):
             await self.sessions.close()
         if hasattr(self, "deals"):

@@ -251,14 +251,17 @@ class SessionManager:
         daily_date: str | None = None,
         started_at: float | None = None,
         practice: bool = False,
+        link: games_db.Link | None = None,
     ) -> Session:
         """Deal a new game, store it and start its clock (at ``started_at`` if given, e.g. a race's start).
 
         ``practice``: the deal was chosen by its public number or seed, so the game never ranks.
+        ``link`` ties the game to its competition in the insert's transaction (a challenge attempt).
 
         :raises ActiveGameError: the player already has a game running in this guild.
         :raises AlreadyPlayedError: a daily game this player already played.
         :raises InLobbyError: a casual game or daily of a member sitting in an open race lobby here.
+        :raises LinkRefusedError: ``link`` refused the game (nothing was stored).
         """
         existing = self.active_for(guild_id, user_id)
         if existing is not None:
@@ -283,14 +286,14 @@ class SessionManager:
             deal_seed=str(deal.seed),
         )
         try:
-            record = await self._insert(row)
+            record = await self._insert(row, link)
         except games_db.DuplicateGameError as error:
             if error.kind == "daily":
                 raise errors.AlreadyPlayedError(variant, daily_date or "today") from None
             active_id = await self._adopt_active(guild_id, user_id)
             if active_id is not None:
                 raise errors.ActiveGameError(active_id) from None
-            record = await self._insert(row)  # the row in the way was damaged and is now closed
+            record = await self._insert(row, link)  # the row in the way was damaged and is now closed
         session = self._register(record, game, four_colour=preferences.four_colour)
         self._arm(session)
         return session
@@ -302,9 +305,9 @@ class SessionManager:
             session.four_colour = four_colour
         return mine
 
-    async def _insert(self, row: games_db.NewGame) -> GameRecord:
+    async def _insert(self, row: games_db.NewGame, link: games_db.Link | None) -> GameRecord:
         try:
-            return await games_db.insert_game(self.db, row)
+            return await games_db.insert_game(self.db, row, link=link)
         except games_db.InLobbyError:
             raise errors.InLobbyError() from None
         except ConstraintError:

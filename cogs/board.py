@@ -100,6 +100,8 @@ def deal_words(record: GameRecord, *, over: bool) -> str:
         return f"daily {record.daily_date}"
     if record.mode == "race":
         return "race deal"
+    if record.mode == "challenge":
+        return "challenge deal"
     if record.practice:
         named = f"deal #{record.deal_number}" if record.deal_number is not None else f"seed `{record.deal_seed}`"
         return f"practice, not ranked: {named}"

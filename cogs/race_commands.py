@@ -12,7 +12,6 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal, cast, get_args
 
-import aiohttp
 import discord
 from discord import app_commands
 
@@ -26,6 +25,7 @@ from bot.storage import races as races_db
 from cogs.base import SolitaireCogBase
 from cogs.errors import answer_privately, refusals
 from cogs.game_commands import VARIANT_CHOICES
+from cogs.public_messages import check_channel, show_results
 from solitaire.variants import DEFAULT_VARIANT
 from solitaire.words import plural
 
@@ -41,9 +41,6 @@ _COLOUR = discord.Colour.dark_green()
 _MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
 _BOARD_SIZE = 10
 Button = discord.ui.Button[discord.ui.View]
-RACE_PERMISSIONS = ("view_channel", "send_messages", "embed_links")
-"""What the bot needs in a race's channel: the race message (an embed) is edited for five minutes, beyond
-the interaction's own token, and its results are posted anew if that message is gone."""
 LEAVE_QUESTION = (
     "Leave the race? Your game ends now and you are ranked after everyone who stays (your score is kept). "
     "Dismiss this message to stay."
@@ -62,17 +59,6 @@ class BadRaceClickError(RaceError):
 
     def __init__(self) -> None:
         super().__init__("That button is not one I understand: open a new race with `/solitaire race`.")
-
-
-class RaceChannelError(RaceError):
-    """The bot lacks what it needs in the channel to run a race there."""
-
-    def __init__(self, missing: list[str]) -> None:
-        names = ", ".join(f"**{flag.replace('_', ' ').title()}**" for flag in missing)
-        super().__init__(
-            f"I can't run a race in this channel: I lack the {names} permission here (the race message is updated "
-            "for five minutes and gets the results). Give it to me (or my role), or race in another channel."
-        )
 
 
 @dataclass(frozen=True)
@@ -152,9 +138,7 @@ class RaceCommands(SolitaireCogBase):
         async with refusals(interaction):
             if interaction.guild_id is None:
                 raise NotInServerError()
-            granted = interaction.app_permissions
-            if missing := [flag for flag in RACE_PERMISSIONS if not getattr(granted, flag)]:
-                raise RaceChannelError(missing)
+            check_channel(interaction, "race")
             snapshot = await self.bot.races.open(
                 guild_id=interaction.guild_id,
                 channel_id=interaction.channel_id or 0,
@@ -250,22 +234,7 @@ class RaceCommands(SolitaireCogBase):
         if not isinstance(snapshot, RaceSnapshot):
             return Delivery.FAILED
         race, shown = snapshot.race, race_message(snapshot, now=self.bot.now())
-        channel = self.bot.get_partial_messageable(race.channel_id)
-        try:
-            if race.message_id is not None:
-                try:
-                    await channel.get_partial_message(race.message_id).edit(**shown)
-                    return Delivery.POSTED
-                except discord.NotFound:
-                    log.info("the message of race %s is gone: posting its results anew", race.id)
-            await channel.send(**shown)
-        except discord.Forbidden as error:
-            log.warning("may not show the results of race %s: %s", race.id, error)
-            return Delivery.FORBIDDEN
-        except (TimeoutError, discord.HTTPException, aiohttp.ClientError) as error:
-            log.warning("could not show the results of race %s: %s", race.id, error)
-            return Delivery.FAILED
-        return Delivery.POSTED
+        return await show_results(self.bot, race.channel_id, race.message_id, shown, what=f"race {race.id}")
 
 
 # -- the race message ------------------------------------------------------------------

@@ -8,6 +8,7 @@ from discord.ext import commands
 
 from bot.client import SolitaireBot
 from bot.onboarding import Onboarding
+from cogs.challenge_commands import ChallengeCommands
 from cogs.competition_commands import CompetitionCommands
 from cogs.game_commands import GameCommands
 from cogs.habit import HabitCommands
@@ -18,6 +19,7 @@ from cogs.settings_commands import SettingsCommands
 
 class Solitaire(
     RaceCommands,
+    ChallengeCommands,
     GameCommands,
     CompetitionCommands,
     SettingsCommands,
@@ -47,6 +49,7 @@ class Solitaire(
         await self.load_game_commands()
         await self.load_competition_commands()
         await self.load_race_commands()
+        await self.load_challenge_commands()
         await self.load_habit()
 
     async def cog_unload(self) -> None:
@@ -54,6 +57,7 @@ class Solitaire(
         await self.unload_game_commands()
         await self.unload_competition_commands()
         await self.unload_race_commands()
+        await self.unload_challenge_commands()
         await self.unload_habit()
 
 

@@ -3,23 +3,17 @@
 from __future__ import annotations
 
 import asyncio
-import json
-from datetime import UTC, datetime
 
 from bot.announcements import Announcement
-from bot.competition import day_bounds
 from bot.race.model import END_GRACE, STANDINGS_INTERVAL
-from bot.race.placing import Entry, places, rated_players
 from bot.race.standings import RaceStandings, final_standing
-from bot.ratings import Skill, newcomer, rate
+from bot.results import entry, rate_results
 from bot.sessions import FinishSource, Session
-from bot.storage import competition as competition_db
 from bot.storage import games as games_db
 from bot.storage import races as races_db
 from bot.storage.competition import Pending
 from bot.storage.games import GameRecord
 from bot.storage.races import Placing, RaceRecord, RacerRecord, RatingRecord
-from solitaire.moves import is_card_move
 
 
 class RaceFinish(RaceStandings):
@@ -80,36 +74,11 @@ class RaceFinish(RaceStandings):
     async def _rank(
         self, race: RaceRecord, members: list[RacerRecord], games: dict[int, GameRecord]
     ) -> tuple[list[Placing], list[RatingRecord], str | None]:
-        """Place every racer (:mod:`bot.race.placing`) and rate those who played, if the race may be rated."""
-        entries = [_entry(racer, games.get(racer.user_id)) for racer in members]
-        placed = places(entries)
-        since, until = await self._today(race.guild_id)
-        players = [entry.user_id for entry in entries if entry.played]
-        together = await races_db.rated_together(self.db, race.guild_id, players, since=since, until=until)
-        rated, unrated = rated_players(entries, together)
-        stored = await races_db.ratings_of(self.db, race.guild_id, race.variant, [r.user_id for r in members])
-        before = {r.user_id: _skill(stored.get(r.user_id)) for r in members}
-        after = dict(zip(rated, rate([before[u] for u in rated], [placed[u] for u in rated]), strict=True))
-        placings = [
-            Placing(
-                r.user_id,
-                placed[r.user_id],
-                before[r.user_id].display,
-                after[r.user_id].display if r.user_id in after else None,
-            )
-            for r in members
-        ]
-        ratings = [
-            RatingRecord(race.guild_id, race.variant, user, new.mu, new.sigma, new.races) for user, new in after.items()
-        ]
-        return placings, ratings, unrated
-
-    async def _today(self, guild_id: int) -> tuple[float, float]:
-        """The server's day now, as unix bounds ``[since, until)`` (for counting rated races)."""
-        clock = (await competition_db.guild_config(self.db, guild_id)).clock
-        moment = datetime.fromtimestamp(self.now(), UTC)
-        today = clock.date_at(moment)
-        return day_bounds(clock.zone_at(moment), today, today)
+        """Place every racer and rate those who played, if the race may be rated (:mod:`bot.placing`)."""
+        entries = [entry(r.user_id, games.get(r.user_id), left_at=r.left_at) for r in members]
+        return await rate_results(
+            self.db, guild_id=race.guild_id, variant=race.variant, entries=entries, now=self.now()
+        )
 
     async def _post_results(self, race_id: int) -> None:
         """Forget the finished race and deliver its queued results post (retried later if it fails).
@@ -145,18 +114,3 @@ class RaceFinish(RaceStandings):
         return Announcement(
             race.guild_id, race.channel_id, "race", "", False, subject=pending.subject, payload=snapshot
         )
-
-
-def _entry(racer: RacerRecord, record: GameRecord | None) -> Entry:
-    """A racer's result as the placing rules read it (no game: never played)."""
-    if record is None:
-        return Entry(racer.user_id, False, racer.left_at is None, 0, None)
-    log = json.loads(record.state).get("log", [])
-    played = any(is_card_move(str(entry[0])) for entry in log)
-    ended = record.finished_at if record.finished_at is not None else float("inf")
-    stayed = racer.left_at is None or racer.left_at > ended  # leaving after one's game ended changes nothing
-    return Entry(racer.user_id, played, stayed, record.score, record.seconds_used)
-
-
-def _skill(record: RatingRecord | None) -> Skill:
-    return Skill(record.mu, record.sigma, record.races) if record is not None else newcomer()

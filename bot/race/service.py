@@ -69,7 +69,11 @@ class RaceService(RaceLobby):
         await asyncio.gather(*tasks, return_exceptions=True)
         self._live.clear()
 
-    async def settle(self) -> None:
-        """Wait for the race finishes already under way (tests and benchmarks)."""
-        while pending := [t for t in self._background if not t.done() and t.get_name().startswith("race-finish")]:
+    async def settle(self, *, results: bool = False) -> None:
+        """Wait for the race finishes already under way (tests and benchmarks); with ``results``, their posts too.
+
+        A results post waits for the standings interval on the clock: advance it before waiting for it.
+        """
+        names = ("race-finish", "race-results") if results else ("race-finish",)
+        while pending := [t for t in self._background if not t.done() and t.get_name().startswith(names)]:
             await asyncio.gather(*pending, return_exceptions=True)

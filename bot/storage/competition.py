@@ -364,7 +364,7 @@ async def daily_result_of(db: Database, game_id: int) -> DailyResult | None:
 
 
 # -- announcements: every public post, kept until posted ------------------------------
-AnnouncementKind = Literal["result", "podium", "race", "champion", "reminder"]
+AnnouncementKind = Literal["result", "podium", "race", "challenge", "champion", "reminder"]
 
 
 @dataclass(frozen=True)

@@ -10,12 +10,13 @@ next command.
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, fields
 from typing import Literal
 
 from bot.storage import ConstraintError, Database, Row, Transaction, Write
 
-Mode = Literal["casual", "daily", "race"]
+Mode = Literal["casual", "daily", "race", "challenge"]
 PLAYING = "playing"
 BROKEN = "broken"
 """The status of a game whose stored state could not be rebuilt: closed, not a result (no win, loss or score)."""
@@ -41,6 +42,14 @@ class DuplicateGameError(Exception):
 
 class InLobbyError(Exception):
     """A casual game or a daily refused: the member sits in an open race lobby of that server."""
+
+
+class LinkRefusedError(Exception):
+    """The competition a new game belongs to refused to take it (its ``link`` said no): nothing was written."""
+
+
+Link = Callable[[Transaction, int], Awaitable[bool]]
+"""Ties a new game (its id) to what it belongs to, in the insert's own transaction; ``False`` undoes both."""
 
 
 @dataclass(frozen=True)
@@ -126,15 +135,17 @@ class Result:
     """The player took a hint: the game stays off the casual leaderboards (V008)."""
 
 
-async def insert_game(db: Database, game: NewGame) -> GameRecord:
+async def insert_game(db: Database, game: NewGame, *, link: Link | None = None) -> GameRecord:
     """Insert a playing game and return its row.
 
     A casual game or a daily is refused while the member sits in an open race lobby of the server
-    (checked in the same statement).
+    (checked in the same statement). ``link`` ties the game to its competition in the same transaction
+    (a challenge's attempt), so a crash never leaves one without the other.
 
     :raises DuplicateGameError: if the player already has a game running in this
         guild (``"active"``) or already played this daily (``"daily"``).
     :raises InLobbyError: a casual game or daily of a member in an open race lobby there.
+    :raises LinkRefusedError: ``link`` refused the game.
     """
     lobby = "0 = 1" if game.mode == "race" else _SEATED_IN_LOBBY
     try:
@@ -162,6 +173,8 @@ async def insert_game(db: Database, game: NewGame) -> GameRecord:
                     game.deal_seed,
                 ),
             )
+            if row is not None and link is not None and not await link(tx, int(row["id"])):
+                raise LinkRefusedError()
     except ConstraintError as error:
         if "UNIQUE" not in str(error):
             raise

@@ -325,42 +325,53 @@ async def finish_race(
             [(p.place, p.rating_before, p.rating_after, int(p.rated), race_id, p.user_id) for p in placings],
         )
         await tx.execute("DELETE FROM race_seats WHERE race_id = ?", (race_id,))
+        await write_ratings(tx, ratings, now)
         await tx.execute(
             "INSERT INTO announcements (guild_id, kind, subject, channel_id, created_at, due_at)"
             " SELECT guild_id, 'race', CAST(id AS TEXT), channel_id, CAST(? AS DOUBLE PRECISION),"
             " CAST(? AS DOUBLE PRECISION) FROM races WHERE id = ? ON CONFLICT DO NOTHING",
             (now, now, race_id),
         )
-        await tx.executemany(
-            "INSERT INTO ratings (guild_id, variant, user_id, mu, sigma, races, updated_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)"
-            " ON CONFLICT (guild_id, variant, user_id) DO UPDATE SET"
-            " mu = excluded.mu, sigma = excluded.sigma, races = excluded.races, updated_at = excluded.updated_at",
-            [(r.guild_id, r.variant, r.user_id, r.mu, r.sigma, r.races, now) for r in ratings],
-        )
     return True
+
+
+async def write_ratings(tx: Transaction, ratings: Sequence[RatingRecord], now: float) -> None:
+    """Store new ratings (a race's or a challenge's), in the transaction that records their places."""
+    await tx.executemany(
+        "INSERT INTO ratings (guild_id, variant, user_id, mu, sigma, races, updated_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)"
+        " ON CONFLICT (guild_id, variant, user_id) DO UPDATE SET"
+        " mu = excluded.mu, sigma = excluded.sigma, races = excluded.races, updated_at = excluded.updated_at",
+        [(r.guild_id, r.variant, r.user_id, r.mu, r.sigma, r.races, now) for r in ratings],
+    )
 
 
 async def rated_together(
     db: Database, guild_id: int, user_ids: Sequence[int], *, since: float, until: float
 ) -> dict[tuple[int, int], int]:
-    """How many rated races of a server finished in ``[since, until)`` each pair of these members was rated in.
+    """How many rated races and challenges of a server, ended in ``[since, until)``, each pair of these members
+    was rated in together.
 
-    Keys are ``(lower id, higher id)``; pairs that never raced rated together are missing.
+    Keys are ``(lower id, higher id)``; pairs that never were rated together are missing.
     """
     if len(user_ids) < 2:
         return {}
     marks = ", ".join("?" for _ in user_ids)
-    rows = await db.fetchall(
-        "SELECT a.user_id AS first, b.user_id AS second, count(*) AS races"
-        " FROM race_racers AS a JOIN race_racers AS b ON b.race_id = a.race_id AND b.user_id > a.user_id"
-        " JOIN races AS r ON r.id = a.race_id"
-        " WHERE r.guild_id = ? AND r.status = 'finished' AND r.finished_at >= ? AND r.finished_at < ?"
-        f" AND a.rated = 1 AND b.rated = 1 AND a.user_id IN ({marks}) AND b.user_id IN ({marks})"
-        " GROUP BY a.user_id, b.user_id",
-        (guild_id, since, until, *user_ids, *user_ids),
+    pairs = (
+        "SELECT a.user_id AS first, b.user_id AS second FROM {players} AS a"
+        " JOIN {players} AS b ON b.{key} = a.{key} AND b.user_id > a.user_id JOIN {events} AS e ON e.id = a.{key}"
+        " WHERE e.guild_id = ? AND e.{ended} >= ? AND e.{ended} < ? AND a.rated = 1 AND b.rated = 1"
+        f" AND a.user_id IN ({marks}) AND b.user_id IN ({marks})"
     )
-    return {(int(row["first"]), int(row["second"])): int(row["races"]) for row in rows}
+    races = pairs.format(players="race_racers", key="race_id", events="races", ended="finished_at")
+    challenges = pairs.format(players="challenge_players", key="challenge_id", events="challenges", ended="closed_at")
+    window = (guild_id, since, until, *user_ids, *user_ids)
+    rows = await db.fetchall(
+        f"SELECT first, second, count(*) AS together FROM ({races} UNION ALL {challenges}) AS rated"
+        " GROUP BY first, second",
+        window + window,
+    )
+    return {(int(row["first"]), int(row["second"])): int(row["together"]) for row in rows}
 
 
 async def rating_board(db: Database, guild_id: int, variant: str) -> list[RatingRecord]:

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from bot import errors
+from bot import errors, placing
 from bot import race as races
 from bot.announcements import Announcement, Announcements, Delivery
-from bot.race import RaceService, RaceSnapshot, placing
+from bot.race import RaceService, RaceSnapshot
 from bot.ratings import PROVISIONAL_RACES
 from bot.sessions import SessionManager
 from bot.storage import Database
@@ -191,6 +191,13 @@ async def started(world: World, *members: int) -> int:
     return race_id
 
 
+async def final_results(world: World) -> RaceSnapshot:
+    """The results last shown, once the posts under way are delivered (after the standings interval)."""
+    await world.clock.advance(races.STANDINGS_INTERVAL)
+    await world.races.settle(results=True)
+    return world.published.snapshots[-1][1]
+
+
 async def win(world: World, race_id: int, member: int) -> None:
     session = await world.races.board(race_id, member)
     await world.sessions.play_all_to_foundations(session)
@@ -277,7 +284,7 @@ async def test_a_tie_shares_a_place_and_a_racer_who_never_moved_a_card_is_not_ra
     await win(world, race_id, BOB)  # same score, same seconds used: a tie, whoever finished first or has the lower id
     await clock.advance(300)
     await clock.advance(races.STANDINGS_INTERVAL)
-    final = world.published.snapshots[-1][1]
+    final = await final_results(world)
     assert final.race.status == "finished" and final.race.unrated_reason is None
     assert [(r.place, r.user_id) for r in final.results] == [(1, ALICE), (1, BOB), (3, CAROL)]
     alice, bob, carol = final.results
@@ -300,7 +307,7 @@ async def test_a_racer_who_leaves_after_the_start_ranks_last_whatever_the_score(
     await world.races.leave(race_id, ALICE)
     await win(world, race_id, BOB)  # the last game over: the race ends before the clock
     await clock.advance(races.STANDINGS_INTERVAL)
-    final = world.published.snapshots[-1][1]
+    final = await final_results(world)
     assert [(r.user_id, r.status) for r in final.results] == [(BOB, "won"), (ALICE, "left")]
     assert all(r.rating_after is not None for r in final.results)  # both moved a card: both rated
 
@@ -317,7 +324,7 @@ async def test_leaving_after_ones_own_game_is_over_changes_nothing(world, clock)
     await world.sessions.play_all_to_foundations(session)
     await world.races.leave_running(race_id, BOB)
     await clock.advance(races.STANDINGS_INTERVAL)
-    final = world.published.snapshots[-1][1]
+    final = await final_results(world)
     assert [(r.place, r.user_id, r.status) for r in final.results] == [(1, ALICE, "won"), (2, BOB, "left")]
 
 
@@ -418,7 +425,7 @@ async def race_between(world: World, *, moves: dict[int, bool]) -> RaceSnapshot:
 async def test_a_race_nobody_played_is_not_rated_and_its_racers_share_the_place(world, db):
     results = await race_between(world, moves={BOB: False, ALICE: False})
     assert [(r.place, r.rating_after) for r in results.results] == [(1, None), (1, None)]
-    assert results.race.unrated_reason == "fewer than two racers made a move"
+    assert results.race.unrated_reason == "fewer than two players made a move"
     assert await races_db.ratings_of(db, GUILD, "draw3", [ALICE, BOB]) == {}
 
 
@@ -435,7 +442,7 @@ async def test_the_same_two_members_count_for_three_rated_races_a_day(world, clo
         results = await race_between(world, moves={ALICE: True, BOB: True})
         rated.append(results.race.unrated_reason is None)
     assert rated == [True] * placing.PAIR_RATED_PER_DAY + [False, False]
-    assert "already had 3 rated races together today" in (results.race.unrated_reason or "")
+    assert "already had 3 rated games together today" in (results.race.unrated_reason or "")
     stored = await races_db.ratings_of(db, GUILD, "draw3", [ALICE, BOB])
     assert {r.races for r in stored.values()} == {placing.PAIR_RATED_PER_DAY}
     await clock.advance(24 * 3600)  # the server's next day (UTC)
@@ -453,7 +460,7 @@ async def test_ratings_stop_being_provisional_after_enough_races(world, clock, d
         await world.races.leave(race_id, BOB)
         await clock.advance(races.STANDINGS_INTERVAL)
         await clock.advance(24 * 3600)  # one race a day: under the daily cap for the same two members
-    final = world.published.snapshots[-1][1]
+    final = await final_results(world)
     assert [(r.user_id, r.provisional) for r in final.results] == [(ALICE, False), (BOB, False)]
     assert final.results[0].rating_after > final.results[1].rating_after
 

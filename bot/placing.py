@@ -1,16 +1,16 @@
-"""Who finished where in a race, and whether the race may move ratings: the rules, as pure functions.
+"""Who finished where in a race or a challenge, and whether it may move ratings: the rules, as pure functions.
 
-- A racer **played** if they made at least one card move (a draw alone is not playing).
-- Places follow the dailies' order (more points first, then less time used) among racers who played and
-  stayed; then racers who played but left before their game ended (ranked after everyone who stayed);
-  then everyone who never played, all sharing the last place. Equal results share a place
+- A player **played** if they made at least one card move (a draw alone is not playing).
+- Places follow the dailies' order (more points first, then less time used) among players who played and
+  stayed; then players who played but left a race before their game ended (ranked after everyone who
+  stayed); then everyone who never played, all sharing the last place. Equal results share a place
   ("1, 2, 2, 4"): a member's id never breaks a tie. All racers start at one instant, so the time used is
   the finishing order too.
-- A race moves ratings only of the racers who played, and only when at least two of them did.
-- The same two members count for at most :data:`PAIR_RATED_PER_DAY` rated races together per server day:
-  a race in which two of its players already reached that many that day is not rated at all. Three is a
-  best-of-three between rivals: enough for honest play, while ten arranged races with an alt in a day
-  no longer build a rating.
+- A race or challenge moves ratings only of the players who played, and only when at least two did.
+- The same two members count for at most :data:`PAIR_RATED_PER_DAY` rated races and challenges together
+  per server day: one in which two of its players already reached that many that day is not rated at
+  all. Three is a best-of-three between rivals: enough for honest play, while ten arranged races with an
+  alt in a day no longer build a rating.
 
 >>> a, b, c = Entry(1, True, True, 900, 80), Entry(2, True, True, 900, 80), Entry(3, False, True, 0, None)
 >>> places([a, b, c])
@@ -62,17 +62,18 @@ def places(entries: Iterable[Entry]) -> dict[int, int]:
 
 
 def rated_players(entries: Sequence[Entry], together: Mapping[tuple[int, int], int]) -> tuple[list[int], str | None]:
-    """The racers whose rating this race moves, or none and why (in words for the race message).
+    """The players whose rating this race or challenge moves, or none and why (in words for its message).
 
-    ``together`` counts the rated races each pair ``(lower id, higher id)`` already shared this server day.
+    ``together`` counts the rated races and challenges each pair ``(lower id, higher id)`` already shared
+    this server day.
     """
     players = sorted(entry.user_id for entry in entries if entry.played)
     if len(players) < MIN_PLAYED:
-        return [], "fewer than two racers made a move"
+        return [], "fewer than two players made a move"
     for pair in itertools.combinations(players, 2):
         if together.get(pair, 0) >= PAIR_RATED_PER_DAY:
             return [], (
-                f"<@{pair[0]}> and <@{pair[1]}> already had {PAIR_RATED_PER_DAY} rated races together today"
+                f"<@{pair[0]}> and <@{pair[1]}> already had {PAIR_RATED_PER_DAY} rated games together today"
                 f" (the most for the same two members in a day)"
             )
     return players, None
