@@ -7,7 +7,9 @@ rank or a result is as of the moment it is posted). Listeners (the cog) turn eac
 claimed by one process of a cluster (:mod:`bot.storage.claims`: a lease in the database's clock, named
 after the process, :class:`bot.shards.Holder`), marked posted once, and a failure
 is retried with backoff, restarts included, for :data:`RETRY_FOR`. Nothing here knows Discord; the
-daily service's loop calls :meth:`Announcements.deliver_due` in each of its rounds.
+daily service's loop calls :meth:`Announcements.deliver_due` in each of its rounds. The same machinery
+delivers what must happen once but is no post: a champion role's change (:mod:`bot.champions`) and a
+streak reminder (:mod:`bot.reminders`), whose listeners live in ``bot/`` and call the cog's Discord code.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import logging
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from enum import Enum
+from typing import Literal
 
 from bot.shards import ONE_PROCESS, Holder, Ownership
 from bot.storage import Database, claims
@@ -44,14 +47,17 @@ class Delivery(Enum):
     """Try again later (a server error, a timeout)."""
     FORBIDDEN = "forbidden"
     """The bot may not post there (403): shown to the admins, and tried again later."""
+    DECLINED = "declined"
+    """The recipient refuses it for good (a member's closed DMs): dropped at once, never tried again."""
 
 
 @dataclass(frozen=True)
 class Announcement:
-    """A public post: a finished daily's result line, a day's podium, or a race's results."""
+    """Something delivered once: a post (a daily's line, a podium, a race's results), a role change, a reminder."""
 
     guild_id: int
     channel_id: int
+    """Where a post goes (0 for a kind that is not a post in a channel: a role change, a reminder)."""
     kind: AnnouncementKind
     text: str
     competition_channel: bool
@@ -59,7 +65,7 @@ class Announcement:
     subject: str = ""
     """What it is about: a game id, a date, a race id (as stored in ``announcements``)."""
     payload: object = None
-    """What a kind shows besides text (a race's results: its ``RaceSnapshot``)."""
+    """What a kind carries besides text (a race's results: its ``RaceSnapshot``; a role change; a reminder)."""
 
 
 Composer = Callable[[Pending], Awaitable[Announcement | None]]
@@ -131,9 +137,8 @@ class Announcements:
         """Post one claimed announcement; mark it posted, or give it back to be retried later."""
         composer = self._composers.get(pending.kind)
         announcement = await composer(pending) if composer is not None else None
-        holder = self.holder.name
         if announcement is None:
-            await claims.finish(self.db, pending.id, holder, "dropped")
+            await self._finish(pending, "dropped")
             return
         outcome = await self._post(announcement)
         if announcement.competition_channel and outcome is not Delivery.FAILED:
@@ -142,12 +147,20 @@ class Announcements:
                 self.db, announcement.guild_id, announcement.channel_id, problem, self.now()
             )
         if outcome is Delivery.POSTED:
-            await claims.finish(self.db, pending.id, holder, "posted")
+            await self._finish(pending, "posted")
+        elif outcome is Delivery.DECLINED:
+            await self._finish(pending, "dropped")
         elif self.now() - pending.created_at >= RETRY_FOR:
             log.warning("gave up posting %s %s of server %s", pending.kind, pending.subject, pending.guild_id)
-            await claims.finish(self.db, pending.id, holder, "dropped")
+            await self._finish(pending, "dropped")
         else:
-            await claims.retry(self.db, pending.id, holder, self.now() + retry_delay(pending.attempts))
+            await claims.retry(self.db, pending.id, self.holder.name, self.now() + retry_delay(pending.attempts))
+
+    async def _finish(self, pending: Pending, state: Literal["posted", "dropped"]) -> None:
+        """Mark a claimed post done; one queued again while it was delivered is given back instead (due again)."""
+        holder = self.holder.name
+        if not await claims.finish(self.db, pending.id, holder, state):
+            await claims.give_back(self.db, pending.id, holder)
 
     async def _post(self, announcement: Announcement) -> Delivery:
         """Hand ``announcement`` to every listener of its kind: posted only if each of them posted it."""

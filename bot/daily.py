@@ -20,7 +20,9 @@ from typing import Any
 
 from bot import competition
 from bot.announcements import Announcement, Announcements, Listener
+from bot.champions import ChampionRoles
 from bot.deal_bank import DealBank
+from bot.reminders import Reminders
 from bot.shards import ONE_PROCESS, Ownership
 from bot.storage import Database, claims
 from bot.storage import competition as competition_db
@@ -86,6 +88,10 @@ class DailyService:
         self.announcements.register("result", self._compose)
         self.announcements.register("podium", self._compose)
         self.announcements.wake_with(self.wake)
+        self.champions = ChampionRoles(db, self.announcements, now=now, variants=self.variants)
+        """The champion role's changes, due with each podium (the cog gives it its Discord calls)."""
+        self.reminders = Reminders(db, self.announcements, now=now, ownership=ownership)
+        """The streak reminders, queued in this service's rounds (the cog sends them)."""
         self._deal_tasks: dict[DealKey, asyncio.Task[ProvenDeal]] = {}
         self._presolve_queue: deque[DealKey] = deque()
         self._presolve_seen: set[DealKey] = set()
@@ -277,17 +283,21 @@ class DailyService:
         async with self._round:
             wait = await self.announcements.deliver_due()
             config = await competition_db.guild_config(self.db, record.guild_id)
-            if config.channel_id is not None and await self._queue_podium(config, self.moment()) is None:
+            if config.has_podium and await self._queue_podium(config, self.moment()) is None:
                 wait = await self.announcements.deliver_due()
         if self.now() + wait < self._wake_at:
             self.wake()  # a retry is due before the loop's next round
 
     # -- one round of the time-driven work ----------------------------------------------------
     async def run_once(self) -> float:
-        """Queue due podiums, post due announcements, queue deals to solve ahead; return seconds until more is due."""
+        """Queue due podiums and reminders, post what is due, queue deals to solve ahead; return seconds to more."""
         async with self._round:
             now = self.moment()
             wait = await self._queue_podiums(now)
+            try:
+                wait = min(wait, await self.reminders.queue_due(now))
+            except Exception:
+                log.exception("queueing the streak reminders failed")
             wait = min(wait, await self.announcements.deliver_due())
             try:
                 wait = min(wait, await self._queue_daily_deals(now))
@@ -346,8 +356,19 @@ class DailyService:
             return None
         today = config.clock.date_at(self.moment())
         final = await self._day_over(config, result.daily_date, today)
-        text = competition.daily_line(result, today, final=final)
+        milestone = await self._milestone(pending.guild_id, result)
+        text = competition.daily_line(result, today, final=final, milestone=milestone)
         return Announcement(pending.guild_id, channel_id, "result", text, config.channel_id is not None)
+
+    async def _milestone(self, guild_id: int, result: competition.DailyResult) -> int | None:
+        """The streak milestone a daily reaches: only the member's first finished daily of its day names it."""
+        if (
+            await competition_db.first_daily_of_day(self.db, guild_id, result.user_id, result.daily_date)
+            != result.game_id
+        ):
+            return None
+        days = await competition_db.daily_days(self.db, guild_id, result.user_id, until=result.daily_date)
+        return competition.milestone(days, date.fromisoformat(result.daily_date))
 
     async def day_over(self, guild_id: int, daily_date: str) -> bool:
         """Whether a server's day of dailies is over: the day has ended and its every daily is finished or expired."""

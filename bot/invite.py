@@ -42,6 +42,11 @@ PERMISSIONS: tuple[Permission, ...] = (
     Permission("send_messages", "post the daily results and podiums in the competition channel"),
     Permission("embed_links", "show the race lobby, standings and results (embeds) when it updates a race message"),
     Permission("attach_files", "redraw a board's picture in its channel once the interaction's 15 minutes are over"),
+    Permission(
+        "manage_roles",
+        "give each day's daily winners the champion role a server chooses with /solitaire config champion_role",
+        optional=True,
+    ),
 )
 """Everything the bot uses in a server. Slash commands and their private answers need no permission of the bot's."""
 

@@ -57,7 +57,7 @@ async def next_due(db: Database, ownership: Ownership, now: float, *, lease: flo
 async def claim(db: Database, announcement_id: int, holder: str, *, lease: float = LEASE) -> bool:
     """Claim a waiting post for ``holder`` at the database's time; ``False`` if a live claim holds it or it is done."""
     changed = await db.execute(
-        f"UPDATE announcements SET claimed_at = {db.clock}, claimed_by = ?"
+        f"UPDATE announcements SET claimed_at = {db.clock}, claimed_by = ?, queued_again = 0"
         f" WHERE id = ? AND state = 'waiting' AND (claimed_at IS NULL OR claimed_at <= {db.clock} - ?)",
         (holder, announcement_id, lease),
     )
@@ -65,10 +65,25 @@ async def claim(db: Database, announcement_id: int, holder: str, *, lease: float
 
 
 async def finish(db: Database, announcement_id: int, holder: str, state: Literal["posted", "dropped"]) -> bool:
-    """Mark a post ``holder`` claimed as posted (or dropped); ``False`` if another holder took it over meanwhile."""
+    """Mark a post ``holder`` claimed as posted (or dropped).
+
+    ``False`` if another holder took it over meanwhile, or if it was queued again while ``holder``
+    delivered it (``queued_again``, V016: see :func:`bot.storage.competition.queue_champion_change`);
+    give the latter back with :func:`give_back`.
+    """
     changed = await db.execute(
-        "UPDATE announcements SET state = ?, claimed_at = NULL, claimed_by = NULL WHERE id = ? AND claimed_by = ?",
+        "UPDATE announcements SET state = ?, claimed_at = NULL, claimed_by = NULL"
+        " WHERE id = ? AND claimed_by = ? AND queued_again = 0",
         (state, announcement_id, holder),
+    )
+    return changed.rowcount == 1
+
+
+async def give_back(db: Database, announcement_id: int, holder: str) -> bool:
+    """Give back a claim ``holder`` holds without marking the post done (it was queued again meanwhile)."""
+    changed = await db.execute(
+        "UPDATE announcements SET claimed_at = NULL, claimed_by = NULL WHERE id = ? AND claimed_by = ?",
+        (announcement_id, holder),
     )
     return changed.rowcount == 1
 

@@ -405,6 +405,18 @@ async def first_places(db: Database, guild_id: int, user_id: int) -> dict[str, i
     return {str(row["variant"]): int(row["wins"]) for row in rows}
 
 
+async def rating_history(db: Database, guild_id: int, user_id: int, *, limit: int = 500) -> list[Row]:
+    """A member's last ``limit`` rated races in a server, oldest first: ``variant, rating_before, rating_after``."""
+    rows = await db.fetchall(
+        "SELECT races.variant AS variant, race_racers.rating_before AS rating_before,"
+        " race_racers.rating_after AS rating_after FROM race_racers JOIN races ON races.id = race_racers.race_id"
+        " WHERE races.guild_id = ? AND race_racers.user_id = ? AND races.status = 'finished' AND race_racers.rated = 1"
+        " AND race_racers.rating_after IS NOT NULL ORDER BY races.finished_at DESC, races.id DESC LIMIT ?",
+        (guild_id, user_id, limit),
+    )
+    return rows[::-1]
+
+
 def _rating(row: Row) -> RatingRecord:
     return RatingRecord(
         guild_id=int(row["guild_id"]),

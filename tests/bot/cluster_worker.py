@@ -14,6 +14,9 @@ Scenarios:
                 it starts once that file exists (as well as at ``--start-at``);
   ``hold``      the same, but the first post never returns: it writes ``"<tag> holding:<kind> <guild>
                 <text>"`` and waits to be killed while holding its claim;
+  ``habit``     like ``announce``, and it also gives champion roles and sends streak reminders, writing
+                ``"<tag> give <guild> <user> <role>"``, ``"<tag> take <guild> <user> <role>"`` and
+                ``"<tag> remind <guild> <user> <streak>"`` lines;
   ``open``      open the database at ``--start-at`` (so several processes migrate a new one together)
                 and report the migrations recorded;
   ``game``      resume the running games of its shards as the bot does at a start (its clock at ``--now``),
@@ -36,8 +39,10 @@ from datetime import date
 from typing import Any
 
 from bot.announcements import Announcement, Delivery
+from bot.champions import RoleChange, RolePort
 from bot.daily import DailyService
 from bot.deal_bank import DealBank
+from bot.reminders import DmOutcome, Reminder
 from bot.sessions import FinishSource, Session, SessionManager
 from bot.shards import Ownership, parse_shard_ids
 from bot.storage import Database, claims
@@ -127,10 +132,35 @@ def write_line(path: str, line: str) -> None:
         os.close(descriptor)
 
 
-async def announce(db: Database, args: argparse.Namespace, ownership: Ownership, *, hold: bool) -> dict[str, Any]:
+def habit_calls(args: argparse.Namespace) -> tuple[RolePort, Callable[[Reminder], Any]]:
+    """Stand-ins for Discord's role changes and direct messages: each appends a line to the posts file."""
+
+    def role_call(verb: str) -> Callable[[int, int, int, str], Any]:
+        async def call(guild_id: int, user_id: int, role_id: int, reason: str) -> RoleChange:
+            await asyncio.sleep(0.005)  # a call takes a while: the other process has every chance to race
+            write_line(args.posts, f"{args.tag} {verb} {guild_id} {user_id} {role_id}")
+            return RoleChange.DONE
+
+        return call
+
+    async def remind(reminder: Reminder) -> DmOutcome:
+        await asyncio.sleep(0.005)
+        write_line(args.posts, f"{args.tag} remind {reminder.guild_id} {reminder.user_id} {reminder.streak}")
+        return DmOutcome.SENT
+
+    return RolePort(role_call("give"), role_call("take")), remind
+
+
+async def announce(
+    db: Database, args: argparse.Namespace, ownership: Ownership, *, hold: bool, habit: bool = False
+) -> dict[str, Any]:
     """Run the daily service's loop (recovery first) for ``--run-for`` seconds."""
     service = service_for(db, ownership, args.now, args.tag_number, lease=args.lease)
     service.add_listener(poster(args, hold=hold))
+    if habit:
+        roles, remind = habit_calls(args)
+        service.champions.use(roles)
+        service.reminders.use(remind)
     rounds = count_rounds(service)
     wait_until(args.start_at, args.start_when)
     service.start()
@@ -199,7 +229,7 @@ async def game(db: Database, args: argparse.Namespace, ownership: Ownership) -> 
 async def main(argv: list[str]) -> int:
     """Run one scenario and print its JSON report."""
     parser = argparse.ArgumentParser(prog="cluster_worker")
-    parser.add_argument("scenario", choices=("day", "announce", "hold", "open", "game"))
+    parser.add_argument("scenario", choices=("day", "announce", "hold", "habit", "open", "game"))
     parser.add_argument("--database", required=True)
     parser.add_argument("--tag", required=True)
     parser.add_argument("--tag-number", type=int, default=0)
@@ -228,7 +258,7 @@ async def main(argv: list[str]) -> int:
         elif args.scenario == "day":
             report = await day(db, args, ownership)
         else:
-            report = await announce(db, args, ownership, hold=args.scenario == "hold")
+            report = await announce(db, args, ownership, hold=args.scenario == "hold", habit=args.scenario == "habit")
     finally:
         await db.close()
     print(json.dumps(report), flush=True)

@@ -24,7 +24,14 @@ def permissions_of(url: str) -> discord.Permissions:
 
 
 def test_every_permission_is_a_discord_permission_with_a_reason():
-    assert [p.flag for p in PERMISSIONS] == ["view_channel", "send_messages", "embed_links", "attach_files"]
+    assert [p.flag for p in PERMISSIONS] == [
+        "view_channel",
+        "send_messages",
+        "embed_links",
+        "attach_files",
+        "manage_roles",
+    ]
+    assert [p.flag for p in PERMISSIONS if p.optional] == ["manage_roles"]  # only the champion role needs it
     for permission in PERMISSIONS:
         assert permission.flag in discord.Permissions.VALID_FLAGS and len(permission.why) > 20
     assert set(POST_PERMISSIONS) <= {p.flag for p in required()}  # what /solitaire config channel checks
@@ -36,17 +43,22 @@ def test_the_invite_link_asks_for_the_scopes_and_exactly_those_permissions():
     assert SCOPES == ("bot", "applications.commands")
     granted = permissions_of(url)
     assert granted.value == (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15)  # Discord's bits of the four, nothing else
-    assert all(getattr(granted, p.flag) for p in PERMISSIONS)
+    assert all(getattr(granted, p.flag) for p in required())
+    assert not granted.manage_roles  # an optional extra: its own link
     assert not granted.administrator and not granted.manage_guild and not granted.mention_everyone
 
 
 def test_an_optional_extra_gets_its_own_line_with_its_reason(monkeypatch):
-    extra = Permission("manage_roles", "give the champion role to the day's winner", optional=True)
-    monkeypatch.setattr(bot.invite, "PERMISSIONS", (*PERMISSIONS, extra))
     plain, optional = invite_lines(functools.partial(invite_url, 4242))
     assert not permissions_of(plain).manage_roles and "Manage Roles" not in plain
-    assert optional.startswith("or, with the optional Manage Roles (to give the champion role to the day's winner): ")
+    assert optional.startswith(
+        "or, with the optional Manage Roles (to give each day's daily winners the champion role a server chooses "
+        "with /solitaire config champion_role): "
+    )
     assert permissions_of(optional).manage_roles and permissions_of(optional).send_messages
+    extra = Permission("manage_threads", "a later feature's thread", optional=True)
+    monkeypatch.setattr(bot.invite, "PERMISSIONS", (*PERMISSIONS, extra))
+    assert len(invite_lines(functools.partial(invite_url, 4242))) == 3  # one line per optional extra
 
 
 def test_the_deploy_doc_lists_every_permission_and_why():
@@ -68,8 +80,9 @@ async def test_ready_logs_the_versions_the_invite_link_and_the_empty_server_list
     assert lines[3].startswith(
         f"invite me to a server: https://discord.com/oauth2/authorize?client_id={bot.application_id}"
     )
-    assert "permissions: View Channel, Send Messages, Embed Links, Attach Files" in lines[3]
-    assert lines[4] == NO_SERVER and caplog.records[4].levelno == logging.WARNING
+    assert "permissions: View Channel, Send Messages, Embed Links, Attach Files;" in lines[3]
+    assert lines[4].startswith("or, with the optional Manage Roles (to give each day's daily winners")
+    assert lines[5] == NO_SERVER and caplog.records[5].levelno == logging.WARNING
 
 
 @ON_SQLITE
@@ -84,8 +97,9 @@ async def test_leaving_the_last_server_logs_the_invite_again(simcord_env, caplog
     simcord_env.backend.remove_guild(guild.id)
     await simcord_env.settle()
     after = [r.getMessage() for r in caplog.records]
-    assert after[-3].startswith("left server Solitaire Club") and after[-3].endswith(": 0 servers")
-    assert after[-2].startswith("invite me to a server: ") and after[-1] == NO_SERVER
+    assert after[-4].startswith("left server Solitaire Club") and after[-4].endswith(": 0 servers")
+    assert after[-3].startswith("invite me to a server: ") and after[-2].startswith("or, with the optional")
+    assert after[-1] == NO_SERVER
 
 
 @ON_SQLITE

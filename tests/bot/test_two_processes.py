@@ -27,8 +27,10 @@ from bot.competition import deal_to_json
 from bot.sessions import SessionManager
 from bot.shards import Ownership
 from bot.storage import Database
+from bot.storage import champions as champions_db
 from bot.storage import competition as competition_db
 from bot.storage import games as games_db
+from bot.storage import players as players_db
 from solitaire import DRAW
 from solitaire.deals import ProvenDeal
 from tests.bot.cluster_worker import DAY, GUILD, VARIANT
@@ -382,3 +384,61 @@ async def test_a_live_claim_is_safe_from_a_process_given_the_same_shards_and_a_r
     assert posted_by(cluster, "restarted") == [held]  # its dead run's claim, taken back at once (lease: 300 s)
     names = {twin_report["holder"], restarted["holder"]}
     assert len(names) == 2 and all(name.startswith(same.label + " ") for name in names)
+
+
+# -- the daily habit: champion roles and streak reminders ----------------------------------------------
+HABIT_NOW = datetime(2026, 5, 2, 20, 30, tzinfo=UTC).timestamp()
+"""The day after ``DAY``, past 20:00 UTC: its podium's role change and the day's reminders are due."""
+ROLE = 4242
+
+
+async def habit_servers(db: Database) -> None:
+    """Every server: a champion role, ``PLAYERS`` dailies of ``DAY`` (the last player wins), and member 1 on the
+    day before too (a streak of two, reminders on)."""
+    await finished_dailies(db, channels=False)
+    for guild in GUILDS:
+        await champions_db.set_champion_role(db, guild, ROLE, podium_after="2026-04-29", now=FINISHED_AT)
+        before = games_db.NewGame(guild, guild + 2, 1, VARIANT, "daily", None, "2026-04-30", "{}", FINISHED_AT, NOW)
+        game = await games_db.insert_game(db, before)
+        await games_db.finish_game(db, game.id, games_db.Result("{}", "ended", 5, 100, FINISHED_AT - 86400, 1))
+    await players_db.set_reminders(db, 1, True)
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [(Ownership(2, (0, 1)), Ownership(1, (0,))), (Ownership(2, (0,)), Ownership(2, (1,)))],
+    ids=["overlapping", "split"],
+)
+async def test_two_processes_give_each_champion_role_and_send_each_reminder_once(cluster, database, first, second):
+    db = await open_db(database)
+    await habit_servers(db)
+    await db.close()
+    start_at = time.time() + LAUNCH
+    workers = [
+        cluster.start("habit", tag, ownership, now=HABIT_NOW, start_at=start_at, run_for=30.0)
+        for tag, ownership in (("p1", first), ("p2", second))
+    ]
+    for worker in workers:
+        cluster.report(worker)
+
+    done = Counter(
+        (verb, int(guild), rest) for _, verb, guild, rest in cluster.lines() if verb in ("give", "take", "remind")
+    )
+    assert done == Counter(
+        {**{("give", g, f"{PLAYERS} {ROLE}"): 1 for g in GUILDS}, **{("remind", g, "1 2"): 1 for g in GUILDS}}
+    )
+    owners = {"p1": first, "p2": second}
+    assert all(owners[tag].owns(int(guild)) for tag, verb, guild, _ in cluster.lines() if verb in ("give", "remind"))
+    db = await open_db(database)
+    try:
+        holders = await db.fetchall("SELECT guild_id, user_id, given_at FROM champion_holders ORDER BY guild_id")
+        assert [(row["guild_id"], row["user_id"]) for row in holders] == [(g, PLAYERS) for g in sorted(GUILDS)]
+        assert all(row["given_at"] is not None for row in holders)
+        rows = await db.fetchall(
+            "SELECT kind, state, claimed_by FROM announcements WHERE kind IN ('champion', 'reminder')"
+        )
+        assert Counter((row["kind"], row["state"], row["claimed_by"]) for row in rows) == Counter(
+            {("champion", "posted", None): len(GUILDS), ("reminder", "posted", None): len(GUILDS)}
+        )
+    finally:
+        await db.close()
