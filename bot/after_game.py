@@ -1,7 +1,7 @@
-"""After the game: when analysis and replays open, the buttons' ids, and solving off the event loop.
+"""After the game: when analysis and replays open, the buttons' ids, and the heavy jobs behind them.
 
-Nothing here knows Discord. The solving jobs (analysis, hints) are picklable functions that the cog
-hands to the deal workers (``DealBank.run(..., urgent=True)``: a player is waiting).
+Nothing here knows Discord. The jobs (analysis, hint, replay GIF) are picklable functions that the
+cog hands to the heavy-work scheduler (:mod:`bot.heavy`) at their priority, one at a time per member.
 """
 
 from __future__ import annotations
@@ -13,8 +13,11 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Literal, TypeVar
 
+from bot.clicks import MAX_GAME_ID
 from bot.errors import BotError
 from bot.storage.games import GameRecord
+from bot.storage.replays import SharedReplay
+from render.animate import Animation, animate
 from solitaire import game_from_json
 from solitaire.analysis import DEFAULT_BUDGET_MS, Analysis, analyze
 from solitaire.hint import Hint, hint_for
@@ -45,6 +48,14 @@ class NotFinishedError(BotError):
 
     def __init__(self) -> None:
         super().__init__("That game is still running: analysis and replays open when it is over.")
+
+
+class ReplayPostedError(BotError):
+    """A second Share replay of a game: its one public replay is posted (or being posted)."""
+
+    def __init__(self, shared: SharedReplay | None) -> None:
+        where = f"is already posted: {shared.link}" if shared is not None and shared.link else "is being posted now"
+        super().__init__(f"This game's replay {where} (one public replay per game).")
 
 
 def hints_allowed(record: GameRecord) -> bool:
@@ -91,6 +102,12 @@ def hint_of(view: BoardView, number: int, salt: int) -> Hint:
     return hint_for(view, number=number, salt=salt)
 
 
+def replay_of(state: str) -> Animation:
+    """The replay GIF of a stored game (``games.state``), capped in frames and bytes; for a worker process."""
+    game = game_from_json(json.loads(state))
+    return animate(game.rules, game.deck, game.log)
+
+
 # -- the buttons' custom ids ----------------------------------------------------------
 AFTER_PREFIX = "solag"
 _AFTER_ID = re.compile(r"^solag:(?P<game>\d{1,19}):(?P<action>analyze|replay|hint)(?::(?P<version>\d{1,9}))?$")
@@ -113,9 +130,12 @@ class AfterGameClick:
 
 
 def parse_after_game_click(custom_id: str) -> AfterGameClick | None:
-    """Read an after-game button's custom id; ``None`` if malformed (a hint needs its version, the others none)."""
+    """Read an after-game button's custom id; ``None`` if malformed (a hint needs its version, the others none).
+
+    Custom ids are untrusted: a game number beyond SQLite's 64-bit range is malformed too.
+    """
     match = _AFTER_ID.match(custom_id)
-    if match is None:
+    if match is None or int(match["game"]) > MAX_GAME_ID:
         return None
     action: AfterAction = (
         "analyze" if match["action"] == "analyze" else "replay" if match["action"] == "replay" else "hint"

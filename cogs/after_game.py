@@ -1,34 +1,43 @@
 """What the after-game buttons do: Analyze (private), Share replay (public GIF), Hint (private, charged).
 
-The buttons themselves are in :mod:`cogs.after_game_buttons`.
+A mixin of the ``/solitaire`` cog (:class:`AfterGameCommands`): the buttons themselves are in
+:mod:`cogs.after_game_buttons` and hand their clicks to the cog. Each action is one heavy job
+(:mod:`bot.heavy`) at its priority, owned by the member (one at a time: a second click is refused
+privately, or joins the same request) and keyed by what it asks (a finished analysis is reused).
+A game's replay is posted publicly once (stored, so also after a restart); a second Share replay
+answers privately with a link to it.
 """
 
 from __future__ import annotations
 
-import asyncio
+import contextlib
 import io
 import json
 import logging
-from typing import cast
 
 import discord
 
 from bot import errors
 from bot.after_game import (
     AfterGameClick,
+    ReplayPostedError,
     analyze_state,
     check_after_game,
     check_hints_allowed,
     hint_of,
+    replay_of,
 )
-from bot.client import UNEXPECTED, SolitaireBot
+from bot.client import UNEXPECTED
+from bot.heavy import Priority
 from bot.move_words import describe_move, move_places
 from bot.render_pool import BoardPicture
+from bot.storage import StorageError
 from bot.storage import games as games_db
+from bot.storage import replays as replays_db
 from bot.storage.games import GameRecord
+from cogs.base import SolitaireCogBase
 from cogs.board import build_board, edit_stored_board
 from cogs.errors import answer_privately, refusals
-from render.animate import animate
 from solitaire import Game, game_from_json, new_game
 from solitaire.alt_text import describe_board
 from solitaire.analysis import Analysis
@@ -42,91 +51,132 @@ MAX_CONTENT = 1900
 """Room left in a 2000-character message for the analysis text."""
 
 
-# -- the actions --------------------------------------------------------------------------
-async def _finished_game(bot: SolitaireBot, interaction: discord.Interaction, game_id: int, what: str) -> GameRecord:
-    """The player's own finished game, once nobody can gain from ``what`` any more."""
-    record = await games_db.get_game(bot.db, game_id)
-    if record is None:
-        raise errors.UnknownGameError()
-    if record.user_id != interaction.user.id:
-        raise errors.NotYourGameError(record.user_id)
-    check_after_game(record, what, server_today=await bot.daily.today(record.guild_id))
-    return record
+class AfterGameCommands(SolitaireCogBase):
+    """Analyze, Share replay and Hint (a mixin of :class:`cogs.solitaire.Solitaire`)."""
 
+    async def handle_after_game_click(self, interaction: discord.Interaction, click: AfterGameClick | None) -> None:
+        """Answer an after-game button (refusals privately; ``None``: unreadable id)."""
+        try:
+            async with refusals(interaction):
+                if click is None:
+                    raise errors.BadClickError()
+                if click.action == "analyze":
+                    await self._analyze(interaction, click)
+                elif click.action == "replay":
+                    await self._replay(interaction, click)
+                else:
+                    await self._hint(interaction, click)
+        except Exception:
+            log.exception("after-game click %s failed", click)
+            await answer_privately(interaction, UNEXPECTED)
 
-async def _analyze(bot: SolitaireBot, interaction: discord.Interaction, click: AfterGameClick) -> None:
-    record = await _finished_game(bot, interaction, click.game_id, "Analysis")
-    await interaction.response.defer(ephemeral=True, thinking=True)
-    analysis = await bot.deals.run(analyze_state, record.state, urgent=True)
-    game = game_from_json(json.loads(record.state))
-    kept = _game_after(game, analysis.last_winnable or 0)
-    text = analysis_text(analysis, kept)
-    source, target = move_places(kept, kept.parse_move(analysis.lost_by)) if analysis.lost_by else (None, None)
-    png = await bot.renders.render(BoardPicture(view_of(kept), selected=source, target=target))
-    picture = discord.File(io.BytesIO(png), filename="analysis.png", description=describe_board(view_of(kept)))
-    await interaction.edit_original_response(content=text, attachments=[picture])
+    async def _finished_game(self, interaction: discord.Interaction, game_id: int, what: str) -> GameRecord:
+        """The player's own finished game, once nobody can gain from ``what`` any more."""
+        record = await games_db.get_game(self.db, game_id)
+        if record is None:
+            raise errors.UnknownGameError()
+        if record.user_id != interaction.user.id:
+            raise errors.NotYourGameError(record.user_id)
+        check_after_game(record, what, server_today=await self.daily.today(record.guild_id))
+        return record
 
-
-async def _replay(bot: SolitaireBot, interaction: discord.Interaction, click: AfterGameClick) -> None:
-    record = await _finished_game(bot, interaction, click.game_id, "The replay")
-    await interaction.response.defer(thinking=True)
-    game = game_from_json(json.loads(record.state))
-    animation = await asyncio.to_thread(animate, game.rules, game.deck, game.log)
-    final = view_of(game)
-    line = (
-        f"<@{record.user_id}>'s **{game.rules.title}** replay: {final.status.value}, **{plural(final.score, 'point')}**"
-    )
-    line += f" in {plural(final.move_count, 'move')}"
-    description = f"An animation of a whole {game.rules.title} game, move by move; final score {final.score}."
-    gif = discord.File(io.BytesIO(animation.data), filename="replay.gif", description=description)
-    await interaction.edit_original_response(
-        content=line, attachments=[gif], allowed_mentions=discord.AllowedMentions.none()
-    )
-
-
-async def _hint(bot: SolitaireBot, interaction: discord.Interaction, click: AfterGameClick) -> None:
-    session = bot.sessions.require_playable(click.game_id, interaction.user.id, click.version)
-    check_hints_allowed(session.record)
-    await interaction.response.defer(ephemeral=True, thinking=True)
-    view = session.view()
-    hint = await bot.deals.run(hint_of, view, session.game.hints + 1, session.id, urgent=True)
-    if hint.move is None:
-        await interaction.edit_original_response(
-            content="No move I tried wins from what you can see, so no hint and no points taken."
+    async def _analyze(self, interaction: discord.Interaction, click: AfterGameClick) -> None:
+        record = await self._finished_game(interaction, click.game_id, "Analysis")
+        solving = self.bot.jobs.submit(
+            analyze_state,
+            record.state,
+            priority=Priority.ANALYSIS,
+            owner=interaction.user.id,
+            key=("analysis", record.id),
+            keep=True,
         )
-        return
-    words = describe_move(session.game, session.game.parse_move(hint.move))
-    outcome = await bot.sessions.take_hint(session, version=click.version)
-    text = (
-        f"Hint: **{words}** (it won {hint.wins} of {hint.samples} deals that fit what you can see).\n"
-        f"−{HINT_PENALTY} points; this game is now hinted, so it is not ranked on the casual leaderboards."
-    )
-    await interaction.edit_original_response(content=text)
-    board = await build_board(
-        session.record,
-        outcome.view,
-        outcome.version,
-        now=bot.now(),
-        renders=bot.renders,
-        four_colour=session.four_colour,
-    )
-    await edit_stored_board(bot, session, board, now=bot.now())
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        analysis = await solving
+        game = game_from_json(json.loads(record.state))
+        kept = _game_after(game, analysis.last_winnable or 0)
+        text = analysis_text(analysis, kept)
+        source, target = move_places(kept, kept.parse_move(analysis.lost_by)) if analysis.lost_by else (None, None)
+        png = await self.bot.renders.render(BoardPicture(view_of(kept), selected=source, target=target))
+        picture = discord.File(io.BytesIO(png), filename="analysis.png", description=describe_board(view_of(kept)))
+        await interaction.edit_original_response(content=text, attachments=[picture])
 
+    async def _replay(self, interaction: discord.Interaction, click: AfterGameClick) -> None:
+        record = await self._finished_game(interaction, click.game_id, "The replay")
+        claimed = await replays_db.claim_replay(
+            self.db,
+            record.id,
+            guild_id=interaction.guild_id or 0,
+            channel_id=interaction.channel_id or 0,
+            now=self.bot.now(),
+        )
+        if not claimed:
+            raise ReplayPostedError(await replays_db.shared_replay(self.db, record.id))
+        try:
+            message = await self._post_replay(interaction, record)
+        except BaseException:
+            with contextlib.suppress(StorageError):
+                await replays_db.release_replay(self.db, record.id)
+            raise
+        try:
+            await replays_db.replay_posted(self.db, record.id, message.id)
+        except StorageError as error:  # posted all the same; its claim runs out after replays_db.LEASE
+            log.warning("could not record the replay post of game %s: %s", record.id, error)
 
-_ACTIONS = {"analyze": _analyze, "replay": _replay, "hint": _hint}
+    async def _post_replay(self, interaction: discord.Interaction, record: GameRecord) -> discord.Message:
+        """Draw the replay GIF in a worker and post it in the channel with the score line."""
+        drawing = self.bot.jobs.submit(
+            replay_of, record.state, priority=Priority.REPLAY, owner=interaction.user.id, key=("replay", record.id)
+        )
+        await interaction.response.defer(thinking=True)
+        animation = await drawing
+        game = game_from_json(json.loads(record.state))
+        final = view_of(game)
+        line = (
+            f"<@{record.user_id}>'s **{game.rules.title}** replay: {final.status.value},"
+            f" **{plural(final.score, 'point')}** in {plural(final.move_count, 'move')}"
+        )
+        description = f"An animation of a whole {game.rules.title} game, move by move; final score {final.score}."
+        gif = discord.File(io.BytesIO(animation.data), filename="replay.gif", description=description)
+        return await interaction.edit_original_response(
+            content=line, attachments=[gif], allowed_mentions=discord.AllowedMentions.none()
+        )
 
-
-async def handle_after_game_click(interaction: discord.Interaction, click: AfterGameClick | None) -> None:
-    """Answer an after-game button (refusals privately; ``None``: unreadable id)."""
-    bot = cast(SolitaireBot, interaction.client)
-    try:
-        async with refusals(interaction):
-            if click is None:
-                raise errors.BadClickError()
-            await _ACTIONS[click.action](bot, interaction, click)
-    except Exception:
-        log.exception("after-game click %s failed", click)
-        await answer_privately(interaction, UNEXPECTED)
+    async def _hint(self, interaction: discord.Interaction, click: AfterGameClick) -> None:
+        session = self.sessions.require_playable(click.game_id, interaction.user.id, click.version)
+        check_hints_allowed(session.record)
+        finding = self.bot.jobs.submit(
+            hint_of,
+            session.view(),
+            session.game.hints + 1,
+            session.id,
+            priority=Priority.HINT,
+            owner=interaction.user.id,
+            key=("hint", session.id, click.version),
+            keep=True,
+        )
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        hint = await finding
+        if hint.move is None:
+            await interaction.edit_original_response(
+                content="No move I tried wins from what you can see, so no hint and no points taken."
+            )
+            return
+        words = describe_move(session.game, session.game.parse_move(hint.move))
+        outcome = await self.sessions.take_hint(session, version=click.version)
+        text = (
+            f"Hint: **{words}** (it won {hint.wins} of {hint.samples} deals that fit what you can see).\n"
+            f"−{HINT_PENALTY} points; this game is now hinted, so it is not ranked on the casual leaderboards."
+        )
+        await interaction.edit_original_response(content=text)
+        board = await build_board(
+            session.record,
+            outcome.view,
+            outcome.version,
+            now=self.bot.now(),
+            renders=self.bot.renders,
+            four_colour=session.four_colour,
+        )
+        await edit_stored_board(self.bot, session, board, now=self.bot.now())
 
 
 # -- words --------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ from typing import cast
 from discord.ext import commands
 
 from bot.client import SolitaireBot
+from cogs.after_game import AfterGameCommands
 from cogs.competition_commands import CompetitionCommands
 from cogs.game_commands import GameCommands
 from cogs.race_commands import RaceCommands
@@ -16,6 +17,7 @@ from cogs.settings_commands import SettingsCommands
 class Solitaire(
     RaceCommands,
     GameCommands,
+    AfterGameCommands,
     CompetitionCommands,
     SettingsCommands,
     commands.GroupCog,
