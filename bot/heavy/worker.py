@@ -16,6 +16,7 @@ from typing import Any
 
 from render import render_board, warm_up
 from solitaire import new_game
+from solitaire.variants import DEFAULT_VARIANT
 from solitaire.view import view_of
 
 Serve = Callable[[Connection], None]
@@ -27,7 +28,7 @@ READY = None
 def serve(conn: Connection) -> None:
     """A worker's loop: warm up the renderer, say ready, then run every job received until the pipe closes."""
     warm_up()
-    render_board(view_of(new_game("draw3", seed=0)))  # the first picture also loads fonts: not a player's
+    render_board(view_of(new_game(DEFAULT_VARIANT, seed=0)))  # the first picture also loads fonts: not a player's
     conn.send((READY, os.getpid()))
     while True:
         try:
