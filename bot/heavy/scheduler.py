@@ -8,7 +8,10 @@ Workers are spawned processes on pipes that the event loop reads itself (``loop.
 executor thread in the bot's process competes with the loop for the GIL; each holds one job at a
 time. Free workers go to the most urgent job waiting, within **limits**: ``limits[p]`` is the most
 workers that jobs of priority ``p`` *or less urgent* may hold at once, so the workers above that
-limit are always kept for the more urgent (pictures and starts always find one).
+limit are always kept for the more urgent (pictures and starts always find one). The last ``niced``
+workers run at a lower CPU priority (nice :data:`NICE`): jobs less urgent than a start go to them
+first, so on a busy machine an analysis or a GIF takes CPU from nobody who is waiting for a board or a
+start.
 
 A job not answered by its deadline is given up: a ``fallback`` job (a picture) runs in this process
 instead, any other fails with :class:`~bot.heavy.jobs.JobTimeoutError`. A worker holding one job
@@ -41,7 +44,7 @@ from bot.heavy.jobs import (
     SchedulerClosedError,
     WorkerDiedError,
 )
-from bot.heavy.worker import READY, Serve, Worker, serve
+from bot.heavy.worker import READY, Serve, Worker, receive, serve
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +52,8 @@ T = TypeVar("T")
 
 MAX_FAILED_STARTS = 3
 """Workers that die before they are ready, in a row, after which every job runs in this process."""
+NICE = 10
+"""How much lower the CPU priority of the niced workers is (``os.setpriority``; raising it needs no privilege)."""
 KEPT = 256
 """Finished results kept for their key (``keep=True``), least recently used dropped first."""
 real_seconds = time.perf_counter
@@ -96,10 +101,20 @@ class Scheduler:
     """Runs heavy jobs in ``workers`` processes, most urgent first, within ``limits`` (see the module)."""
 
     def __init__(
-        self, workers: int, *, limits: Mapping[Priority, int] | None = None, target: Serve = serve, kept: int = KEPT
+        self,
+        workers: int,
+        *,
+        limits: Mapping[Priority, int] | None = None,
+        niced: int = 0,
+        target: Serve = serve,
+        kept: int = KEPT,
     ) -> None:
-        """Run jobs in ``workers`` processes running ``target`` (nothing starts until :meth:`start`)."""
+        """Run jobs in ``workers`` processes running ``target``, the last ``niced`` of them niced (see the module).
+
+        Nothing starts until :meth:`start`.
+        """
         self.workers = workers
+        self.niced = niced
         self.limits = {priority: workers for priority in Priority} | dict(limits or {})
         self._never = {p for p in Priority if min(self.limits[q] for q in Priority if q <= p) <= 0}
         """Priorities no worker may take: their jobs run in this process."""
@@ -125,8 +140,12 @@ class Scheduler:
 
     @classmethod
     def for_workers(cls, render_workers: int, deal_workers: int) -> Scheduler:
-        """The bot's pool: ``RENDER_WORKERS`` kept for pictures, ``DEAL_WORKERS`` for the rest (:func:`limits_for`)."""
-        return cls(render_workers + deal_workers, limits=limits_for(render_workers, deal_workers))
+        """The bot's pool: ``RENDER_WORKERS`` kept for pictures, ``DEAL_WORKERS`` for the rest (:func:`limits_for`).
+
+        The ``DEAL_WORKERS - 1`` workers that hints, analyses, GIFs and refills use first are niced.
+        """
+        limits = limits_for(render_workers, deal_workers)
+        return cls(render_workers + deal_workers, limits=limits, niced=max(deal_workers - 1, 0))
 
     # -- what callers see -----------------------------------------------------------------
     @property
@@ -138,6 +157,11 @@ class Scheduler:
     def running(self) -> bool:
         """Whether jobs go to worker processes."""
         return bool(self._pool)
+
+    @property
+    def ready(self) -> int:
+        """Workers warmed up and taking jobs."""
+        return sum(worker.ready for worker in self._pool)
 
     @property
     def holding(self) -> int:
@@ -153,7 +177,7 @@ class Scheduler:
         """Spawn the workers now (they warm up in the background; jobs asked meanwhile wait for them)."""
         if self.workers > 0 and not self._pool:
             self._loop = asyncio.get_running_loop()
-            self._pool = [self._spawn() for _ in range(self.workers)]
+            self._pool = [self._spawn(index) for index in range(self.workers)]
 
     async def run(
         self,
@@ -244,15 +268,25 @@ class Scheduler:
         return True
 
     def _dispatch(self) -> None:
-        """Hand waiting jobs to free workers, most urgent first (pictures to the first free, others the last)."""
+        """Hand waiting jobs to free workers, most urgent first, each to the worker that suits it (:meth:`_pick`)."""
         free = [worker for worker in self._pool if worker.idle]
         for priority in Priority:
             queue = self._queues[priority]
             while queue and free and self._fits(priority):
-                job = queue.popleft()
-                self._hand(free.pop(0) if priority is Priority.PICTURE else free.pop(), job)
+                self._hand(self._pick(free, priority), queue.popleft())
             if not free:
                 return
+
+    def _pick(self, free: list[Worker], priority: Priority) -> Worker:
+        """Take from ``free`` the worker for a job: a picture the first (the render workers), a start the last
+        one not niced, a less urgent job the last (the niced first)."""
+        if priority is Priority.START:
+            plain = [worker for worker in free if not worker.niced]
+            chosen = plain[-1] if plain else free[-1]
+        else:
+            chosen = free[0] if priority is Priority.PICTURE else free[-1]
+        free.remove(chosen)
+        return chosen
 
     def _hand(self, worker: Worker, job: _Job) -> None:
         """Send ``job`` to ``worker`` (a pipe write; its arguments are small)."""
@@ -274,7 +308,7 @@ class Scheduler:
     def _answered(self, worker: Worker) -> None:
         """A worker's pipe is readable: it is ready, or a job's answer, or the end of a process that died."""
         try:
-            ok, value = worker.conn.recv()
+            ok, value = receive(worker.conn)
         except (EOFError, OSError):
             self._died(worker)
             return
@@ -375,7 +409,8 @@ class Scheduler:
 
     def _replace(self, worker: Worker) -> None:
         """Put a fresh worker in ``worker``'s place."""
-        self._pool[self._pool.index(worker)] = self._spawn()
+        index = self._pool.index(worker)
+        self._pool[index] = self._spawn(index)
         self.replaced += 1
 
     def _stop_all(self) -> None:
@@ -463,9 +498,10 @@ class Scheduler:
             self._settle(job, True, running.result())
 
     # -- processes ----------------------------------------------------------------------------
-    def _spawn(self) -> Worker:
+    def _spawn(self, index: int) -> Worker:
+        """Start the worker of place ``index`` in the pool (niced if it is one of the last ``niced``)."""
         assert self._loop is not None
-        worker = Worker(self._context, self._target)
+        worker = Worker(self._context, self._target, nice=NICE if index >= self.workers - self.niced else 0)
         self._loop.add_reader(worker.conn.fileno(), self._answered, worker)
         return worker
 

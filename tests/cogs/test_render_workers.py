@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import os
 import signal
@@ -70,6 +71,10 @@ async def test_a_stopped_render_worker_is_replaced_and_the_click_still_answered_
     assert not after.response.ephemeral and "score" in after.response.content
     assert (await picture(simcord_env, after.response)).format == "PNG"  # drawn here, past its deadline
     assert waited < 3.0, f"answered after {waited:.2f} s"
+    for _ in range(500):  # the worker is killed once it has held the picture for the picture's time
+        if simcord_env.bot.jobs.stuck:
+            break
+        await asyncio.sleep(0.01)
     assert simcord_env.bot.jobs.stuck == 1 and worker not in worker_pids(simcord_env) and not running(worker)
     again = await alice.click(after.response, label="Draw")
     assert "score" in again.response.content and len(worker_pids(simcord_env)) == 1

@@ -43,3 +43,13 @@ def pid() -> int:
 def die() -> None:
     """End the worker process at once, as a crash would."""
     os._exit(9)
+
+
+def niceness() -> int:
+    """The worker's CPU priority (its nice value)."""
+    return os.getpriority(os.PRIO_PROCESS, 0)
+
+
+def blob(size: int) -> bytes:
+    """``size`` bytes (an answer too big for a pipe's buffer, like a replay GIF)."""
+    return b"x" * size

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import tempfile
 import threading
 from collections.abc import AsyncIterator, Callable
 from multiprocessing.connection import Connection
@@ -14,8 +15,8 @@ import pytest
 import pytest_asyncio
 
 from bot.heavy import JobTimeoutError, MemberBusyError, Priority, Scheduler, WorkerDiedError, limits_for
-from bot.heavy.scheduler import MAX_FAILED_STARTS
-from tests.bot.heavy.jobs import die, held, mark, pid, sleep, started
+from bot.heavy.scheduler import MAX_FAILED_STARTS, NICE
+from tests.bot.heavy.jobs import blob, die, held, mark, niceness, pid, sleep, started
 
 
 async def until(condition: Callable[[], bool], seconds: float = 30) -> None:
@@ -85,6 +86,15 @@ async def test_free_workers_go_to_the_most_urgent_job_waiting(one_worker, tmp_pa
     (Path(folder) / "go").touch()
     await asyncio.gather(busy, *waiting)
     assert started(folder) == ["refill", "start", "hint", "analysis", "replay", "background"]
+
+
+async def test_less_urgent_jobs_than_starts_run_niced(bot_pool):
+    mine = os.getpriority(os.PRIO_PROCESS, 0)
+    await until(lambda: bot_pool.ready == 3)
+    for priority in (Priority.HINT, Priority.ANALYSIS, Priority.REPLAY, Priority.BACKGROUND):
+        assert await bot_pool.run(niceness, priority=priority) == min(mine + NICE, 19)
+    assert await bot_pool.run(niceness, priority=Priority.START) == mine
+    assert await bot_pool.run(niceness, priority=Priority.PICTURE) == mine
 
 
 def test_the_limits_keep_workers_for_pictures_and_starts():
@@ -206,6 +216,13 @@ async def test_a_waiting_job_nobody_waits_for_any_more_is_dropped(one_worker, tm
     await busy
     assert await one_worker.run(mark, folder, "next", priority=Priority.REPLAY, owner=5, key="x") == "next"
     assert started(folder) == ["busy", "next"]
+
+
+async def test_a_big_answer_comes_whole_through_a_file_that_is_then_removed(one_worker):
+    before = set(Path(tempfile.gettempdir()).glob("solitaire-answer-*"))
+    assert await one_worker.run(blob, 8 * 2**20, priority=Priority.REPLAY) == b"x" * 8 * 2**20
+    assert await one_worker.run(blob, 10, priority=Priority.REPLAY) == b"x" * 10  # small: through the pipe
+    assert set(Path(tempfile.gettempdir()).glob("solitaire-answer-*")) == before
 
 
 async def test_a_job_that_does_not_pickle_fails_alone(one_worker):
