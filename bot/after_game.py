@@ -13,15 +13,19 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Literal, TypeVar
 
+from bot.analysis_words import analysis_text, game_after
 from bot.clicks import MAX_GAME_ID
 from bot.errors import BotError
+from bot.move_words import move_places
+from bot.render_pool import BoardPicture, draw
 from bot.storage.games import GameRecord
 from bot.storage.replays import SharedReplay
-from render.animate import Animation, animate
+from render.animate import animate
 from solitaire import game_from_json
+from solitaire.alt_text import describe_board
 from solitaire.analysis import DEFAULT_BUDGET_MS, Analysis, analyze
 from solitaire.hint import Hint, hint_for
-from solitaire.view import BoardView
+from solitaire.view import BoardView, view_of
 
 T = TypeVar("T")
 
@@ -102,10 +106,46 @@ def hint_of(view: BoardView, number: int, salt: int) -> Hint:
     return hint_for(view, number=number, salt=salt)
 
 
-def replay_of(state: str) -> Animation:
+@dataclass(frozen=True)
+class AnalysisReply:
+    """The whole answer to Analyze: the words and the picture of the last winnable position (with its alt text)."""
+
+    text: str
+    png: bytes
+    alt: str
+
+
+def analysis_reply(state: str) -> AnalysisReply:
+    """Analyze a stored game and put the answer in words, with its picture; for a worker process.
+
+    The losing move is marked on the picture: its source as a selected source, its target in red.
+    """
+    analysis = analyze_state(state)
+    kept = game_after(game_from_json(json.loads(state)), analysis.last_winnable or 0)
+    source, target = move_places(kept, kept.parse_move(analysis.lost_by)) if analysis.lost_by else (None, None)
+    view = view_of(kept)
+    return AnalysisReply(
+        analysis_text(analysis, kept), draw(BoardPicture(view, selected=source, target=target)), describe_board(view)
+    )
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A game's replay GIF and what its post says of the game."""
+
+    gif: bytes
+    title: str
+    status: str
+    score: int
+    moves: int
+
+
+def replay_of(state: str) -> Replay:
     """The replay GIF of a stored game (``games.state``), capped in frames and bytes; for a worker process."""
     game = game_from_json(json.loads(state))
-    return animate(game.rules, game.deck, game.log)
+    final = view_of(game)
+    animation = animate(game.rules, game.deck, game.log)
+    return Replay(animation.data, game.rules.title, final.status.value, final.score, final.move_count)
 
 
 # -- the buttons' custom ids ----------------------------------------------------------

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import json
 import logging
 
 import discord
@@ -21,7 +20,7 @@ from bot import errors
 from bot.after_game import (
     AfterGameClick,
     ReplayPostedError,
-    analyze_state,
+    analysis_reply,
     check_after_game,
     check_hints_allowed,
     hint_of,
@@ -29,8 +28,7 @@ from bot.after_game import (
 )
 from bot.client import UNEXPECTED
 from bot.heavy import Priority
-from bot.move_words import describe_move, move_places
-from bot.render_pool import BoardPicture
+from bot.move_words import describe_move
 from bot.storage import StorageError
 from bot.storage import games as games_db
 from bot.storage import replays as replays_db
@@ -38,17 +36,10 @@ from bot.storage.games import GameRecord
 from cogs.base import SolitaireCogBase
 from cogs.board import build_board, edit_stored_board
 from cogs.errors import answer_privately, refusals
-from solitaire import Game, game_from_json, new_game
-from solitaire.alt_text import describe_board
-from solitaire.analysis import Analysis
 from solitaire.scoring import HINT_PENALTY
-from solitaire.view import view_of
 from solitaire.words import plural
 
 log = logging.getLogger(__name__)
-
-MAX_CONTENT = 1900
-"""Room left in a 2000-character message for the analysis text."""
 
 
 class AfterGameCommands(SolitaireCogBase):
@@ -83,7 +74,7 @@ class AfterGameCommands(SolitaireCogBase):
     async def _analyze(self, interaction: discord.Interaction, click: AfterGameClick) -> None:
         record = await self._finished_game(interaction, click.game_id, "Analysis")
         solving = self.bot.jobs.submit(
-            analyze_state,
+            analysis_reply,
             record.state,
             priority=Priority.ANALYSIS,
             owner=interaction.user.id,
@@ -91,14 +82,9 @@ class AfterGameCommands(SolitaireCogBase):
             keep=True,
         )
         await interaction.response.defer(ephemeral=True, thinking=True)
-        analysis = await solving
-        game = game_from_json(json.loads(record.state))
-        kept = _game_after(game, analysis.last_winnable or 0)
-        text = analysis_text(analysis, kept)
-        source, target = move_places(kept, kept.parse_move(analysis.lost_by)) if analysis.lost_by else (None, None)
-        png = await self.bot.renders.render(BoardPicture(view_of(kept), selected=source, target=target))
-        picture = discord.File(io.BytesIO(png), filename="analysis.png", description=describe_board(view_of(kept)))
-        await interaction.edit_original_response(content=text, attachments=[picture])
+        reply = await solving
+        picture = discord.File(io.BytesIO(reply.png), filename="analysis.png", description=reply.alt)
+        await interaction.edit_original_response(content=reply.text, attachments=[picture])
 
     async def _replay(self, interaction: discord.Interaction, click: AfterGameClick) -> None:
         record = await self._finished_game(interaction, click.game_id, "The replay")
@@ -128,15 +114,13 @@ class AfterGameCommands(SolitaireCogBase):
             replay_of, record.state, priority=Priority.REPLAY, owner=interaction.user.id, key=("replay", record.id)
         )
         await interaction.response.defer(thinking=True)
-        animation = await drawing
-        game = game_from_json(json.loads(record.state))
-        final = view_of(game)
+        replay = await drawing
         line = (
-            f"<@{record.user_id}>'s **{game.rules.title}** replay: {final.status.value},"
-            f" **{plural(final.score, 'point')}** in {plural(final.move_count, 'move')}"
+            f"<@{record.user_id}>'s **{replay.title}** replay: {replay.status},"
+            f" **{plural(replay.score, 'point')}** in {plural(replay.moves, 'move')}"
         )
-        description = f"An animation of a whole {game.rules.title} game, move by move; final score {final.score}."
-        gif = discord.File(io.BytesIO(animation.data), filename="replay.gif", description=description)
+        description = f"An animation of a whole {replay.title} game, move by move; final score {replay.score}."
+        gif = discord.File(io.BytesIO(replay.gif), filename="replay.gif", description=description)
         return await interaction.edit_original_response(
             content=line, attachments=[gif], allowed_mentions=discord.AllowedMentions.none()
         )
@@ -177,55 +161,3 @@ class AfterGameCommands(SolitaireCogBase):
             four_colour=session.four_colour,
         )
         await edit_stored_board(self.bot, session, board, now=self.bot.now())
-
-
-# -- words --------------------------------------------------------------------------------
-def _game_after(game: Game, applied: int) -> Game:
-    """The game after the first ``applied`` logged commands."""
-    kept = new_game(game.rules, deck=game.deck)
-    for text, seconds in game.log[:applied]:
-        kept.play(text, seconds=seconds)
-    return kept
-
-
-def analysis_text(analysis: Analysis, kept: Game) -> str:
-    """The private answer: winnable or not, the last winnable move, the losing move and a winning line in words."""
-    lines = ["**Analysis** (solved with every card known, now that the game is over)"]
-    start = {True: "The deal was winnable.", False: "The deal could not be won.", None: "Undecided whether the deal"}
-    lines.append(start[analysis.winnable_at_start] + (" could be won." if analysis.winnable_at_start is None else ""))
-    if analysis.status == "won":
-        lines.append("You won it: nothing was lost.")
-        return "\n".join(lines)
-    if analysis.last_winnable is None:
-        return "\n".join(lines)
-    where = f"after move {analysis.last_winnable}" if analysis.last_winnable else "at the start"
-    if analysis.lost_by is not None:
-        lost = describe_move(kept, kept.parse_move(analysis.lost_by))
-        lines.append(f"It was still winnable {where} (the picture); **{lost}** lost it.")
-    elif analysis.decided:
-        lines.append(f"It was still winnable {where}, when the game ended.")
-    else:
-        lines.append(f"It was proven winnable {where}; after that my search ran out of time (undecided).")
-    lines.append(_line_words(kept, analysis.line))
-    return "\n".join(lines)
-
-
-def _line_words(kept: Game, line: tuple[str, ...]) -> str:
-    """A winning line in the move autocomplete's words, cut to fit a message."""
-    if not line:
-        return ""
-    game = new_game(kept.rules, deck=kept.deck)
-    for text, seconds in kept.log:
-        game.play(text, seconds=seconds)
-    head = f"A winning line from there ({plural(len(line), 'move')}): "
-    words: list[str] = []
-    used = len(head)
-    for index, text in enumerate(line):
-        said = describe_move(game, game.parse_move(text))
-        if used + len(said) + 3 > MAX_CONTENT - 400:
-            words.append(f"… and {len(line) - index} more")
-            break
-        words.append(said)
-        used += len(said) + 3
-        game.play(text)
-    return head + " · ".join(words)

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from bot import after_game as after_game_jobs
 from bot import render_pool
 from bot.after_game import AfterGameClick, parse_after_game_click
 from bot.storage import games as games_db
@@ -94,7 +95,7 @@ async def test_analyze_answers_privately_with_a_marked_picture(simcord_env, chan
 async def test_the_analysis_picture_marks_the_losing_moves_source_and_target(simcord_env, channel, alice, monkeypatch):
     # The easy deal is never lost, so the solver's verdict is replaced: "1-f" (A♠ to its foundation) lost it.
     verdict = Analysis("draw3", True, 0, "1-f", (), True, "ended", 1)
-    monkeypatch.setattr(after_game_cog, "analyze_state", lambda state: verdict)
+    monkeypatch.setattr(after_game_jobs, "analyze_state", lambda state: verdict)
     asked: list[dict[str, Any]] = []
 
     def spy(view: Any, **options: Any) -> bytes:
@@ -224,7 +225,7 @@ WON = Analysis("draw3", True, 0, None, (), True, "won", 1)
 
 async def test_a_finished_analysis_is_reused_and_a_double_click_joins_it(simcord_env, channel, alice, monkeypatch):
     calls: list[str] = []
-    monkeypatch.setattr(after_game_cog, "analyze_state", counting(WON, calls))
+    monkeypatch.setattr(after_game_jobs, "analyze_state", counting(WON, calls))
     board = await finished_casual_game(alice, channel)
     double = await raw_clicks(simcord_env, alice, board, AfterGameClick(1, "analyze").custom_id, times=2)
     assert all(r.response.ephemeral and "You won it" in r.response.content for r in double)
@@ -238,7 +239,7 @@ async def test_a_second_heavy_job_of_a_member_is_refused_privately_while_one_run
 ):
     calls: list[str] = []
     gate = threading.Event()
-    monkeypatch.setattr(after_game_cog, "analyze_state", counting(WON, calls, gate))
+    monkeypatch.setattr(after_game_jobs, "analyze_state", counting(WON, calls, gate))
     board = await finished_casual_game(alice, channel)
     timer = threading.Timer(0.5, gate.set)  # whichever job goes first still runs when the other is asked for
     timer.start()
