@@ -1,7 +1,7 @@
 """Other players' starts and moves while one member spams Analyze and Share replay, and boards with a stopped worker.
 
-Usage: [RENDER_WORKERS=1 DEAL_WORKERS=2] .venv/bin/python benchmarks/bench_heavy.py [--starts 24] [--long 3000]
-       [--spammers 1]
+Usage: [RENDER_WORKERS=1 DEAL_WORKERS=2] .venv/bin/python benchmarks/bench_heavy.py [--rounds 20] [--pause 1]
+       [--long 3000] [--spammers 1]
 
 The real bot on SimCord's simulated Discord, in this process, with its worker processes (``RENDER_WORKERS``
 and ``DEAL_WORKERS`` read from the environment like the bot), the real solver and a deal bank of 4 per
@@ -11,9 +11,10 @@ into its checkout and run them there (with ``PYTHONPATH`` set to it).
 1. Each spammer gets 12 finished games, made through the bot's own sessions: 8 lost games of 150 moves
    (``benchmarks/after_game_games.py``) and 4 won draw-1 games of ``--long`` commands (idle turns of the
    stock, then the solution).
-2. Quiet: players (a new member every 3 starts) start ``--starts`` numbered games (deals 700001 on: each a
-   real solve), click Draw 5 times in each (each click sent once the previous is answered) and end it.
-   Start: from sending ``/solitaire start deal:N`` to the board shown; move: from a click to its answer.
+2. Quiet: ``--rounds`` times, a player (a new member every 2 rounds) starts a numbered game (deals 700001
+   on: each a real solve) and a plain one (a deal from the bank), clicks Draw 5 times in each (each click
+   sent once the previous is answered), ends it and waits ``--pause`` seconds. Start: from sending
+   ``/solitaire start`` to the board shown; move: from a click to its answer.
 3. Spammed: the same, with the same deals solved again, while each spammer clicks Analyze on its 8 lost
    games and Share replay on its 4 long ones, one click every 0.5 s, never waiting. An event-loop lag
    probe (a 10 ms sleep) records the longest stall.
@@ -67,9 +68,13 @@ GIVE_UP = 5.0
 class Figures:
     """What the run measured, in seconds (``inf``: never answered)."""
 
+    quiet_numbered: list[float] = field(default_factory=list)
     quiet_starts: list[float] = field(default_factory=list)
     quiet_moves: list[float] = field(default_factory=list)
+    numbered: list[float] = field(default_factory=list)
+    """Numbered starts (each a solve)."""
     starts: list[float] = field(default_factory=list)
+    """Plain starts (a deal from the bank)."""
     moves: list[float] = field(default_factory=list)
     stopped: list[float] = field(default_factory=list)
     spam: list[str] = field(default_factory=list)
@@ -175,22 +180,27 @@ def _outcome(env: Any, record: Any) -> str:
     return "refused" if "one at a time" in message.content else "other"
 
 
-async def _players(env: Any, bot: SolitaireBot, channel: Any, phase: str, starts: int, figures: Figures) -> None:
-    """``starts`` times: start a numbered game, click Draw 5 times, end it (a new member every 3 starts)."""
-    guild = channel.guild
+async def _players(
+    env: Any, bot: SolitaireBot, channel: Any, phase: str, args: argparse.Namespace, figures: Figures
+) -> None:
+    """``--rounds`` times: a numbered start and a plain one, each with 5 Draw clicks, the end and a pause."""
+    rounds = args.rounds
     member = None
-    for index, number in enumerate(range(FIRST_DEAL, FIRST_DEAL + starts)):
-        if index % 3 == 0:  # at most 4 starts per member in 30 s
-            member = guild.add_member(env.create_user(f"{phase}{index // 3}"))
-        sent = time.perf_counter()
-        shown = await _board_shown(env, send_slash(env, member, channel, "solitaire start", deal=number))
-        figures.starts.append(math.inf if shown is None else shown - sent)
-        if shown is None or bot.sessions.active_for(guild.id, member.id) is None:
-            continue
-        for _ in range(5):
-            board, custom_id = _draw_id(bot, guild, member)
-            figures.moves.append(await _click(env, member, board, channel, custom_id))
-        await _answered(send_slash(env, member, channel, "solitaire end"))
+    for index, number in enumerate(range(FIRST_DEAL, FIRST_DEAL + rounds)):
+        if index % 2 == 0:  # at most 4 starts per member in 30 s
+            member = channel.guild.add_member(env.create_user(f"{phase}{index // 2}"))
+        for deal, starts in ((number, figures.numbered), (None, figures.starts)):
+            sent = time.perf_counter()
+            options = {"deal": deal} if deal is not None else {}
+            shown = await _board_shown(env, send_slash(env, member, channel, "solitaire start", **options))
+            starts.append(math.inf if shown is None else shown - sent)
+            if shown is None or bot.sessions.active_for(channel.guild.id, member.id) is None:
+                continue
+            for _ in range(5):
+                board, custom_id = _draw_id(bot, channel.guild, member)
+                figures.moves.append(await _click(env, member, board, channel, custom_id))
+            await _answered(send_slash(env, member, channel, "solitaire end"))
+            await asyncio.sleep(args.pause)
 
 
 async def _probe(figures: Figures, running: asyncio.Event) -> None:
@@ -266,17 +276,20 @@ async def run(args: argparse.Namespace) -> Figures:
                 spam_sets.append((spammer, board, games, replays))
             print(f"set up: {args.spammers} spammer(s), 12 finished games each", flush=True)
             quiet = Figures()
-            await _players(env, bot, channel, "quiet", args.starts, quiet)
-            figures.quiet_starts, figures.quiet_moves = quiet.starts, quiet.moves
+            await _players(env, bot, channel, "quiet", args, quiet)
+            figures.quiet_numbered, figures.quiet_starts = quiet.numbered, quiet.starts
+            figures.quiet_moves = quiet.moves
             await bot.db.execute("DELETE FROM numbered_deals")  # the same deals are solved again below
             running = asyncio.Event()
             running.set()
             probe = asyncio.create_task(_probe(figures, running))
             spam = [asyncio.create_task(_spam(env, channel, *spam_set)) for spam_set in spam_sets]
-            await _players(env, bot, channel, "spammed", args.starts, figures)
+            await _players(env, bot, channel, "spammed", args, figures)
             running.clear()
             await probe
-            print(f"players: {len(figures.starts)} starts, {len(figures.moves)} moves", flush=True)
+            print(
+                f"players: {len(figures.starts) + len(figures.numbered)} starts, {len(figures.moves)} moves", flush=True
+            )
             stopped = await _stopped_worker(env, bot, guild, channel, figures)
             print(f"stopped worker: {len(figures.stopped)} clicks", flush=True)
             figures.spam = [outcome for outcomes in await asyncio.gather(*spam) for outcome in outcomes]
@@ -288,7 +301,8 @@ async def run(args: argparse.Namespace) -> Figures:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--starts", type=int, default=24, help="numbered starts in each phase (quiet, spammed)")
+    parser.add_argument("--rounds", type=int, default=20, help="numbered and plain starts in each phase")
+    parser.add_argument("--pause", type=float, default=1.0, help="seconds between a game's end and the next start")
     parser.add_argument("--long", type=int, default=3000, help="commands of each game whose replay is asked for")
     parser.add_argument("--spammers", type=int, default=1)
     args = parser.parse_args()
@@ -296,21 +310,25 @@ def main() -> None:
     figures = asyncio.run(run(args))
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     worker_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    starts, moves, stopped = figures.starts, figures.moves, figures.stopped
-    quiet_starts, quiet_moves = figures.quiet_starts, figures.quiet_moves
+    starts, numbered, moves, stopped = figures.starts, figures.numbered, figures.moves, figures.stopped
     values = {
         "tree": str(Path(__file__).resolve().parents[1]),
         "render_workers": os.environ.get("RENDER_WORKERS", "1"),
         "deal_workers": os.environ.get("DEAL_WORKERS", "2"),
         "spammers": args.spammers,
         "long": args.long,
-        "starts": len(starts),
-        "quiet_start_p50_ms": _ms(statistics.median(quiet_starts)),
-        "quiet_start_p95_ms": _ms(_percentile(quiet_starts, 0.95)),
-        "quiet_move_p99_ms": _ms(_percentile(quiet_moves, 0.99)),
+        "rounds": args.rounds,
+        "pause": args.pause,
+        "quiet_start_p95_ms": _ms(_percentile(figures.quiet_starts, 0.95)),
+        "quiet_numbered_p50_ms": _ms(statistics.median(figures.quiet_numbered)),
+        "quiet_numbered_p95_ms": _ms(_percentile(figures.quiet_numbered, 0.95)),
+        "quiet_move_p99_ms": _ms(_percentile(figures.quiet_moves, 0.99)),
         "start_p50_ms": _ms(statistics.median(starts)),
         "start_p95_ms": _ms(_percentile(starts, 0.95)),
         "start_max_ms": _ms(max(starts)),
+        "numbered_p50_ms": _ms(statistics.median(numbered)),
+        "numbered_p95_ms": _ms(_percentile(numbered, 0.95)),
+        "numbered_max_ms": _ms(max(numbered)),
         "moves": len(moves),
         "move_p50_ms": _ms(statistics.median(moves)),
         "move_p99_ms": _ms(_percentile(moves, 0.99)),
@@ -328,13 +346,15 @@ def main() -> None:
         "load": f"{load:.2f}",
     }
     print(
-        f"numbered starts, quiet: {len(quiet_starts)}, p50 {values['quiet_start_p50_ms']} ms, "
-        f"p95 {values['quiet_start_p95_ms']} ms (the solves themselves); "
+        f"quiet: plain starts p95 {values['quiet_start_p95_ms']} ms; numbered starts p50 "
+        f"{values['quiet_numbered_p50_ms']} ms, p95 {values['quiet_numbered_p95_ms']} ms (the solves themselves); "
         f"move clicks p99 {values['quiet_move_p99_ms']} ms"
     )
     print(
-        f"the same starts while spammed: p50 {values['start_p50_ms']} ms, p95 {values['start_p95_ms']} ms, "
-        f"max {values['start_max_ms']} ms"
+        f"while spammed: plain starts ({len(starts)}) p50 {values['start_p50_ms']} ms, "
+        f"p95 {values['start_p95_ms']} ms, "
+        f"max {values['start_max_ms']} ms; the same numbered starts p50 {values['numbered_p50_ms']} ms, "
+        f"p95 {values['numbered_p95_ms']} ms, max {values['numbered_max_ms']} ms"
     )
     print(
         f"move clicks while spammed: {len(moves)}, p50 {values['move_p50_ms']} ms, p99 {values['move_p99_ms']} ms, "
