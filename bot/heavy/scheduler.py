@@ -295,10 +295,10 @@ class Scheduler:
         self._busy[job.priority] += 1
         try:
             worker.conn.send((job.run, job.args))
-        except OSError:  # the worker died: the job goes back to the front of its queue
-            self._release(worker)
+        except OSError:  # the worker died: the job goes back to the front of its queue (the pipe's end,
+            self._release(worker)  # read by the loop, replaces the worker)
+            worker.broken = True
             self._queues[job.priority].appendleft(job)
-            self._died(worker)
         except Exception as error:  # the job does not pickle: nothing was sent
             self._release(worker)
             self._settle(job, False, error)

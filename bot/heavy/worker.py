@@ -99,6 +99,8 @@ class Worker:
                 self.niced = True
         self.ready = False
         """Whether it has said ready (jobs go only to ready workers)."""
+        self.broken = False
+        """Whether a job could not be sent to it (it died; the loop replaces it when it reads the pipe's end)."""
         self.job: Any = None
         """The job in its hands (``None``: idle)."""
         self.since = 0.0
@@ -107,5 +109,5 @@ class Worker:
 
     @property
     def idle(self) -> bool:
-        """Ready and holding no job."""
-        return self.ready and self.job is None
+        """Ready, not broken, and holding no job."""
+        return self.ready and not self.broken and self.job is None

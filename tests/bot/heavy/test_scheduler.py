@@ -7,6 +7,7 @@ import os
 import signal
 import tempfile
 import threading
+import time
 from collections.abc import AsyncIterator, Callable
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -130,6 +131,14 @@ async def test_a_worker_that_dies_is_replaced_and_the_job_answered(one_worker):
         await one_worker.run(die, priority=Priority.HINT)
     assert one_worker.replaced == 1 and first not in one_worker.pids
     assert (await one_worker.run(pid, priority=Priority.HINT)) not in (first, os.getpid())
+
+
+async def test_a_job_sent_to_a_worker_that_just_died_waits_for_the_fresh_one(one_worker):
+    first = await one_worker.run(pid, priority=Priority.START)
+    os.kill(first, signal.SIGKILL)
+    time.sleep(0.5)  # dead, and the event loop has not read the end of its pipe yet
+    fresh = await asyncio.wait_for(one_worker.run(pid, priority=Priority.START), 30)
+    assert fresh not in (first, os.getpid()) and one_worker.replaced == 1 and one_worker.fallbacks == 0
 
 
 def never_ready(conn: Connection) -> None:
