@@ -201,7 +201,7 @@ async def run(games: int, rate: float, seconds: float, database_url: str | None 
         "moves_saved": accepted,
         "bot_errors": errors,
         "render_workers": bot.settings.render_workers,
-        "render_fallbacks": bot.renders.fallbacks,
+        "render_fallbacks": bot.jobs.fallbacks,
     }
 
 

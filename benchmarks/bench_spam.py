@@ -52,7 +52,7 @@ class Legacy(DealBank[Any]):
     async def run(self, job: Callable[..., Any], *args: Any, urgent: bool = True) -> Any:
         """Queue ``job`` with every other, in one line."""
         assert self.jobs is not None
-        return await self.jobs.run(job, *args, priority=Priority.START)
+        return await self.jobs.submit(job, *args, priority=Priority.START)
 
 
 def _bank(jobs: Scheduler, legacy: bool, db: Database | None) -> DealBank[Any]:

@@ -172,7 +172,7 @@ class DealBank(Generic[DealT]):
         try:
             if self.jobs is None:
                 return job(*args)
-            return await self.jobs.run(job, *args, priority=Priority.START if urgent else Priority.BACKGROUND)
+            return await self.jobs.submit(job, *args, priority=Priority.START if urgent else Priority.BACKGROUND)
         finally:
             self.solving -= 1
 

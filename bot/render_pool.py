@@ -45,4 +45,4 @@ class Pictures:
 
     async def render(self, picture: BoardPicture) -> bytes:
         """Return ``picture`` as PNG bytes."""
-        return await self.jobs.run(draw, picture, priority=Priority.PICTURE, fallback=True)
+        return await self.jobs.submit(draw, picture, priority=Priority.PICTURE, fallback=True)

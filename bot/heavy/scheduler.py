@@ -179,22 +179,6 @@ class Scheduler:
             self._loop = asyncio.get_running_loop()
             self._pool = [self._spawn(index) for index in range(self.workers)]
 
-    async def run(
-        self,
-        run: Callable[..., T],
-        *args: Any,
-        priority: Priority,
-        owner: int | None = None,
-        key: Hashable | None = None,
-        keep: bool = False,
-        timeout: float | None = None,
-        fallback: bool = False,
-    ) -> T:
-        """Run ``run(*args)`` in a worker and return its result (see :meth:`submit`)."""
-        return await self.submit(
-            run, *args, priority=priority, owner=owner, key=key, keep=keep, timeout=timeout, fallback=fallback
-        )
-
     def submit(
         self,
         run: Callable[..., T],
@@ -206,7 +190,9 @@ class Scheduler:
         timeout: float | None = None,
         fallback: bool = False,
     ) -> asyncio.Future[T]:
-        """Ask for ``run(*args)`` now and return the future of its result (the ask itself never waits).
+        """Ask for ``run(*args)`` now and return the future of its result: ``await jobs.submit(...)`` runs a job.
+
+        The ask itself never waits, so a refusal comes before anything else (e.g. before a defer).
 
         ``key``: a job with the same key waiting or running is joined; with ``keep`` its result is
         kept and handed to later asks without a run. ``owner``: a member, who may have one job at a

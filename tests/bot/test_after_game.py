@@ -68,8 +68,8 @@ async def test_the_work_pickles_for_a_worker_process_and_runs_off_the_loop():
     view = view_of(new_game("draw3", seed=0))
     assert pickle.loads(pickle.dumps(view)) == view
     jobs = Scheduler(0)  # in threads here: the same jobs, the same pickled arguments
-    hint = await jobs.run(hint_of, pickle.loads(pickle.dumps(view)), 1, 3, priority=Priority.HINT)
-    analysis = await jobs.run(analyze_state, record().state, priority=Priority.ANALYSIS)
+    hint = await jobs.submit(hint_of, pickle.loads(pickle.dumps(view)), 1, 3, priority=Priority.HINT)
+    analysis = await jobs.submit(analyze_state, record().state, priority=Priority.ANALYSIS)
     assert pickle.loads(pickle.dumps(hint)) == hint and hint.move is not None
     assert pickle.loads(pickle.dumps(analysis)) == analysis
     assert (analysis.status, analysis.last_winnable, analysis.lost_by) == ("ended", 0, None)

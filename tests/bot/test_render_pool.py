@@ -7,10 +7,7 @@ import dataclasses
 import os
 import pickle
 import signal
-from collections.abc import AsyncIterator
 from typing import Any
-
-import pytest_asyncio
 
 from bot.heavy import Scheduler
 from bot.render_pool import BoardPicture, Pictures, draw
@@ -46,15 +43,6 @@ def _cards(value: Any) -> set[Card]:
     return set()
 
 
-@pytest_asyncio.fixture
-async def jobs() -> AsyncIterator[Scheduler]:
-    """A real pool of one spawned worker, closed afterwards."""
-    pool = Scheduler(1)
-    pool.start()
-    yield pool
-    await pool.close()
-
-
 def test_a_picture_sent_to_a_worker_holds_no_hidden_card() -> None:
     game = _game()
     shipped = pickle.loads(pickle.dumps(BoardPicture(view_of(game))))  # exactly what crosses to the worker
@@ -65,55 +53,55 @@ def test_a_picture_sent_to_a_worker_holds_no_hidden_card() -> None:
     assert len(pickle.dumps(_picture())) < 4_000  # small: a view, not a game
 
 
-async def test_a_worker_draws_the_same_picture_as_the_renderer(jobs: Scheduler) -> None:
+async def test_a_worker_draws_the_same_picture_as_the_renderer(one_worker: Scheduler) -> None:
     picture = _picture(time_left=123.0, selected="w", four_colour=True)
-    png = await Pictures(jobs).render(picture)
+    png = await Pictures(one_worker).render(picture)
     assert png == render_board(picture.view, time_left=123.0, selected="w", four_colour=True)
     assert png == draw(picture) and png.startswith(b"\x89PNG")
-    assert jobs.fallbacks == 0 and len(jobs.pids) == 1
+    assert one_worker.fallbacks == 0 and len(one_worker.pids) == 1
 
 
-async def test_a_worker_that_dies_drawing_is_replaced_and_the_picture_drawn_here(jobs: Scheduler) -> None:
-    pictures, picture = Pictures(jobs), _picture(time_left=60.0)
+async def test_a_worker_that_dies_drawing_is_replaced_and_the_picture_drawn_here(one_worker: Scheduler) -> None:
+    pictures, picture = Pictures(one_worker), _picture(time_left=60.0)
     expected = render_board(picture.view, time_left=60.0)
     assert await pictures.render(picture) == expected
-    [dead] = jobs.pids
+    [dead] = one_worker.pids
     os.kill(dead, signal.SIGSTOP)  # it cannot answer before it is killed
     drawing = asyncio.create_task(pictures.render(picture))
-    while not jobs.holding:  # the picture is in the worker's pipe now
+    while not one_worker.holding:  # the picture is in the worker's pipe now
         await asyncio.sleep(0)
     os.kill(dead, signal.SIGKILL)
     assert await drawing == expected  # drawn here
-    assert jobs.fallbacks == 1 and jobs.replaced == 1 and jobs.stuck == 0
+    assert one_worker.fallbacks == 1 and one_worker.replaced == 1 and one_worker.stuck == 0
     assert await pictures.render(picture) == expected  # and the fresh worker draws the next one
-    assert jobs.fallbacks == 1 and len(jobs.pids) == 1 and dead not in jobs.pids
+    assert one_worker.fallbacks == 1 and len(one_worker.pids) == 1 and dead not in one_worker.pids
 
 
-async def test_a_stopped_worker_holding_a_picture_is_replaced_and_the_picture_drawn_here(jobs: Scheduler) -> None:
-    pictures, picture = Pictures(jobs), _picture(selected="1")
+async def test_a_stopped_worker_holding_a_picture_is_replaced_and_the_picture_drawn_here(one_worker: Scheduler) -> None:
+    pictures, picture = Pictures(one_worker), _picture(selected="1")
     await pictures.render(picture)
-    [stopped] = jobs.pids
+    [stopped] = one_worker.pids
     os.kill(stopped, signal.SIGSTOP)  # alive, never answering: without a deadline, every picture waits for ever
     assert await asyncio.wait_for(pictures.render(picture), 10) == render_board(picture.view, selected="1")
-    assert jobs.fallbacks == 1
+    assert one_worker.fallbacks == 1
     for _ in range(500):  # its worker is killed once it has held the picture for the picture's time
-        if jobs.stuck:
+        if one_worker.stuck:
             break
         await asyncio.sleep(0.01)
-    assert jobs.stuck == 1 and stopped not in jobs.pids
+    assert one_worker.stuck == 1 and stopped not in one_worker.pids
 
 
-async def test_an_idle_worker_that_dies_is_replaced_before_the_next_picture(jobs: Scheduler) -> None:
-    pictures, picture = Pictures(jobs), _picture()
+async def test_an_idle_worker_that_dies_is_replaced_before_the_next_picture(one_worker: Scheduler) -> None:
+    pictures, picture = Pictures(one_worker), _picture()
     await pictures.render(picture)
-    [dead] = jobs.pids
+    [dead] = one_worker.pids
     os.kill(dead, signal.SIGKILL)
     for _ in range(200):  # the pipe's end reaches the event loop
-        if jobs.replaced:
+        if one_worker.replaced:
             break
         await asyncio.sleep(0.01)
-    assert jobs.replaced == 1 and dead not in jobs.pids
-    assert await pictures.render(picture) == render_board(picture.view) and jobs.fallbacks == 0
+    assert one_worker.replaced == 1 and dead not in one_worker.pids
+    assert await pictures.render(picture) == render_board(picture.view) and one_worker.fallbacks == 0
 
 
 async def test_without_workers_pictures_are_drawn_in_a_thread_here() -> None:

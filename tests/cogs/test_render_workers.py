@@ -14,6 +14,7 @@ from PIL import Image
 
 from bot.settings import Settings
 from tests.bot.decks import EASY_NUMBER
+from tests.bot.heavy.processes import alive
 
 pytestmark = pytest.mark.usefixtures("no_error_logs")
 
@@ -33,15 +34,6 @@ async def picture(env: Any, message: Any) -> Image.Image:
 
 def worker_pids(env: Any) -> set[int]:
     return set(env.bot.jobs.pids)
-
-
-def running(pid: int) -> bool:
-    """Whether process ``pid`` still runs (a zombie counts as ended)."""
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().split(") ")[1][0] != "Z"
-    except FileNotFoundError:
-        return False
 
 
 async def test_clicks_are_answered_with_boards_after_the_render_worker_dies(simcord_env, channel, alice):
@@ -75,7 +67,7 @@ async def test_a_stopped_render_worker_is_replaced_and_the_click_still_answered_
         if simcord_env.bot.jobs.stuck:
             break
         await asyncio.sleep(0.01)
-    assert simcord_env.bot.jobs.stuck == 1 and worker not in worker_pids(simcord_env) and not running(worker)
+    assert simcord_env.bot.jobs.stuck == 1 and worker not in worker_pids(simcord_env) and not alive(worker)
     again = await alice.click(after.response, label="Draw")
     assert "score" in again.response.content and len(worker_pids(simcord_env)) == 1
 
@@ -83,6 +75,6 @@ async def test_a_stopped_render_worker_is_replaced_and_the_click_still_answered_
 async def test_closing_the_bot_stops_its_render_workers(simcord_env, channel, alice):
     await alice.slash(channel, "solitaire start", variant="draw3", deal=EASY_NUMBER)
     pids = worker_pids(simcord_env)
-    assert pids and all(running(pid) for pid in pids)
+    assert pids and all(alive(pid) for pid in pids)
     await simcord_env.bot.close_services()
-    assert not simcord_env.bot.jobs.running and not any(running(pid) for pid in pids)
+    assert not simcord_env.bot.jobs.running and not any(alive(pid) for pid in pids)

@@ -10,10 +10,10 @@ from solitaire import new_game
 from solitaire.deals import numbered_deal
 
 
-def long_won_game() -> tuple:
-    """A won draw-1 game of over 300 moves: three idle turns of the stock, then the solution."""
+def long_won_game(idle_turns: int = 3) -> tuple:
+    """A won draw-1 game: ``idle_turns`` turns of the stock (over 300 moves with 3), then the solution."""
     deal = numbered_deal("draw1", 1)
-    idle = ["draw"] * 25 * 3  # 24 draws show the stock, the 25th turns the waste over
+    idle = ["draw"] * 25 * idle_turns  # 24 draws show the stock, the 25th turns the waste over
     log = [(text, 0) for text in [*idle, *deal.solution]]
     return deal, log
 
@@ -53,16 +53,8 @@ def test_frames_of_different_heights_are_padded_so_the_final_sheet_is_not_cut():
     assert image.size[1] == round(max(heights) * SCALE)
 
 
-def a_3000_command_game() -> tuple:
-    """A won draw-1 game of over 3,000 commands: 111 idle turns of the stock, then the solution."""
-    deal = numbered_deal("draw1", 1)
-    turns = (3000 - len(deal.solution)) // 25 + 1  # 25 commands turn the stock once and leave it as it was
-    log = [(text, 0) for text in ["draw"] * 25 * turns + list(deal.solution)]
-    return deal, log
-
-
 def test_a_3000_command_game_is_capped_in_frames_and_stays_under_8_mib():
-    deal, log = a_3000_command_game()
+    deal, log = long_won_game(idle_turns=111)
     assert len(log) >= 3000
     game = new_game("draw1", deck=deal.deck)
     animation = animate(game.rules, game.deck, log)

@@ -18,6 +18,7 @@ import pytest_asyncio
 from bot.heavy import JobTimeoutError, MemberBusyError, Priority, Scheduler, WorkerDiedError, limits_for
 from bot.heavy.scheduler import MAX_FAILED_STARTS, NICE
 from tests.bot.heavy.jobs import blob, die, held, mark, niceness, pid, sleep, started
+from tests.bot.heavy.processes import alive
 
 
 async def until(condition: Callable[[], bool], seconds: float = 30) -> None:
@@ -29,27 +30,10 @@ async def until(condition: Callable[[], bool], seconds: float = 30) -> None:
     raise AssertionError("the condition never held")
 
 
-def alive(process_id: int) -> bool:
-    """Whether process ``process_id`` still runs (a zombie counts as ended)."""
-    try:
-        with open(f"/proc/{process_id}/stat") as stat:
-            return stat.read().split(") ")[1][0] != "Z"
-    except FileNotFoundError:
-        return False
-
-
 @pytest_asyncio.fixture
 async def bot_pool() -> AsyncIterator[Scheduler]:
     """The bot's default pool: 1 worker kept for pictures, 2 for the rest (RENDER_WORKERS=1, DEAL_WORKERS=2)."""
     jobs = Scheduler.for_workers(1, 2)
-    jobs.start()
-    yield jobs
-    await jobs.close()
-
-
-@pytest_asyncio.fixture
-async def one_worker() -> AsyncIterator[Scheduler]:
-    jobs = Scheduler(1)
     jobs.start()
     yield jobs
     await jobs.close()
@@ -63,7 +47,7 @@ async def test_pictures_and_starts_find_a_worker_while_a_spammer_asks_for_analys
     ]
     start = bot_pool.submit(held, folder, "start-1", "starts", priority=Priority.START)
     await until(lambda: set(started(folder)) == {"analysis-1", "start-1"})
-    picture = await asyncio.wait_for(bot_pool.run(mark, folder, "picture", priority=Priority.PICTURE), 30)
+    picture = await asyncio.wait_for(bot_pool.submit(mark, folder, "picture", priority=Priority.PICTURE), 30)
     assert picture == "picture" and bot_pool.fallbacks == 0  # the third worker, kept for pictures
     second = bot_pool.submit(held, folder, "start-2", "starts", priority=Priority.START)
     await asyncio.sleep(0.3)
@@ -93,9 +77,9 @@ async def test_less_urgent_jobs_than_starts_run_niced(bot_pool):
     mine = os.getpriority(os.PRIO_PROCESS, 0)
     await until(lambda: bot_pool.ready == 3)
     for priority in (Priority.HINT, Priority.ANALYSIS, Priority.REPLAY, Priority.BACKGROUND):
-        assert await bot_pool.run(niceness, priority=priority) == min(mine + NICE, 19)
-    assert await bot_pool.run(niceness, priority=Priority.START) == mine
-    assert await bot_pool.run(niceness, priority=Priority.PICTURE) == mine
+        assert await bot_pool.submit(niceness, priority=priority) == min(mine + NICE, 19)
+    assert await bot_pool.submit(niceness, priority=Priority.START) == mine
+    assert await bot_pool.submit(niceness, priority=Priority.PICTURE) == mine
 
 
 def test_the_limits_keep_workers_for_pictures_and_starts():
@@ -107,37 +91,37 @@ def test_the_limits_keep_workers_for_pictures_and_starts():
 
 
 async def test_a_stopped_worker_is_killed_and_replaced_and_its_job_run_here(one_worker):
-    first = await one_worker.run(pid, priority=Priority.PICTURE)
+    first = await one_worker.submit(pid, priority=Priority.PICTURE)
     os.kill(first, signal.SIGSTOP)  # alive, but it never answers
-    here = await asyncio.wait_for(one_worker.run(pid, priority=Priority.PICTURE, fallback=True, timeout=0.5), 30)
+    here = await asyncio.wait_for(one_worker.submit(pid, priority=Priority.PICTURE, fallback=True, timeout=0.5), 30)
     assert here == os.getpid() and one_worker.fallbacks == 1  # run in this process, past its deadline
     await until(lambda: one_worker.stuck == 1 and not alive(first))
     assert one_worker.replaced == 1 and first not in one_worker.pids
-    fresh = await asyncio.wait_for(one_worker.run(pid, priority=Priority.PICTURE), 30)
+    fresh = await asyncio.wait_for(one_worker.submit(pid, priority=Priority.PICTURE), 30)
     assert fresh not in (first, os.getpid())
 
 
 async def test_a_job_past_its_deadline_is_refused_and_its_worker_replaced(one_worker):
-    await one_worker.run(pid, priority=Priority.ANALYSIS)  # the worker is ready
+    await one_worker.submit(pid, priority=Priority.ANALYSIS)  # the worker is ready
     with pytest.raises(JobTimeoutError, match="took too long"):
-        await one_worker.run(sleep, 60, priority=Priority.ANALYSIS, timeout=0.3)
+        await one_worker.submit(sleep, 60, priority=Priority.ANALYSIS, timeout=0.3)
     await until(lambda: one_worker.stuck == 1)
-    assert await asyncio.wait_for(one_worker.run(sleep, 0, priority=Priority.ANALYSIS), 30) == 0
+    assert await asyncio.wait_for(one_worker.submit(sleep, 0, priority=Priority.ANALYSIS), 30) == 0
 
 
 async def test_a_worker_that_dies_is_replaced_and_the_job_answered(one_worker):
-    first = await one_worker.run(pid, priority=Priority.HINT)
+    first = await one_worker.submit(pid, priority=Priority.HINT)
     with pytest.raises(WorkerDiedError, match="stopped"):
-        await one_worker.run(die, priority=Priority.HINT)
+        await one_worker.submit(die, priority=Priority.HINT)
     assert one_worker.replaced == 1 and first not in one_worker.pids
-    assert (await one_worker.run(pid, priority=Priority.HINT)) not in (first, os.getpid())
+    assert (await one_worker.submit(pid, priority=Priority.HINT)) not in (first, os.getpid())
 
 
 async def test_a_job_sent_to_a_worker_that_just_died_waits_for_the_fresh_one(one_worker):
-    first = await one_worker.run(pid, priority=Priority.START)
+    first = await one_worker.submit(pid, priority=Priority.START)
     os.kill(first, signal.SIGKILL)
     time.sleep(0.5)  # dead, and the event loop has not read the end of its pipe yet
-    fresh = await asyncio.wait_for(one_worker.run(pid, priority=Priority.START), 30)
+    fresh = await asyncio.wait_for(one_worker.submit(pid, priority=Priority.START), 30)
     assert fresh not in (first, os.getpid()) and one_worker.replaced == 1 and one_worker.fallbacks == 0
 
 
@@ -150,22 +134,22 @@ async def test_workers_that_cannot_start_are_given_up_and_jobs_run_here():
     jobs = Scheduler(1, target=never_ready)
     jobs.start()
     for _ in range(MAX_FAILED_STARTS + 1):  # every job answered, whatever the workers do
-        assert await asyncio.wait_for(jobs.run(pid, priority=Priority.START), 30) == os.getpid()
+        assert await asyncio.wait_for(jobs.submit(pid, priority=Priority.START), 30) == os.getpid()
     await until(lambda: not jobs.running)
     assert jobs.replaced == MAX_FAILED_STARTS - 1
-    assert await jobs.run(pid, priority=Priority.PICTURE) == os.getpid()
+    assert await jobs.submit(pid, priority=Priority.PICTURE) == os.getpid()
     await jobs.close()
 
 
 async def test_close_stops_every_worker_and_later_jobs_run_here():
     jobs = Scheduler(2)
     jobs.start()
-    await asyncio.gather(*(jobs.run(pid, priority=Priority.START) for _ in range(2)))
+    await asyncio.gather(*(jobs.submit(pid, priority=Priority.START) for _ in range(2)))
     processes = jobs.pids
     assert len(processes) == 2 and all(alive(p) for p in processes)
     await jobs.close()
     assert not jobs.running and not jobs.pids and not any(alive(p) for p in processes)
-    assert await jobs.run(pid, priority=Priority.PICTURE) == os.getpid()
+    assert await jobs.submit(pid, priority=Priority.PICTURE) == os.getpid()
 
 
 # -- keys and owners (in threads: no worker process needed) ------------------------------------
@@ -190,7 +174,7 @@ async def test_the_same_key_joins_the_running_job_and_a_kept_result_is_reused():
     again = jobs.submit(gate, "two", priority=Priority.ANALYSIS, owner=1, key=("analysis", 7), keep=True)
     gate.open.set()
     assert await asyncio.gather(first, again) == ["one", "one"]
-    later = await jobs.run(gate, "three", priority=Priority.ANALYSIS, owner=1, key=("analysis", 7), keep=True)
+    later = await jobs.submit(gate, "three", priority=Priority.ANALYSIS, owner=1, key=("analysis", 7), keep=True)
     assert later == "one" and gate.runs == 1
 
 
@@ -202,15 +186,15 @@ async def test_a_member_has_one_heavy_job_at_a_time():
     other = jobs.submit(gate, "theirs", priority=Priority.REPLAY, owner=2, key="r2")  # another member
     gate.open.set()
     assert await asyncio.gather(analysis, other) == ["analysis", "theirs"]
-    assert await jobs.run(gate, "replay", priority=Priority.REPLAY, owner=1, key="r") == "replay"  # now free
+    assert await jobs.submit(gate, "replay", priority=Priority.REPLAY, owner=1, key="r") == "replay"  # now free
 
 
 async def test_a_failed_job_is_not_kept_and_frees_its_owner():
     jobs, gate = Scheduler(0), Gate()
     gate.open.set()
     with pytest.raises(ValueError, match="no answer"):
-        await jobs.run(gate, "fail", priority=Priority.HINT, owner=1, key="k", keep=True)
-    assert await jobs.run(gate, "ok", priority=Priority.HINT, owner=1, key="k", keep=True) == "ok"
+        await jobs.submit(gate, "fail", priority=Priority.HINT, owner=1, key="k", keep=True)
+    assert await jobs.submit(gate, "ok", priority=Priority.HINT, owner=1, key="k", keep=True) == "ok"
     assert gate.runs == 2
 
 
@@ -223,18 +207,18 @@ async def test_a_waiting_job_nobody_waits_for_any_more_is_dropped(one_worker, tm
     await asyncio.sleep(0)
     (Path(folder) / "go").touch()
     await busy
-    assert await one_worker.run(mark, folder, "next", priority=Priority.REPLAY, owner=5, key="x") == "next"
+    assert await one_worker.submit(mark, folder, "next", priority=Priority.REPLAY, owner=5, key="x") == "next"
     assert started(folder) == ["busy", "next"]
 
 
 async def test_a_big_answer_comes_whole_through_a_file_that_is_then_removed(one_worker):
     before = set(Path(tempfile.gettempdir()).glob("solitaire-answer-*"))
-    assert await one_worker.run(blob, 8 * 2**20, priority=Priority.REPLAY) == b"x" * 8 * 2**20
-    assert await one_worker.run(blob, 10, priority=Priority.REPLAY) == b"x" * 10  # small: through the pipe
+    assert await one_worker.submit(blob, 8 * 2**20, priority=Priority.REPLAY) == b"x" * 8 * 2**20
+    assert await one_worker.submit(blob, 10, priority=Priority.REPLAY) == b"x" * 10  # small: through the pipe
     assert set(Path(tempfile.gettempdir()).glob("solitaire-answer-*")) == before
 
 
 async def test_a_job_that_does_not_pickle_fails_alone(one_worker):
     with pytest.raises(Exception, match="pickle|local"):
-        await one_worker.run(lambda: 1, priority=Priority.HINT)
-    assert await one_worker.run(sleep, 0, priority=Priority.HINT) == 0 and one_worker.replaced == 0
+        await one_worker.submit(lambda: 1, priority=Priority.HINT)
+    assert await one_worker.submit(sleep, 0, priority=Priority.HINT) == 0 and one_worker.replaced == 0
