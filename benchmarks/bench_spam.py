@@ -108,9 +108,7 @@ async def spam(jobs: Scheduler, seconds: float, legacy: bool, folder: Path) -> l
             began = time.perf_counter()
             async with _reserved(manager, user, legacy):
                 deal = await bank.take("draw3")
-                session = await manager.start(
-                    guild_id=1, channel_id=1, user_id=user, variant="draw3", deal=deal.deal, deal_number=deal.number
-                )
+                session = await manager.start(guild_id=1, channel_id=1, user_id=user, variant="draw3", deal=deal.deal)
             waits.append(time.perf_counter() - began)
             await manager.play(session, END)
             await asyncio.sleep(0.25)

@@ -1,9 +1,10 @@
-"""Board pictures: what a worker needs to draw one, and the one way the bot asks for it.
+"""Pictures: what a worker needs to draw one, and the one way the bot asks for it.
 
-A :class:`BoardPicture` holds a :class:`~solitaire.view.BoardView` (only what the player may see)
-and the drawing options; :class:`Pictures` hands it to the heavy-work scheduler as its most urgent
-job, with a short deadline: a picture its worker does not answer in time (stuck, dead, or none free)
-is drawn in this process instead, so the click is still answered within Discord's 3 s.
+A :data:`Picture` is a :class:`BoardPicture` (a :class:`~solitaire.view.BoardView`, which holds
+only what the player may see, plus the drawing options) or a member's
+:class:`~render.stats_data.StatsCard`; :class:`Pictures` hands it to the heavy-work scheduler as its
+most urgent job, with a short deadline: a picture its worker does not answer in time (stuck, dead,
+or none free) is drawn in this process instead, so the click is still answered within Discord's 3 s.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from dataclasses import dataclass
 
 from bot.heavy import Priority, Scheduler
 from render import render_board
+from render.stats_card import render_stats_card
+from render.stats_data import StatsCard
 from solitaire.view import BoardView
 
 
@@ -26,8 +29,14 @@ class BoardPicture:
     four_colour: bool = False
 
 
-def draw(picture: BoardPicture) -> bytes:
+Picture = BoardPicture | StatsCard
+"""What the workers draw: a board, or a member's stats card."""
+
+
+def draw(picture: Picture) -> bytes:
     """Render ``picture`` as PNG bytes (in a worker process, or in a thread here)."""
+    if isinstance(picture, StatsCard):
+        return render_stats_card(picture)
     return render_board(
         picture.view,
         time_left=picture.time_left,
@@ -38,11 +47,11 @@ def draw(picture: BoardPicture) -> bytes:
 
 
 class Pictures:
-    """Board pictures through ``jobs``: first in line, and drawn here when no worker answers in time."""
+    """Pictures through ``jobs``: first in line, and drawn here when no worker answers in time."""
 
     def __init__(self, jobs: Scheduler) -> None:
         self.jobs = jobs
 
-    async def render(self, picture: BoardPicture) -> bytes:
+    async def render(self, picture: Picture) -> bytes:
         """Return ``picture`` as PNG bytes."""
         return await self.jobs.submit(draw, picture, priority=Priority.PICTURE, fallback=True)

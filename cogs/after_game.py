@@ -68,7 +68,7 @@ class AfterGameCommands(SolitaireCogBase):
             raise errors.UnknownGameError()
         if record.user_id != interaction.user.id:
             raise errors.NotYourGameError(record.user_id)
-        check_after_game(record, what, server_today=await self.daily.today(record.guild_id))
+        check_after_game(record, what, over=await self.bot.competition_over(record))
         return record
 
     async def _analyze(self, interaction: discord.Interaction, click: AfterGameClick) -> None:

@@ -10,6 +10,7 @@ from solitaire.analysis import DEFAULT_BUDGET_MS, analyze
 from solitaire.game import Game
 from solitaire.games import new_game
 from solitaire.hint import DEFAULT_SAMPLES, hint_for
+from solitaire.scoring import HINT_PENALTY
 from solitaire.view import view_of
 
 
@@ -55,4 +56,5 @@ def terminal_hint(game: Game, *, seconds: float, out: TextIO) -> None:
         out.write("no hint: no move I tried wins from what you can see (nothing charged)\n")
         return
     game.play("hint", seconds=seconds)
-    out.write(f"hint: {hint.move} (won {hint.wins} of {hint.samples} samples; -50 points)\n")
+    charged = f"-{HINT_PENALTY} points: score {game.score}"
+    out.write(f"hint: {hint.move} (won {hint.wins} of {hint.samples} samples; {charged})\n")

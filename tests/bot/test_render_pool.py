@@ -12,6 +12,8 @@ from typing import Any
 from bot.heavy import Scheduler
 from bot.render_pool import BoardPicture, Pictures, draw
 from render import render_board
+from render.samples import sample_stats_card
+from render.stats_card import render_stats_card
 from solitaire import Card, new_game
 from solitaire.klondike import KlondikeGame
 from solitaire.view import view_of
@@ -58,6 +60,14 @@ async def test_a_worker_draws_the_same_picture_as_the_renderer(one_worker: Sched
     png = await Pictures(one_worker).render(picture)
     assert png == render_board(picture.view, time_left=123.0, selected="w", four_colour=True)
     assert png == draw(picture) and png.startswith(b"\x89PNG")
+    assert one_worker.fallbacks == 0 and len(one_worker.pids) == 1
+
+
+async def test_a_worker_draws_a_stats_card(one_worker: Scheduler) -> None:
+    card = sample_stats_card("veteran")
+    assert len(pickle.dumps(card)) < 20_000  # what crosses to the worker: plain figures and dates
+    png = await Pictures(one_worker).render(card)
+    assert png == render_stats_card(card) == draw(card) and png.startswith(b"\x89PNG")
     assert one_worker.fallbacks == 0 and len(one_worker.pids) == 1
 
 
