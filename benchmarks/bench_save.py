@@ -7,7 +7,7 @@ A draw3 game is driven to ``--moves`` accepted commands with ``SessionManager.pl
 which cycle the stock forever). The time of ``--samples`` single-move saves is measured around
 move 10 and around move ``--moves``: each sample is one ``play`` (engine push plus the save,
 ``bot.storage.games.save_progress``). Also reported: bytes written per save (the new log rows)
-versus the whole game's JSON (what every save wrote before issue 10). ``--backend postgres`` saves to
+versus the whole game's JSON (what every save wrote before one row per move). ``--backend postgres`` saves to
 PostgreSQL instead (a throwaway server like the tests', or ``--database-url``): no simulated Discord in
 the process, so the figure is the save path alone. Ends with one ``key=value`` line.
 """

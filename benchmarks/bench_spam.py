@@ -47,7 +47,7 @@ BANK_SIZE = 4
 
 
 class Legacy(DealBank[Any]):
-    """The deal bank before issue 10: every solve straight to a worker, first come first served."""
+    """The deal bank before players came first: every solve straight to a worker, first come first served."""
 
     async def run(self, job: Callable[..., Any], *args: Any, urgent: bool = True) -> Any:
         """Queue ``job`` with every other, in one line."""
@@ -157,7 +157,7 @@ async def main_async(args: argparse.Namespace) -> None:
         await jobs.close()
     start_p50, start_p95, start_max = _summary(waits)
     daily_p50, daily_p95, daily_max = _summary(dailies)
-    mode = "legacy (before issue 10)" if args.legacy else "players first"
+    mode = "legacy (before players first)" if args.legacy else "players first"
     print(f"{mode}, {args.workers} worker processes")
     print(
         f"plain start while another user spams: p50 {start_p50:.0f} ms, p95 {start_p95:.0f} ms, max {start_max:.0f} ms"

@@ -61,6 +61,8 @@ ConstraintError = sqlite3.IntegrityError
 
 _MIGRATION_NAME = re.compile(r"^V(?P<version>\d{3,})__(?P<name>[a-z0-9_]+)\.sql$")
 _POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+POSTGRES_INSTALL = "./scripts/install-once -e '.[postgres]' (outside the project's folder: pip install '.[postgres]')"
+"""How to install the PostgreSQL driver: the one instruction the README, ``.env.example`` and the error give."""
 
 
 class OutcomeUnknownError(sqlite3.OperationalError):
@@ -281,7 +283,7 @@ async def open_database(target: str | Path, *, migrations: Traversable | Path | 
             from bot.storage.postgres import PostgresDatabase
         except ModuleNotFoundError as error:
             raise sqlite3.OperationalError(
-                f"PostgreSQL needs the asyncpg driver ({error}): pip install -e '.[postgres]'"
+                f"PostgreSQL needs the asyncpg driver ({error}): install the postgres extra: {POSTGRES_INSTALL}"
             ) from error
 
         return await PostgresDatabase.open(str(target), migrations=migrations)

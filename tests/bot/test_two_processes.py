@@ -400,7 +400,9 @@ async def habit_servers(db: Database) -> None:
         await champions_db.set_champion_role(db, guild, ROLE, podium_after="2026-04-29", now=FINISHED_AT)
         before = games_db.NewGame(guild, guild + 2, 1, VARIANT, "daily", None, "2026-04-30", "{}", FINISHED_AT, NOW)
         game = await games_db.insert_game(db, before)
-        await games_db.finish_game(db, game.id, games_db.Result("{}", "ended", 5, 100, FINISHED_AT - 86400, 1))
+        await games_db.finish_game(
+            db, game.id, games_db.Result("{}", "ended", 5, 100, FINISHED_AT - 86400, 1), saved_version=0
+        )
     await players_db.set_reminders(db, 1, True)
 
 
