@@ -46,7 +46,7 @@ async def test_pictures_and_starts_find_a_worker_while_a_spammer_asks_for_analys
         for member in (1, 2, 3)
     ]
     start = bot_pool.submit(held, folder, "start-1", "starts", priority=Priority.START)
-    await until(lambda: set(started(folder)) == {"analysis-1", "start-1"})
+    await until(lambda: set(started(folder)) == {"analysis-1", "start-1"} and bot_pool.ready == 3)  # all warm
     picture = await asyncio.wait_for(bot_pool.submit(mark, folder, "picture", priority=Priority.PICTURE), 30)
     assert picture == "picture" and bot_pool.fallbacks == 0  # the third worker, kept for pictures
     second = bot_pool.submit(held, folder, "start-2", "starts", priority=Priority.START)
