@@ -3,7 +3,7 @@
 from bot.heavy.jobs import (
     HeavyJobError,
     JobTimeoutError,
-    MemberBusyError,
+    OneJobAtATimeError,
     Priority,
     SchedulerClosedError,
     WorkerDiedError,
@@ -13,7 +13,7 @@ from bot.heavy.scheduler import Scheduler, limits_for
 __all__ = [
     "HeavyJobError",
     "JobTimeoutError",
-    "MemberBusyError",
+    "OneJobAtATimeError",
     "Priority",
     "Scheduler",
     "SchedulerClosedError",

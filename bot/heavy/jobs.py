@@ -2,7 +2,7 @@
 
 >>> Priority.PICTURE < Priority.START < Priority.HINT < Priority.ANALYSIS < Priority.REPLAY < Priority.BACKGROUND
 True
->>> str(MemberBusyError(Priority.ANALYSIS))
+>>> str(OneJobAtATimeError(Priority.ANALYSIS))
 'Your analysis is still being prepared: one at a time, so wait for it before asking for another.'
 """
 
@@ -60,7 +60,7 @@ class HeavyJobError(BotError):
     """A heavy job that gave no answer; the player is told privately."""
 
 
-class MemberBusyError(HeavyJobError):
+class OneJobAtATimeError(HeavyJobError):
     """The member asked for a heavy job while another of theirs is still waiting or running."""
 
     def __init__(self, running: Priority) -> None:

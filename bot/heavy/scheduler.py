@@ -39,7 +39,7 @@ from bot.heavy.jobs import (
     TIMEOUTS,
     HeavyJobError,
     JobTimeoutError,
-    MemberBusyError,
+    OneJobAtATimeError,
     Priority,
     SchedulerClosedError,
     WorkerDiedError,
@@ -199,7 +199,7 @@ class Scheduler:
         time. ``timeout``: seconds to the deadline (default :data:`~bot.heavy.jobs.TIMEOUTS` of the
         priority). ``fallback``: past the deadline, or if its worker dies, run it in this process.
 
-        :raises MemberBusyError: ``owner`` has another job waiting or running.
+        :raises OneJobAtATimeError: ``owner`` has another job waiting or running.
         """
         loop = self._loop = asyncio.get_running_loop()
         if key is not None:
@@ -211,7 +211,7 @@ class Scheduler:
             if (joined := self._keys.get(key)) is not None:
                 return self._waiter(joined)
         if owner is not None and (busy := self._owners.get(owner)) is not None:
-            raise MemberBusyError(busy.priority)
+            raise OneJobAtATimeError(busy.priority)
         seconds = timeout if timeout is not None else TIMEOUTS[priority]
         deadline = None if seconds is None else real_seconds() + seconds
         job = _Job(run, args, priority, owner, key, keep, fallback, deadline, MAX_HOLD if seconds is None else seconds)

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from bot.heavy import JobTimeoutError, MemberBusyError, Priority, Scheduler, WorkerDiedError, limits_for
+from bot.heavy import JobTimeoutError, OneJobAtATimeError, Priority, Scheduler, WorkerDiedError, limits_for
 from bot.heavy.scheduler import MAX_FAILED_STARTS, NICE
 from tests.bot.heavy.jobs import blob, die, held, mark, niceness, pid, sleep, started
 from tests.bot.heavy.processes import alive
@@ -181,7 +181,7 @@ async def test_the_same_key_joins_the_running_job_and_a_kept_result_is_reused():
 async def test_a_member_has_one_heavy_job_at_a_time():
     jobs, gate = Scheduler(0), Gate()
     analysis = jobs.submit(gate, "analysis", priority=Priority.ANALYSIS, owner=1, key="a")
-    with pytest.raises(MemberBusyError, match="Your analysis is still being prepared"):
+    with pytest.raises(OneJobAtATimeError, match="Your analysis is still being prepared"):
         jobs.submit(gate, "replay", priority=Priority.REPLAY, owner=1, key="r")
     other = jobs.submit(gate, "theirs", priority=Priority.REPLAY, owner=2, key="r2")  # another member
     gate.open.set()
