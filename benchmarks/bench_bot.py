@@ -202,6 +202,7 @@ async def run(games: int, rate: float, seconds: float, database_url: str | None 
         "bot_errors": errors,
         "render_workers": bot.settings.render_workers,
         "render_fallbacks": bot.jobs.fallbacks,
+        "workers_replaced": bot.jobs.replaced,
     }
 
 
