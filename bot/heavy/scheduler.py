@@ -8,10 +8,13 @@ Workers are spawned processes on pipes that the event loop reads itself (``loop.
 executor thread in the bot's process competes with the loop for the GIL; each holds one job at a
 time. Free workers go to the most urgent job waiting, within **limits**: ``limits[p]`` is the most
 workers that jobs of priority ``p`` *or less urgent* may hold at once, so the workers above that
-limit are always kept for the more urgent (pictures and starts always find one). The last ``niced``
-workers run at a lower CPU priority (nice :data:`NICE`): jobs less urgent than a start go to them
-first, so on a busy machine an analysis or a GIF takes CPU from nobody who is waiting for a board or a
-start.
+limit are always kept for the more urgent (pictures and starts always find one). Pictures go to the
+first ``picture_workers`` (the render workers); a picture waits :data:`SPILL` seconds for one before it
+takes any other free worker, so pictures do not spread over every process of a busy machine (on two
+cores, more processes drawing answered fewer clicks) and still find a worker when a render worker is
+stuck. The last ``niced`` workers run at a lower CPU priority (nice :data:`NICE`): jobs less urgent
+than a start go to them first, so on a busy machine an analysis or a GIF takes CPU from nobody who is
+waiting for a board or a start.
 
 A job not answered by its deadline is given up: a ``fallback`` job (a picture) runs in this process
 instead, any other fails with :class:`~bot.heavy.jobs.JobTimeoutError`. A worker holding one job
@@ -56,6 +59,8 @@ NICE = 10
 """How much lower the CPU priority of the niced workers is (``os.setpriority``; raising it needs no privilege)."""
 KEPT = 256
 """Finished results kept for their key (``keep=True``), least recently used dropped first."""
+SPILL = 0.25
+"""Seconds a picture waits for a render worker before it may take any other free worker."""
 real_seconds = time.perf_counter
 """The clock of deadlines: a stuck process is a matter of real seconds, whatever clock the game runs on
 (``loop.time()`` reads ``time.monotonic``, which a simulated Discord may replace)."""
@@ -76,6 +81,8 @@ class _Job:
     """When (:data:`real_seconds`) it must be answered by (``None``: never given up)."""
     hold: float
     """Seconds a worker may hold it before it is taken for stuck."""
+    asked: float
+    """When (:data:`real_seconds`) it was asked for."""
     waiters: list[asyncio.Future[Any]] = field(default_factory=list)
     worker: Worker | None = None
     here: bool = False
@@ -106,15 +113,19 @@ class Scheduler:
         *,
         limits: Mapping[Priority, int] | None = None,
         niced: int = 0,
+        picture_workers: int | None = None,
         target: Serve = serve,
         kept: int = KEPT,
     ) -> None:
         """Run jobs in ``workers`` processes running ``target``, the last ``niced`` of them niced (see the module).
 
+        ``picture_workers``: how many of the first workers pictures go to without waiting (default: all).
+
         Nothing starts until :meth:`start`.
         """
         self.workers = workers
         self.niced = niced
+        self.picture_workers = workers if picture_workers is None else picture_workers
         self.limits = {priority: workers for priority in Priority} | dict(limits or {})
         self._never = {p for p in Priority if min(self.limits[q] for q in Priority if q <= p) <= 0}
         """Priorities no worker may take: their jobs run in this process."""
@@ -145,7 +156,8 @@ class Scheduler:
         The ``DEAL_WORKERS - 1`` workers that hints, analyses, GIFs and refills use first are niced.
         """
         limits = limits_for(render_workers, deal_workers)
-        return cls(render_workers + deal_workers, limits=limits, niced=max(deal_workers - 1, 0))
+        niced = max(deal_workers - 1, 0)
+        return cls(render_workers + deal_workers, limits=limits, niced=niced, picture_workers=render_workers)
 
     # -- what callers see -----------------------------------------------------------------
     @property
@@ -214,7 +226,8 @@ class Scheduler:
             raise OneJobAtATimeError(busy.priority)
         seconds = timeout if timeout is not None else TIMEOUTS[priority]
         deadline = None if seconds is None else real_seconds() + seconds
-        job = _Job(run, args, priority, owner, key, keep, fallback, deadline, MAX_HOLD if seconds is None else seconds)
+        hold = MAX_HOLD if seconds is None else seconds
+        job = _Job(run, args, priority, owner, key, keep, fallback, deadline, hold, real_seconds())
         if key is not None:
             self._keys[key] = job
         if owner is not None:
@@ -226,6 +239,7 @@ class Scheduler:
             self._queues[priority].append(job)
             self._dispatch()
             self._arm(deadline)
+            self._arm(self._spill_time(job))
         return waiter
 
     async def close(self) -> None:
@@ -259,20 +273,31 @@ class Scheduler:
         for priority in Priority:
             queue = self._queues[priority]
             while queue and free and self._fits(priority):
-                self._hand(self._pick(free, priority), queue.popleft())
+                if (worker := self._pick(free, queue[0])) is None:
+                    break  # pictures waiting for a render worker
+                self._hand(worker, queue.popleft())
             if not free:
                 return
 
-    def _pick(self, free: list[Worker], priority: Priority) -> Worker:
-        """Take from ``free`` the worker for a job: a picture the first (the render workers), a start the last
-        one not niced, a less urgent job the last (the niced first)."""
-        if priority is Priority.START:
+    def _pick(self, free: list[Worker], job: _Job) -> Worker | None:
+        """Take from ``free`` the worker for ``job``: a picture a render worker (another once it has waited
+        :data:`SPILL` seconds; ``None``: none yet), a start the last one not niced, a less urgent job the last
+        (the niced first)."""
+        if job.priority is Priority.PICTURE:
+            chosen = free[0]
+            if 0 < self.picture_workers <= self._pool.index(chosen) and real_seconds() < job.asked + SPILL:
+                return None
+        elif job.priority is Priority.START:
             plain = [worker for worker in free if not worker.niced]
             chosen = plain[-1] if plain else free[-1]
         else:
-            chosen = free[0] if priority is Priority.PICTURE else free[-1]
+            chosen = free[-1]
         free.remove(chosen)
         return chosen
+
+    def _spill_time(self, job: _Job) -> float | None:
+        """When a waiting picture may take a worker that is not a render worker (``None``: not a picture)."""
+        return job.asked + SPILL if job.priority is Priority.PICTURE else None
 
     def _hand(self, worker: Worker, job: _Job) -> None:
         """Send ``job`` to ``worker`` (a pipe write; its arguments are small)."""
@@ -347,13 +372,15 @@ class Scheduler:
             elif job is not None and job.deadline is not None and job.deadline <= now:
                 self._give_up_on(job, JobTimeoutError(job.priority))  # its worker may still answer, unheard
         self._dispatch()
-        self._arm(min(self._next_times(), default=None))
+        self._arm(min(self._next_times(now), default=None))
 
-    def _next_times(self) -> Iterator[float]:
+    def _next_times(self, now: float) -> Iterator[float]:
         for queue in self._queues.values():
             for job in queue:
                 if job.deadline is not None:
                     yield job.deadline
+                if (spill := self._spill_time(job)) is not None and spill > now:
+                    yield spill
         for worker in self._pool:
             if (job := worker.job) is not None:
                 yield worker.since + job.hold

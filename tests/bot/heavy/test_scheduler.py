@@ -16,7 +16,7 @@ import pytest
 import pytest_asyncio
 
 from bot.heavy import JobTimeoutError, OneJobAtATimeError, Priority, Scheduler, WorkerDiedError, limits_for
-from bot.heavy.scheduler import MAX_FAILED_STARTS, NICE
+from bot.heavy.scheduler import MAX_FAILED_STARTS, NICE, SPILL
 from tests.bot.heavy.jobs import blob, die, held, mark, niceness, pid, sleep, started
 from tests.bot.heavy.processes import alive
 
@@ -58,6 +58,34 @@ async def test_pictures_and_starts_find_a_worker_while_a_spammer_asks_for_analys
     (Path(folder) / "analyses").touch()
     assert await asyncio.gather(*analyses) == ["analysis-1", "analysis-2", "analysis-3"]
     assert started(folder)[-2:] == ["analysis-2", "analysis-3"]
+
+
+async def test_a_picture_waits_a_moment_for_the_render_worker_before_it_takes_another(bot_pool, tmp_path):
+    folder = str(tmp_path)
+    await until(lambda: bot_pool.ready == 3)
+    render = bot_pool.pids[0]
+    assert await bot_pool.submit(pid, priority=Priority.PICTURE) == render  # idle: the render worker
+    busy = bot_pool.submit(held, folder, "picture-1", priority=Priority.PICTURE, timeout=30)
+    await until(lambda: started(folder) == ["picture-1"])
+    asked = time.perf_counter()
+    second = bot_pool.submit(pid, priority=Priority.PICTURE)
+    assert (bot_pool.holding, bot_pool.waiting) == (1, 1)  # two workers idle, and yet it waits
+    drawn_by = await asyncio.wait_for(second, 10)
+    assert drawn_by in bot_pool.pids[1:] and time.perf_counter() - asked >= SPILL and bot_pool.fallbacks == 0
+    (Path(folder) / "go").touch()
+    assert await busy == "picture-1"
+
+
+async def test_without_render_workers_a_picture_takes_any_free_worker_at_once():
+    jobs = Scheduler.for_workers(0, 2)
+    jobs.start()
+    try:
+        await until(lambda: jobs.ready == 2)
+        drawing = jobs.submit(pid, priority=Priority.PICTURE)
+        assert (jobs.holding, jobs.waiting) == (1, 0)
+        assert await drawing in jobs.pids
+    finally:
+        await jobs.close()
 
 
 async def test_free_workers_go_to_the_most_urgent_job_waiting(one_worker, tmp_path):
