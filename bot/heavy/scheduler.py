@@ -239,7 +239,8 @@ class Scheduler:
             self._queues[priority].append(job)
             self._dispatch()
             self._arm(deadline)
-            self._arm(self._spill_time(job))
+            if job.worker is None and not job.done:  # still waiting: it may take another worker at its spill time
+                self._arm(self._spill_time(job))
         return waiter
 
     async def close(self) -> None:
