@@ -58,7 +58,7 @@ def _bot(folder: Path, database_url: str | None) -> SolitaireBot:
     settings = load_settings(
         _env_file=None, discord_token="bench", database_path=folder / "bench.db", database_url=database_url
     )
-    deals: DealBank[Any] = DealBank(_easy_deal, variants=VARIANTS, size=0, executor=None, numbers=lambda: 777)
+    deals: DealBank[Any] = DealBank(_easy_deal, variants=VARIANTS, size=0, numbers=lambda: 777)
     return SolitaireBot(settings, deals=deals, daily_solve=instant_daily)
 
 
@@ -201,7 +201,8 @@ async def run(games: int, rate: float, seconds: float, database_url: str | None 
         "moves_saved": accepted,
         "bot_errors": errors,
         "render_workers": bot.settings.render_workers,
-        "render_fallbacks": bot.renders.fallbacks,
+        "render_fallbacks": bot.jobs.fallbacks,
+        "workers_replaced": bot.jobs.replaced,
     }
 
 

@@ -99,7 +99,7 @@ async def work(path: str, count: int, shard: int, start_at: float) -> dict[str, 
         return Delivery.POSTED
 
     bank: DealBank[ProvenDeal] = DealBank(
-        lambda variant, n: solve(DealRequest(variant, str(n))), variants=VARIANTS, size=0, executor=None
+        lambda variant, n: solve(DealRequest(variant, str(n))), variants=VARIANTS, size=0
     )
     service = DailyService(db, bank, now=lambda: NOW, secret=lambda: "bench", solve=solve, ownership=ownership)
     service.add_listener(post)

@@ -24,16 +24,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import math
-import multiprocessing
 import statistics
 import tempfile
 import time
-from concurrent.futures import ProcessPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 
 from bot.daily import DailyService
 from bot.deal_bank import DealBank, solve_numbered
+from bot.heavy import Scheduler
 from bot.sessions import SessionManager
 from bot.storage import Database
 from render import render_board
@@ -66,11 +65,19 @@ async def first_board(
 
 def start_up(db: Database, run: int, args: argparse.Namespace) -> tuple[DealBank[object], DailyService]:
     """A bot's start: a deal bank with fresh worker processes, filling at once, and the daily service."""
-    executor = ProcessPoolExecutor(args.workers, mp_context=multiprocessing.get_context("spawn"))
-    bank: DealBank[object] = DealBank(solve_numbered, variants=VARIANTS, size=args.bank, executor=executor)
+    jobs = Scheduler.for_workers(0, args.workers)  # the bot's pool without its render worker
+    jobs.start()
+    bank: DealBank[object] = DealBank(solve_numbered, variants=VARIANTS, size=args.bank, jobs=jobs)
     bank.start()  # the refills are queued first, as in SolitaireBot.setup_hook
     service = DailyService(db, bank, now=lambda: NOW, secret=lambda: f"bench-{run}", spares=args.spares)
     return bank, service
+
+
+async def shut_down(bank: DealBank[object]) -> None:
+    """Stop the bank and its worker processes."""
+    await bank.close()
+    if bank.jobs is not None:
+        await bank.jobs.close()
 
 
 async def one_run(run: int, args: argparse.Namespace, folder: Path) -> tuple[float, float, float, float]:
@@ -84,14 +91,14 @@ async def one_run(run: int, args: argparse.Namespace, folder: Path) -> tuple[flo
             warm = await first_board(service, SessionManager(db, now=lambda: NOW), 2 * run + 2, args.variant)
             await service.fill_spares()  # the spares a running bot keeps (stored: they outlive the restart)
         finally:
-            await bank.close()
+            await shut_down(bank)
         bank, service = start_up(db, run, args)
         try:
             sessions = SessionManager(db, now=lambda: NOW)
             stored = await first_board(service, sessions, 2 * run + 2, args.variant, user_id=2)
             spare = await first_board(service, sessions, 1_000_000 + run, args.variant) if args.spares else math.nan
         finally:
-            await bank.close()
+            await shut_down(bank)
     finally:
         await db.close()
     return cold, warm, stored, spare

@@ -57,7 +57,6 @@ def _bot(folder: Path) -> SolitaireBot:
         lambda variant, number: ProvenDeal(variant, number, OPEN_DECK, ()),
         variants=VARIANTS,
         size=0,
-        executor=None,
         numbers=lambda: 777,
     )
     return SolitaireBot(settings, deals=deals, now=time.time, daily_solve=instant_daily)

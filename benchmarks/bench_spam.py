@@ -17,7 +17,7 @@ with its numbered-deal cache on a SQLite file, and ``SessionManager.start``.
    ready (``benchmarks/bench_daily.py`` times that path); this case is what remains without one.
 
 ``--legacy`` replays the old behaviour for comparison: no reservation or limit, no cache, and every
-solve queued first come, first served in the executor. Ends with one ``key=value`` line.
+solve queued first come, first served for every worker. Ends with one ``key=value`` line.
 """
 
 from __future__ import annotations
@@ -26,18 +26,17 @@ import argparse
 import asyncio
 import contextlib
 import itertools
-import multiprocessing
 import os
 import statistics
 import tempfile
 import time
 from collections.abc import AsyncIterator, Callable
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from bot import errors
 from bot.deal_bank import SOLVER_VERSION, DealBank, solve_numbered
+from bot.heavy import Priority, Scheduler
 from bot.sessions import SessionManager
 from bot.storage import Database
 from bot.storage.deals import StoredDeals
@@ -47,30 +46,27 @@ from solitaire.deals import DealRequest, solve_request
 BANK_SIZE = 4
 
 
-def _noop() -> int:
-    return os.getpid()
-
-
 class Legacy(DealBank[Any]):
-    """The deal bank before players came first: every solve straight into the executor, first come first served."""
+    """The deal bank before players came first: every solve straight to a worker, first come first served."""
 
     async def run(self, job: Callable[..., Any], *args: Any, urgent: bool = True) -> Any:
-        """Queue ``job`` in the executor with no priority."""
-        return await asyncio.get_running_loop().run_in_executor(self.executor, job, *args)
+        """Queue ``job`` with every other, in one line."""
+        assert self.jobs is not None
+        return await self.jobs.submit(job, *args, priority=Priority.START)
 
 
-def _bank(executor: ProcessPoolExecutor, workers: int, legacy: bool, db: Database | None) -> DealBank[Any]:
+def _bank(jobs: Scheduler, legacy: bool, db: Database | None) -> DealBank[Any]:
     kind = Legacy if legacy else DealBank
-    bank: DealBank[Any] = kind(solve_numbered, variants=VARIANTS, size=BANK_SIZE, executor=executor, workers=workers)
+    bank: DealBank[Any] = kind(solve_numbered, variants=VARIANTS, size=BANK_SIZE, jobs=jobs)
     if db is not None and not legacy:
         bank.use_cache(StoredDeals(db, SOLVER_VERSION))
     return bank
 
 
-async def _drain(executor: ProcessPoolExecutor, workers: int) -> None:
-    """Wait until every worker is idle (jobs left by a closed bank finish first)."""
-    loop = asyncio.get_running_loop()
-    await asyncio.gather(*(loop.run_in_executor(executor, _noop) for _ in range(workers * 4)))
+async def _drain(jobs: Scheduler) -> None:
+    """Wait until every worker is ready and idle (jobs left by a closed bank finish first)."""
+    while jobs.ready < jobs.workers or jobs.holding or jobs.waiting:
+        await asyncio.sleep(0.01)
 
 
 @contextlib.asynccontextmanager
@@ -82,11 +78,11 @@ async def _reserved(manager: SessionManager, user: int, legacy: bool) -> AsyncIt
             yield
 
 
-async def spam(executor: ProcessPoolExecutor, workers: int, seconds: float, legacy: bool, folder: Path) -> list[float]:
+async def spam(jobs: Scheduler, seconds: float, legacy: bool, folder: Path) -> list[float]:
     """User B's start latencies (s) while user A spams numbered goldrush starts."""
     db = await Database.open(folder / "spam.sqlite")
     manager = SessionManager(db, now=time.time)
-    bank = _bank(executor, workers, legacy, db)
+    bank = _bank(jobs, legacy, db)
     bank.start()
     await bank.wait_idle()  # a full bank, as on a server that has been up a while
     stop = time.perf_counter() + seconds
@@ -121,25 +117,23 @@ async def spam(executor: ProcessPoolExecutor, workers: int, seconds: float, lega
     for task in spam_tasks:
         task.cancel()
     await asyncio.gather(*spam_tasks, return_exceptions=True)
-    bank.executor = None  # keep the shared executor for the next phase
     await bank.close()
     await manager.close()
     await db.close()
-    await _drain(executor, workers)
+    await _drain(jobs)
     return waits
 
 
-async def first_daily(executor: ProcessPoolExecutor, workers: int, legacy: bool) -> float:
+async def first_daily(jobs: Scheduler, legacy: bool) -> float:
     """Seconds to get a daily deal asked for just after a fresh bank starts filling."""
-    bank = _bank(executor, workers, legacy, None)
+    bank = _bank(jobs, legacy, None)
     bank.start()
     await asyncio.sleep(0.05)  # the start-up refills are queued and running
     began = time.perf_counter()
     await bank.run(solve_request, DealRequest("draw3", f"bench-daily-{began}"), urgent=True)
     wait = time.perf_counter() - began
-    bank.executor = None
     await bank.close()
-    await _drain(executor, workers)
+    await _drain(jobs)
     return wait
 
 
@@ -151,14 +145,16 @@ def _summary(values: list[float]) -> tuple[float, float, float]:
 
 async def main_async(args: argparse.Namespace) -> None:
     """Run both phases and print their figures."""
-    executor = ProcessPoolExecutor(args.workers, mp_context=multiprocessing.get_context("spawn"))
+    # the bot's pool without its render worker; the legacy line: one queue, every worker for every solve
+    jobs = Scheduler(args.workers) if args.legacy else Scheduler.for_workers(0, args.workers)
+    jobs.start()
     try:
-        await _drain(executor, args.workers)  # spawn the processes before timing anything
+        await _drain(jobs)  # spawn the processes before timing anything
         with tempfile.TemporaryDirectory() as folder:
-            waits = await spam(executor, args.workers, args.seconds, args.legacy, Path(folder))
-        dailies = [await first_daily(executor, args.workers, args.legacy) for _ in range(args.dailies)]
+            waits = await spam(jobs, args.seconds, args.legacy, Path(folder))
+        dailies = [await first_daily(jobs, args.legacy) for _ in range(args.dailies)]
     finally:
-        executor.shutdown(cancel_futures=True)
+        await jobs.close()
     start_p50, start_p95, start_max = _summary(waits)
     daily_p50, daily_p95, daily_max = _summary(dailies)
     mode = "legacy (before players first)" if args.legacy else "players first"

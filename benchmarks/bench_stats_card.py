@@ -2,8 +2,9 @@
 
 Every veteran card is a different one (its own seeded months of play: other scores, dates and ratings),
 so the text sprites of its figures are drawn afresh as in the bot, not read from the cache. The
-``pool`` figures go through a real render worker (``bot.render_pool.RenderPool(1)``): the card is pickled
-to the worker, drawn there and its PNG sent back, as ``/solitaire stats`` does.
+``pool`` figures go through a real worker process of the heavy-work scheduler (``bot.heavy.Scheduler(1)``
+through ``bot.render_pool.Pictures``): the card is pickled to the worker, drawn there and its PNG sent
+back, as ``/solitaire stats`` does.
 
 Run: ``.venv/bin/python benchmarks/bench_stats_card.py`` (``--cards N``, ``--cold-runs N``).
 """
@@ -22,7 +23,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bot.render_pool import RenderPool  # noqa: E402
+from bot.heavy import Scheduler  # noqa: E402
+from bot.render_pool import Pictures  # noqa: E402
 from render.samples import sample_stats_card  # noqa: E402
 from render.stats_card import render_stats_card  # noqa: E402
 from render.stats_data import StatsCard  # noqa: E402
@@ -59,8 +61,9 @@ def time_cards(cards: list[StatsCard]) -> tuple[list[float], list[int]]:
 
 async def time_pool(cards: list[StatsCard]) -> list[float]:
     """Draw each card once through a real render worker process (pickle, draw, PNG back)."""
-    pool = RenderPool(1)
-    pool.start()
+    jobs = Scheduler(1)
+    jobs.start()
+    pool = Pictures(jobs)
     try:
         await pool.render(cards[0])  # the worker has started and loaded its fonts
         times = []
@@ -70,7 +73,7 @@ async def time_pool(cards: list[StatsCard]) -> list[float]:
             times.append(time.perf_counter() - start)
         return times
     finally:
-        await pool.close()
+        await jobs.close()
 
 
 def cold(runs: int) -> float:

@@ -1,7 +1,7 @@
-"""After the game: when analysis and replays open, the buttons' ids, and solving off the event loop.
+"""After the game: when analysis and replays open, the buttons' ids, and the heavy jobs behind them.
 
-Nothing here knows Discord. The solving jobs (analysis, hints) are picklable functions that the cog
-hands to the deal workers (``DealBank.run(..., urgent=True)``: a player is waiting).
+Nothing here knows Discord. The jobs (analysis, hint, replay GIF) are picklable functions that the
+cog hands to the heavy-work scheduler (:mod:`bot.heavy`) at their priority, one at a time per member.
 """
 
 from __future__ import annotations
@@ -12,12 +12,19 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Literal, TypeVar
 
+from bot.analysis_words import analysis_text, game_after
+from bot.clicks import MAX_GAME_ID
 from bot.errors import BotError
+from bot.move_words import move_places
+from bot.render_pool import BoardPicture, draw
 from bot.storage.games import GameRecord
+from bot.storage.replays import SharedReplay
+from render.animate import animate
 from solitaire import game_from_json
+from solitaire.alt_text import describe_board
 from solitaire.analysis import DEFAULT_BUDGET_MS, Analysis, analyze
 from solitaire.hint import Hint, hint_for
-from solitaire.view import BoardView
+from solitaire.view import BoardView, view_of
 
 T = TypeVar("T")
 
@@ -44,6 +51,14 @@ class NotFinishedError(BotError):
 
     def __init__(self) -> None:
         super().__init__("That game is still running: analysis and replays open when it is over.")
+
+
+class ReplayPostedError(BotError):
+    """A second Share replay of a game: its one public replay is posted (or being posted)."""
+
+    def __init__(self, shared: SharedReplay | None) -> None:
+        where = f"is already posted: {shared.link}" if shared is not None and shared.link else "is being posted now"
+        super().__init__(f"This game's replay {where} (one public replay per game).")
 
 
 def hints_allowed(record: GameRecord) -> bool:
@@ -91,6 +106,48 @@ def hint_of(view: BoardView, number: int, salt: int) -> Hint:
     return hint_for(view, number=number, salt=salt)
 
 
+@dataclass(frozen=True)
+class AnalysisReply:
+    """The whole answer to Analyze: the words and the picture of the last winnable position (with its alt text)."""
+
+    text: str
+    png: bytes
+    alt: str
+
+
+def analysis_reply(state: str) -> AnalysisReply:
+    """Analyze a stored game and put the answer in words, with its picture; for a worker process.
+
+    The losing move is marked on the picture: its source as a selected source, its target in red.
+    """
+    analysis = analyze_state(state)
+    kept = game_after(game_from_json(json.loads(state)), analysis.last_winnable or 0)
+    source, target = move_places(kept, kept.parse_move(analysis.lost_by)) if analysis.lost_by else (None, None)
+    view = view_of(kept)
+    return AnalysisReply(
+        analysis_text(analysis, kept), draw(BoardPicture(view, selected=source, target=target)), describe_board(view)
+    )
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A game's replay GIF and what its post says of the game."""
+
+    gif: bytes
+    title: str
+    status: str
+    score: int
+    moves: int
+
+
+def replay_of(state: str) -> Replay:
+    """The replay GIF of a stored game (``games.state``), capped in frames and bytes; for a worker process."""
+    game = game_from_json(json.loads(state))
+    final = view_of(game)
+    animation = animate(game.rules, game.deck, game.log)
+    return Replay(animation.data, game.rules.title, final.status.value, final.score, final.move_count)
+
+
 # -- the buttons' custom ids ----------------------------------------------------------
 AFTER_PREFIX = "solag"
 _AFTER_ID = re.compile(r"^solag:(?P<game>\d{1,19}):(?P<action>analyze|replay|hint)(?::(?P<version>\d{1,9}))?$")
@@ -113,9 +170,12 @@ class AfterGameClick:
 
 
 def parse_after_game_click(custom_id: str) -> AfterGameClick | None:
-    """Read an after-game button's custom id; ``None`` if malformed (a hint needs its version, the others none)."""
+    """Read an after-game button's custom id; ``None`` if malformed (a hint needs its version, the others none).
+
+    Custom ids are untrusted: a game number beyond SQLite's 64-bit range is malformed too.
+    """
     match = _AFTER_ID.match(custom_id)
-    if match is None:
+    if match is None or int(match["game"]) > MAX_GAME_ID:
         return None
     action: AfterAction = (
         "analyze" if match["action"] == "analyze" else "replay" if match["action"] == "replay" else "hint"

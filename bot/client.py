@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import functools
 import logging
-import multiprocessing
 from collections.abc import Awaitable, Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import discord
@@ -16,10 +14,11 @@ from discord.ext import commands
 from bot.challenges import ChallengeService
 from bot.daily import DailyService, Solve
 from bot.deal_bank import Deal, DealBank, solve_numbered
+from bot.heavy import Scheduler
 from bot.invite import SCOPES, Permission, invite_lines, required
 from bot.metrics import BotMetrics, Sources
 from bot.race import RaceService
-from bot.render_pool import RenderPool
+from bot.render_pool import Pictures
 from bot.sessions import Clock, FinishSource, Session, SessionManager
 from bot.settings import Settings
 from bot.shards import Ownership
@@ -104,18 +103,20 @@ class SolitaireTree(discord.app_commands.CommandTree["SolitaireBot"]):
 class SolitaireBot(commands.Bot):
     """The bot: one :class:`commands.Bot` with the ``/solitaire`` command group.
 
-    Services are built in :meth:`setup_hook` (``db``, ``sessions``, ``deals``); tests pass
+    Services are built in :meth:`setup_hook` (``db``, ``jobs``, ``sessions``, ``deals``); tests pass
     their own ``deals`` (pre-solved, no processes) and read time from ``now``.
     """
 
     db: Database
+    jobs: Scheduler
+    """The one door for heavy work: pictures, solves, hints, analyses and GIFs (:mod:`bot.heavy`)."""
     sessions: SessionManager
     deals: DealBank[Deal]
     metrics: BotMetrics
     daily: DailyService
     races: RaceService
     challenges: ChallengeService
-    renders: RenderPool
+    renders: Pictures
 
     def __init__(
         self,
@@ -156,14 +157,12 @@ class SolitaireBot(commands.Bot):
 
     async def _set_up(self) -> None:
         self.db = await open_database(self.settings.database_target)
+        self.jobs = Scheduler.for_workers(self.settings.render_workers, self.settings.deal_workers)
+        self.jobs.start()
+        self.renders = Pictures(self.jobs)
         self.deals = self._given_deals or DealBank(
-            solve_numbered,
-            variants=VARIANTS,
-            size=self.settings.deal_bank_size,
-            executor=ProcessPoolExecutor(self.settings.deal_workers, mp_context=multiprocessing.get_context("spawn")),
+            solve_numbered, variants=VARIANTS, size=self.settings.deal_bank_size, jobs=self.jobs
         )
-        self.renders = RenderPool(self.settings.render_workers)
-        self.renders.start()
         owns = self.ownership.owns
         self.sessions = SessionManager(self.db, now=self.now)
         self.sessions.add_finish_listener(self._announce_finished)
@@ -319,8 +318,8 @@ class SolitaireBot(commands.Bot):
             await self.sessions.close()
         if hasattr(self, "deals"):
             await self.deals.close()
-        if hasattr(self, "renders"):
-            await self.renders.close()
+        if hasattr(self, "jobs"):
+            await self.jobs.close()
         if hasattr(self, "db"):
             await self.db.close()
 

@@ -1,36 +1,32 @@
 """A bank of proven-winnable deals per variant, kept filled by worker processes in the background.
 
-Solving is CPU-bound, so it never runs on the event loop: every solve goes to an
-executor (a :class:`concurrent.futures.ProcessPoolExecutor` in production). A
-start takes a banked deal at once, and the bank refills behind it; only an empty
-bank or a requested deal number makes the caller wait for a solve.
+Solving is CPU-bound, so it never runs on the event loop: every solve is a job of the heavy-work
+scheduler (:mod:`bot.heavy`, in production). A start takes a banked deal at once, and the bank
+refills behind it; only an empty bank or a requested deal number makes the caller wait for a solve.
 
 Two kinds of deal (STYLE lesson 14, "ranked means unknowable"): the bank's **private** deals,
 each keyed by 128 random bits nobody ever sees (ranked casual games and races: nobody can compute
 one before it is dealt), and **public** ones a player asks for by number or seed (practice:
 playable and comparable, never ranked).
 
-Players first: every job goes through :meth:`DealBank.run` (``urgent=True`` by default),
-which hands the workers to waiting players (numbered deals, an empty bank, dailies)
-before background refills. A running solve is never interrupted, so with one worker a
-player may still wait for the refill in flight; with ``workers >= 2`` refills use at most
-``workers - 1`` of them and one is always free for players. Numbered deals are kept in a
-:class:`DealCache` (the database, in production), so a repeated number costs no solve.
+Players first: every job goes through :meth:`DealBank.run`; ``urgent=True`` (the default: a
+player waits: numbered and seeded deals, an empty bank, dailies) is a :attr:`~bot.heavy.Priority.START`
+job, served before every background refill (:attr:`~bot.heavy.Priority.BACKGROUND`), and the
+scheduler's limits keep a worker free for starts. Numbered deals are kept in a :class:`DealCache`
+(the database, in production), so a repeated number costs no solve.
 """
 
 from __future__ import annotations
 
 import asyncio
-import heapq
-import itertools
 import logging
 import secrets
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
+from bot.heavy import Priority, Scheduler
 from solitaire import Card
 from solitaire.deals import ProvenDeal, numbered_deal, private_deal, seeded_deal
 
@@ -41,8 +37,6 @@ ResultT = TypeVar("ResultT")
 
 SOLVER_VERSION = "1"
 """Keys the cached numbered deals: bump it when the solver or its budgets change which deal a number gives."""
-URGENT, BACKGROUND = 0, 1
-"""Job priorities: a player waiting, then refills of the bank."""
 
 
 class Deal(Protocol):
@@ -107,55 +101,6 @@ class DealCache(Protocol[DealT]):
         """Store a solved deal."""
 
 
-class Workers:
-    """Hands ``slots`` workers to jobs, urgent first; background jobs get at most ``background_slots``."""
-
-    def __init__(self, slots: int, *, background_slots: int | None = None) -> None:
-        self.slots = max(slots, 1)
-        self.background_slots = background_slots if background_slots is not None else max(self.slots - 1, 1)
-        self._busy = {URGENT: 0, BACKGROUND: 0}
-        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
-        self._order = itertools.count()
-
-    def _free_for(self, priority: int) -> bool:
-        if self._busy[URGENT] + self._busy[BACKGROUND] >= self.slots:
-            return False
-        return priority == URGENT or self._busy[BACKGROUND] < self.background_slots
-
-    async def acquire(self, priority: int) -> None:
-        """Wait for a worker (urgent jobs are served before any background job waiting)."""
-        if self._free_for(priority) and not any(waiting <= priority for waiting, _, _ in self._waiting):
-            self._busy[priority] += 1
-            return
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        entry = (priority, next(self._order), future)
-        heapq.heappush(self._waiting, entry)
-        try:
-            await future
-        except asyncio.CancelledError:
-            if entry in self._waiting:
-                self._waiting.remove(entry)
-                heapq.heapify(self._waiting)
-            elif future.done() and not future.cancelled():
-                self.release(priority)  # granted, then cancelled: hand it on
-            raise
-
-    def release(self, priority: int) -> None:
-        """Give a worker back and wake the waiting jobs that may now run, urgent first."""
-        self._busy[priority] -= 1
-        while self._waiting and self._free_for(self._waiting[0][0]):
-            waiting, _, future = heapq.heappop(self._waiting)
-            if future.done():  # its task was cancelled while it waited
-                continue
-            self._busy[waiting] += 1
-            future.set_result(None)
-
-    @property
-    def waiting(self) -> int:
-        """Jobs waiting for a worker."""
-        return len(self._waiting)
-
-
 class DealBank(Generic[DealT]):
     """Private deals per variant, ``size`` of each kept ready; public ones solved on request."""
 
@@ -165,36 +110,32 @@ class DealBank(Generic[DealT]):
         *,
         variants: Iterable[str],
         size: int,
-        executor: Executor | None,
+        jobs: Scheduler | None = None,
         private: Solver[DealT] | None = None,
         seeded: Solver[DealT] | None = None,
         numbers: Callable[[], int] | None = None,
-        workers: int | None = None,
         cache: DealCache[DealT] | None = None,
     ) -> None:
-        """Bank ``size`` private deals of each variant, solving in ``executor``.
+        """Bank ``size`` private deals of each variant, solving as jobs of ``jobs``.
 
         ``solver(variant, number)`` finds public numbered deals, ``private(variant, key)`` the bank's
         deals (keys from ``numbers()``: 128 random bits unless a test gives its own; default: ``solver``
         itself, on keys nobody can guess), ``seeded(variant, seed)`` a shuffle seed asked for by a player.
-        ``executor=None`` calls the solvers on the event loop: only for tests with instant solvers.
-        ``workers`` is the executor's number of processes (read from it when not given);
+        ``jobs=None`` calls the solvers on the event loop: only for tests with instant solvers.
         ``cache`` keeps numbered deals (see :meth:`use_cache`).
         """
         self.solver = solver
         self.private = private or solver
         self.seeded_solver: Solver[DealT] | None = seeded
         self.size = size
-        self.executor = executor
-        slots = workers if workers is not None else int(getattr(executor, "_max_workers", 1) or 1)
-        self.workers = Workers(slots)
+        self.jobs = jobs
         self.cache = cache
         self._numbers = numbers or _private_key
         self._banks: dict[str, deque[PrivateDeal[DealT]]] = {variant: deque() for variant in variants}
         self._refills: dict[str, asyncio.Task[None]] = {}
         self._closed = False
         self.solving = 0
-        """Solves handed to the executor and not finished yet (waiting for a worker or running)."""
+        """Solves asked of the workers and not finished yet (waiting for a worker or running)."""
 
     def available(self, variant: str) -> int:
         """How many deals of ``variant`` are ready."""
@@ -259,21 +200,15 @@ class DealBank(Generic[DealT]):
     async def run(self, job: Callable[..., ResultT], *args: Any, urgent: bool = True) -> ResultT:
         """Run the picklable CPU-bound ``job(*args)`` on a worker and return its result.
 
-        ``urgent=True`` (a player is waiting: a numbered deal, a daily deal) is served before
-        every background job (``urgent=False``: bank refills, deals solved ahead). Without an
-        executor (tests) the job runs on the event loop.
+        ``urgent=True`` (a player is waiting: a numbered deal, a daily deal) is a start, served
+        before every background job (``urgent=False``: bank refills, deals solved ahead). Without
+        ``jobs`` (tests) the job runs on the event loop.
         """
-        priority = URGENT if urgent else BACKGROUND
         self.solving += 1
         try:
-            await self.workers.acquire(priority)
-            try:
-                if self.executor is None:
-                    return job(*args)
-                loop = asyncio.get_running_loop()
-                return await loop.run_in_executor(self.executor, job, *args)
-            finally:
-                self.workers.release(priority)
+            if self.jobs is None:
+                return job(*args)
+            return await self.jobs.submit(job, *args, priority=Priority.START if urgent else Priority.BACKGROUND)
         finally:
             self.solving -= 1
 
@@ -303,14 +238,12 @@ class DealBank(Generic[DealT]):
                 bank.append(PrivateDeal(variant, deal))
 
     async def close(self) -> None:
-        """Stop refilling and shut the executor down without waiting for running solves."""
+        """Stop refilling (the solves already asked for are the scheduler's to stop)."""
         self._closed = True
         tasks = [task for task in self._refills.values() if not task.done()]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        if self.executor is not None:
-            self.executor.shutdown(wait=False, cancel_futures=True)
 
 
 def _private_key() -> int:

@@ -33,9 +33,11 @@ class Settings(BaseSettings):
     discord_api_base: AnyUrl | None = None
     discord_gateway_url: AnyUrl | None = None
     deal_bank_size: int = Field(default=4, ge=0, le=100)
-    deal_workers: int = Field(default=2, ge=1, le=max(os.cpu_count() or 1, 1) * 2)
+    deal_workers: int = Field(default=2, ge=0, le=max(os.cpu_count() or 1, 1) * 2)
+    """Worker processes for solves, hints, analyses and GIFs; starts may use all, the rest all but one
+    (0: they run in threads of the bot's process, for tests)."""
     render_workers: int = Field(default=1, ge=0, le=max(os.cpu_count() or 1, 1) * 2)
-    """Processes that draw the board pictures (0: draw in a thread of the bot's process)."""
+    """Worker processes kept for board pictures, beside the ``deal_workers`` (pictures may use those too)."""
     daily_spares: int = Field(default=1, ge=0, le=10)
     """Proven daily deals kept ready per variant for a server's day deal nobody solved ahead."""
     daily_secret: SecretStr | None = None

@@ -1,181 +1,163 @@
 """What the after-game buttons do: Analyze (private), Share replay (public GIF), Hint (private, charged).
 
-The buttons themselves are in :mod:`cogs.after_game_buttons`.
+A mixin of the ``/solitaire`` cog (:class:`AfterGameCommands`): the buttons themselves are in
+:mod:`cogs.after_game_buttons` and hand their clicks to the cog. Each action is one heavy job
+(:mod:`bot.heavy`) at its priority, owned by the member (one at a time: a second click is refused
+privately, or joins the same request) and keyed by what it asks (a finished analysis is reused).
+A game's replay is posted publicly once (stored, so also after a restart); a second Share replay
+answers privately with a link to it.
 """
 
 from __future__ import annotations
 
-import asyncio
+import contextlib
 import io
-import json
 import logging
-from typing import cast
 
 import discord
 
 from bot import errors
 from bot.after_game import (
     AfterGameClick,
-    analyze_state,
+    ReplayPostedError,
+    analysis_reply,
     check_after_game,
     check_hints_allowed,
     hint_of,
+    replay_of,
 )
-from bot.client import UNEXPECTED, SolitaireBot
-from bot.move_words import describe_move, move_places
-from bot.render_pool import BoardPicture
+from bot.client import UNEXPECTED
+from bot.heavy import Priority
+from bot.move_words import describe_move
+from bot.storage import StorageError
 from bot.storage import games as games_db
+from bot.storage import replays as replays_db
 from bot.storage.games import GameRecord
+from cogs.base import SolitaireCogBase
 from cogs.board import build_board, edit_stored_board
 from cogs.errors import answer_privately, refusals
-from render.animate import animate
-from solitaire import Game, game_from_json, new_game
-from solitaire.alt_text import describe_board
-from solitaire.analysis import Analysis
 from solitaire.scoring import HINT_PENALTY
-from solitaire.view import view_of
 from solitaire.words import plural
 
 log = logging.getLogger(__name__)
 
-MAX_CONTENT = 1900
-"""Room left in a 2000-character message for the analysis text."""
 
+class AfterGameCommands(SolitaireCogBase):
+    """Analyze, Share replay and Hint (a mixin of :class:`cogs.solitaire.Solitaire`)."""
 
-# -- the actions --------------------------------------------------------------------------
-async def _finished_game(bot: SolitaireBot, interaction: discord.Interaction, game_id: int, what: str) -> GameRecord:
-    """The player's own finished game, once nobody can gain from ``what`` any more."""
-    record = await games_db.get_game(bot.db, game_id)
-    if record is None:
-        raise errors.UnknownGameError()
-    if record.user_id != interaction.user.id:
-        raise errors.NotYourGameError(record.user_id)
-    check_after_game(record, what, over=await bot.competition_over(record))
-    return record
+    async def handle_after_game_click(self, interaction: discord.Interaction, click: AfterGameClick | None) -> None:
+        """Answer an after-game button (refusals privately; ``None``: unreadable id)."""
+        try:
+            async with refusals(interaction):
+                if click is None:
+                    raise errors.BadClickError()
+                if click.action == "analyze":
+                    await self._analyze(interaction, click)
+                elif click.action == "replay":
+                    await self._replay(interaction, click)
+                else:
+                    await self._hint(interaction, click)
+        except Exception:
+            log.exception("after-game click %s failed", click)
+            await answer_privately(interaction, UNEXPECTED)
 
+    async def _finished_game(self, interaction: discord.Interaction, game_id: int, what: str) -> GameRecord:
+        """The player's own finished game, once nobody can gain from ``what`` any more."""
+        record = await games_db.get_game(self.db, game_id)
+        if record is None:
+            raise errors.UnknownGameError()
+        if record.user_id != interaction.user.id:
+            raise errors.NotYourGameError(record.user_id)
+        check_after_game(record, what, over=await self.bot.competition_over(record))
+        return record
 
-async def _analyze(bot: SolitaireBot, interaction: discord.Interaction, click: AfterGameClick) -> None:
-    record = await _finished_game(bot, interaction, click.game_id, "Analysis")
-    await interaction.response.defer(ephemeral=True, thinking=True)
-    analysis = await bot.deals.run(analyze_state, record.state, urgent=True)
-    game = game_from_json(json.loads(record.state))
-    kept = _game_after(game, analysis.last_winnable or 0)
-    text = analysis_text(analysis, kept)
-    source, target = move_places(kept, kept.parse_move(analysis.lost_by)) if analysis.lost_by else (None, None)
-    png = await bot.renders.render(BoardPicture(view_of(kept), selected=source, target=target))
-    picture = discord.File(io.BytesIO(png), filename="analysis.png", description=describe_board(view_of(kept)))
-    await interaction.edit_original_response(content=text, attachments=[picture])
-
-
-async def _replay(bot: SolitaireBot, interaction: discord.Interaction, click: AfterGameClick) -> None:
-    record = await _finished_game(bot, interaction, click.game_id, "The replay")
-    await interaction.response.defer(thinking=True)
-    game = game_from_json(json.loads(record.state))
-    animation = await asyncio.to_thread(animate, game.rules, game.deck, game.log)
-    final = view_of(game)
-    line = (
-        f"<@{record.user_id}>'s **{game.rules.title}** replay: {final.status.value}, **{plural(final.score, 'point')}**"
-    )
-    line += f" in {plural(final.move_count, 'move')}"
-    description = f"An animation of a whole {game.rules.title} game, move by move; final score {final.score}."
-    gif = discord.File(io.BytesIO(animation.data), filename="replay.gif", description=description)
-    await interaction.edit_original_response(
-        content=line, attachments=[gif], allowed_mentions=discord.AllowedMentions.none()
-    )
-
-
-async def _hint(bot: SolitaireBot, interaction: discord.Interaction, click: AfterGameClick) -> None:
-    session = bot.sessions.require_playable(click.game_id, interaction.user.id, click.version)
-    check_hints_allowed(session.record)
-    await interaction.response.defer(ephemeral=True, thinking=True)
-    view = session.view()
-    hint = await bot.deals.run(hint_of, view, session.game.hints + 1, session.id, urgent=True)
-    if hint.move is None:
-        await interaction.edit_original_response(
-            content="No move I tried wins from what you can see, so no hint and no points taken."
+    async def _analyze(self, interaction: discord.Interaction, click: AfterGameClick) -> None:
+        record = await self._finished_game(interaction, click.game_id, "Analysis")
+        solving = self.bot.jobs.submit(
+            analysis_reply,
+            record.state,
+            priority=Priority.ANALYSIS,
+            owner=interaction.user.id,
+            key=("analysis", record.id),
+            keep=True,
         )
-        return
-    words = describe_move(session.game, session.game.parse_move(hint.move))
-    outcome = await bot.sessions.take_hint(session, version=click.version)
-    text = (
-        f"Hint: **{words}** (it won {hint.wins} of {hint.samples} deals that fit what you can see).\n"
-        f"−{HINT_PENALTY} points; this game is now hinted, so it is not ranked on the casual leaderboards."
-    )
-    await interaction.edit_original_response(content=text)
-    board = await build_board(
-        session.record,
-        outcome.view,
-        outcome.version,
-        now=bot.now(),
-        renders=bot.renders,
-        four_colour=session.four_colour,
-    )
-    await edit_stored_board(bot, session, board, now=bot.now())
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        reply = await solving
+        picture = discord.File(io.BytesIO(reply.png), filename="analysis.png", description=reply.alt)
+        await interaction.edit_original_response(content=reply.text, attachments=[picture])
 
+    async def _replay(self, interaction: discord.Interaction, click: AfterGameClick) -> None:
+        record = await self._finished_game(interaction, click.game_id, "The replay")
+        claimed = await replays_db.claim_replay(
+            self.db,
+            record.id,
+            guild_id=interaction.guild_id or 0,
+            channel_id=interaction.channel_id or 0,
+            now=self.bot.now(),
+        )
+        if not claimed:
+            raise ReplayPostedError(await replays_db.shared_replay(self.db, record.id))
+        try:
+            message = await self._post_replay(interaction, record)
+        except BaseException:
+            with contextlib.suppress(StorageError):
+                await replays_db.release_replay(self.db, record.id)
+            raise
+        try:
+            await replays_db.replay_posted(self.db, record.id, message.id)
+        except StorageError as error:  # posted all the same; its claim runs out after replays_db.LEASE
+            log.warning("could not record the replay post of game %s: %s", record.id, error)
 
-_ACTIONS = {"analyze": _analyze, "replay": _replay, "hint": _hint}
+    async def _post_replay(self, interaction: discord.Interaction, record: GameRecord) -> discord.Message:
+        """Draw the replay GIF in a worker and post it in the channel with the score line."""
+        drawing = self.bot.jobs.submit(
+            replay_of, record.state, priority=Priority.REPLAY, owner=interaction.user.id, key=("replay", record.id)
+        )
+        await interaction.response.defer(thinking=True)
+        replay = await drawing
+        line = (
+            f"<@{record.user_id}>'s **{replay.title}** replay: {replay.status},"
+            f" **{plural(replay.score, 'point')}** in {plural(replay.moves, 'move')}"
+        )
+        description = f"An animation of a whole {replay.title} game, move by move; final score {replay.score}."
+        gif = discord.File(io.BytesIO(replay.gif), filename="replay.gif", description=description)
+        return await interaction.edit_original_response(
+            content=line, attachments=[gif], allowed_mentions=discord.AllowedMentions.none()
+        )
 
-
-async def handle_after_game_click(interaction: discord.Interaction, click: AfterGameClick | None) -> None:
-    """Answer an after-game button (refusals privately; ``None``: unreadable id)."""
-    bot = cast(SolitaireBot, interaction.client)
-    try:
-        async with refusals(interaction):
-            if click is None:
-                raise errors.BadClickError()
-            await _ACTIONS[click.action](bot, interaction, click)
-    except Exception:
-        log.exception("after-game click %s failed", click)
-        await answer_privately(interaction, UNEXPECTED)
-
-
-# -- words --------------------------------------------------------------------------------
-def _game_after(game: Game, applied: int) -> Game:
-    """The game after the first ``applied`` logged commands."""
-    kept = new_game(game.rules, deck=game.deck)
-    for text, seconds in game.log[:applied]:
-        kept.play(text, seconds=seconds)
-    return kept
-
-
-def analysis_text(analysis: Analysis, kept: Game) -> str:
-    """The private answer: winnable or not, the last winnable move, the losing move and a winning line in words."""
-    lines = ["**Analysis** (solved with every card known, now that the game is over)"]
-    start = {True: "The deal was winnable.", False: "The deal could not be won.", None: "Undecided whether the deal"}
-    lines.append(start[analysis.winnable_at_start] + (" could be won." if analysis.winnable_at_start is None else ""))
-    if analysis.status == "won":
-        lines.append("You won it: nothing was lost.")
-        return "\n".join(lines)
-    if analysis.last_winnable is None:
-        return "\n".join(lines)
-    where = f"after move {analysis.last_winnable}" if analysis.last_winnable else "at the start"
-    if analysis.lost_by is not None:
-        lost = describe_move(kept, kept.parse_move(analysis.lost_by))
-        lines.append(f"It was still winnable {where} (the picture); **{lost}** lost it.")
-    elif analysis.decided:
-        lines.append(f"It was still winnable {where}, when the game ended.")
-    else:
-        lines.append(f"It was proven winnable {where}; after that my search ran out of time (undecided).")
-    lines.append(_line_words(kept, analysis.line))
-    return "\n".join(lines)
-
-
-def _line_words(kept: Game, line: tuple[str, ...]) -> str:
-    """A winning line in the move autocomplete's words, cut to fit a message."""
-    if not line:
-        return ""
-    game = new_game(kept.rules, deck=kept.deck)
-    for text, seconds in kept.log:
-        game.play(text, seconds=seconds)
-    head = f"A winning line from there ({plural(len(line), 'move')}): "
-    words: list[str] = []
-    used = len(head)
-    for index, text in enumerate(line):
-        said = describe_move(game, game.parse_move(text))
-        if used + len(said) + 3 > MAX_CONTENT - 400:
-            words.append(f"… and {len(line) - index} more")
-            break
-        words.append(said)
-        used += len(said) + 3
-        game.play(text)
-    return head + " · ".join(words)
+    async def _hint(self, interaction: discord.Interaction, click: AfterGameClick) -> None:
+        session = self.sessions.require_playable(click.game_id, interaction.user.id, click.version)
+        check_hints_allowed(session.record)
+        finding = self.bot.jobs.submit(
+            hint_of,
+            session.view(),
+            session.game.hints + 1,
+            session.id,
+            priority=Priority.HINT,
+            owner=interaction.user.id,
+            key=("hint", session.id, click.version),
+            keep=True,
+        )
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        hint = await finding
+        if hint.move is None:
+            await interaction.edit_original_response(
+                content="No move I tried wins from what you can see, so no hint and no points taken."
+            )
+            return
+        words = describe_move(session.game, session.game.parse_move(hint.move))
+        outcome = await self.sessions.take_hint(session, version=click.version)
+        text = (
+            f"Hint: **{words}** (it won {hint.wins} of {hint.samples} deals that fit what you can see).\n"
+            f"−{HINT_PENALTY} points; this game is now hinted, so it is not ranked on the casual leaderboards."
+        )
+        await interaction.edit_original_response(content=text)
+        board = await build_board(
+            session.record,
+            outcome.view,
+            outcome.version,
+            now=self.bot.now(),
+            renders=self.bot.renders,
+            four_colour=session.four_colour,
+        )
+        await edit_stored_board(self.bot, session, board, now=self.bot.now())

@@ -1,7 +1,8 @@
 """The after-game buttons (persistent ``DynamicItem``): Analyze, Share replay and Hint.
 
 Their state is in the custom id (``solag:<game>:<action>[:<version>]``, see :mod:`bot.after_game`),
-so they work after restarts; a click is answered by :mod:`cogs.after_game`.
+so they work after restarts; like the board buttons, they hand a click to the cog
+(:func:`cogs.buttons.click_handler`), whose :mod:`cogs.after_game` mixin answers it.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import discord
 from bot.after_game import AfterGameClick, hints_allowed, parse_after_game_click
 from bot.pads import pad_for
 from bot.storage.games import GameRecord
+from cogs.buttons import click_handler
 from solitaire.scoring import HINT_PENALTY
 from solitaire.variants import Family
 
@@ -37,10 +39,8 @@ class AfterGameButton(discord.ui.DynamicItem[Button], template=r"solag:\S{0,96}"
         return cls(parse_after_game_click(match.string), button, custom_id=match.string)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        """Answer the click (refusals privately)."""
-        from cogs.after_game import handle_after_game_click  # the handlers draw boards: imported late, no cycle
-
-        await handle_after_game_click(interaction, self.click)
+        """Hand the click to the cog."""
+        await click_handler(interaction).handle_after_game_click(interaction, self.click)
 
 
 def finished_buttons(record: GameRecord) -> discord.ui.View:

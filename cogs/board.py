@@ -11,7 +11,7 @@ import discord
 
 from bot.clicks import BoardClick, source_name
 from bot.pads import ButtonSpec, pad_for
-from bot.render_pool import BoardPicture, RenderPool
+from bot.render_pool import BoardPicture, Pictures
 from bot.sessions import Session
 from bot.storage.games import GameRecord
 from cogs.after_game_buttons import add_hint_button, finished_buttons
@@ -71,7 +71,7 @@ async def build_board(
     version: int,
     *,
     now: float,
-    renders: RenderPool,
+    renders: Pictures,
     selected: str | None = None,
     four_colour: bool = False,
 ) -> Board:

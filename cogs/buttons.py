@@ -1,8 +1,9 @@
 """Persistent buttons (``DynamicItem``): their state is in the custom id, so they work after restarts.
 
-The buttons only parse their id and hand the click to the cog (``COG_NAME``); a
-malformed id still reaches the cog (as ``None``) so the player gets an answer. The id
-formats and the templates that route them here are defined once, in :mod:`bot.clicks`.
+The buttons only parse their id and hand the click to the cog (``COG_NAME``, through
+:func:`click_handler`); a malformed id still reaches the cog (as ``None``) so the player gets an
+answer. The id formats and the templates that route them here are defined once, in :mod:`bot.clicks`
+(the after-game buttons' in :mod:`bot.after_game`).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any, Protocol, cast, runtime_checkable
 
 import discord
 
+from bot.after_game import AfterGameClick
 from bot.clicks import BOARD_ROUTE, OFFER_ROUTE, BoardClick, OfferClick, parse_board_click, parse_offer_click
 from bot.client import SolitaireBot
 
@@ -30,8 +32,12 @@ class ClickHandler(Protocol):
     async def handle_offer_click(self, interaction: discord.Interaction, click: OfferClick | None) -> None:
         """Answer a click on a resume/end offer button (``None``: unreadable id)."""
 
+    async def handle_after_game_click(self, interaction: discord.Interaction, click: AfterGameClick | None) -> None:
+        """Answer Analyze, Share replay or Hint (``None``: unreadable id)."""
 
-def _handler(interaction: discord.Interaction) -> ClickHandler:
+
+def click_handler(interaction: discord.Interaction) -> ClickHandler:
+    """The cog that answers the bot's buttons."""
     cog = cast(Any, interaction.client).get_cog(COG_NAME)
     if not isinstance(cog, ClickHandler):
         raise RuntimeError(f"the {COG_NAME} cog is not loaded")
@@ -57,7 +63,7 @@ class BoardButton(discord.ui.DynamicItem[Button], template=BOARD_ROUTE):
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the click to the cog (counted and timed for the metrics endpoint)."""
         with cast(SolitaireBot, interaction.client).metrics.move_click(interaction.guild_id):
-            await _handler(interaction).handle_board_click(interaction, self.click)
+            await click_handler(interaction).handle_board_click(interaction, self.click)
 
 
 class OfferButton(discord.ui.DynamicItem[Button], template=OFFER_ROUTE):
@@ -78,7 +84,7 @@ class OfferButton(discord.ui.DynamicItem[Button], template=OFFER_ROUTE):
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Hand the click to the cog."""
-        await _handler(interaction).handle_offer_click(interaction, self.click)
+        await click_handler(interaction).handle_offer_click(interaction, self.click)
 
 
 def offer_view(game_id: int) -> discord.ui.View:

@@ -8,6 +8,7 @@ from discord.ext import commands
 
 from bot.client import SolitaireBot
 from bot.onboarding import Onboarding
+from cogs.after_game import AfterGameCommands
 from cogs.challenge_commands import ChallengeCommands
 from cogs.competition_commands import CompetitionCommands
 from cogs.game_commands import GameCommands
@@ -21,6 +22,7 @@ class Solitaire(
     RaceCommands,
     ChallengeCommands,
     GameCommands,
+    AfterGameCommands,
     CompetitionCommands,
     SettingsCommands,
     HelpCommands,

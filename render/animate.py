@@ -2,15 +2,19 @@
 
 Frames are the renderer's own boards (:func:`render.board.draw_board`), so they show only what
 the player saw. Every board shares one palette, so frames go into the GIF unquantised, and
-Pillow stores each as the rectangle that changed.
+Pillow stores each as the rectangle that changed. A long game is capped: at most
+:data:`MAX_FRAMES` frames (every n-th command, the deal and the last board always), and a GIF
+still over :data:`MAX_BYTES` is drawn again smaller.
 """
 
 from __future__ import annotations
 
 import argparse
 import io
+import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from PIL import Image
 
@@ -23,6 +27,8 @@ from solitaire.games import new_game
 from solitaire.variants import VARIANTS, Rules
 from solitaire.view import BoardView, view_of
 
+V = TypeVar("V")
+
 FRAME_MS = 180
 """How long each move shows."""
 HOLD_MS = 4_000
@@ -30,15 +36,20 @@ HOLD_MS = 4_000
 SCALE = 0.5
 """Frames are drawn at full size and shrunk by this factor (a phone-width GIF, far smaller)."""
 MAX_BYTES = 8_000_000
-"""Discord's upload limit for a bot without boosts: the GIF must stay below it."""
+"""The GIF stays below this (under 8 MiB, well within Discord's upload limit)."""
+MAX_FRAMES = 400
+"""Frames at most: every command of a 5-minute game (about 270 on average); a longer game shows every n-th."""
+MIN_SCALE = 0.2
+"""The smallest frames are drawn to fit :data:`MAX_BYTES`; below it, frames are dropped instead."""
 
 
 @dataclass(frozen=True)
 class Animation:
-    """A finished GIF and its frame count."""
+    """A finished GIF, its frame count and the share of the board picture's size it was drawn at."""
 
     data: bytes
     frames: int
+    scale: float = SCALE
 
 
 def game_views(rules: Rules, deck: Sequence[Card], log: Sequence[tuple[str, int]]) -> Iterator[BoardView]:
@@ -64,14 +75,42 @@ def animate(
     hold_ms: int = HOLD_MS,
     scale: float = SCALE,
     four_colour: bool = False,
+    max_frames: int = MAX_FRAMES,
+    max_bytes: int = MAX_BYTES,
 ) -> Animation:
     """Draw the game whose move log (``(move, clock seconds)``, as ``Game.log``) is ``log`` as GIF bytes.
 
-    Blocking (about a second for 300 moves): the bot runs it off the event loop.
+    At most ``max_frames`` frames (evenly sampled), under ``max_bytes`` (drawn smaller, then with
+    fewer frames, until it fits). Blocking (about a second for 300 moves): the bot runs it in a worker.
 
     :raises SolitaireError: if the engine refuses a move.
     """
-    frames = _same_size([_frame(view, scale, four_colour) for view in game_views(rules, deck, log)])
+    views = sample(list(game_views(rules, deck, log)), max_frames)
+    while True:
+        data = _gif([_frame(view, scale, four_colour) for view in views], frame_ms, hold_ms)
+        if len(data) < max_bytes or len(views) <= 2:
+            return Animation(data, len(views), scale)
+        if scale > MIN_SCALE:
+            scale = max(MIN_SCALE, scale * math.sqrt(max_bytes / len(data)) * 0.9)
+        else:
+            views = sample(views, len(views) // 2)
+
+
+def sample(views: Sequence[V], count: int) -> list[V]:
+    """``count`` of ``views``, evenly spread, the first and the last always among them.
+
+    >>> sample("abcdefghij", 4)
+    ['a', 'd', 'g', 'j']
+    """
+    if len(views) <= count:
+        return list(views)
+    last = len(views) - 1
+    return [views[round(index * last / (count - 1))] for index in range(max(count, 2))]
+
+
+def _gif(frames: list[Image.Image], frame_ms: int, hold_ms: int) -> bytes:
+    """The frames as one looping GIF, each padded to the tallest, the last held ``hold_ms``."""
+    frames = _same_size(frames)
     durations = [frame_ms] * (len(frames) - 1) + [hold_ms]
     buffer = io.BytesIO()
     frames[0].save(
@@ -84,7 +123,7 @@ def animate(
         optimize=False,
         disposal=1,
     )
-    return Animation(buffer.getvalue(), len(frames))
+    return buffer.getvalue()
 
 
 def _frame(view: BoardView, scale: float, four_colour: bool) -> Image.Image:

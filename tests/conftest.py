@@ -40,9 +40,7 @@ def instant_solver(variant: str, number: int) -> ProvenDeal:
 def make_deal_bank(*, size: int = 0, numbers: Callable[[], int] | None = None) -> DealBank[ProvenDeal]:
     """A deal bank with the instant test solver, solving on the event loop."""
     counter = iter(range(1000, 10**9))
-    return DealBank(
-        instant_solver, variants=VARIANTS, size=size, executor=None, numbers=numbers or (lambda: next(counter))
-    )
+    return DealBank(instant_solver, variants=VARIANTS, size=size, numbers=numbers or (lambda: next(counter)))
 
 
 BACKENDS = ("sqlite", "postgres")
@@ -79,7 +77,10 @@ def migrations_folder(backend: str) -> Path:
 
 @pytest.fixture
 def settings(tmp_path: Path, database_target: str | Path) -> Settings:
-    """Settings for a test bot: a temporary database (SQLite file or PostgreSQL schema), no .env file read."""
+    """Settings for a test bot: a temporary database (SQLite file or PostgreSQL schema), no .env file read.
+
+    No worker processes: heavy jobs (pictures, analyses, GIFs) run in threads of the test process.
+    """
     url = database_target if isinstance(database_target, str) else None
     return load_settings(
         _env_file=None,
@@ -87,7 +88,7 @@ def settings(tmp_path: Path, database_target: str | Path) -> Settings:
         database_path=tmp_path / "solitaire.db",
         database_url=url,
         deal_bank_size=0,
-        deal_workers=1,
+        deal_workers=0,
         render_workers=0,
         daily_spares=0,
     )

@@ -72,7 +72,7 @@ def service_for(
         return ProvenDeal(request.variant, number, EASY_KLONDIKE, ())
 
     deals: DealBank[ProvenDeal] = DealBank(
-        lambda variant, n: ProvenDeal(variant, n, EASY_KLONDIKE, ()), variants=VARIANTS, size=0, executor=None
+        lambda variant, n: ProvenDeal(variant, n, EASY_KLONDIKE, ()), variants=VARIANTS, size=0
     )
     return DailyService(
         db, deals, now=lambda: now, solve=solve, variants=VARIANTS, ownership=ownership, spares=spares, lease=lease

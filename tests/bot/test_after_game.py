@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import pickle
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 import pytest
@@ -18,7 +17,7 @@ from bot.after_game import (
     check_hints_allowed,
     hint_of,
 )
-from bot.deal_bank import DealBank
+from bot.heavy import Priority, Scheduler
 from bot.storage.games import GameRecord
 from solitaire import game_to_json, new_game, view_of
 
@@ -63,10 +62,9 @@ def test_hints_are_for_casual_games_only():
 async def test_the_work_pickles_for_a_worker_process_and_runs_off_the_loop():
     view = view_of(new_game("draw3", seed=0))
     assert pickle.loads(pickle.dumps(view)) == view
-    with ThreadPoolExecutor(1) as pool:
-        workers = DealBank(lambda variant, number: None, variants=["draw3"], size=0, executor=pool)
-        hint = await workers.run(hint_of, view, 1, 3, urgent=True)
-        analysis = await workers.run(analyze_state, record().state, urgent=True)
+    jobs = Scheduler(0)  # in threads here: the same jobs, the same pickled arguments
+    hint = await jobs.submit(hint_of, pickle.loads(pickle.dumps(view)), 1, 3, priority=Priority.HINT)
+    analysis = await jobs.submit(analyze_state, record().state, priority=Priority.ANALYSIS)
     assert pickle.loads(pickle.dumps(hint)) == hint and hint.move is not None
     assert pickle.loads(pickle.dumps(analysis)) == analysis
     assert (analysis.status, analysis.last_winnable, analysis.lost_by) == ("ended", 0, None)

@@ -1,11 +1,10 @@
 import asyncio
-import multiprocessing
 import threading
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
 import pytest
 
 from bot.deal_bank import DealBank, PrivateDeal, solve_numbered
+from bot.heavy import Scheduler
 from solitaire import new_game
 
 
@@ -20,10 +19,10 @@ class Solver:
         return f"{variant}#{number}"
 
 
-def bank(solver, *, size=2, numbers=None, executor=None) -> DealBank:
+def bank(solver, *, size=2, numbers=None, jobs=None) -> DealBank:
     counter = iter(range(1, 1000))
     return DealBank(
-        solver, variants=["draw3", "friday13"], size=size, executor=executor, numbers=numbers or (lambda: next(counter))
+        solver, variants=["draw3", "friday13"], size=size, jobs=jobs, numbers=numbers or (lambda: next(counter))
     )
 
 
@@ -63,7 +62,7 @@ async def test_an_empty_bank_solves_at_once_and_a_number_never_reaches_a_private
 async def test_private_and_public_deals_come_from_different_keys():
     public, private = Solver(), Solver()
     keys = iter([2**100 + 1, 2**100 + 2])
-    deals = DealBank(public, private=private, variants=["draw3"], size=0, executor=None, numbers=lambda: next(keys))
+    deals = DealBank(public, private=private, variants=["draw3"], size=0, numbers=lambda: next(keys))
     assert (await deals.take("draw3")).deal == f"draw3#{2**100 + 1}"
     assert (await deals.numbered("draw3", 5)).deal == "draw3#5"
     assert (public.calls, private.calls) == ([("draw3", 5)], [("draw3", 2**100 + 1)])
@@ -87,28 +86,27 @@ async def test_a_failing_solve_is_logged_and_does_not_crash(caplog):
     await deals.close()
 
 
-async def test_solves_run_in_the_executor_not_on_the_loop():
-    with ThreadPoolExecutor(1) as pool:
-        loop_thread = []
+async def test_solves_are_heavy_jobs_not_run_on_the_loop():
+    loop_thread = []
 
-        def solver(variant, number):
-            import threading
+    def solver(variant, number):
+        loop_thread.append(threading.current_thread().name)
+        return number
 
-            loop_thread.append(threading.current_thread().name)
-            return number
-
-        deals = bank(solver, size=1, executor=pool)
-        deals.start()
-        await settle(deals)
-        assert deals.available("draw3") == 1 and all(name != "MainThread" for name in loop_thread)
-        await deals.close()
+    deals = bank(solver, size=1, jobs=Scheduler(0))  # no worker process: in threads here
+    deals.start()
+    await settle(deals)
+    assert deals.available("draw3") == 1 and all(name != "MainThread" for name in loop_thread)
+    await deals.close()
 
 
 async def test_a_worker_process_returns_a_proven_deal():
-    pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
-    deals = DealBank(solve_numbered, variants=["draw3"], size=0, executor=pool)
+    jobs = Scheduler(1)
+    jobs.start()
+    deals = DealBank(solve_numbered, variants=["draw3"], size=0, jobs=jobs)
     got = await deals.numbered("draw3", 1)
     await deals.close()
+    await jobs.close()
     assert (got.number, got.deal.variant, len(got.deal.deck)) == (1, "draw3", 52)
     game = new_game("draw3", deck=got.deal.deck)
     for move in got.deal.solution:
@@ -124,17 +122,16 @@ async def test_wait_idle_returns_once_every_refill_is_done():
         gate.wait(5)
         return f"{variant}#{number}"
 
-    with ThreadPoolExecutor(2) as executor:
-        deals = bank(slow, size=1, executor=executor)
-        await deals.wait_idle()  # nothing refilling yet
-        deals.start()
-        waiting = asyncio.create_task(deals.wait_idle())
-        await asyncio.sleep(0.01)
-        assert not waiting.done()
-        gate.set()
-        await asyncio.wait_for(waiting, 5)
-        assert (deals.available("draw3"), deals.available("friday13")) == (1, 1)
-        await deals.close()
+    deals = bank(slow, size=1, jobs=Scheduler(0))
+    await deals.wait_idle()  # nothing refilling yet
+    deals.start()
+    waiting = asyncio.create_task(deals.wait_idle())
+    await asyncio.sleep(0.01)
+    assert not waiting.done()
+    gate.set()
+    await asyncio.wait_for(waiting, 5)
+    assert (deals.available("draw3"), deals.available("friday13")) == (1, 1)
+    await deals.close()
 
 
 async def test_levels_and_the_solver_queue_for_the_metrics():
@@ -144,57 +141,19 @@ async def test_levels_and_the_solver_queue_for_the_metrics():
         release.wait(10)
         return f"{variant}#{number}"
 
-    with ThreadPoolExecutor(1) as pool:
-        deals = bank(slow, size=1, executor=pool)
-        deals.add(PrivateDeal("friday13", "friday13#7"))
-        assert (deals.levels(), deals.solving) == ({"draw3": 0, "friday13": 1}, 0)
-        deals.start()  # draw3 needs one: it waits for the one worker
-        waiting = asyncio.create_task(deals.numbered("draw3", 500))  # and a requested deal queues behind it
-        for _ in range(20):
-            await asyncio.sleep(0)
-        assert deals.solving == 2
-        release.set()
-        await waiting
-        await deals.wait_idle()
-        assert (deals.levels(), deals.solving) == ({"draw3": 1, "friday13": 1}, 0)
-        await deals.close()
-
-
-async def test_waiting_players_are_served_before_background_refills():
-    from bot.deal_bank import BACKGROUND, URGENT, Workers
-
-    workers = Workers(1)
-    order: list[str] = []
-    await workers.acquire(BACKGROUND)  # a refill is running
-
-    async def job(name: str, priority: int) -> None:
-        await workers.acquire(priority)
-        order.append(name)
+    deals = bank(slow, size=1, jobs=Scheduler(0))
+    deals.add(PrivateDeal("friday13", "friday13#7"))
+    assert (deals.levels(), deals.solving) == ({"draw3": 0, "friday13": 1}, 0)
+    deals.start()  # draw3 needs one
+    waiting = asyncio.create_task(deals.numbered("draw3", 500))  # and a requested deal
+    for _ in range(20):
         await asyncio.sleep(0)
-        workers.release(priority)
-
-    tasks = [asyncio.create_task(job(name, p)) for name, p in [("refill-1", BACKGROUND), ("refill-2", BACKGROUND)]]
-    await asyncio.sleep(0)
-    tasks += [asyncio.create_task(job(name, URGENT)) for name in ("numbered", "daily")]
-    await asyncio.sleep(0)
-    assert workers.waiting == 4
-    workers.release(BACKGROUND)
-    await asyncio.gather(*tasks)
-    assert order == ["numbered", "daily", "refill-1", "refill-2"]
-
-
-async def test_with_two_workers_refills_leave_one_free_for_players():
-    from bot.deal_bank import BACKGROUND, URGENT, Workers
-
-    workers = Workers(2)
-    await workers.acquire(BACKGROUND)
-    refill = asyncio.create_task(workers.acquire(BACKGROUND))
-    await asyncio.sleep(0)
-    assert not refill.done()  # the second worker is kept for players
-    await asyncio.wait_for(workers.acquire(URGENT), 1)
-    refill.cancel()
-    await asyncio.gather(refill, return_exceptions=True)
-    assert workers.waiting == 0
+    assert deals.solving == 2
+    release.set()
+    await waiting
+    await deals.wait_idle()
+    assert (deals.levels(), deals.solving) == ({"draw3": 1, "friday13": 1}, 0)
+    await deals.close()
 
 
 class MemoryCache:

@@ -56,7 +56,7 @@ def test_dotenv_is_read_and_the_environment_wins(tmp_path, monkeypatch):
     [
         ({}, "DISCORD_TOKEN is not set"),
         ({"DISCORD_TOKEN": ""}, "DISCORD_TOKEN is not set"),
-        ({"DISCORD_TOKEN": "t", "DEAL_WORKERS": "0"}, "DEAL_WORKERS is invalid"),
+        ({"DISCORD_TOKEN": "t", "DEAL_WORKERS": "-1"}, "DEAL_WORKERS is invalid"),
         ({"DISCORD_TOKEN": "t", "DEV_GUILD_ID": "-5"}, "DEV_GUILD_ID is invalid"),
         ({"DISCORD_TOKEN": "t", "DISCORD_GATEWAY_URL": "https://x"}, "DISCORD_GATEWAY_URL is invalid"),
         ({"DISCORD_TOKEN": "t", "SHARD_COUNT": "0"}, "SHARD_COUNT is invalid"),

@@ -3,22 +3,25 @@
 from __future__ import annotations
 
 import io
+import threading
 from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 from PIL import Image
 
+from bot import after_game as after_game_jobs
 from bot import render_pool
 from bot.after_game import AfterGameClick, parse_after_game_click
 from bot.storage import games as games_db
+from bot.storage import replays as replays_db
 from cogs import after_game as after_game_cog
 from render import palette, render_board
 from render.layout import CARD_H, CARD_W, TOP_Y, column_x
 from solitaire.analysis import Analysis
 from solitaire.deals import DealRequest, ProvenDeal
 from tests.bot.decks import EASY_KLONDIKE, EASY_NUMBER
-from tests.cogs.test_game_flows import raw_clicks
+from tests.cogs.test_game_flows import clicks_at_once, raw_clicks
 
 pytestmark = pytest.mark.usefixtures("no_error_logs")
 
@@ -57,6 +60,16 @@ def test_after_game_ids_round_trip_and_refuse_forgeries():
         assert parse_after_game_click(click.custom_id) == click
     for forged in ("solag:7:hint", "solag:7:analyze:3", "solag:x:replay", "solag:7:solve", "solag:7:replay:"):
         assert parse_after_game_click(forged) is None
+    assert parse_after_game_click(f"solag:{2**63 - 1}:analyze") == AfterGameClick(2**63 - 1, "analyze")
+    for past_64_bits in (f"solag:{2**63}:analyze", "solag:9999999999999999999:replay", f"solag:{2**64}:hint:1"):
+        assert parse_after_game_click(past_64_bits) is None
+
+
+@pytest.mark.parametrize("action", ["analyze", "replay", "hint:1"])
+async def test_after_game_ids_past_64_bits_get_a_private_refusal(simcord_env, channel, alice, action):
+    board = await finished_casual_game(alice, channel)
+    (result,) = await raw_clicks(simcord_env, alice, board, f"solag:9999999999999999999:{action}")
+    assert result.response.ephemeral and "not one I understand" in result.response.content
 
 
 async def test_boards_carry_alt_text_without_hidden_cards(simcord_env, channel, alice):
@@ -82,7 +95,7 @@ async def test_analyze_answers_privately_with_a_marked_picture(simcord_env, chan
 async def test_the_analysis_picture_marks_the_losing_moves_source_and_target(simcord_env, channel, alice, monkeypatch):
     # The easy deal is never lost, so the solver's verdict is replaced: "1-f" (A♠ to its foundation) lost it.
     verdict = Analysis("draw3", True, 0, "1-f", (), True, "ended", 1)
-    monkeypatch.setattr(after_game_cog, "analyze_state", lambda state: verdict)
+    monkeypatch.setattr(after_game_jobs, "analyze_state", lambda state: verdict)
     asked: list[dict[str, Any]] = []
 
     def spy(view: Any, **options: Any) -> bytes:
@@ -192,3 +205,86 @@ async def test_boards_with_the_hint_button_fit_discord_limits(simcord_env, chann
     board = result.response
     assert "Hint (−50)" in labels(board)
     assert len(board.components) <= 5 and all(len(row["components"]) <= 5 for row in board.components)
+
+
+# -- heavy work: one job at a time per member, reuse, one public replay per game ----------------
+def counting(verdict: Analysis, calls: list[str], gate: threading.Event | None = None) -> Any:
+    """A stand-in for the analysis job that counts its runs (and waits for ``gate``, if given)."""
+
+    def analyze(state: str) -> Analysis:
+        calls.append(state)
+        if gate is not None:
+            gate.wait(10)
+        return verdict
+
+    return analyze
+
+
+WON = Analysis("draw3", True, 0, None, (), True, "won", 1)
+
+
+async def test_a_finished_analysis_is_reused_and_a_double_click_joins_it(simcord_env, channel, alice, monkeypatch):
+    calls: list[str] = []
+    monkeypatch.setattr(after_game_jobs, "analyze_state", counting(WON, calls))
+    board = await finished_casual_game(alice, channel)
+    double = await raw_clicks(simcord_env, alice, board, AfterGameClick(1, "analyze").custom_id, times=2)
+    assert all(r.response.ephemeral and "You won it" in r.response.content for r in double)
+    later = await alice.click(board, label="Analyze")
+    assert later.response.ephemeral and "You won it" in later.response.content
+    assert len(calls) == 1  # solved once for the three clicks
+
+
+async def test_a_second_heavy_job_of_a_member_is_refused_privately_while_one_runs(
+    simcord_env, channel, alice, monkeypatch
+):
+    calls: list[str] = []
+    gate = threading.Event()
+    monkeypatch.setattr(after_game_jobs, "analyze_state", counting(WON, calls, gate))
+    board = await finished_casual_game(alice, channel)
+    timer = threading.Timer(0.5, gate.set)  # whichever job goes first still runs when the other is asked for
+    timer.start()
+    ids = [AfterGameClick(1, "analyze").custom_id, AfterGameClick(1, "replay").custom_id]
+    analysis, replay = (result.response for result in await clicks_at_once(simcord_env, alice, board, ids))
+    timer.join()
+    shared = await replays_db.shared_replay(simcord_env.bot.db, 1)
+    if "still being prepared" in replay.content:  # the analysis went first
+        assert replay.ephemeral and replay.content.startswith("Your analysis is still being prepared")
+        assert analysis.ephemeral and "You won it" in analysis.content
+        assert shared is None  # the refused replay claimed nothing
+    else:  # the replay went first
+        assert analysis.ephemeral and analysis.content.startswith("Your replay is still being prepared")
+        assert not replay.ephemeral and [a.filename for a in replay.attachments] == ["replay.gif"]
+        assert shared is not None and shared.message_id == replay.id and not calls
+
+
+async def test_a_game_is_posted_publicly_once_even_after_a_restart(simcord_env, channel, alice, make_bot):
+    board = await finished_casual_game(alice, channel)
+    posted = (await alice.click(board, label="Share replay")).response
+    assert not posted.ephemeral and posted.attachments
+    link = f"https://discord.com/channels/{channel.guild.id}/{channel.id}/{posted.id}"
+    again = await alice.click(board, label="Share replay")
+    assert again.response.ephemeral and "already posted" in again.response.content and link in again.response.content
+    await simcord_env.restart_bot(make_bot())
+    after = await alice.click(board, label="Share replay")
+    assert after.response.ephemeral and link in after.response.content
+    gifs = [m for m in channel.history() if any(a.filename == "replay.gif" for a in m.attachments)]
+    assert [m.id for m in gifs] == [posted.id]
+
+
+async def test_a_replay_that_could_not_be_drawn_can_be_shared_again(simcord_env, channel, alice, monkeypatch):
+    from bot.heavy import JobTimeoutError, Priority
+
+    def too_long(state: str) -> Any:
+        raise JobTimeoutError(Priority.REPLAY)
+
+    board = await finished_casual_game(alice, channel)
+    with monkeypatch.context() as patched:
+        patched.setattr(after_game_cog, "replay_of", too_long)
+        failed = await alice.click(board, label="Share replay")
+    assert "took too long" in (failed.response.content if failed.response else failed.followups[0].content)
+    assert await replays_db.shared_replay(simcord_env.bot.db, 1) is None  # the claim was given back
+    posted = await alice.click(board, label="Share replay")
+    assert [a.filename for a in posted.response.attachments] == ["replay.gif"]
+    stored = await replays_db.shared_replay(simcord_env.bot.db, 1)
+    assert stored is not None and stored.message_id == posted.response.id
+    assert stored.link == f"https://discord.com/channels/{channel.guild.id}/{channel.id}/{posted.response.id}"

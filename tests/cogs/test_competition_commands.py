@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -14,6 +13,7 @@ from pydantic import SecretStr
 import bot.announcements
 import cogs.competition_commands
 from bot.competition import daily_source
+from bot.heavy import Scheduler
 from bot.storage import competition as competition_db
 from bot.storage import games as games_db
 from solitaire import game_to_json, new_game, shuffled_deck
@@ -139,8 +139,10 @@ async def test_the_deal_comes_from_the_stored_secret_and_survives_a_restart(
     ]  # the new bot read the day's deal from the database: it was solved once
 
 
-async def test_the_deal_is_solved_in_the_deal_banks_executor(simcord_env, guild, channel, alice, instant_daily_solver):
-    simcord_env.bot.deals.executor = ThreadPoolExecutor(1, thread_name_prefix="solver")
+async def test_the_deal_is_solved_through_the_heavy_work_scheduler(
+    simcord_env, guild, channel, alice, instant_daily_solver
+):
+    simcord_env.bot.deals.jobs = Scheduler(0)  # in a thread, not on the event loop
     board = await daily(alice, channel, "friday13")
     assert board.ephemeral and board.attachments
     assert len(instant_daily_solver) == 1

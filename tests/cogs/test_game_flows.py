@@ -53,11 +53,16 @@ async def click_all(actor: Any, message: Any, *names: str) -> None:
 
 async def raw_clicks(env: Any, actor: Any, message: Any, custom_id: str, times: int = 1) -> list[InteractionResult]:
     """Send ``times`` clicks with ``custom_id`` before the bot handles any (a double click, or a forged id)."""
+    return await clicks_at_once(env, actor, message, [custom_id] * times)
+
+
+async def clicks_at_once(env: Any, actor: Any, message: Any, custom_ids: list[str]) -> list[InteractionResult]:
+    """Send a click for each of ``custom_ids`` on ``message`` before the bot handles any."""
     stored = env.backend.get_message(message.channel_id, message.id)
-    snapshot = json.loads(json.dumps(serializers.message_payload(env.backend, stored)))
-    snapshot["components"][0]["components"][0]["custom_id"] = custom_id  # the message as the client saw it
     pending = []
-    for _ in range(times):
+    for custom_id in custom_ids:
+        snapshot = json.loads(json.dumps(serializers.message_payload(env.backend, stored)))
+        snapshot["components"][0]["components"][0]["custom_id"] = custom_id  # the message as the client saw it
         record, payload = sim_interactions.base_payload(
             env.backend,
             type=InteractionType.MESSAGE_COMPONENT,

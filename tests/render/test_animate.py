@@ -1,19 +1,19 @@
-"""The replay GIF: one frame per command, a long hold on the last, under Discord's upload limit."""
+"""The replay GIF: one frame per command (a long game sampled), a long hold on the last, under 8 MiB."""
 
 import io
 
 from PIL import Image
 
 from render.__main__ import main
-from render.animate import HOLD_MS, MAX_BYTES, animate
+from render.animate import HOLD_MS, MAX_BYTES, MAX_FRAMES, animate, sample
 from solitaire import new_game
 from solitaire.deals import numbered_deal
 
 
-def long_won_game() -> tuple:
-    """A won draw-1 game of over 300 moves: three idle turns of the stock, then the solution."""
+def long_won_game(idle_turns: int = 3) -> tuple:
+    """A won draw-1 game: ``idle_turns`` turns of the stock (over 300 moves with 3), then the solution."""
     deal = numbered_deal("draw1", 1)
-    idle = ["draw"] * 25 * 3  # 24 draws show the stock, the 25th turns the waste over
+    idle = ["draw"] * 25 * idle_turns  # 24 draws show the stock, the 25th turns the waste over
     log = [(text, 0) for text in [*idle, *deal.solution]]
     return deal, log
 
@@ -51,3 +51,29 @@ def test_frames_of_different_heights_are_padded_so_the_final_sheet_is_not_cut():
     assert len(heights) > 1  # the case this guards: boards of several heights
     image = Image.open(io.BytesIO(animate(game.rules, game.deck, log).data))
     assert image.size[1] == round(max(heights) * SCALE)
+
+
+def test_a_3000_command_game_is_capped_in_frames_and_stays_under_8_mib():
+    deal, log = long_won_game(idle_turns=111)
+    assert len(log) >= 3000
+    game = new_game("draw1", deck=deal.deck)
+    animation = animate(game.rules, game.deck, log)
+    assert animation.frames == MAX_FRAMES and len(animation.data) < MAX_BYTES < 8 * 2**20
+    image = Image.open(io.BytesIO(animation.data))
+    assert image.n_frames == MAX_FRAMES
+    image.seek(image.n_frames - 1)
+    assert image.info["duration"] == HOLD_MS  # the last board, with the result, is always kept
+
+
+def test_a_gif_over_its_byte_cap_is_drawn_smaller():
+    deal, log = long_won_game()
+    game = new_game("draw1", deck=deal.deck)
+    full = animate(game.rules, game.deck, log)
+    capped = animate(game.rules, game.deck, log, max_bytes=len(full.data) // 3)
+    assert len(capped.data) < len(full.data) // 3 and capped.scale < full.scale
+    assert Image.open(io.BytesIO(capped.data)).size[0] < Image.open(io.BytesIO(full.data)).size[0]
+
+
+def test_sampled_frames_keep_the_deal_and_the_end():
+    assert sample(list(range(3002)), 400)[:2] == [0, 8] and sample(list(range(3002)), 400)[-1] == 3001
+    assert sample([1, 2, 3], 400) == [1, 2, 3]
