@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -15,7 +16,9 @@ from solitaire.moves import Move, MoveKind, parse_notation
 from solitaire.scoring import HINT_PENALTY, ScoreSheet, time_bonus
 from solitaire.variants import Family, Rules
 
-if TYPE_CHECKING:  # the view module builds on this one: its types are only named here
+if TYPE_CHECKING:  # the view and knowledge modules build on this one: their types are only named here
+    from solitaire.knowledge import Knowledge
+    from solitaire.shuffle import SplitMix64
     from solitaire.view import BoardView, FoundationView, PileView
 
 CellText = Callable[[Card | None], str]
@@ -73,6 +76,8 @@ class Game(ABC):
     """Times the waste was turned back into the stock."""
     seen: set[Card]
     """Cards the player has seen (undo never takes back a move that showed a new one)."""
+    visited: set[str]
+    """:meth:`layout_key` of every position the game has been in (the deal, after each move and undo)."""
 
     def __init__(self, rules: Rules, deck: Sequence[Card]) -> None:
         self.rules = rules
@@ -88,6 +93,7 @@ class Game(ABC):
         self._stack: list[_Snapshot] = []
         self._locked = False
         self._deal()
+        self.visited = {self.layout_key()}
 
     # -- what subclasses provide ---------------------------------------------
     @classmethod
@@ -139,6 +145,11 @@ class Game(ABC):
     def move_places(self, move: Move) -> tuple[str, str]:
         """Where the card move ``move`` starts and ends on a picture of the board."""
         return move.source, move.target
+
+    @classmethod
+    @abstractmethod
+    def guess(cls, rules: Rules, knowledge: Knowledge, rng: SplitMix64) -> Game:
+        """A game that looks exactly as ``knowledge`` says, each card the player has not seen dealt at random."""
 
     @classmethod
     @abstractmethod
@@ -209,6 +220,20 @@ class Game(ABC):
     def position(self) -> tuple[Any, ScoreSheet, int, Status]:
         """An immutable, comparable copy of the board, score sheet, move count and status."""
         return (self._capture(), self.sheet, self.move_count, self.status)
+
+    def layout_key(self) -> str:
+        """The position as the player sees it, as a short stable digest (what a hint checks for repeats).
+
+        In Klondike, face-down cards only ever leave their piles and the stock keeps its order,
+        so within a game what the player sees fixes the whole position; Friday 13 plays every
+        card for good. Where passes are unlimited the pass number is left out (a pass that
+        changed nothing repeats the position), unless it changes how many cards a draw turns.
+        """
+        limited = self.rules.max_passes is not None or len(self.rules.draw_counts) > 1
+        piles = " ".join(f"{pile.hidden}{''.join(map(str, pile.cards))}" for pile in self.view_piles())
+        homes = " ".join(f"{home.label}{home.count}" for home in self.view_foundations())
+        text = f"{piles}/{homes}/{len(self.stock)}/{len(self.waste)}/{self.recycles if limited else ''}"
+        return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
     @property
     def version(self) -> int:
@@ -281,6 +306,7 @@ class Game(ABC):
         else:
             self._stack.append(snapshot)
         self._after_move()
+        self.visited.add(self.layout_key())
         if self._is_won():
             self._finish(Status.WON, clock)
         elif self._is_stuck():

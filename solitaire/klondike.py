@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
-from solitaire.cards import KING, SUIT_SYMBOLS, SUITS, Card
+from solitaire.cards import FULL_DECK, KING, SUIT_SYMBOLS, SUITS, Card
 from solitaire.errors import InvalidMoveError
 from solitaire.game import CellText, Game, refuse
 from solitaire.moves import DRAW, FOUNDATION_SOURCES, PILES, Move, MoveKind
@@ -15,8 +15,12 @@ from solitaire.scoring import (
     WASTE_MOVE_POINTS,
     foundation_points,
 )
+from solitaire.shuffle import SplitMix64, shuffle_in_place
 from solitaire.variants import Family, Rules
 from solitaire.view import BoardView, FoundationView, PileView
+
+if TYPE_CHECKING:  # the knowledge module builds on the engine: its type is only named here
+    from solitaire.knowledge import Knowledge
 
 FOUNDATION_ORDER = "SHDC"
 """The order foundations are shown and named in (``fs fh fd fc``)."""
@@ -60,6 +64,44 @@ class KlondikeGame(Game):
     def scoring_rule(cls, rules: Rules) -> str:
         """The scoring, without the foundation-to-pile penalty where cards never leave the foundations."""
         return cls.scoring_text if rules.foundation_to_tableau else _SCORING + "."
+
+    @classmethod
+    def at(
+        cls,
+        rules: Rules,
+        piles: Sequence[tuple[Sequence[Card], Sequence[Card]]],
+        foundations: Mapping[str, int],
+        talon: Sequence[Card],
+        turned: int,
+        recycles: int,
+    ) -> KlondikeGame:
+        """A game already under way at this board, to look ahead from (its deck and log say nothing of the past).
+
+        ``piles``: each pile's face-down then face-up cards, bottom first; ``foundations``: the top
+        rank per suit; ``talon``: the waste bottom to top, then the stock in draw order, the first
+        ``turned`` of them on the waste.
+        """
+        game = cls(rules, FULL_DECK)
+        game.piles = [[*down, *up] for down, up in piles]
+        game.hidden = [len(down) for down, _ in piles]
+        game.waste, game.stock = list(talon[:turned]), list(reversed(talon[turned:]))
+        game.foundations = dict.fromkeys(SUITS, 0) | dict(foundations)
+        game.recycles = recycles
+        game.seen = {card for i, pile in enumerate(game.piles) for card in pile[game.hidden[i] :]} | set(game.waste)
+        game.visited = {game.layout_key()}
+        return game
+
+    @classmethod
+    def guess(cls, rules: Rules, knowledge: Knowledge, rng: SplitMix64) -> KlondikeGame:
+        """A game that looks exactly as ``knowledge`` says, each card the player has not seen dealt at random."""
+        view = knowledge.view
+        known = {card for pile in view.tableau for card in pile.cards} | cls.known_foundation_cards(view)
+        known |= knowledge.known_talon
+        unseen = iter(shuffle_in_place([card for card in FULL_DECK if card not in known], rng))
+        piles = [([next(unseen) for _ in range(pile.hidden)], pile.cards) for pile in view.tableau]
+        talon = [card if card is not None else next(unseen) for card in knowledge.talon]
+        foundations = {f.label: f.count for f in view.foundations}
+        return cls.at(rules, piles, foundations, talon, view.waste_count, view.pass_number - 1)
 
     def _deal(self) -> None:
         self.piles, self.hidden, position = [], [], 0

@@ -10,35 +10,17 @@ from hypothesis import strategies as st
 from render.samples import play_greedy
 from solitaire import VARIANTS, GameOverError, format_deck, game_from_json, game_to_json, new_game, shuffled_deck
 from solitaire.cli import main, play_loop
-from solitaire.friday13 import STARTER_RANKS
 from solitaire.hint import hint_for, sample_position, visible_cards
 from solitaire.shuffle import SplitMix64
 from solitaire.solver.position import KlondikePosition
 from solitaire.view import view_of
+from tests.solitaire.positions import reshuffle_unseen
 
 
 def run(*argv: str) -> dict:
     out = io.StringIO()
     assert main(list(argv), out) == 0
     return json.loads(out.getvalue())
-
-
-def reshuffle_unseen(variant: str, seed: int, moves: list[str], permutation: list[int]) -> tuple:
-    """The deck with the never-seen cards of the game after ``moves`` put in other places."""
-    game = new_game(variant, seed=seed)
-    for text in moves:
-        game.play(text)
-    # Friday 13 starts its first four foundations with the first J, Q, K and A of the deck: keep those ranks put
-    fixed = set(STARTER_RANKS) if variant == "friday13" else set()
-    places = [i for i, card in enumerate(game.deck) if card not in game.seen and card.rank not in fixed]
-    other = list(game.deck)
-    for place, source in zip(places, permutation, strict=False):
-        other[place] = game.deck[places[source % len(places)]]
-    if len(set(other)) != 52 or tuple(other) == game.deck:  # not a change: rotate the unseen cards instead
-        other = list(game.deck)
-        for k, place in enumerate(places):
-            other[place] = game.deck[places[(k + 1) % len(places)]]
-    return game, tuple(other)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
