@@ -32,6 +32,7 @@ from render.animate import animate
 from solitaire import Game, game_from_json, new_game
 from solitaire.alt_text import describe_board
 from solitaire.analysis import Analysis
+from solitaire.knowledge import knowledge_of
 from solitaire.scoring import HINT_PENALTY
 from solitaire.view import view_of
 from solitaire.words import plural
@@ -88,17 +89,14 @@ async def _hint(bot: SolitaireBot, interaction: discord.Interaction, click: Afte
     session = bot.sessions.require_playable(click.game_id, interaction.user.id, click.version)
     check_hints_allowed(session.record)
     await interaction.response.defer(ephemeral=True, thinking=True)
-    view = session.view()
-    hint = await bot.deals.run(hint_of, view, session.game.hints + 1, session.id, urgent=True)
+    hint = await bot.deals.run(hint_of, knowledge_of(session.game), session.game.hints + 1, session.id, urgent=True)
     if hint.move is None:
-        await interaction.edit_original_response(
-            content="No move I tried wins from what you can see, so no hint and no points taken."
-        )
+        await interaction.edit_original_response(content=f"No hint: {hint.why}. No points taken.")
         return
     words = describe_move(session.game, session.game.parse_move(hint.move))
     outcome = await bot.sessions.take_hint(session, version=click.version)
     text = (
-        f"Hint: **{words}** (it won {hint.wins} of {hint.samples} deals that fit what you can see).\n"
+        f"Hint: **{words}** — {hint.why}.\n"
         f"−{HINT_PENALTY} points; this game is now hinted, so it is not ranked on the casual leaderboards."
     )
     await interaction.edit_original_response(content=text)

@@ -65,7 +65,7 @@ class Friday13Game(Game):
         game.waste, game.stock = list(talon[:turned]), list(reversed(talon[turned:]))
         game.recycles = recycles
         game.seen = set(game.waste) | {card for pile in game.foundations for card in pile}
-        game.visited = {game.layout_key()}
+        game.visited = {game.layout_key(): (recycles, game.unseen())}
         return game
 
     @classmethod
@@ -92,7 +92,10 @@ class Friday13Game(Game):
             for pile, f in zip(ranks, view.foundations, strict=True)
         ]
         talon = [card(rank, seen) for rank, seen in zip(talon_ranks, knowledge.talon, strict=True)]
-        return cls.at(rules, foundations, talon, view.waste_count, view.pass_number - 1)
+        world = cls.at(rules, foundations, talon, view.waste_count, view.pass_number - 1)
+        world.seen |= knowledge.known_talon
+        world.visited = {world.layout_key(): (world.recycles, world.unseen())}
+        return world
 
     def _deal(self) -> None:
         self.foundations = [[] for _ in LABEL_RANKS]

@@ -88,7 +88,7 @@ class KlondikeGame(Game):
         game.foundations = dict.fromkeys(SUITS, 0) | dict(foundations)
         game.recycles = recycles
         game.seen = {card for i, pile in enumerate(game.piles) for card in pile[game.hidden[i] :]} | set(game.waste)
-        game.visited = {game.layout_key()}
+        game.visited = {game.layout_key(): (recycles, game.unseen())}
         return game
 
     @classmethod
@@ -101,7 +101,10 @@ class KlondikeGame(Game):
         piles = [([next(unseen) for _ in range(pile.hidden)], pile.cards) for pile in view.tableau]
         talon = [card if card is not None else next(unseen) for card in knowledge.talon]
         foundations = {f.label: f.count for f in view.foundations}
-        return cls.at(rules, piles, foundations, talon, view.waste_count, view.pass_number - 1)
+        world = cls.at(rules, piles, foundations, talon, view.waste_count, view.pass_number - 1)
+        world.seen |= knowledge.known_talon
+        world.visited = {world.layout_key(): (world.recycles, world.unseen())}
+        return world
 
     def _deal(self) -> None:
         self.piles, self.hidden, position = [], [], 0
@@ -218,6 +221,37 @@ class KlondikeGame(Game):
                     return None  # a king already heading its own pile: the move would change nothing
                 return index
         return None
+
+    def is_safe_play(self, move: Move) -> bool:
+        """A card sent home that no pile could need: both other-colour cards of the rank below are home.
+
+        Where cards may come back down, the other card of the same colour two ranks below must be
+        home too; in Gold Rush a move that empties a pile (which stops the deal) is never safe.
+        """
+        card = self._moving_card(move) if move.kind is MoveKind.PLAY and move.target == "f" else None
+        if card is None or not self.fits_foundation(card):
+            return False
+        empties = move.source in PILES and len(self.piles[int(move.source) - 1]) == 1
+        if empties and self.rules.deal_needs_full_tableau and (self.stock or self.waste):
+            return False
+        homes = self.foundations
+        other = [suit for suit in SUITS if Card(1, suit).is_red != card.is_red]
+        twin = next(suit for suit in SUITS if suit != card.suit and Card(1, suit).is_red == card.is_red)
+        return card.rank <= 2 or (
+            all(homes[suit] >= card.rank - 1 for suit in other)
+            and (not self.rules.foundation_to_tableau or homes[twin] >= card.rank - 2)
+        )
+
+    def draw_is_free(self) -> bool:
+        """Unlimited passes, and the stock stands at a multiple of the draw (or its end) before and after the draw.
+
+        Drawing then only walks the cycle of positions that turning the stock goes through anyway.
+        """
+        if self.rules.max_passes is not None or self._deal_blocker() is not None:
+            return False
+        count, talon, turned = self.draw_count, len(self.stock) + len(self.waste), len(self.waste)
+        after = min(turned + count, talon) if self.stock else 0
+        return all(place % count == 0 or place == talon for place in (turned, after))
 
     def is_solved(self) -> bool:
         """No face-down card, at most one card in stock and waste, and it can be reached."""

@@ -33,8 +33,9 @@ class Knowledge:
     view: BoardView
     talon: tuple[Card | None, ...]
     """The waste bottom to top, then the stock in draw order: each card the player saw there, else ``None``."""
-    visited: frozenset[str]
-    """:meth:`Game.layout_key` of every position the game has been in."""
+    visited: dict[str, tuple[int, int]]
+    """:meth:`Game.layout_key` of every position the game has been in: the last pass it was seen in, and
+    how many cards the player had not seen then."""
 
     @property
     def known_talon(self) -> set[Card]:
@@ -46,7 +47,7 @@ class Knowledge:
         return {
             **self.view.to_dict(),
             "talon": [str(card) if card else None for card in self.talon],
-            "visited": sorted(self.visited),
+            "visited": dict(sorted(self.visited.items())),
         }
 
 
@@ -54,7 +55,7 @@ def knowledge_of(game: Game) -> Knowledge:
     """What the player of ``game`` has seen: its view, the stock and waste cards turned so far, the positions passed."""
     talon = (*game.waste, *reversed(game.stock))
     seen = tuple(card if card in game.seen else None for card in talon)
-    return Knowledge(view_of(game), seen, frozenset(game.visited))
+    return Knowledge(view_of(game), seen, dict(game.visited))
 
 
 def guess(knowledge: Knowledge, rng: SplitMix64) -> Game:

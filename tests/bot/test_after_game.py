@@ -21,7 +21,8 @@ from bot.after_game import (
 )
 from bot.deal_bank import DealBank
 from bot.storage.games import GameRecord
-from solitaire import game_to_json, new_game, view_of
+from solitaire import game_to_json, new_game
+from solitaire.knowledge import knowledge_of
 
 DAY = date(2026, 1, 1)
 
@@ -66,11 +67,14 @@ def test_hints_are_for_casual_games_only():
 
 
 async def test_the_work_pickles_for_a_worker_process_and_runs_off_the_loop():
-    view = view_of(new_game("draw3", seed=0))
-    assert pickle.loads(pickle.dumps(view)) == view
+    game = new_game("draw3", seed=0)
+    game.play("draw")
+    knowledge = knowledge_of(game)
+    assert pickle.loads(pickle.dumps(knowledge)) == knowledge
+    assert not [card for card in game.deck if card not in game.seen and repr(card) in repr(knowledge)]
     with ThreadPoolExecutor(1) as pool:
         workers = DealBank(lambda variant, number: None, variants=["draw3"], size=0, executor=pool)
-        hint = await workers.run(hint_of, view, 1, 3, urgent=True)
+        hint = await workers.run(hint_of, knowledge, 1, 3, urgent=True)
         analysis = await workers.run(analyze_state, record().state, urgent=True)
     assert pickle.loads(pickle.dumps(hint)) == hint and hint.move is not None
     assert pickle.loads(pickle.dumps(analysis)) == analysis
