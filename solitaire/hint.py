@@ -56,6 +56,8 @@ BUDGET_SOLVES = 20
 RETRY_FACTOR = 3
 """When under :data:`MIN_WON` guesses are won, new guesses get this many times the nodes (within half the budget)."""
 MIN_WON = 3
+CHECK_FACTOR = 1
+"""Judging a plan in a guess gets this many times the nodes of a first solve."""
 
 SAFE, EXPLORE, BEST, GUESS, LOST, REPEAT, OVER = "safe", "explore", "best", "guess", "lost", "repeat", "over"
 
@@ -169,8 +171,8 @@ class _Hinter:
                 ranked = sorted(close, key=lambda plan: self._rank(plan, scores), reverse=True)
         return self._answer(ranked[0], BEST, scores[ranked[0]], judged)
 
-    def _rank(self, plan: Plan, scores: dict[Plan, int]) -> tuple[int, bool, int, int]:
-        return scores[plan], self._safe(plan), self.votes[plan], -len(plan)
+    def _rank(self, plan: Plan, scores: dict[Plan, int]) -> tuple[int, bool, bool, int, int]:
+        return scores[plan], self._safe(plan), self._shows_stock(plan), self.votes[plan], -len(plan)
 
     # -- guesses ----------------------------------------------------------------------------
     def deal(self, count: int, nodes: int, *, until: int | None = None, within: int | None = None) -> None:
@@ -214,7 +216,7 @@ class _Hinter:
         game = play_plan(world, plan)
         if game is None or game.is_over:
             return game is not None and game.status is Status.WON
-        result = solve_position(game.rules, position_of(game), max_nodes=self.max_nodes)
+        result = solve_position(game.rules, position_of(game), max_nodes=CHECK_FACTOR * self.max_nodes)
         self.spent += result.nodes
         return result.result == WINNABLE
 
@@ -250,6 +252,13 @@ class _Hinter:
                 return False
             game.play(text)
         return game.is_safe_play(game.parse_move(plan[-1]))
+
+    def _shows_stock(self, plan: Plan) -> bool:
+        """Whether the plan is a draw that shows a stock card not seen yet (a choice made later knows it)."""
+        if plan != ("draw",):
+            return False
+        game = play_plan(self.here, plan)
+        return game is not None and len(game.seen) > len(self.here.seen)
 
     def _explores(self, moves: list[Plan]) -> bool:
         """Whether drawing is free now and shows a stock card not seen yet."""

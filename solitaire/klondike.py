@@ -226,10 +226,14 @@ class KlondikeGame(Game):
         """A card sent home that no pile could need: both other-colour cards of the rank below are home.
 
         Where cards may come back down, the other card of the same colour two ranks below must be
-        home too; in Gold Rush a move that empties a pile (which stops the deal) is never safe.
+        home too. A waste card only with draw 1 and unlimited passes (elsewhere taking it moves
+        every later card's place in the draw); in Gold Rush a move that empties a pile (which stops
+        the deal) is never safe.
         """
         card = self._moving_card(move) if move.kind is MoveKind.PLAY and move.target == "f" else None
         if card is None or not self.fits_foundation(card):
+            return False
+        if move.source == "w" and (self.rules.max_passes is not None or set(self.rules.draw_counts) != {1}):
             return False
         empties = move.source in PILES and len(self.piles[int(move.source) - 1]) == 1
         if empties and self.rules.deal_needs_full_tableau and (self.stock or self.waste):
