@@ -57,6 +57,7 @@ RETRY_FACTOR = 3
 """When under :data:`MIN_WON` guesses are won, new guesses get this many times the nodes (within half the budget)."""
 MIN_WON = 3
 CHECK_FACTOR = 1
+OWN_FREE = True
 """Judging a plan in a guess gets this many times the nodes of a first solve."""
 
 SAFE, EXPLORE, BEST, GUESS, LOST, REPEAT, OVER = "safe", "explore", "best", "guess", "lost", "repeat", "over"
@@ -108,13 +109,13 @@ def hint_for(
     *,
     number: int,
     salt: int = 0,
-    samples: int = DEFAULT_SAMPLES,
-    max_nodes: int = DEFAULT_MAX_NODES,
+    samples: int | None = None,
+    max_nodes: int | None = None,
 ) -> Hint:
     """Suggest the first move of the plan that keeps a win in the most guesses of the hidden cards."""
     if knowledge.view.is_over or not knowledge.view.legal_moves:
         return Hint(None, 0, 0, {}, number, reason=OVER, why="the game is over")
-    return _Hinter(knowledge, number, salt, samples, max_nodes).hint()
+    return _Hinter(knowledge, number, salt, samples or DEFAULT_SAMPLES, max_nodes or DEFAULT_MAX_NODES).hint()
 
 
 class _Hinter:
@@ -202,7 +203,7 @@ class _Hinter:
         for done, (world, own) in enumerate(worlds):
             verdicts = {}
             for plan in alive:
-                verdicts[plan] = plan == own or self._wins_after(world, plan)
+                verdicts[plan] = (OWN_FREE and plan == own) or self._wins_after(world, plan)
                 if self.spent >= self.budget:
                     return scores if done else {}
             for plan, won in verdicts.items():
@@ -300,7 +301,7 @@ class _Hinter:
 
 def _why(reason: str, wins: int, samples: int, rest: str) -> str:
     """What a hint found, in words."""
-    record = f"a win is left in {wins} of {samples} guesses of the hidden cards"
+    record = f"wins in {wins} of {samples} guesses of the hidden cards"
     then = f"then {rest}; " if rest else ""
     if reason == SAFE:
         return f"{then}a safe play: nothing can need that card any more ({record})"
