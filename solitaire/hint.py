@@ -19,7 +19,8 @@ Before judging, two moves that cannot lose are taken at once: a safe play (a car
 that nothing could need) and, while drawing is free, a draw that shows stock cards not seen
 yet (a player who goes through the stock first decides the rest knowing it). When no guess is
 won within the budget the hint still names the move that gets furthest, and says so; it gives
-none only when every guess is lost or every move repeats a position.
+none when every guess is lost, every move repeats a position, or no guess is won in time and
+no move steps forward (so a player is never sent round in circles).
 
 >>> from solitaire import new_game
 >>> from solitaire.knowledge import knowledge_of
@@ -57,10 +58,12 @@ RETRY_FACTOR = 3
 """When under :data:`MIN_WON` guesses are won, new guesses get this many times the nodes (within half the budget)."""
 MIN_WON = 3
 CHECK_FACTOR = 1
-OWN_FREE = True
+SPELLED = 3
+"""A plan's moves named one by one in the answer at most (a longer plan's are counted)."""
 """Judging a plan in a guess gets this many times the nodes of a first solve."""
 
-SAFE, EXPLORE, BEST, GUESS, LOST, REPEAT, OVER = "safe", "explore", "best", "guess", "lost", "repeat", "over"
+SAFE, EXPLORE, BEST, GUESS = "safe", "explore", "best", "guess"
+LOST, STUCK, REPEAT, OVER = "lost", "stuck", "repeat", "over"
 
 
 @dataclass(frozen=True)
@@ -78,7 +81,7 @@ class Hint:
     plan: tuple[str, ...] = ()
     """The moves the hint has in mind, the first being :attr:`move`."""
     reason: str = BEST
-    """``safe``, ``explore``, ``best`` or ``guess`` with a move; ``lost``, ``repeat`` or ``over`` without."""
+    """``safe``, ``explore``, ``best`` or ``guess`` with a move; ``lost``, ``stuck``, ``repeat`` or ``over`` without."""
     why: str = ""
     """What the hint found, in words for the player (the plan's later moves and the guesses won)."""
     searched: int = field(default=0, compare=False)
@@ -151,7 +154,11 @@ class _Hinter:
         if not self.won:
             if self.results.count(UNWINNABLE) == len(self.results):
                 return self._none(LOST, f"all {len(self.results)} guesses of the hidden cards are lost from here")
-            return self._answer(max(moves, key=self._promise), GUESS, 0, len(self.results))
+            forward = [plan for plan in moves if self._forward(plan)] + self._talon()
+            if not forward:
+                tried = f"no win found in {len(self.results)} guesses of the hidden cards"
+                return self._none(STUCK, f"{tried} and no move gets further")
+            return self._answer(max(forward, key=self._promise), GUESS, 0, len(self.results))
         return self._best(moves)
 
     def _best(self, moves: list[Plan]) -> Hint:
@@ -203,7 +210,7 @@ class _Hinter:
         for done, (world, own) in enumerate(worlds):
             verdicts = {}
             for plan in alive:
-                verdicts[plan] = (OWN_FREE and plan == own) or self._wins_after(world, plan)
+                verdicts[plan] = plan == own or self._wins_after(world, plan)
                 if self.spent >= self.budget:
                     return scores if done else {}
             for plan, won in verdicts.items():
@@ -268,9 +275,9 @@ class _Hinter:
         unseen = any(card is None for card in turned)
         return ("draw",) in moves and view.stock_count > 0 and unseen and self.here.draw_is_free()
 
-    def _promise(self, plan: Plan) -> tuple[bool, bool, bool]:
-        """With no guess won: a safe play, then a step forward, then anything but a draw."""
-        return self._safe(plan), self._forward(plan), plan != ("draw",)
+    def _promise(self, plan: Plan) -> tuple[bool, bool]:
+        """With no guess won, among the steps forward: a safe play, then a move that needs no draw."""
+        return self._safe(plan), plan[0] != str(DRAW)
 
     # -- answers ----------------------------------------------------------------------------
     def _answer(self, plan: Plan, reason: str, wins: int, samples: int) -> Hint:
@@ -296,6 +303,8 @@ class _Hinter:
         if middle and all(text == str(DRAW) for text in middle):
             draws = f"{len(middle)} more draw{'s' if len(middle) > 1 else ''}"
             return f"{draws}, then {play}"
+        if len(middle) > SPELLED:
+            return f"{len(middle)} more moves, then {play}"
         return ", ".join([*middle, play])
 
 

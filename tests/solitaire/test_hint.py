@@ -104,6 +104,16 @@ def test_a_move_is_named_even_when_no_guess_is_won_in_time():
     assert "no win found in time" in hint.why
 
 
+def test_no_hint_when_no_guess_is_won_in_time_and_no_move_gets_further():
+    # three hidden clubs; the only moves shuffle cards between piles and foundations
+    piles = ["QH", "KC", "[AC] [2C] [JH] 3C", "QC JC TC 9C 8C 7C 6C 5C 4C", "KH"]
+    game = klondike("draw1", piles=piles, foundations={"D": 13, "S": 13, "H": 10})
+    hint = hint_for(knowledge_of(game), number=1, samples=3, max_nodes=1)
+    assert (hint.move, hint.reason) == (None, "stuck") and "no move gets further" in hint.why
+    found = hint_for(knowledge_of(game), number=1, samples=3, max_nodes=300)
+    assert found.move is not None and len(found.plan) > 10 and len(found.why) < 200  # a long plan is counted
+
+
 def test_no_hint_when_every_guess_is_lost():
     # the only unseen card lies under the 2C, which has nowhere to go (no card leaves a Gold Rush foundation)
     clubs = "3C 4C 5C 6C 7C 8C 9C TC JC QC KC"
