@@ -34,10 +34,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.postgres_target import postgres_url, scratch_schema
-from bot.daily import Announcement, DailyService, Delivery
+from bot.announcements import Announcement, Delivery
+from bot.daily import DailyService
 from bot.deal_bank import DealBank
 from bot.shards import Ownership
 from bot.storage import Database, claims
+from bot.storage.deadlines import patience
 from solitaire import VARIANTS
 from solitaire.deals import DealRequest, ProvenDeal, shuffled_deck
 
@@ -62,24 +64,25 @@ async def fill(path: str, servers: int, players: int) -> None:
     db = await Database.open(path)
     try:
         guilds = [(n + 1) << 22 for n in range(servers)]
-        async with db.transaction() as tx:
-            await tx.executemany(
-                "INSERT INTO guild_settings (guild_id, channel_id, last_podium_date) VALUES (?, ?, '2026-04-29')",
-                [(guild, guild + 1) for guild in guilds],
-            )
-            await tx.executemany(
-                INSERT,
-                [
-                    (guild, guild + 1, user, DAY, 10 * user, FINISHED_AT - 100, NOW, FINISHED_AT)
-                    for guild in guilds
-                    for user in range(1, players + 1)
-                ],
-            )
-            await tx.execute(
-                "INSERT INTO announcements (guild_id, kind, subject, channel_id, created_at, due_at)"
-                " SELECT guild_id, 'result', id, channel_id, finished_at, finished_at FROM games"
-            )
-            await tx.execute("UPDATE games SET announced_at = finished_at")
+        with patience(600.0):  # a bulk load, not a player's move: no 2 s deadline per statement (PostgreSQL)
+            async with db.transaction() as tx:
+                await tx.executemany(
+                    "INSERT INTO guild_settings (guild_id, channel_id, last_podium_date) VALUES (?, ?, '2026-04-29')",
+                    [(guild, guild + 1) for guild in guilds],
+                )
+                await tx.executemany(
+                    INSERT,
+                    [
+                        (guild, guild + 1, user, DAY, 10 * user, FINISHED_AT - 100, NOW, FINISHED_AT)
+                        for guild in guilds
+                        for user in range(1, players + 1)
+                    ],
+                )
+                await tx.execute(
+                    "INSERT INTO announcements (guild_id, kind, subject, channel_id, created_at, due_at)"
+                    " SELECT guild_id, 'result', id, channel_id, finished_at, finished_at FROM games"
+                )
+                await tx.execute("UPDATE games SET announced_at = finished_at")
     finally:
         await db.close()
 
@@ -105,7 +108,7 @@ async def work(path: str, count: int, shard: int, start_at: float) -> dict[str, 
     await service._recover()  # what the service's loop does first at a start
     while True:  # its rounds, without the sleeps (each posts up to 50)
         await service.run_once()
-        due = await claims.next_due(db, ownership)
+        due = await claims.next_due(db, ownership, NOW)
         if due is None or due > NOW:
             break
     seconds = time.perf_counter() - began

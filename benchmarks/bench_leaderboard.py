@@ -37,6 +37,7 @@ from benchmarks.postgres_target import postgres_url
 from bot.competition import Period
 from bot.storage import Database, open_database
 from bot.storage import competition as competition_db
+from bot.storage.deadlines import patience
 
 GUILD = 1
 MEMBERS = 5_000
@@ -46,6 +47,8 @@ LAST_DAY = date(2026, 1, 4)  # a Sunday: "week" covers seven full days
 STATUSES = ("won", "ended", "stuck", "expired")
 BATCH = 10_000
 """Games inserted per transaction."""
+FILL_PATIENCE = 3600.0
+"""Seconds each transaction of the fill may take (the bot's own statements get 2 s on PostgreSQL)."""
 
 INSERT = (
     "INSERT INTO games (guild_id, channel_id, user_id, variant, mode, deal_number, daily_date, state, status,"
@@ -104,8 +107,9 @@ async def fill(db: Database, total: int, rng: random.Random) -> float:
     """
     begin = time.perf_counter()
     pending = rows(total, rng)
-    while batch := list(itertools.islice(pending, BATCH)):
-        await db.executemany(INSERT, batch)
+    with patience(FILL_PATIENCE):  # a bulk load, not a player's move: no 2 s deadline per transaction
+        while batch := list(itertools.islice(pending, BATCH)):
+            await db.executemany(INSERT, batch)
     return time.perf_counter() - begin
 
 

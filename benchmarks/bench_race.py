@@ -12,7 +12,8 @@ Usage: [RENDER_WORKERS=2] .venv/bin/python benchmarks/bench_race.py [--races 20]
    time from sending the interaction to the bot's response reaching (simulated) Discord.
 3. Every standings update the race service hands to the race message is timestamped with
    the wall clock; the smallest gap between two updates of one race is reported. Then every
-   racer leaves (ending their game), so every race finishes and posts its results once.
+   racer ends their game, so every race finishes and posts its results once (counted from the
+   stored results posts Discord took).
 
 The bot reads the wall clock here (``now=time.time``, not SimCord's virtual clock) and the
 race service waits out its interval with a real sleep (in a thread: SimCord parks the bot's
@@ -81,16 +82,20 @@ async def run(race_count: int, racers: int, seconds: float, rate: float) -> dict
             channel = guild.create_text_channel("races")
             members = [guild.add_member(env.create_user(f"racer{i}")) for i in range(race_count * racers)]
             wall_clock: dict[int, list[float]] = defaultdict(list)
-            finals: dict[int, int] = defaultdict(int)
             publish = bot.races.publish
             assert publish is not None
 
             async def recorded(snapshot: races.RaceSnapshot) -> None:
-                if snapshot.race.status == "finished":
-                    finals[snapshot.race.id] += 1
-                else:
+                if snapshot.race.status != "finished":
                     wall_clock[snapshot.race.id].append(time.perf_counter())
                 await publish(snapshot)
+
+            async def results_posted() -> int:
+                """Results posts delivered: the race's stored announcements Discord took (each is posted once)."""
+                row = await bot.db.fetchone(
+                    "SELECT COUNT(*) AS n FROM announcements WHERE kind = 'race' AND state = 'posted'"
+                )
+                return int(row["n"]) if row else 0
 
             bot.races.publish = recorded
             sleeper = ThreadPoolExecutor(max_workers=64)
@@ -163,13 +168,15 @@ async def run(race_count: int, racers: int, seconds: float, rate: float) -> dict
                     latencies.append((ANSWERED[interaction_id] - sent_at) * 1000)
             elapsed = time.perf_counter() - begin
             edits = sum(len(t) for t in wall_clock.values())
-            for index, (member, _) in enumerate(boards):
-                team, lobby = lobbies[index // racers]
-                send_click(env, member, lobby.id, channel.id, f"race:{index // racers + 1}:leave")
-            while sum(finals.values()) < race_count and time.perf_counter() - begin < seconds + 120:
+            for index, (member, message_id) in enumerate(boards):  # every racer ends their game: the races finish
+                session = sessions[index]
+                assert session is not None
+                send_click(env, member, message_id, channel.id, f"sol:{session.id}:{session.game.version}:-:end")
+            while await results_posted() < race_count and time.perf_counter() - begin < seconds + 120:
                 await asyncio.sleep(0.1)
             await asyncio.sleep(races.STANDINGS_INTERVAL + 0.5)  # the last real sleeps end
             await env.settle(timeout=30)
+            posted = await results_posted()
             errors = len(env.errors)
             sleeper.shutdown(wait=False, cancel_futures=True)
         await bot.close_services()
@@ -185,7 +192,7 @@ async def run(race_count: int, racers: int, seconds: float, rate: float) -> dict
         "standings_edits": edits,
         "edits_per_race_per_2s": edits / race_count / (elapsed / races.STANDINGS_INTERVAL),
         "min_edit_gap_s": _min_gap(wall_clock),
-        "results_posted": sum(finals.values()),
+        "results_posted": posted,
         "bot_errors": errors,
         "render_workers": bot.settings.render_workers,
     }

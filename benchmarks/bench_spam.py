@@ -52,7 +52,7 @@ def _noop() -> int:
 
 
 class Legacy(DealBank[Any]):
-    """The deal bank before issue 10: every solve straight into the executor, first come first served."""
+    """The deal bank before players came first: every solve straight into the executor, first come first served."""
 
     async def run(self, job: Callable[..., Any], *args: Any, urgent: bool = True) -> Any:
         """Queue ``job`` in the executor with no priority."""
@@ -112,9 +112,7 @@ async def spam(executor: ProcessPoolExecutor, workers: int, seconds: float, lega
             began = time.perf_counter()
             async with _reserved(manager, user, legacy):
                 deal = await bank.take("draw3")
-                session = await manager.start(
-                    guild_id=1, channel_id=1, user_id=user, variant="draw3", deal=deal.deal, deal_number=deal.number
-                )
+                session = await manager.start(guild_id=1, channel_id=1, user_id=user, variant="draw3", deal=deal.deal)
             waits.append(time.perf_counter() - began)
             await manager.play(session, END)
             await asyncio.sleep(0.25)
@@ -163,7 +161,7 @@ async def main_async(args: argparse.Namespace) -> None:
         executor.shutdown(cancel_futures=True)
     start_p50, start_p95, start_max = _summary(waits)
     daily_p50, daily_p95, daily_max = _summary(dailies)
-    mode = "legacy (before issue 10)" if args.legacy else "players first"
+    mode = "legacy (before players first)" if args.legacy else "players first"
     print(f"{mode}, {args.workers} worker processes")
     print(
         f"plain start while another user spams: p50 {start_p50:.0f} ms, p95 {start_p95:.0f} ms, max {start_max:.0f} ms"

@@ -1,6 +1,7 @@
-"""``python -m bot``: read the settings, log, run the bot until SIGINT/SIGTERM, shut down cleanly.
+"""``solitaire-bot`` (``python -m bot``): read the settings, log, run the bot until SIGINT/SIGTERM, shut down cleanly.
 
 The settings are checked before discord.py is even imported, so a bad one stops the bot at once.
+The command line (``--help``, ``--version``, ``backup``) is :mod:`bot.command_line`.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ import asyncio
 import logging
 import signal
 import sys
+from collections.abc import Sequence
 
 from bot.settings import Settings, SettingsError, load_settings
 
@@ -35,8 +37,13 @@ async def run(settings: Settings) -> None:
         await runner
 
 
-def main() -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the process exit status."""
+    from bot.command_line import parse_arguments, run_backup
+
+    args = parse_arguments(argv)
+    if args.command == "backup":
+        return run_backup(args)
     try:
         settings = load_settings()
     except SettingsError as error:
@@ -48,6 +55,7 @@ def main() -> int:
     import discord
 
     from bot.client import use_api_base
+    from bot.metrics import MetricsPortError
     from bot.storage import MigrationError, StorageError
 
     if settings.api_base:
@@ -63,7 +71,11 @@ def main() -> int:
         print("error: Discord asked for privileged intents, which this bot never requests", file=sys.stderr)
         return 2
     except (StorageError, MigrationError) as error:
-        print(f"error: cannot use the database {settings.database_label!r}: {error}", file=sys.stderr)
+        reason = settings.redact(str(error))
+        print(f"error: cannot use the database {settings.database_label!r}: {reason}", file=sys.stderr)
+        return 2
+    except MetricsPortError as error:
+        print(f"error: {error}", file=sys.stderr)
         return 2
     except (OSError, discord.HTTPException, discord.GatewayNotFound) as error:
         print(f"error: cannot reach Discord: {error}", file=sys.stderr)

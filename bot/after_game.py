@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import date
 from typing import Literal, TypeVar
 
 from bot.errors import BotError
@@ -22,8 +21,8 @@ from solitaire.knowledge import Knowledge
 
 T = TypeVar("T")
 
-RaceOver = Callable[[GameRecord], bool]
-"""Whether the race a game belongs to has ended (races plug in here; none exist yet)."""
+CompetitionOver = Callable[[GameRecord], Awaitable[bool]]
+"""Whether nobody can still gain from a finished game's deal: its day's dailies or its race are all over."""
 
 
 class NotYetError(BotError):
@@ -58,25 +57,26 @@ def check_hints_allowed(record: GameRecord) -> None:
         raise HintsNotAllowedError()
 
 
-def check_after_game(record: GameRecord, what: str, *, server_today: date, race_over: RaceOver | None = None) -> None:
+def check_after_game(record: GameRecord, what: str, *, over: bool) -> None:
     """Let ``what`` (analysis, a replay) through only when nobody can still gain from it.
 
-    Casual games: once finished. Dailies: once that server's day (``server_today``) is past the
-    game's day. Races: once ``race_over`` says so (closed while no race gate is given).
+    Casual games: once finished. Dailies, races and challenges: once ``over`` (see
+    :data:`CompetitionOver`): a daily once its server's day has ended and every daily of that day is
+    finished or expired (the podium's own condition: someone who started at 23:59 still plays that deal
+    after midnight), a race once every racer's game is over, a challenge once it is closed.
 
     :raises NotFinishedError: the game is running.
-    :raises NotYetError: the day or the race is not over.
+    :raises NotYetError: the day's dailies, the race or the challenge are not all over.
     """
     if record.is_playing:
         raise NotFinishedError()
-    if record.mode == "casual":
+    if record.mode == "casual" or over:
         return
     if record.mode == "daily":
-        if record.daily_date is None or date.fromisoformat(record.daily_date) >= server_today:
-            raise NotYetError(what, "after this server's day is over (at its midnight)")
-        return
-    if race_over is None or not race_over(record):
-        raise NotYetError(what, "when the race ends")
+        raise NotYetError(what, "once this server's day is over and every daily of that day is finished")
+    if record.mode == "challenge":
+        raise NotYetError(what, "when the challenge closes")
+    raise NotYetError(what, "when the race ends")
 
 
 def analyze_state(state: str, budget_ms: float = DEFAULT_BUDGET_MS) -> Analysis:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 import multiprocessing
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -12,23 +13,35 @@ import discord
 import yarl
 from discord.ext import commands
 
+from bot.challenges import ChallengeService
 from bot.daily import DailyService, Solve
 from bot.deal_bank import Deal, DealBank, solve_numbered
-from bot.metrics import BotMetrics, start_metrics
+from bot.invite import SCOPES, Permission, invite_lines, required
+from bot.metrics import BotMetrics, Sources
 from bot.race import RaceService
 from bot.render_pool import RenderPool
 from bot.sessions import Clock, FinishSource, Session, SessionManager
 from bot.settings import Settings
 from bot.shards import Ownership
 from bot.storage import Database, open_database
+from bot.storage.deadlines import patience
 from bot.storage.games import GameRecord
+from bot.storage.health import database_answers
+from bot.version import version_line
 from solitaire import VARIANTS
 from solitaire.deals import solve_request
 
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("cogs.solitaire",)
+GLOBAL_SYNC = (
+    "commands are synced to every server: Discord may take a while to show new or changed ones; "
+    "set DEV_GUILD_ID to a server's id to see them there at once"
+)
+NO_SERVER = "I am in no server: open the invite link above as a member with Manage Server to add me to one"
 UNEXPECTED = "Something went wrong on my side; please try again."
+STARTUP_PATIENCE = 60.0
+"""Seconds each database statement of the start may take (a player's move gets 2 s on PostgreSQL)."""
 FINISHED_EVENT = "solitaire_game_finished"
 """Dispatched with the final :class:`GameRecord` of every game (listen with ``on_solitaire_game_finished``)."""
 
@@ -36,6 +49,12 @@ FINISHED_EVENT = "solitaire_game_finished"
 def utc_now() -> float:
     """The current time in unix seconds from discord.py's clock (SimCord's virtual clock in tests)."""
     return discord.utils.utcnow().timestamp()
+
+
+def invite_url(application_id: int, permissions: Sequence[Permission]) -> str:
+    """The OAuth2 link that adds the bot to a server with ``permissions`` (and the scopes it needs)."""
+    granted = discord.Permissions(**{permission.flag: True for permission in permissions})
+    return discord.utils.oauth_url(application_id, permissions=granted, scopes=SCOPES)
 
 
 def use_api_base(base: str) -> None:
@@ -95,6 +114,7 @@ class SolitaireBot(commands.Bot):
     metrics: BotMetrics
     daily: DailyService
     races: RaceService
+    challenges: ChallengeService
     renders: RenderPool
 
     def __init__(
@@ -126,7 +146,15 @@ class SolitaireBot(commands.Bot):
             self.http.ws_connect = GatewayRedirect(self.http.ws_connect, settings.gateway_url)  # type: ignore[method-assign]
 
     async def setup_hook(self) -> None:
-        """Open the database, load the cog, resume running games, fill the deal bank, sync commands."""
+        """Open the database, load the cog, resume running games, fill the deal bank, sync commands.
+
+        The database work of the start (and of the tasks it starts, for a while) is not held to a
+        player's deadline: a slow query then must not stop the bot.
+        """
+        with patience(STARTUP_PATIENCE):
+            await self._set_up()
+
+    async def _set_up(self) -> None:
         self.db = await open_database(self.settings.database_target)
         self.deals = self._given_deals or DealBank(
             solve_numbered,
@@ -139,7 +167,9 @@ class SolitaireBot(commands.Bot):
         owns = self.ownership.owns
         self.sessions = SessionManager(self.db, now=self.now)
         self.sessions.add_finish_listener(self._announce_finished)
-        self.metrics = await start_metrics(self)
+        self.metrics = BotMetrics(self.metrics_sources())
+        if self.settings.metrics_port is not None:
+            await self.metrics.serve(self.settings.metrics_port, host=self.settings.metrics_host)
         self.daily = DailyService(
             self.db,
             self.deals,
@@ -149,7 +179,17 @@ class SolitaireBot(commands.Bot):
             spares=self.settings.daily_spares,
             ownership=self.ownership,
         )
-        self.races = RaceService(self.db, self.sessions, self.deals, now=self.now)
+        self.races = RaceService(
+            self.db, self.sessions, self.deals, now=self.now, announcements=self.daily.announcements
+        )
+        self.challenges = ChallengeService(
+            self.db,
+            self.sessions,
+            self.deals,
+            now=self.now,
+            announcements=self.daily.announcements,
+            ownership=self.ownership,
+        )
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         resumed, finished = await self.sessions.resume_all(owns=owns)
@@ -157,9 +197,23 @@ class SolitaireBot(commands.Bot):
             log.info("resumed %d running games, finished %d that ran out of time", len(resumed), len(finished))
         if races := await self.races.resume(owns=owns):
             log.info("resumed %d open races", len(races))
+        if challenges := await self.challenges.resume(owns=owns):
+            log.info("resumed %d open challenges", len(challenges))
         self.deals.start()
         self._daily_starter = self.loop.create_task(self._start_daily(), name="daily-start")
         await self._sync_commands()
+
+    def metrics_sources(self) -> Sources:
+        """What the metrics endpoint reads at scrape time (the services must be open)."""
+        return Sources(
+            game_guilds=lambda: [session.record.guild_id for session in self.sessions.running],
+            deal_levels=self.deals.levels,
+            solver_queue=lambda: self.deals.solving,
+            shard_count=lambda: self.shard_count or 1,
+            shard_ids=self.running_shards,
+            connected=lambda: self.is_ready() and not self.is_closed(),
+            database_answers=lambda: database_answers(self.db),
+        )
 
     @staticmethod
     def _shard_options(settings: Settings) -> dict[str, Any]:
@@ -169,6 +223,16 @@ class SolitaireBot(commands.Bot):
     def running_shards(self) -> list[int]:
         """The shard ids this process runs (``[0]`` unsharded)."""
         return [self.shard_id or 0]
+
+    async def competition_over(self, record: GameRecord) -> bool:
+        """Whether nobody can still gain from a finished game's deal (after-game gates, see ``bot.after_game``)."""
+        if record.mode == "daily" and record.daily_date is not None:
+            return await self.daily.day_over(record.guild_id, record.daily_date)
+        if record.mode == "race":
+            return await self.races.over_for_game(record.id)
+        if record.mode == "challenge":
+            return await self.challenges.over_for_game(record.id)
+        return record.mode == "casual"
 
     def _daily_secret(self) -> str | None:
         secret = self.settings.daily_secret
@@ -189,10 +253,11 @@ class SolitaireBot(commands.Bot):
         self.command_count = sum(1 for _ in self.tree.walk_commands() if not isinstance(_, discord.app_commands.Group))
 
     async def on_ready(self) -> None:
-        """Log one line the first time the bot is connected and its commands synced."""
+        """Log the versions, the ready line and how to invite the bot, the first time it is connected."""
         if self._ready_logged:
             return
         self._ready_logged = True
+        log.info(version_line(discord.__version__))
         log.info(
             "ready as %s: %d servers, %d commands%s",
             self.user,
@@ -200,6 +265,40 @@ class SolitaireBot(commands.Bot):
             self.command_count,
             f" (synced to server {self.settings.dev_guild_id})" if self.settings.dev_guild_id else "",
         )
+        if not self.settings.dev_guild_id:
+            log.info(GLOBAL_SYNC)
+        self._log_invite()
+
+    def invite_lines(self) -> list[str]:
+        """The links that invite this bot with the permissions it uses (none before it has logged in)."""
+        if self.application_id is None:
+            return []
+        return invite_lines(functools.partial(invite_url, self.application_id))
+
+    def _log_invite(self) -> None:
+        """Log the invite links; warn while the bot is in no server."""
+        for line in self.invite_lines():
+            log.info(line)
+        if not self.guilds:
+            log.warning(NO_SERVER)
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        """Log the new server, and any permission the bot uses that its role there lacks."""
+        log.info("joined server %s (%d): %d servers", guild.name, guild.id, len(self.guilds))
+        granted = guild.me.guild_permissions if guild.me is not None else discord.Permissions.none()
+        if missing := [permission.name for permission in required() if not getattr(granted, permission.flag)]:
+            log.warning(
+                "in server %s (%d) my role lacks %s: grant it, or invite me again with the link logged at start",
+                guild.name,
+                guild.id,
+                ", ".join(missing),
+            )
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """Log the server left; after the last one, how to invite the bot again."""
+        log.info("left server %s (%d): %d servers", guild.name, guild.id, len(self.guilds))
+        if not self.guilds:
+            self._log_invite()
 
     async def _announce_finished(self, session: Session, record: GameRecord, source: FinishSource) -> None:
         self.dispatch(FINISHED_EVENT, record)
@@ -214,6 +313,8 @@ class SolitaireBot(commands.Bot):
             await self.daily.close()
         if hasattr(self, "races"):
             await self.races.close()
+        if hasattr(self, "challenges"):
+            await self.challenges.close()
         if hasattr(self, "sessions"):
             await self.sessions.close()
         if hasattr(self, "deals"):

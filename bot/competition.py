@@ -456,20 +456,70 @@ def _day_words(daily_date: str, today: date | None) -> str:
     return "today's" if today is not None and daily_date == today.isoformat() else f"the {daily_date}"
 
 
-def daily_line(result: DailyResult, today: date | None = None, *, final: bool = True) -> str:
+def daily_line(
+    result: DailyResult, today: date | None = None, *, final: bool = True, milestone: int | None = None
+) -> str:
     """Return the public line announcing a finished daily: score and rank, never the board.
 
     While the day's dailies may still change the ranks (``final=False``) the rank is "so far":
-    the podium, posted once they are all over, has the last word.
+    the podium, posted once they are all over, has the last word. A ``milestone`` (a daily streak
+    of one of :data:`MILESTONES` days, reached with this daily) is named at the end.
 
     >>> r = DailyResult(1, 7, "draw3", "2024-05-01", "won", 1234, 200, 2, 5)
     >>> daily_line(r, date(2024, 5, 1), final=False)
     "<@7> scored 1234 on today's Solitaire Rush (draw 3) daily (won in 3:20) — rank 2 of 5 so far"
+    >>> daily_line(r, date(2024, 5, 2), milestone=7)
+    '<@7> scored 1234 on the 2024-05-01 Solitaire Rush (draw 3) daily (won in 3:20) — rank 2 of 5 · 🔥 7-day streak!'
     """
-    return (
+    line = (
         f"<@{result.user_id}> scored {result.score} on {_day_words(result.daily_date, today)} "
         f"{variant_title(result.variant)} daily ({outcome(result.status, result.seconds_used)}) "
         f"— rank {result.rank} of {result.total}{'' if final else ' so far'}"
+    )
+    return line if milestone is None else f"{line} · 🔥 {milestone}-day streak!"
+
+
+MILESTONES = (7, 30, 100)
+"""Daily streaks named in the public result line of the daily that reaches them."""
+
+
+def run_ending(days: Iterable[date], day: date) -> int:
+    """Return how many consecutive days of ``days`` end with ``day`` (0 if ``day`` is not one of them).
+
+    >>> d = date(2024, 5, 10)
+    >>> run_ending([d, d - timedelta(days=1), d - timedelta(days=2), d - timedelta(days=4)], d)
+    3
+    """
+    played = set(days)
+    run = 0
+    while day - timedelta(days=run) in played:
+        run += 1
+    return run
+
+
+def milestone(days: Iterable[date], day: date) -> int | None:
+    """Return the streak ``day`` completes if it is one of :data:`MILESTONES` (``days``: the days played).
+
+    >>> start = date(2024, 5, 1)
+    >>> week = [start + timedelta(days=n) for n in range(7)]
+    >>> milestone(week, week[-1]), milestone(week, week[-2])
+    (7, None)
+    """
+    run = run_ending(days, day)
+    return run if run in MILESTONES else None
+
+
+def reminder_text(streak_days: int, server: str, ends_at: float) -> str:
+    """Return the direct message sent before a daily streak breaks: the streak, when the day ends, the command.
+
+    >>> reminder_text(5, "Solitaire Club", 1767225600)  # doctest: +NORMALIZE_WHITESPACE
+    "Your 5-day daily streak in **Solitaire Club** ends <t:1767225600:R> unless you play today's daily:
+    `/solitaire daily` there. (You asked for these reminders; stop them with `/solitaire settings reminders: False`.)"
+    """
+    return (
+        f"Your {streak_days}-day daily streak in **{server}** ends <t:{int(ends_at)}:R> unless you play today's "
+        "daily: `/solitaire daily` there. (You asked for these reminders; stop them with "
+        "`/solitaire settings reminders: False`.)"
     )
 
 

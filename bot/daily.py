@@ -1,10 +1,10 @@
-"""The daily competition's runtime: the day's deals, solving ahead, rollovers, podiums and every public post.
+"""The daily competition's runtime: the day's deals, solving ahead, rollovers and podiums.
 
-One :class:`DailyService` per bot. Nothing here knows Discord: listeners (the cog) turn each
-:class:`Announcement` into a message and say how it went (:class:`Delivery`). Every post is
-queued in ``announcements`` first and retried with backoff until it goes through, restarts
-included. Time comes from the injected clock; :meth:`DailyService.run_once` does one round of
-the time-driven work, so tests drive rollovers without sleeping.
+One :class:`DailyService` per bot. Nothing here knows Discord. Its public posts (a finished
+daily's line, a day's podium) go through :class:`bot.announcements.Announcements`, which this
+service's loop delivers in each round (a race's results too). Time comes from the injected
+clock; :meth:`DailyService.run_once` does one round of the time-driven work, so tests drive
+rollovers without sleeping.
 """
 
 from __future__ import annotations
@@ -14,14 +14,15 @@ import contextlib
 import logging
 import secrets
 from collections import Counter, deque
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import AsyncIterator, Callable, Iterable
 from datetime import UTC, date, datetime, timedelta
-from enum import Enum
 from typing import Any
 
 from bot import competition
+from bot.announcements import Announcement, Announcements, Listener
+from bot.champions import ChampionRoles
 from bot.deal_bank import DealBank
+from bot.reminders import Reminders
 from bot.shards import ONE_PROCESS, Ownership
 from bot.storage import Database, claims
 from bot.storage import competition as competition_db
@@ -46,50 +47,10 @@ ANNOUNCE_WITHIN = 24 * 3600.0
 """At start, results of the last day whose public line was never queued are queued (older ones are news no more)."""
 PRESOLVE_LIMIT = 200
 """Deals waiting to be solved ahead, at most: the rest wait for a later wake-up (or are solved when asked)."""
-RETRY_FIRST = 30.0
-"""Seconds before the first retry of a failed post; each further retry waits twice as long ..."""
-RETRY_MAX = 600.0
-"""... but never more than this."""
-RETRY_FOR = 6 * 3600.0
-"""A post is retried for this long after it was queued, then dropped (with a warning in the log)."""
 OVERDUE = 120.0
 """A daily still playing this long after its deadline is stuck (its clock task is gone): the podium stops waiting."""
 SETTLE = 1.0
 """Seconds after the last open daily's deadline before its day is checked again (its clock task finishes it)."""
-
-
-class Delivery(Enum):
-    """How posting an announcement went."""
-
-    POSTED = "posted"
-    FAILED = "failed"
-    """Try again later (a server error, a timeout)."""
-    FORBIDDEN = "forbidden"
-    """The bot may not post there (403): shown to the admins, and tried again later."""
-
-
-@dataclass(frozen=True)
-class Announcement:
-    """A public post: a finished daily's result line, or a day's podium."""
-
-    guild_id: int
-    channel_id: int
-    kind: competition_db.AnnouncementKind
-    text: str
-    competition_channel: bool
-    """Whether ``channel_id`` is the server's configured competition channel."""
-
-
-Listener = Callable[[Announcement], Awaitable[Delivery]]
-
-
-def retry_delay(attempts: int) -> float:
-    """Return the wait before retrying a post that failed ``attempts + 1`` times.
-
-    >>> [retry_delay(n) for n in range(6)]
-    [30.0, 60.0, 120.0, 240.0, 480.0, 600.0]
-    """
-    return min(RETRY_FIRST * 2.0**attempts, RETRY_MAX)
 
 
 class DailyService:
@@ -106,12 +67,14 @@ class DailyService:
         variants: Iterable[str] = VARIANTS,
         spares: int = 0,
         ownership: Ownership = ONE_PROCESS,
+        lease: float = claims.LEASE,
     ) -> None:
         """Serve dailies from ``db``, solving in ``deals``'s executor; ``secret()`` keys the deals (else stored).
 
         ``spares``: proven deals kept ready per variant (in the database) for a day deal nobody solved
         ahead, so the first daily of a new server never waits for the solver. ``ownership``: the servers
         whose deals, podiums and posts this process handles (the others belong to other processes).
+        ``lease``: seconds a claim on a post holds (the database's clock).
         """
         self.db = db
         self.deals = deals
@@ -120,7 +83,15 @@ class DailyService:
         self.variants = tuple(variants)
         self._configured_secret = secret
         self._secret: str | None = None
-        self._listeners: list[Listener] = []
+        self.announcements = Announcements(db, now=now, ownership=ownership, lease=lease)
+        """Every public post (this service's, and those other services queue), delivered by this loop."""
+        self.announcements.register("result", self._compose)
+        self.announcements.register("podium", self._compose)
+        self.announcements.wake_with(self.wake)
+        self.champions = ChampionRoles(db, self.announcements, now=now, variants=self.variants)
+        """The champion role's changes, due with each podium (the cog gives it its Discord calls)."""
+        self.reminders = Reminders(db, self.announcements, now=now, ownership=ownership)
+        """The streak reminders, queued in this service's rounds (the cog sends them)."""
         self._deal_tasks: dict[DealKey, asyncio.Task[ProvenDeal]] = {}
         self._presolve_queue: deque[DealKey] = deque()
         self._presolve_seen: set[DealKey] = set()
@@ -139,13 +110,12 @@ class DailyService:
 
     # -- listeners and lifecycle ----------------------------------------------------------
     def add_listener(self, listener: Listener) -> None:
-        """Post every announcement through ``listener`` (it returns how the post went)."""
-        self._listeners.append(listener)
+        """Post the daily announcements (result lines, podiums) through ``listener``."""
+        self.announcements.add_listener(listener, kinds=("result", "podium"))
 
     def remove_listener(self, listener: Listener) -> None:
         """Stop posting through ``listener``."""
-        with contextlib.suppress(ValueError):
-            self._listeners.remove(listener)
+        self.announcements.remove_listener(listener)
 
     def start(self) -> None:
         """Start the loop: it first retries the posts a stopped bot had in flight and queues lines a crash left out."""
@@ -167,7 +137,7 @@ class DailyService:
 
     async def _recover(self) -> None:
         """Give back the claims of a stopped bot and queue the lines of dailies a crash left unqueued."""
-        await claims.release_own(self.db, self.ownership.label)
+        await self.announcements.release_own()
         since = self.now() - ANNOUNCE_WITHIN
         for game_id in await competition_db.unannounced(self.db, since=since, ownership=self.ownership):
             await competition_db.queue_result(self.db, game_id, self.now())
@@ -311,20 +281,24 @@ class DailyService:
             return
         await competition_db.queue_result(self.db, record.id, self.now())
         async with self._round:
-            wait = await self._deliver_due()
+            wait = await self.announcements.deliver_due()
             config = await competition_db.guild_config(self.db, record.guild_id)
-            if config.channel_id is not None and await self._queue_podium(config, self.moment()) is None:
-                wait = await self._deliver_due()
+            if config.has_podium and await self._queue_podium(config, self.moment()) is None:
+                wait = await self.announcements.deliver_due()
         if self.now() + wait < self._wake_at:
             self.wake()  # a retry is due before the loop's next round
 
     # -- one round of the time-driven work ----------------------------------------------------
     async def run_once(self) -> float:
-        """Queue due podiums, post due announcements, queue deals to solve ahead; return seconds until more is due."""
+        """Queue due podiums and reminders, post what is due, queue deals to solve ahead; return seconds to more."""
         async with self._round:
             now = self.moment()
             wait = await self._queue_podiums(now)
-            wait = min(wait, await self._deliver_due())
+            try:
+                wait = min(wait, await self.reminders.queue_due(now))
+            except Exception:
+                log.exception("queueing the streak reminders failed")
+            wait = min(wait, await self.announcements.deliver_due())
             try:
                 wait = min(wait, await self._queue_daily_deals(now))
             except Exception:
@@ -364,46 +338,6 @@ class DailyService:
             return None
         return max(deadline, self.now()) + SETTLE
 
-    async def _deliver_due(self) -> float:
-        """Post every due announcement once; return seconds until the next one is due."""
-        for pending in await claims.due_announcements(self.db, self.now(), self.ownership):
-            if await claims.claim(self.db, pending.id, self.ownership.label, self.now()):
-                await self._deliver(pending)
-        due = await claims.next_due(self.db, self.ownership)
-        return MAX_WAIT if due is None else due - self.now()
-
-    async def _deliver(self, pending: competition_db.Pending) -> None:
-        """Post one claimed announcement; mark it posted, or give it back to be retried later."""
-        announcement = await self._compose(pending)
-        if announcement is None:
-            await claims.finish(self.db, pending.id, self.ownership.label, "dropped")
-            return
-        outcome = Delivery.POSTED
-        for listener in self._listeners:
-            try:
-                result = await listener(announcement)
-            except Exception:
-                log.exception("a listener failed to post %s", announcement)
-                result = Delivery.FAILED
-            if result is not Delivery.POSTED:
-                outcome = result
-        if not self._listeners:
-            outcome = Delivery.FAILED
-        if announcement.competition_channel:
-            problem = "missing access (HTTP 403)" if outcome is Delivery.FORBIDDEN else None
-            if outcome is not Delivery.FAILED:
-                await competition_db.set_channel_problem(
-                    self.db, announcement.guild_id, announcement.channel_id, problem, self.now()
-                )
-        holder = self.ownership.label
-        if outcome is Delivery.POSTED:
-            await claims.finish(self.db, pending.id, holder, "posted")
-        elif self.now() - pending.created_at >= RETRY_FOR:
-            log.warning("gave up posting %s %s of server %s", pending.kind, pending.subject, pending.guild_id)
-            await claims.finish(self.db, pending.id, holder, "dropped")
-        else:
-            await claims.retry(self.db, pending.id, holder, self.now() + retry_delay(pending.attempts))
-
     async def _compose(self, pending: competition_db.Pending) -> Announcement | None:
         """Write an announcement's text now (ranks as of now); ``None`` when there is nothing to post."""
         config = await competition_db.guild_config(self.db, pending.guild_id)
@@ -422,8 +356,24 @@ class DailyService:
             return None
         today = config.clock.date_at(self.moment())
         final = await self._day_over(config, result.daily_date, today)
-        text = competition.daily_line(result, today, final=final)
+        milestone = await self._milestone(pending.guild_id, result)
+        text = competition.daily_line(result, today, final=final, milestone=milestone)
         return Announcement(pending.guild_id, channel_id, "result", text, config.channel_id is not None)
+
+    async def _milestone(self, guild_id: int, result: competition.DailyResult) -> int | None:
+        """The streak milestone a daily reaches: only the member's first finished daily of its day names it."""
+        if (
+            await competition_db.first_daily_of_day(self.db, guild_id, result.user_id, result.daily_date)
+            != result.game_id
+        ):
+            return None
+        days = await competition_db.daily_days(self.db, guild_id, result.user_id, until=result.daily_date)
+        return competition.milestone(days, date.fromisoformat(result.daily_date))
+
+    async def day_over(self, guild_id: int, daily_date: str) -> bool:
+        """Whether a server's day of dailies is over: the day has ended and its every daily is finished or expired."""
+        config = await competition_db.guild_config(self.db, guild_id)
+        return await self._day_over(config, daily_date, config.clock.date_at(self.moment()))
 
     async def _day_over(self, config: competition_db.GuildConfig, daily_date: str, today: date) -> bool:
         """Whether no more results can come for ``daily_date`` (so a rank is final)."""

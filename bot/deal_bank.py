@@ -5,6 +5,11 @@ executor (a :class:`concurrent.futures.ProcessPoolExecutor` in production). A
 start takes a banked deal at once, and the bank refills behind it; only an empty
 bank or a requested deal number makes the caller wait for a solve.
 
+Two kinds of deal (STYLE lesson 14, "ranked means unknowable"): the bank's **private** deals,
+each keyed by 128 random bits nobody ever sees (ranked casual games and races: nobody can compute
+one before it is dealt), and **public** ones a player asks for by number or seed (practice:
+playable and comparable, never ranked).
+
 Players first: every job goes through :meth:`DealBank.run` (``urgent=True`` by default),
 which hands the workers to waiting players (numbered deals, an empty bank, dailies)
 before background refills. A running solve is never interrupted, so with one worker a
@@ -19,7 +24,7 @@ import asyncio
 import heapq
 import itertools
 import logging
-import random
+import secrets
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor
@@ -27,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 from solitaire import Card
-from solitaire.deals import MAX_DEAL_NUMBER, ProvenDeal, numbered_deal
+from solitaire.deals import ProvenDeal, numbered_deal, private_deal, seeded_deal
 
 log = logging.getLogger(__name__)
 
@@ -51,23 +56,45 @@ class Deal(Protocol):
     def deck(self) -> Sequence[Card]:
         """The 52 cards in dealing order."""
 
+    @property
+    def seed(self) -> int:
+        """The shuffle seed that deals ``deck`` (``solitaire.shuffle.shuffled_deck(seed)``)."""
+
 
 def solve_numbered(variant: str, number: int) -> ProvenDeal:
     """Return the proven deal ``number`` of ``variant``; CPU-bound, so run it in a worker process."""
     return numbered_deal(variant, number)
 
 
+def solve_private(variant: str, key: int) -> ProvenDeal:
+    """Return the private proven deal of ``key`` (128 secret random bits); CPU-bound, run it in a worker process."""
+    return private_deal(variant, key)
+
+
+def solve_seeded(variant: str, seed: int) -> ProvenDeal:
+    """Return the shuffle ``seed`` proven winnable (:raises SolitaireError: if it cannot be); run it in a worker."""
+    return seeded_deal(variant, seed)
+
+
 @dataclass(frozen=True)
 class NumberedDeal(Generic[DealT]):
-    """A solved deal and the public number that reproduces it."""
+    """A public deal: the number that reproduces it, for practice (never ranked)."""
 
     variant: str
     number: int
     deal: DealT
 
 
+@dataclass(frozen=True)
+class PrivateDeal(Generic[DealT]):
+    """A deal from the private bank (ranked play): nothing public names it until its game is over."""
+
+    variant: str
+    deal: DealT
+
+
 Solver = Callable[[str, int], DealT]
-"""``solver(variant, number)`` returns the proven deal of that number; must be picklable for processes."""
+"""``solver(variant, number)`` returns the proven deal of that number (or key, or seed); picklable for processes."""
 
 
 class DealCache(Protocol[DealT]):
@@ -130,33 +157,40 @@ class Workers:
 
 
 class DealBank(Generic[DealT]):
-    """Solved deals per variant, ``size`` of each kept ready."""
+    """Private deals per variant, ``size`` of each kept ready; public ones solved on request."""
 
     def __init__(
         self,
-        solver: Callable[[str, int], DealT],
+        solver: Solver[DealT],
         *,
         variants: Iterable[str],
         size: int,
         executor: Executor | None,
+        private: Solver[DealT] | None = None,
+        seeded: Solver[DealT] | None = None,
         numbers: Callable[[], int] | None = None,
         workers: int | None = None,
         cache: DealCache[DealT] | None = None,
     ) -> None:
-        """Bank ``size`` deals of each variant, solving with ``solver`` in ``executor``.
+        """Bank ``size`` private deals of each variant, solving in ``executor``.
 
-        ``executor=None`` calls the solver on the event loop: only for tests with instant solvers.
+        ``solver(variant, number)`` finds public numbered deals, ``private(variant, key)`` the bank's
+        deals (keys from ``numbers()``: 128 random bits unless a test gives its own; default: ``solver``
+        itself, on keys nobody can guess), ``seeded(variant, seed)`` a shuffle seed asked for by a player.
+        ``executor=None`` calls the solvers on the event loop: only for tests with instant solvers.
         ``workers`` is the executor's number of processes (read from it when not given);
         ``cache`` keeps numbered deals (see :meth:`use_cache`).
         """
         self.solver = solver
+        self.private = private or solver
+        self.seeded_solver: Solver[DealT] | None = seeded
         self.size = size
         self.executor = executor
         slots = workers if workers is not None else int(getattr(executor, "_max_workers", 1) or 1)
         self.workers = Workers(slots)
         self.cache = cache
-        self._numbers = numbers or _random_number
-        self._banks: dict[str, deque[NumberedDeal[DealT]]] = {variant: deque() for variant in variants}
+        self._numbers = numbers or _private_key
+        self._banks: dict[str, deque[PrivateDeal[DealT]]] = {variant: deque() for variant in variants}
         self._refills: dict[str, asyncio.Task[None]] = {}
         self._closed = False
         self.solving = 0
@@ -174,8 +208,8 @@ class DealBank(Generic[DealT]):
         """Whether :meth:`take` would return at once."""
         return bool(self._banks.get(variant))
 
-    def add(self, deal: NumberedDeal[DealT]) -> None:
-        """Put a solved deal in the bank (e.g. a pre-solved one in tests)."""
+    def add(self, deal: PrivateDeal[DealT]) -> None:
+        """Put a solved private deal in the bank (e.g. a pre-solved one in tests)."""
         self._banks[deal.variant].append(deal)
 
     def start(self) -> None:
@@ -188,14 +222,10 @@ class DealBank(Generic[DealT]):
         while running := [task for task in self._refills.values() if not task.done()]:
             await asyncio.wait(running)
 
-    async def take(self, variant: str) -> NumberedDeal[DealT]:
-        """Return a banked deal (solving one now only if the bank is empty) and refill behind it."""
+    async def take(self, variant: str) -> PrivateDeal[DealT]:
+        """Return a private deal, each given out once (solving one now only if the bank is empty); refill behind it."""
         bank = self._banks[variant]
-        if bank:
-            deal = bank.popleft()
-        else:
-            number = self._numbers()
-            deal = NumberedDeal(variant, number, await self._solve(variant, number, urgent=True))
+        deal = bank.popleft() if bank else PrivateDeal(variant, await self._solve_private(variant, urgent=True))
         self._refill(variant)
         return deal
 
@@ -207,18 +237,24 @@ class DealBank(Generic[DealT]):
         """Return deal ``number`` of ``variant``: banked, cached, or solved now in a worker (urgent) and cached."""
         if variant not in self._banks:
             raise KeyError(variant)
-        for banked in self._banks[variant]:
-            if banked.number == number:
-                return banked
         if self.cache is not None and (cached := await self.cache.load(variant, number)) is not None:
             return NumberedDeal(variant, number, cached)
-        solved = await self._solve(variant, number, urgent=True)
+        solved = await self.run(self.solver, variant, number, urgent=True)
         if self.cache is not None:
             try:
                 await self.cache.save(variant, number, solved)
             except Exception as error:  # the deal is good; only the next request will solve it again
                 log.warning("could not cache %s deal %d: %s", variant, number, error)
         return NumberedDeal(variant, number, solved)
+
+    async def seeded(self, variant: str, seed: int) -> DealT:
+        """Return the shuffle ``seed`` of ``variant`` once proven winnable (solved now in a worker, urgent).
+
+        :raises SolitaireError: the solver could not prove it winnable.
+        """
+        if variant not in self._banks:
+            raise KeyError(variant)
+        return await self.run(self.seeded_solver or solve_seeded, variant, seed, urgent=True)  # type: ignore[arg-type]
 
     async def run(self, job: Callable[..., ResultT], *args: Any, urgent: bool = True) -> ResultT:
         """Run the picklable CPU-bound ``job(*args)`` on a worker and return its result.
@@ -241,8 +277,8 @@ class DealBank(Generic[DealT]):
         finally:
             self.solving -= 1
 
-    async def _solve(self, variant: str, number: int, *, urgent: bool = False) -> DealT:
-        return await self.run(self.solver, variant, number, urgent=urgent)
+    async def _solve_private(self, variant: str, *, urgent: bool = False) -> DealT:
+        return await self.run(self.private, variant, self._numbers(), urgent=urgent)
 
     def _refill(self, variant: str) -> None:
         if self._closed or len(self._banks[variant]) >= self.size:
@@ -256,16 +292,15 @@ class DealBank(Generic[DealT]):
     async def _fill(self, variant: str) -> None:
         bank = self._banks[variant]
         while not self._closed and len(bank) < self.size:
-            number = self._numbers()
             try:
-                deal = await self._solve(variant, number)
+                deal = await self._solve_private(variant)
             except asyncio.CancelledError:
                 raise
             except Exception:
-                log.exception("could not solve %s deal %d for the bank", variant, number)
+                log.exception("could not solve a private %s deal for the bank", variant)
                 return
             if not self._closed:
-                bank.append(NumberedDeal(variant, number, deal))
+                bank.append(PrivateDeal(variant, deal))
 
     async def close(self) -> None:
         """Stop refilling and shut the executor down without waiting for running solves."""
@@ -278,5 +313,6 @@ class DealBank(Generic[DealT]):
             self.executor.shutdown(wait=False, cancel_futures=True)
 
 
-def _random_number() -> int:
-    return random.SystemRandom().randint(1, MAX_DEAL_NUMBER)
+def _private_key() -> int:
+    """128 random bits from the operating system: the key of one private deal, never stored or shown."""
+    return secrets.randbits(128)

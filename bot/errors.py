@@ -119,6 +119,16 @@ class BusyError(NotSavedError):
         BotError.__init__(self, f"I am busy right now: {what[:1].lower() + what[1:]} was not saved, try again.")
 
 
+class ChangedElsewhereError(BotError):
+    """Another process of the bot saved this game since this one loaded it: this process's copy was stale."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "That game changed meanwhile (another copy of the bot saved it): nothing was changed here."
+            " Use `/solitaire start` to get its latest board."
+        )
+
+
 class ForeignClickError(BotError):
     """A button id sent from a message (or a server) that is not its game's: nothing is edited."""
 
@@ -138,6 +148,39 @@ class StartingError(BotError):
 
     def __init__(self) -> None:
         super().__init__("You already have a game starting: wait for its board.")
+
+
+class BadSeedError(BotError):
+    """A deal seed that is not one: quoted back as a short excerpt."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(
+            f"`{excerpt(text)}` is not a deal seed: a seed is the whole number a finished board shows"
+            " (`seed:1234567890`)."
+        )
+
+
+class DealAndSeedError(BotError):
+    """Both ``deal:`` and ``seed:`` given to one start."""
+
+    def __init__(self) -> None:
+        super().__init__("Give a deal number or a seed, not both.")
+
+
+class InLobbyError(BotError):
+    """A casual game or daily asked for by a member who sits in an open race lobby of the server."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "You are in a race lobby here: leave it first (the race message's **Leave** button), or wait for the race."
+        )
+
+
+class MemberBusyError(StartingError):
+    """Another action of the same member in the same server (a start, a join) is still under way."""
+
+    def __init__(self) -> None:
+        BotError.__init__(self, "Your last request here is still under way: wait a moment and try again.")
 
 
 class TooManyStartsError(BotError):

@@ -28,12 +28,9 @@ from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
 from bot.shards import shard_of
-from bot.storage.health import database_answers
 
 if TYPE_CHECKING:
     from prometheus_client.metrics_core import Metric
-
-    from bot.client import SolitaireBot
 
 log = logging.getLogger(__name__)
 
@@ -54,19 +51,6 @@ class Sources:
     """The shards this process runs (their games gauges show 0 rather than nothing)."""
     connected: Callable[[], bool]
     database_answers: Callable[[], Awaitable[bool]]
-
-
-def bot_sources(bot: SolitaireBot) -> Sources:
-    """Read a running :class:`SolitaireBot` (its services must be open)."""
-    return Sources(
-        game_guilds=lambda: [session.record.guild_id for session in bot.sessions.running],
-        deal_levels=bot.deals.levels,
-        solver_queue=lambda: bot.deals.solving,
-        shard_count=lambda: bot.shard_count or 1,
-        shard_ids=bot.running_shards,
-        connected=lambda: bot.is_ready() and not bot.is_closed(),
-        database_answers=lambda: database_answers(bot.db),
-    )
 
 
 class _Gauges(Collector):
@@ -158,6 +142,10 @@ class BotMetrics:
             await server.close()
 
 
+class MetricsPortError(Exception):
+    """The endpoint's port cannot be opened (in use, not allowed): the message says which and why."""
+
+
 class MetricsServer:
     """The aiohttp server answering ``/metrics`` and ``/health`` on the bot's event loop."""
 
@@ -168,7 +156,7 @@ class MetricsServer:
 
     @classmethod
     async def start(cls, metrics: BotMetrics, *, host: str, port: int) -> MetricsServer:
-        """Listen on ``host:port``; :raises OSError: when the port cannot be bound."""
+        """Listen on ``host:port``; :raises MetricsPortError: when the port cannot be bound."""
 
         async def scrape(request: web.Request) -> web.Response:
             return web.Response(body=metrics.text(), headers={"Content-Type": CONTENT_TYPE_LATEST})
@@ -185,6 +173,10 @@ class MetricsServer:
         try:
             site = web.TCPSite(runner, host, port)
             await site.start()
+        except OSError as error:
+            await runner.cleanup()
+            reason = error.strerror or str(error)
+            raise MetricsPortError(f"cannot serve the metrics on {host}:{port} (METRICS_PORT): {reason}") from error
         except BaseException:
             await runner.cleanup()
             raise
@@ -195,11 +187,3 @@ class MetricsServer:
     async def close(self) -> None:
         """Stop listening."""
         await self.runner.cleanup()
-
-
-async def start_metrics(bot: SolitaireBot) -> BotMetrics:
-    """The bot's metrics, served on ``METRICS_PORT`` when it is set."""
-    metrics = BotMetrics(bot_sources(bot))
-    if bot.settings.metrics_port is not None:
-        await metrics.serve(bot.settings.metrics_port, host=bot.settings.metrics_host)
-    return metrics

@@ -68,6 +68,10 @@ class Pad(ABC):
     """Actions that select a move source (a board id may carry one of them as its selection)."""
     hint_row: ClassVar[int]
     """The button row with room for Hint (beside End game)."""
+    how_to: ClassVar[str]
+    """How a move is made with these buttons, for ``/solitaire help`` (Markdown, a few lines)."""
+    first_tip: ClassVar[str]
+    """The one-line tip on a player's first board."""
 
     @abstractmethod
     def layout(self, view: BoardView, selected: str | None) -> tuple[ButtonSpec, ...]:
@@ -84,6 +88,16 @@ class KlondikePad(Pad):
     actions = frozenset((*PILES, "w", *FOUNDATION_SOURCES, TO_FOUNDATION))
     sources = frozenset((*PILES, "w", *FOUNDATION_SOURCES))
     hint_row = 3
+    how_to = (
+        "A move is two clicks: the card to move (**Pile 1**..**Pile 7**, **Waste**, or a suit button to take a card "
+        "back down), then where it goes (a pile, or a suit button for its foundation); click the first one again "
+        "to cancel. **All up** plays every card that can go up to the foundations (with a card selected: "
+        "**Selected card up**). **Draw** turns the stock, **Undo** takes a move back, **End game** stops the clock."
+    )
+    first_tip = (
+        "💡 First game? Click a pile (or **Waste**), then the pile or suit where it goes; "
+        "**All up** plays every card that can go up. More: `/solitaire help`"
+    )
 
     def layout(self, view: BoardView, selected: str | None) -> tuple[ButtonSpec, ...]:
         """Piles 1-7, Waste Draw Undo, the four suits and (All|Selected card) up, End game."""
@@ -112,6 +126,13 @@ class Friday13Pad(Pad):
     actions = frozenset(f"t{label}" for label in FRIDAY13_LABELS)
     sources = frozenset()
     hint_row = 0
+    how_to = (
+        "**Draw** turns the next card; the buttons **→ J** .. **→ 10** light up where that card may go, and one "
+        "click plays it there. **Undo** takes a move back, **End game** stops the clock."
+    )
+    first_tip = (
+        "💡 First game? **Draw** a card, then click a lit **→** button to play it there. More: `/solitaire help`"
+    )
 
     def layout(self, view: BoardView, selected: str | None) -> tuple[ButtonSpec, ...]:
         """Row 0: Draw, Undo, End game; rows 1-3: ``→ J`` .. ``→ 10``, lit where the waste top goes."""

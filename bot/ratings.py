@@ -48,15 +48,20 @@ def newcomer() -> Skill:
     return Skill(rating.mu, rating.sigma, 0)
 
 
-def rate(order: Sequence[Skill]) -> list[Skill]:
-    """Return the new ratings of racers listed in finishing order (first = winner), one race more each.
+def rate(skills: Sequence[Skill], places: Sequence[int]) -> list[Skill]:
+    """Return the new ratings of racers who finished at ``places`` (1 = winner; equal places tie), one race more each.
 
-    >>> winner, loser = rate([newcomer(), newcomer()])
+    >>> winner, loser = rate([newcomer(), newcomer()], [1, 2])
     >>> winner.display > 1000 > loser.display, winner.races
     (True, 1)
+    >>> first, second = rate([newcomer(), newcomer()], [1, 1])
+    >>> round(first.display) == round(second.display)
+    True
     """
-    if len(order) < 2:
-        return [Skill(s.mu, s.sigma, s.races + 1) for s in order]
-    teams = [[_MODEL.rating(mu=s.mu, sigma=s.sigma)] for s in order]
-    rated = _MODEL.rate(teams, ranks=[float(place) for place in range(1, len(order) + 1)])
-    return [Skill(team[0].mu, team[0].sigma, s.races + 1) for team, s in zip(rated, order, strict=True)]
+    if len(skills) != len(places):
+        raise ValueError(f"{len(skills)} ratings for {len(places)} places")
+    if len(skills) < 2:
+        return [Skill(s.mu, s.sigma, s.races + 1) for s in skills]
+    teams = [[_MODEL.rating(mu=s.mu, sigma=s.sigma)] for s in skills]
+    rated = _MODEL.rate(teams, ranks=[float(place) for place in places])
+    return [Skill(team[0].mu, team[0].sigma, s.races + 1) for team, s in zip(rated, skills, strict=True)]

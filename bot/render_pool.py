@@ -1,10 +1,11 @@
-"""Board pictures drawn in worker processes, so rendering and PNG encoding never hold the event loop.
+"""Pictures drawn in worker processes, so rendering and PNG encoding never hold the event loop.
 
-A :class:`RenderPool` of ``RENDER_WORKERS`` processes takes a :class:`BoardPicture` (a
-:class:`~solitaire.view.BoardView`, which holds only what the player may see, plus the drawing
-options), and gives back PNG bytes. ``workers=0`` draws in a thread of this process instead
-(the path before the pool existed; tests use it). A worker that dies is replaced by a fresh
-one, and the picture it was drawing is drawn here in a thread, so the click still gets its answer.
+A :class:`RenderPool` of ``RENDER_WORKERS`` processes takes a :data:`Picture`, a :class:`BoardPicture`
+(a :class:`~solitaire.view.BoardView`, which holds only what the player may see, plus the drawing
+options) or a member's :class:`~render.stats_data.StatsCard`, and gives back PNG bytes. ``workers=0``
+draws in a thread of this process instead (the path before the pool existed; tests use it). A worker
+that dies is replaced by a fresh one, and the picture it was drawing is drawn here in a thread, so the
+click still gets its answer.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from multiprocessing.connection import Connection
 from multiprocessing.context import SpawnContext
 
 from render import render_board, warm_up
+from render.stats_card import render_stats_card
+from render.stats_data import StatsCard
 from solitaire.view import BoardView
 
 log = logging.getLogger(__name__)
@@ -35,8 +38,14 @@ class BoardPicture:
     four_colour: bool = False
 
 
-def draw(picture: BoardPicture) -> bytes:
+Picture = BoardPicture | StatsCard
+"""What the workers draw: a board, or a member's stats card."""
+
+
+def draw(picture: Picture) -> bytes:
     """Render ``picture`` as PNG bytes (in a worker process, or in a thread with ``workers=0``)."""
+    if isinstance(picture, StatsCard):
+        return render_stats_card(picture)
     return render_board(
         picture.view,
         time_left=picture.time_left,
@@ -84,7 +93,7 @@ class _Worker:
 
 
 class RenderPool:
-    """Draws board pictures in ``workers`` processes (``0``: in a thread here), replacing a worker that dies.
+    """Draws pictures in ``workers`` processes (``0``: in a thread here), replacing a worker that dies.
 
     The event loop talks to the workers through their pipes directly (``loop.add_reader``): no
     executor threads in the bot's process compete with the loop for the GIL.
@@ -97,7 +106,7 @@ class RenderPool:
         self._failed_starts = 0
         self._context = multiprocessing.get_context("spawn")
         self._pool: list[_Worker] = []
-        self._queue: deque[tuple[BoardPicture, asyncio.Future[bytes]]] = deque()
+        self._queue: deque[tuple[Picture, asyncio.Future[bytes]]] = deque()
         self._loop: asyncio.AbstractEventLoop | None = None
         self.replaced = 0
         """Workers replaced after one died."""
@@ -126,7 +135,7 @@ class RenderPool:
             for _ in range(self.workers):
                 self._add_worker()
 
-    async def render(self, picture: BoardPicture) -> bytes:
+    async def render(self, picture: Picture) -> bytes:
         """Return ``picture`` as PNG bytes, drawn by a worker (or here, if there is none or it died)."""
         if not self._pool:
             return await asyncio.to_thread(draw, picture)

@@ -7,6 +7,13 @@ player is told privately that nothing changed (:class:`bot.errors.NotSavedError`
 A finished game is written once (:func:`bot.storage.games.finish_game`) and then
 announced to the listeners (the client turns that into the ``solitaire_game_finished``
 event); a clock's expiry that cannot be written is retried with backoff until it lands.
+
+A save whose outcome is unknown (the connection died during the commit:
+:class:`bot.storage.OutcomeUnknownError`) is checked against the stored version before the
+player is answered: kept if it landed, undone if not; if even that read fails, the game goes
+back to its last known save and is checked again before its next command. Every write is
+conditional on the version this process last saved: a process whose copy is stale (another
+process saved the game since) writes nothing, drops its copy and announces nothing.
 """
 
 from __future__ import annotations
@@ -23,9 +30,9 @@ from typing import Literal
 from bot import errors
 from bot.after_game import check_hints_allowed
 from bot.deal_bank import Deal
-from bot.storage import ConstraintError, Database, StorageError, players
+from bot.storage import ConstraintError, Database, OutcomeUnknownError, StorageError, players
 from bot.storage import games as games_db
-from bot.storage.games import GameRecord, Mode
+from bot.storage.games import PLAYING, GameRecord, Mode
 from solitaire import (
     Game,
     GameOverError,
@@ -64,10 +71,24 @@ START_WINDOW = 30.0
 RETRY_FIRST = 1.0
 RETRY_MAX = 60.0
 """Backoff (seconds) between attempts to record a clock's expiry the database refused."""
+RECHECK_SECONDS = 0.5
+"""At most this long to read back a save whose outcome is unknown (the answer stays inside Discord's 3 s)."""
 BROKEN_NOTICE = (
     "Your game #{id} ({variant}) could not be reloaded after a restart, so I closed it "
     "(no result, no score). Sorry! Start a new one with `/solitaire start`."
 )
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """A write whose outcome could not be checked: the version and status it would have stored."""
+
+    version: int
+    status: str
+
+    def landed(self, stored: GameRecord | None) -> bool:
+        """Whether ``stored`` (the row read back) holds this write."""
+        return stored is not None and (stored.version, stored.status) == (self.version, self.status)
 
 
 @dataclass(frozen=True)
@@ -92,6 +113,8 @@ class Session:
         """Draw this game's boards with the four-colour deck (the player's setting, loaded once)."""
         self.lock = asyncio.Lock()
         self.timer: asyncio.Task[None] | None = None
+        self.unsure: Attempt | None = None
+        """A write that may or may not have landed: checked before the game's next command."""
 
     @property
     def id(self) -> int:
@@ -131,7 +154,8 @@ class SessionManager:
         self._sessions: dict[int, Session] = {}
         self._players: dict[tuple[int, int], int] = {}
         self._listeners: list[FinishListener] = []
-        self._starting: set[tuple[int, int]] = set()
+        self._starting: dict[tuple[int, int], str] = {}
+        """Members with an action under way in a server (:meth:`hold`): ``"start"`` or another action."""
         self._recent_starts: dict[int, deque[float]] = {}
         self._noticed: set[tuple[int, int]] = set()
         """Players with a notice waiting (loaded by :meth:`resume_all`, kept as notices come and go)."""
@@ -190,12 +214,11 @@ class SessionManager:
         """Hold the player's one start in this guild while its deal is found (before any solving).
 
         :raises StartingError: another start of this player is still being dealt.
+        :raises MemberBusyError: another action of this member here (a race join) is under way.
         :raises TooManyStartsError: the player started :data:`START_LIMIT` games in the last
             :data:`START_WINDOW` seconds (in any guild).
         """
-        key = (guild_id, user_id)
-        if key in self._starting:
-            raise errors.StartingError()
+        self._refuse_if_held(guild_id, user_id)  # before counting the start
         now = self.now()
         recent = self._recent_starts.setdefault(user_id, deque())
         while recent and recent[0] <= now - START_WINDOW:
@@ -203,12 +226,33 @@ class SessionManager:
         if len(recent) >= START_LIMIT:
             raise errors.TooManyStartsError(max(int(recent[0] + START_WINDOW - now) + 1, 1))
         recent.append(now)
-        self._starting.add(key)
+        async with self.hold(guild_id, user_id, "start"):
+            try:
+                yield
+            finally:
+                self._forget_old_starts(now)
+
+    @asynccontextmanager
+    async def hold(self, guild_id: int, user_id: int, what: str = "other") -> AsyncIterator[None]:
+        """Let one action of a member in a server run at a time (a start, a race join): no two interleave.
+
+        A game start and a lobby join each check the other's row before writing their own; holding the
+        member while one runs keeps both checks true (the database's guards cover other processes).
+
+        :raises MemberBusyError: another action of this member here is under way (a start: StartingError).
+        """
+        self._refuse_if_held(guild_id, user_id)
+        key = (guild_id, user_id)
+        self._starting[key] = what
         try:
             yield
         finally:
-            self._starting.discard(key)
-            self._forget_old_starts(now)
+            del self._starting[key]
+
+    def _refuse_if_held(self, guild_id: int, user_id: int) -> None:
+        held = self._starting.get((guild_id, user_id))
+        if held is not None:
+            raise errors.StartingError() if held == "start" else errors.MemberBusyError()
 
     def _forget_old_starts(self, now: float) -> None:
         if len(self._recent_starts) > 1000:
@@ -229,11 +273,18 @@ class SessionManager:
         deal_number: int | None = None,
         daily_date: str | None = None,
         started_at: float | None = None,
+        practice: bool = False,
+        link: games_db.Link | None = None,
     ) -> Session:
         """Deal a new game, store it and start its clock (at ``started_at`` if given, e.g. a race's start).
 
+        ``practice``: the deal was chosen by its public number or seed, so the game never ranks.
+        ``link`` ties the game to its competition in the insert's transaction (a challenge attempt).
+
         :raises ActiveGameError: the player already has a game running in this guild.
         :raises AlreadyPlayedError: a daily game this player already played.
+        :raises InLobbyError: a casual game or daily of a member sitting in an open race lobby here.
+        :raises LinkRefusedError: ``link`` refused the game (nothing was stored).
         """
         existing = self.active_for(guild_id, user_id)
         if existing is not None:
@@ -254,16 +305,18 @@ class SessionManager:
             state=_state(game),
             started_at=started,
             deadline=started + game.rules.time_limit,
+            practice=practice,
+            deal_seed=str(deal.seed),
         )
         try:
-            record = await self._insert(row)
+            record = await self._insert(row, link)
         except games_db.DuplicateGameError as error:
             if error.kind == "daily":
                 raise errors.AlreadyPlayedError(variant, daily_date or "today") from None
             active_id = await self._adopt_active(guild_id, user_id)
             if active_id is not None:
                 raise errors.ActiveGameError(active_id) from None
-            record = await self._insert(row)  # the row in the way was damaged and is now closed
+            record = await self._insert(row, link)  # the row in the way was damaged and is now closed
         session = self._register(record, game, four_colour=preferences.four_colour)
         self._arm(session)
         return session
@@ -275,9 +328,11 @@ class SessionManager:
             session.four_colour = four_colour
         return mine
 
-    async def _insert(self, row: games_db.NewGame) -> GameRecord:
+    async def _insert(self, row: games_db.NewGame, link: games_db.Link | None) -> GameRecord:
         try:
-            return await games_db.insert_game(self.db, row)
+            return await games_db.insert_game(self.db, row, link=link)
+        except games_db.InLobbyError:
+            raise errors.InLobbyError() from None
         except ConstraintError:
             raise
         except StorageError as error:
@@ -365,9 +420,16 @@ class SessionManager:
         async with session.lock:
             if session.id not in self._sessions:
                 return None
-            saved = session.game.version
-            session.game.expire()
-            record = await self._finish_or_restore(session, saved, "The end of your game")
+            try:
+                record = await self._reconcile(session)
+                if record is None:
+                    saved = session.game.version
+                    session.game.expire()
+                    record = await self._finish_or_restore(session, saved, "The end of your game")
+            except _StaleCopyError:
+                return None  # another process saved the game since: it finishes it, not this stale copy
+            except StorageError as error:  # the database could not be read to check a doubtful save
+                raise _refusal(error, "The end of your game") from None
         await self._announce(session, record, source)
         return record
 
@@ -375,24 +437,25 @@ class SessionManager:
         """Run ``apply`` (engine pushes) under the lock, save, then announce a finish."""
         expired: GameRecord | None = None
         async with session.lock:
-            self._check_open(session, version)
-            saved = session.game.version
-            try:
-                moves = apply()
-            except _ExpiredError:
-                expired = await self._finish_or_restore(session, saved, "The end of your game")
-            except BaseException:
-                self._restore(session, saved)  # a refusal after some moves (e.g. the move limit) keeps none
-                raise
-            else:
+            ended = await self._reconcile_for_command(session)
+            if ended is None:
+                self._check_open(session, version)
+                saved = session.game.version
                 try:
-                    outcome = await self._settle(session, moves, saved)
-                except StorageError as error:
-                    self._restore(session, saved)
-                    log.warning(
-                        "game %s: move not saved (%s); the game is back at version %d", session.id, error, saved
-                    )
-                    raise _refusal(error, "Your move") from None
+                    moves = apply()
+                except _ExpiredError:
+                    try:
+                        expired = await self._finish_or_restore(session, saved, "The end of your game")
+                    except _StaleCopyError:
+                        raise errors.TimeUpError() from None  # another process saved it since: it records the end
+                except BaseException:
+                    self._restore(session, saved)  # a refusal after some moves (e.g. the move limit) keeps none
+                    raise
+                else:
+                    outcome = await self._settle_or_restore(session, moves, saved)
+        if ended is not None:
+            await self._announce(session, ended, "clock")
+            raise errors.GameEndedError(ended.status)
         if expired is not None:
             await self._announce(session, expired, "clock")
             raise errors.TimeUpError()
@@ -401,6 +464,88 @@ class SessionManager:
         if outcome.finished is not None:
             await self._announce(session, outcome.finished, "command")
         return outcome
+
+    async def _settle_or_restore(self, session: Session, moves: tuple[str, ...], saved: int) -> Outcome:
+        """:meth:`_settle`; if refused, rebuild the game at ``saved`` and refuse privately (caller holds the lock).
+
+        A stale copy (another process saved the game since) is dropped and the stored game loaded in its place.
+        """
+        try:
+            return await self._settle(session, moves, saved)
+        except _StaleCopyError as stale:
+            log.warning("game %s: another process saved it since; this copy is dropped, the stored one loaded", stale)
+            if stale.stored is not None and stale.stored.is_playing:
+                try:
+                    await self._reload(stale.stored)
+                except StorageError as error:  # loaded again at the player's next start instead
+                    log.warning("game %s: could not load the stored game: %s", session.id, error)
+            raise errors.ChangedElsewhereError() from None
+        except StorageError as error:
+            self._restore(session, saved)
+            log.warning("game %s: move not saved (%s); the game is back at version %d", session.id, error, saved)
+            raise _refusal(error, "Your move") from None
+
+    async def _reconcile_for_command(self, session: Session) -> GameRecord | None:
+        """:meth:`_reconcile` before a command: the final row if the game turned out finished by this process.
+
+        :raises NotSavedError: the database cannot be read to check (the game waits, unchanged).
+        :raises GameEndedError: the game turned out finished by another process.
+        """
+        try:
+            return await self._reconcile(session)
+        except _StaleCopyError as stale:
+            raise errors.GameEndedError(stale.stored.status if stale.stored is not None else "gone") from None
+        except StorageError as error:
+            raise _refusal(error, "Your move") from None
+
+    async def _reconcile(self, session: Session) -> GameRecord | None:
+        """Make a game whose last write's outcome was unknown agree with the database (caller holds the lock).
+
+        Still running: the game in memory becomes the stored one (the write landed or not). Finished
+        by that write: forgotten, and its row returned (to announce). Finished by another process:
+        forgotten (:class:`_StaleCopyError`). Nothing to do (and no query) when no write is in doubt.
+
+        :raises StorageError: the database cannot be read (the doubt stays).
+        """
+        attempt = session.unsure
+        if attempt is None:
+            return None
+        stored = await games_db.get_game(self.db, session.id)
+        if stored is not None and stored.is_playing:
+            if stored.version != session.game.version:
+                session.game = game_from_json(json.loads(await games_db.game_state(self.db, stored)))
+                log.warning("game %s: its unsure save checked: the game is at version %d", session.id, stored.version)
+            session.record = stored
+            session.unsure = None
+            return None
+        self._forget(session)
+        session.unsure = None
+        if not attempt.landed(stored):
+            raise _StaleCopyError(session.id, stored)
+        assert stored is not None
+        session.record = stored
+        return stored
+
+    async def _recheck(self, session: Session, attempt: Attempt, error: OutcomeUnknownError) -> GameRecord | None:
+        """The stored row after a write whose outcome is unknown, if that write landed; ``None`` if it did not.
+
+        :raises StorageError: the row cannot be read back within :data:`RECHECK_SECONDS` (the attempt is
+            remembered in ``session.unsure`` and checked before the game's next command).
+        """
+        try:
+            async with asyncio.timeout(RECHECK_SECONDS):
+                stored = await games_db.get_game(self.db, session.id)
+        except (StorageError, TimeoutError) as failure:
+            session.unsure = attempt
+            log.warning("game %s: a save's outcome is unknown (%s), not checked: %s", session.id, error, failure)
+            raise StorageError(f"game {session.id}: the save's outcome is unknown ({error})") from failure
+        log.warning(
+            "game %s: a save's outcome was unknown (%s): it %s",
+            session.id,
+            error,
+            "landed" if attempt.landed(stored) else "did not land",
+        )
+        return stored if attempt.landed(stored) else None
 
     def _check_open(self, session: Session, version: int | None) -> None:
         if session.id not in self._sessions or session.game.is_over:
@@ -419,7 +564,11 @@ class SessionManager:
             raise
 
     async def _settle(self, session: Session, moves: tuple[str, ...], saved: int) -> Outcome:
-        """Save the commands played since version ``saved`` (or the result); :raises StorageError: if refused."""
+        """Save the commands played since version ``saved`` (or the result).
+
+        :raises StorageError: the database refused the save (or it did not land).
+        :raises _StaleCopyError: the stored game is not at ``saved``: another process saved it since.
+        """
         game = session.game
         finished = None
         if game.is_over:
@@ -427,8 +576,15 @@ class SessionManager:
         else:
             entries = tuple((move, int(seconds)) for move, seconds in game.log[saved:])
             progress = games_db.Progress(moves=entries, first=saved, score=game.score, version=game.version)
-            if not await games_db.save_progress(self.db, session.id, progress):
-                raise StorageError(f"game {session.id} is not at version {saved} in the database")
+            try:
+                stored = await games_db.save_progress(self.db, session.id, progress)
+            except OutcomeUnknownError as error:
+                if await self._recheck(session, Attempt(game.version, PLAYING), error) is None:
+                    raise StorageError(f"game {session.id}: the save did not land ({error})") from error
+                stored = True
+            if not stored:
+                self._forget(session)
+                raise _StaleCopyError(session.id, await games_db.get_game(self.db, session.id))
             session.record = replace(session.record, score=game.score, version=game.version)
         return Outcome(moves=moves, view=session.view(), version=game.version, finished=finished)
 
@@ -452,7 +608,14 @@ class SessionManager:
 
     # -- finishing -----------------------------------------------------------------
     async def _finish(self, session: Session) -> GameRecord:
-        """Write the result once, forget the session and stop its clock (caller holds the lock)."""
+        """Write the result once, forget the session and stop its clock (caller holds the lock).
+
+        The write is guarded by the version this process last saved (``session.record.version``).
+
+        :raises StorageError: the database refused the result (or it did not land).
+        :raises _StaleCopyError: another process saved or finished the game since: this copy is
+            forgotten, its result not written.
+        """
         game = session.game
         result = games_db.Result(
             state=_state(game),
@@ -463,11 +626,21 @@ class SessionManager:
             version=game.version,
             hinted=game.hinted,
         )
-        record = await games_db.finish_game(self.db, session.id, result)
+        attempt = Attempt(result.version, result.status)
+        try:
+            record = await games_db.finish_game(self.db, session.id, result, saved_version=session.record.version)
+        except OutcomeUnknownError as error:
+            record = await self._recheck(session, attempt, error)
+            if record is None:
+                raise StorageError(f"game {session.id}: the result did not land ({error})") from error
+        if record is None:  # the guard refused: the stored game is not the one this process saved last
+            stored = await games_db.get_game(self.db, session.id)
+            if not attempt.landed(stored):
+                self._forget(session)
+                raise _StaleCopyError(session.id, stored)
+            record = stored  # this very result, stored by an attempt whose answer was lost
+        assert record is not None
         self._forget(session)
-        if record is None:  # someone else already finished it: keep what was stored
-            record = await games_db.get_game(self.db, session.id)
-            assert record is not None
         session.record = record
         return record
 
@@ -531,6 +704,13 @@ class SessionManager:
                 resumed.append(session)
         return resumed, finished
 
+    async def load(self, record: GameRecord) -> Session | None:
+        """The running game of ``record`` (a ``playing`` row), loaded from the database if it is not running here.
+
+        ``None``: its stored state could not be rebuilt (it is closed as broken).
+        """
+        return self._sessions.get(record.id) or await self._reload(record)
+
     async def _reload(self, record: GameRecord) -> Session | None:
         """Rebuild a stored running game into a session with its clock armed; ``None`` if it was closed as broken."""
         try:
@@ -565,6 +745,8 @@ class SessionManager:
                 session.game.expire()
             try:
                 row = await self._finish(session)
+            except _StaleCopyError:
+                return None  # another process saved it since: it records the end
             except StorageError as error:
                 self._restore(session, saved)  # the armed clock expires it again, with retries
                 log.warning("game %s: result not recorded at restart (%s); its clock will retry", session.id, error)
@@ -636,6 +818,15 @@ def _refusal(error: StorageError, what: str) -> errors.NotSavedError:
 
 class _ExpiredError(Exception):
     """Raised inside the lock when a move found the clock run out (the game is expired)."""
+
+
+class _StaleCopyError(Exception):
+    """A guarded write found the stored game elsewhere than this process's copy: the copy was dropped."""
+
+    def __init__(self, game_id: int, stored: GameRecord | None) -> None:
+        where = f"at version {stored.version}, {stored.status}" if stored is not None else "gone"
+        super().__init__(f"{game_id} (stored {where})")
+        self.stored = stored
 
 
 def _state(game: Game) -> str:

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import AnyUrl, Field, SecretStr, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from bot import database_url
 from bot.shards import MAX_SHARDS, Ownership, parse_shard_ids
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
@@ -101,8 +101,8 @@ class Settings(BaseSettings):
     @field_validator("database_url")
     @classmethod
     def _postgres_url(cls, value: SecretStr | None) -> SecretStr | None:
-        if value is not None and not value.get_secret_value().strip().startswith(("postgresql://", "postgres://")):
-            raise ValueError("must be a postgresql:// URL, e.g. postgresql://solitaire:secret@localhost:5432/solitaire")
+        if value is not None and (problem := database_url.problem(value.get_secret_value())) is not None:
+            raise ValueError(problem)
         return value
 
     @field_validator("discord_api_base")
@@ -134,7 +134,11 @@ class Settings(BaseSettings):
         """The database to name in messages: the SQLite path, or the URL without its password."""
         if self.database_url is None:
             return str(self.database_path)
-        return re.sub(r"(://[^:/@]*):[^@]*@", r"\1:***@", self.database_url.get_secret_value().strip())
+        return database_url.label(self.database_url.get_secret_value())
+
+    def redact(self, text: str) -> str:
+        """``text`` (a driver's error message, say) with every form of the database password taken out."""
+        return database_url.redact(text, self.database_url.get_secret_value()) if self.database_url else text
 
     @property
     def api_base(self) -> str | None:
@@ -155,12 +159,21 @@ def load_settings(**overrides: Any) -> Settings:
         raise SettingsError(_explain(error)) from None
 
 
+EXAMPLE_FILE = Path(".env.example")
+"""Every setting, commented, in a checkout (a ``pip install`` has none: ``solitaire-bot --help`` lists them)."""
+_PYDANTIC_PREFIX = "Value error, "
+"""What pydantic puts before a validator's own message."""
+
+
 def _explain(error: ValidationError) -> str:
     problems = []
     for item in error.errors():
         name = str(item["loc"][0]).upper() if item["loc"] else "SETTINGS"
         if name == "DISCORD_TOKEN" and item["type"] in ("missing", "string_too_short", "too_short"):
-            problems.append("DISCORD_TOKEN is not set: put your bot token in .env or the environment")
+            problems.append(
+                "DISCORD_TOKEN is not set: put your bot token (developer portal, Bot tab) in .env or the environment"
+            )
         else:
-            problems.append(f"{name} is invalid ({item['msg']})")
-    return "; ".join(problems) + " (see .env.example)"
+            problems.append(f"{name} is invalid ({str(item['msg']).removeprefix(_PYDANTIC_PREFIX)})")
+    where = "see .env.example" if EXAMPLE_FILE.is_file() else "solitaire-bot --help lists every setting"
+    return f"{'; '.join(problems)} ({where})"

@@ -1,4 +1,4 @@
-"""Which servers this process owns: the shards it runs (``SHARD_COUNT``, ``SHARD_IDS``).
+"""Which servers this process owns: the shards it runs (``SHARD_COUNT``, ``SHARD_IDS``), and its name in claims.
 
 Discord sends a server's events to shard ``(guild_id >> 22) % shard_count`` (direct
 messages: shard 0), so the process running that shard is the one that hears the
@@ -15,7 +15,10 @@ says so; :meth:`Ownership.sql` is the same rule for a ``WHERE`` clause.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
+import socket
 from dataclasses import dataclass
 
 MAX_SHARDS = 4096
@@ -105,3 +108,69 @@ class Ownership:
 
 ONE_PROCESS = Ownership()
 """A process that is the whole bot: it owns every server (the default everywhere)."""
+
+
+def this_machine() -> str:
+    """This host's name, with its process-id namespace where the system has one (each container has its own).
+
+    Two processes with the same machine name see each other's process ids.
+    """
+    namespace = ""
+    with contextlib.suppress(OSError):
+        namespace = ":" + "".join(c for c in os.readlink("/proc/self/ns/pid") if c.isdigit())
+    return f"{socket.gethostname()}{namespace}".replace(" ", "_")
+
+
+def is_running(pid: int) -> bool:
+    """Whether a process with id ``pid`` runs on this machine (one owned by another user counts)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+@dataclass(frozen=True)
+class Holder:
+    """The name a process gives its claims: its shard set, its machine and its process id.
+
+    Two processes never share one (even two that were given the same ``SHARD_IDS``), and a process
+    restarted on the same machine can tell its previous run's claims (:meth:`is_previous_run_of`).
+
+    >>> me, before = Holder("0-1/4", "box", 200), Holder("0-1/4", "box", 100)
+    >>> Holder.parse(me.name) == me, Holder.parse("0-1/4"), before.is_previous_run_of(me, running=False)
+    (True, None, True)
+    """
+
+    label: str
+    machine: str
+    pid: int
+
+    @classmethod
+    def of_this_process(cls, ownership: Ownership) -> Holder:
+        """The holder name of this process running ``ownership``'s shards."""
+        return cls(ownership.label, this_machine(), os.getpid())
+
+    @property
+    def name(self) -> str:
+        """The text stored in ``announcements.claimed_by``, e.g. ``0-1/4 host:4026531836 1234``."""
+        return f"{self.label} {self.machine} {self.pid}"
+
+    @classmethod
+    def parse(cls, name: str) -> Holder | None:
+        """The holder a stored name names (``None``: not one of these names)."""
+        parts = name.split(" ")
+        if len(parts) != 3 or not parts[2].isdigit():
+            return None
+        return cls(parts[0], parts[1], int(parts[2]))
+
+    def is_previous_run_of(self, me: Holder, *, running: bool | None = None) -> bool:
+        """Whether this holder is an earlier, stopped run of ``me``: same shards, same machine, process gone.
+
+        ``running`` says whether this holder's process still runs (found out on this machine if not given).
+        """
+        if (self.label, self.machine) != (me.label, me.machine) or self.pid == me.pid:
+            return False
+        return not (is_running(self.pid) if running is None else running)

@@ -51,7 +51,7 @@ async def _finished_game(bot: SolitaireBot, interaction: discord.Interaction, ga
         raise errors.UnknownGameError()
     if record.user_id != interaction.user.id:
         raise errors.NotYourGameError(record.user_id)
-    check_after_game(record, what, server_today=await bot.daily.today(record.guild_id))
+    check_after_game(record, what, over=await bot.competition_over(record))
     return record
 
 

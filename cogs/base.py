@@ -10,10 +10,12 @@ from discord.ext import commands
 from bot.client import SolitaireBot
 from bot.daily import DailyService
 from bot.deal_bank import Deal, DealBank
+from bot.onboarding import Onboarding
 from bot.sessions import Session, SessionManager
 from bot.settings import Settings
 from bot.storage import Database
 from bot.storage.games import GameRecord
+from solitaire.variants import Family
 
 
 class CompositeMetaClass(commands.CogMeta, ABCMeta):
@@ -29,11 +31,18 @@ class SolitaireCogBase(commands.Cog, ABC, metaclass=CompositeMetaClass):
     sessions: SessionManager
     deals: DealBank[Deal]
     daily: DailyService
+    onboarding: Onboarding
 
     @abstractmethod
-    async def send_board(self, interaction: discord.Interaction, session: Session, *, ephemeral: bool) -> None:
+    async def send_board(
+        self, interaction: discord.Interaction, session: Session, *, ephemeral: bool, followup: bool = False
+    ) -> None:
         """Answer with the board of ``session`` and remember the message (``GameCommands``)."""
 
     @abstractmethod
     async def refresh_board(self, session: Session, record: GameRecord | None = None) -> bool:
         """Redraw the stored board message of ``session`` (``GameCommands``)."""
+
+    @abstractmethod
+    async def first_board_tip(self, user_id: int, family: Family) -> str | None:
+        """The one-line tip for the player's first board, once (``HelpCommands``)."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import discord
@@ -44,6 +44,10 @@ class Board:
     view: discord.ui.View | None
     alt: str | None = None
     """The picture's alt text (what a screen reader says): only what the player can see."""
+
+    def with_tip(self, tip: str) -> Board:
+        """The same board with a one-line ``tip`` above its text line (a player's first board)."""
+        return replace(self, content=f"{tip}\n{self.content}")
 
     def file(self) -> discord.File:
         """A fresh attachment of the picture (a ``discord.File`` can be sent only once)."""
@@ -86,12 +90,27 @@ async def build_board(
     return Board(content, png, buttons, describe_board(view))
 
 
+def deal_words(record: GameRecord, *, over: bool) -> str:
+    """Which kind of deal a game is on, for its board: daily, race, ranked (its seed once over) or practice.
+
+    A ranked deal's seed is shown only once its game is over; a race board never shows it (the
+    race message does, once the race is over), so no racer can pass it on mid-race.
+    """
+    if record.mode == "daily":
+        return f"daily {record.daily_date}"
+    if record.mode == "race":
+        return "race deal"
+    if record.mode == "challenge":
+        return "challenge deal"
+    if record.practice:
+        named = f"deal #{record.deal_number}" if record.deal_number is not None else f"seed `{record.deal_seed}`"
+        return f"practice, not ranked: {named}"
+    return f"ranked deal (seed `{record.deal_seed}`)" if over and record.deal_seed else "ranked deal"
+
+
 def board_content(record: GameRecord, view: BoardView, *, selected: str | None = None) -> str:
     """The line above the picture: player, game, deal, deadline or result."""
-    if record.mode == "daily":
-        deal = f"daily {record.daily_date}"
-    else:
-        deal = f"deal #{record.deal_number}" if record.deal_number is not None else "custom deal"
+    deal = deal_words(record, over=view.status is not Status.PLAYING)
     head = f"<@{record.user_id}> · **{view.title}** · {deal}"
     if view.status is Status.PLAYING:
         line = f"{head} · score {view.score} · time runs out <t:{int(record.deadline)}:R>"

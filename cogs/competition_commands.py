@@ -7,8 +7,9 @@ A mixin of :class:`cogs.solitaire.Solitaire`: the runtime (deals, rollovers, pod
 
 from __future__ import annotations
 
+import io
 import logging
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 
 import aiohttp
 import discord
@@ -16,7 +17,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import competition, errors
-from bot.daily import Announcement, Delivery
+from bot.announcements import Announcement, Delivery
+from bot.errors import fit_reply
+from bot.stats_card import stats_card
+from bot.storage import champions as champions_db
 from bot.storage import competition as competition_db
 from bot.storage import races as races_db
 from bot.storage.games import GameRecord, Mode
@@ -25,6 +29,7 @@ from cogs.buttons import offer_view
 from cogs.errors import answer_privately, refusals
 from cogs.game_commands import VARIANT_CHOICES
 from cogs.race_commands import race_stats_lines, rating_board_of
+from render.stats_data import describe_stats_card
 from solitaire.variants import DEFAULT_VARIANT
 
 log = logging.getLogger(__name__)
@@ -46,6 +51,9 @@ GAMES_CHOICES = [
 ]
 PERIOD_NOT_FOR_RATINGS = "Ratings count every race ever played here: `period:` does not apply to them."
 NOT_MANAGER = "Only members with the **Manage Server** permission can change the competition settings."
+STATS_PICTURE = "stats.png"
+ALT_TEXT_LIMIT = 1024
+"""Discord's limit on an attachment's description (its alt text)."""
 
 
 def require_guild(interaction: discord.Interaction) -> int:
@@ -102,7 +110,8 @@ class CompetitionCommands(SolitaireCogBase):
                     ephemeral=True,
                 )
                 return
-            async with self.daily.attempt(guild_id, today):
+            async with self.daily.attempt(guild_id, today), self.sessions.hold(guild_id, interaction.user.id, "start"):
+                await self.bot.races.refuse_lobby_member(guild_id, interaction.user.id)
                 if not self.daily.deal_ready(guild_id, variant, today):
                     await interaction.response.defer(ephemeral=True, thinking=True)
                 try:
@@ -176,10 +185,10 @@ class CompetitionCommands(SolitaireCogBase):
             )
             await interaction.response.send_message(embed=embed, allowed_mentions=NO_PINGS)
 
-    @app_commands.command(name="stats", description="Games, wins, scores and daily streaks")
+    @app_commands.command(name="stats", description="Games, wins, scores and daily streaks, with a picture")
     @app_commands.describe(member="Whose stats (default: yours)")
     async def stats(self, interaction: discord.Interaction, member: discord.User | None = None) -> None:
-        """Show a player's stats in this server (any user: former members keep their results)."""
+        """Show a player's stats in this server with their card (any user: former members keep their results)."""
         async with refusals(interaction):
             guild_id = require_guild(interaction)
             who = member or interaction.user
@@ -191,7 +200,15 @@ class CompetitionCommands(SolitaireCogBase):
             rated = await races_db.member_ratings(self.db, guild_id, who.id)
             lines += race_stats_lines(rated, await races_db.first_places(self.db, guild_id, who.id))
             embed = discord.Embed(title=f"Solitaire stats: {who.display_name}", description="\n".join(lines))
-            await interaction.response.send_message(embed=embed, allowed_mentions=NO_PINGS)
+            card = await stats_card(self.db, guild_id, found, name=who.display_name, today=today)
+            png = await self.bot.renders.render(card)
+            alt = fit_reply(describe_stats_card(card), ALT_TEXT_LIMIT)
+            embed.set_image(url=f"attachment://{STATS_PICTURE}")
+            await interaction.response.send_message(
+                embed=embed,
+                file=discord.File(io.BytesIO(png), filename=STATS_PICTURE, description=alt),
+                allowed_mentions=NO_PINGS,
+            )
 
     # -- /solitaire config ---------------------------------------------------------------------
     @config.command(name="channel", description="Where the daily results and podiums are posted (empty: nowhere)")
@@ -212,20 +229,18 @@ class CompetitionCommands(SolitaireCogBase):
                     "Give it to me (or my role) in that channel's settings, or choose another channel.",
                 )
                 return
-            config = await competition_db.guild_config(self.db, guild_id)
-            now = self.daily.moment()
-            yesterday = (config.clock.date_at(now) - timedelta(days=1)).isoformat()
+            config, now, yesterday = await self._config_now(guild_id)
             await competition_db.set_channel(self.db, guild_id, channel.id if channel else None, podium_after=yesterday)
             self.daily.wake()
             if channel is None:
                 text = "Daily podiums will no longer be posted."
             else:
-                rollover = config.clock.next_rollover(now)
                 text = (
-                    f"Daily results and podiums will be posted in {channel.mention}: the next podium once the day "
-                    f"ends <t:{int(rollover.timestamp())}:R> and its last daily is over."
+                    f"Daily results and podiums will be posted in {channel.mention}: the next podium "
+                    f"{_next_podium(config, now)}."
                 )
-            await interaction.response.send_message(text, ephemeral=True)
+            config = await competition_db.guild_config(self.db, guild_id)
+            await interaction.response.send_message(text + _champion_warning(config), ephemeral=True)
 
     def _missing_permissions(self, interaction: discord.Interaction, channel: discord.TextChannel) -> list[str]:
         """The permissions the bot lacks in ``channel`` to post there (all of them if it cannot see it)."""
@@ -261,13 +276,47 @@ class CompetitionCommands(SolitaireCogBase):
                     f"after that the day rolls over at 00:00 {zone}."
                 )
             config = await competition_db.guild_config(self.db, guild_id)
-            await interaction.response.send_message(text + _channel_warning(config), ephemeral=True)
+            await interaction.response.send_message(text + config_warnings(config), ephemeral=True)
 
     @config_timezone.autocomplete("timezone")
     async def _zone_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return [
             app_commands.Choice(name=zone, value=zone) for zone in competition.zone_suggestions(current, ZONE_CHOICES)
         ]
+
+    @config.command(name="champion_role", description="The role each day's daily winners get (empty: none)")
+    @app_commands.describe(role="The champion role (leave empty to stop giving it and take it back)")
+    async def config_champion_role(self, interaction: discord.Interaction, role: discord.Role | None = None) -> None:
+        """Set or clear the champion role (Manage Server only), if the bot may give it."""
+        async with refusals(interaction):
+            guild_id = await self._manager_guild(interaction)
+            if guild_id is None:
+                return
+            if role is not None and (problem := champion_role_problem(interaction.guild, role)):
+                await answer_privately(interaction, problem)
+                return
+            config, now, yesterday = await self._config_now(guild_id)
+            await champions_db.set_champion_role(
+                self.db, guild_id, role.id if role else None, podium_after=yesterday, now=now.timestamp()
+            )
+            self.daily.wake()
+            if role is None:
+                text = "No champion role any more: I take it back from the members I gave it to."
+            else:
+                text = (
+                    f"Each variant's daily winner gets {role.mention} when the day's podium is due (next "
+                    f"{_next_podium(config, now)}), and the members I gave it to for an earlier day lose it: "
+                    "I never touch members I did not give it to. The winners of the last day with a podium, "
+                    "if any, get it now."
+                )
+            config = await competition_db.guild_config(self.db, guild_id)
+            await interaction.response.send_message(text + _channel_warning(config), ephemeral=True)
+
+    async def _config_now(self, guild_id: int) -> tuple[competition_db.GuildConfig, datetime, str]:
+        """The server's settings, the moment, and yesterday (a first podium comes for a day after it)."""
+        config = await competition_db.guild_config(self.db, guild_id)
+        now = self.daily.moment()
+        return config, now, (config.clock.date_at(now) - timedelta(days=1)).isoformat()
 
     async def _manager_guild(self, interaction: discord.Interaction) -> int | None:
         """The guild id if the caller may change its settings; otherwise answer with the refusal."""
@@ -295,6 +344,50 @@ class CompetitionCommands(SolitaireCogBase):
             log.warning("could not post the %s in channel %s: %s", announcement.kind, announcement.channel_id, error)
             return Delivery.FAILED
         return Delivery.POSTED
+
+
+def champion_role_problem(guild: discord.Guild | None, role: discord.Role) -> str | None:
+    """Why the bot could not give ``role`` to members (what is missing), or ``None`` when it can."""
+    if role.is_default() or role.managed:
+        kind = "everyone's role" if role.is_default() else "managed by an integration (a bot's or the boosters' role)"
+        return f"{role.mention} cannot be given to members: it is {kind}. Choose another role."
+    me = guild.me if guild is not None else None
+    if me is None:
+        return "I cannot see my own roles in this server yet: try again in a minute."
+    missing = []
+    if not me.guild_permissions.manage_roles:
+        missing.append("I lack the **Manage Roles** permission: give it to my role in Server Settings → Roles")
+    if role >= me.top_role:
+        missing.append(
+            f"{role.mention} is not below my highest role ({me.top_role.mention}): drag my role above it in "
+            "Server Settings → Roles"
+        )
+    if not missing:
+        return None
+    return f"I can't give {role.mention}: {'; and '.join(missing)}. Then set it again."
+
+
+def _next_podium(config: competition_db.GuildConfig, now: datetime) -> str:
+    """When the next podium is due, in words: once the day ends (a Discord timestamp) and its last daily is over."""
+    return f"once the day ends <t:{int(config.clock.next_rollover(now).timestamp())}:R> and its last daily is over"
+
+
+def config_warnings(config: competition_db.GuildConfig) -> str:
+    """The admins' warnings about refused posts and role changes (else nothing)."""
+    return _channel_warning(config) + _champion_warning(config)
+
+
+def _champion_warning(config: competition_db.GuildConfig) -> str:
+    """A warning for the admins when Discord refused the last change of the champion role (else nothing)."""
+    if config.champion_problem is None:
+        return ""
+    since = f" <t:{int(config.champion_problem_at)}:R>" if config.champion_problem_at is not None else ""
+    role = f" <@&{config.champion_role_id}>" if config.champion_role_id is not None else ""
+    return (
+        f"\n⚠️ I could not give or take back the champion role{role}{since} ({config.champion_problem}): "
+        "the change waits and is tried again. Fix it in Server Settings → Roles, or choose another role "
+        "with `/solitaire config champion_role`."
+    )
 
 
 def _channel_warning(config: competition_db.GuildConfig) -> str:

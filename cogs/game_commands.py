@@ -33,6 +33,10 @@ log = logging.getLogger(__name__)
 
 VARIANT_CHOICES = [app_commands.Choice(name=name, value=value) for name, value in variant_menu()]
 MAX_CHOICES = 25
+MAX_SEED_TEXT = 20
+"""A deal seed is below 2**64: at most 20 digits."""
+MAX_SEED_INPUT = 40
+"""What the ``seed:`` option takes (room for spaces and separators a player pastes)."""
 MAX_MOVE_TEXT = 40
 """Longer ``/solitaire move`` text is refused before parsing (and quoted back as an excerpt)."""
 RESUMED = "Resumed: your board is below."
@@ -59,37 +63,56 @@ class GameCommands(SolitaireCogBase):
 
     # -- slash commands --------------------------------------------------------------
     @app_commands.command(name="start", description="Start a 5-minute game")
-    @app_commands.describe(variant="Which game (default: draw 3)", deal="Replay a numbered deal (optional)")
+    @app_commands.describe(
+        variant="Which game (default: draw 3)",
+        deal="Practice a numbered deal (not ranked)",
+        seed="Practice the deal of a finished game, by the seed its board shows (not ranked)",
+    )
     @app_commands.choices(variant=VARIANT_CHOICES)
     async def start(
         self,
         interaction: discord.Interaction,
         variant: str = DEFAULT_VARIANT,
         deal: app_commands.Range[int, 1, MAX_DEAL_NUMBER] | None = None,
+        seed: app_commands.Range[str, 1, MAX_SEED_INPUT] | None = None,
     ) -> None:
-        """Deal a proven-winnable game (or deal number ``deal``) and show its board."""
-        await self._start(interaction, variant, deal)
+        """Deal a ranked proven-winnable game (or practice: deal number ``deal``, shuffle ``seed``); show its board."""
+        await self._start(interaction, variant, deal, seed)
         await self.deliver_notices(interaction)
 
-    async def _start(self, interaction: discord.Interaction, variant: str, deal: int | None) -> None:
+    async def _start(self, interaction: discord.Interaction, variant: str, deal: int | None, seed: str | None) -> None:
         async with refusals(interaction):
+            if deal is not None and seed is not None:
+                raise errors.DealAndSeedError()
+            shuffle = parse_seed(seed) if seed is not None else None
             running = self.sessions.active_for(guild_key(interaction), interaction.user.id)
             if running is not None:
                 await self._offer_running(interaction, running)
                 return
             async with self.sessions.reserve_start(guild_key(interaction), interaction.user.id):
-                if deal is not None or not self.deals.ready(variant):
+                await self.bot.races.refuse_lobby_member(guild_key(interaction), interaction.user.id)
+                if shuffle is not None:  # a seed may not prove winnable: wait privately, so the refusal is private
+                    await interaction.response.defer(ephemeral=True, thinking=True)
+                elif deal is not None or not self.deals.ready(variant):
                     await interaction.response.defer(thinking=True)
-                numbered = await (self.deals.numbered(variant, deal) if deal is not None else self.deals.take(variant))
+                if deal is not None:
+                    dealt = (await self.deals.numbered(variant, deal)).deal
+                elif shuffle is not None:
+                    dealt = await self.deals.seeded(variant, shuffle)
+                else:
+                    dealt = (await self.deals.take(variant)).deal
                 session = await self.sessions.start(
                     guild_id=guild_key(interaction),
                     channel_id=interaction.channel_id or 0,
                     user_id=interaction.user.id,
                     variant=variant,
-                    deal=numbered.deal,
-                    deal_number=numbered.number,
+                    deal=dealt,
+                    deal_number=deal,
+                    practice=deal is not None or shuffle is not None,
                 )
-            await self.send_board(interaction, session, ephemeral=False)
+            if shuffle is not None:
+                await interaction.edit_original_response(content=f"Seed `{shuffle}` dealt: your board is below.")
+            await self.send_board(interaction, session, ephemeral=False, followup=shuffle is not None)
 
     @app_commands.command(name="move", description="Play a move on your game, e.g. 3-5 or w-f")
     @app_commands.describe(move="A move like 3-5, w-f, fh-2 or draw (the suggestions list the legal ones)")
@@ -134,10 +157,13 @@ class GameCommands(SolitaireCogBase):
             await interaction.response.send_message(rules_text(variant), ephemeral=True)
 
     # -- boards (also used by the competition commands) ------------------------------
-    async def send_board(self, interaction: discord.Interaction, session: Session, *, ephemeral: bool) -> None:
+    async def send_board(
+        self, interaction: discord.Interaction, session: Session, *, ephemeral: bool, followup: bool = False
+    ) -> None:
         """Answer ``interaction`` with the board of ``session`` and remember that message as its board.
 
-        After ``interaction.response.defer(...)`` the deferred answer becomes the board.
+        After ``interaction.response.defer(...)`` the deferred answer becomes the board, unless
+        ``followup`` (the deferred answer was private and already says something): a new message then.
         """
         board = await build_board(
             session.record,
@@ -147,8 +173,10 @@ class GameCommands(SolitaireCogBase):
             renders=self.bot.renders,
             four_colour=session.four_colour,
         )
+        if tip := await self.first_board_tip(interaction.user.id, session.game.family):
+            board = board.with_tip(tip)
         message: discord.Message | None
-        if interaction.response.type is discord.InteractionResponseType.message_update:
+        if followup or interaction.response.type is discord.InteractionResponseType.message_update:
             message = await interaction.followup.send(ephemeral=ephemeral, wait=True, **board.send_kwargs())
         elif interaction.response.is_done():
             message = await interaction.edit_original_response(**board.edit_kwargs())
@@ -271,14 +299,20 @@ class GameCommands(SolitaireCogBase):
             raise errors.ForeignClickError()
 
     async def _playable(self, game_id: int, user_id: int, version: int | None) -> Session:
-        """The running game a click or offer names, or the refusal that fits (over, foreign, stale)."""
+        """The running game a click or offer names, or the refusal that fits (over, foreign, stale).
+
+        A game running in the database but not here (this process dropped a stale copy) is loaded.
+        """
         if self.sessions.get(game_id) is None:
             record = await games_db.get_game(self.db, game_id)
             if record is None:
                 raise errors.UnknownGameError()
             if record.user_id != user_id:
                 raise errors.NotYourGameError(record.user_id)
-            raise errors.GameEndedError(record.status)
+            if not record.is_playing:
+                raise errors.GameEndedError(record.status)
+            if await self.sessions.load(record) is None:
+                raise errors.GameEndedError("broken")
         return self.sessions.require_playable(game_id, user_id, version)
 
     async def handle_offer_click(self, interaction: discord.Interaction, click: OfferClick | None) -> None:
@@ -299,6 +333,18 @@ class GameCommands(SolitaireCogBase):
         except Exception:
             log.exception("offer click %s failed", click)
             await _answer_unexpected(interaction)
+
+
+def parse_seed(text: str) -> int:
+    """Read a deal seed typed by a player (untrusted): a whole number below 2**64.
+
+    >>> parse_seed(" 12345 ")
+    12345
+    """
+    cleaned = text.strip().replace(",", "").replace("_", "")
+    if not cleaned.isdecimal() or len(cleaned) > MAX_SEED_TEXT or int(cleaned) >= 2**64:
+        raise errors.BadSeedError(text)
+    return int(cleaned)
 
 
 async def _answer_unexpected(interaction: discord.Interaction) -> None:

@@ -15,6 +15,7 @@ from typing import Any, Literal, cast, get_args
 import discord
 from discord import app_commands
 
+from bot.announcements import Announcement, Delivery
 from bot.client import UNEXPECTED
 from bot.competition import format_time, variant_title
 from bot.race import MAX_RACERS, MIN_RACERS, RaceError, RaceResult, RaceSnapshot, Standing
@@ -24,13 +25,15 @@ from bot.storage import races as races_db
 from cogs.base import SolitaireCogBase
 from cogs.errors import answer_privately, refusals
 from cogs.game_commands import VARIANT_CHOICES
+from cogs.public_messages import check_channel, show_results
 from solitaire.variants import DEFAULT_VARIANT
 from solitaire.words import plural
 
 log = logging.getLogger(__name__)
 
 COG_NAME = "Solitaire"
-RaceAction = Literal["join", "leave", "start", "cancel", "board"]
+RaceAction = Literal["join", "leave", "quit", "start", "cancel", "board"]
+"""``leave`` on a running race asks first; ``quit`` (the private confirmation's button) leaves."""
 _ACTIONS: tuple[str, ...] = get_args(RaceAction)
 _CLICK = re.compile(r"race:(?P<race>[1-9][0-9]{0,17}):(?P<action>[a-z]{1,8})")
 _VARIANTS = VARIANT_CHOICES
@@ -38,6 +41,10 @@ _COLOUR = discord.Colour.dark_green()
 _MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
 _BOARD_SIZE = 10
 Button = discord.ui.Button[discord.ui.View]
+LEAVE_QUESTION = (
+    "Leave the race? Your game ends now and you are ranked after everyone who stays (your score is kept). "
+    "Dismiss this message to stay."
+)
 
 
 class NotInServerError(RaceError):
@@ -105,14 +112,16 @@ class RaceCommands(SolitaireCogBase):
     """The race part of the ``/solitaire`` group (a mixin of :class:`cogs.solitaire.Solitaire`)."""
 
     async def load_race_commands(self) -> None:
-        """Register the race buttons and show the race service's updates on the race messages."""
+        """Register the race buttons; show the race service's updates and results on the race messages."""
         self.bot.add_dynamic_items(RaceButton)
         self.bot.races.publish = self.publish_race
+        self.bot.races.announcements.add_listener(self.post_race_results, kinds=("race",))
 
     async def unload_race_commands(self) -> None:
-        """Forget the race buttons."""
+        """Forget the race buttons and the race messages."""
         self.bot.remove_dynamic_items(RaceButton)
         self.bot.races.publish = None
+        self.bot.races.announcements.remove_listener(self.post_race_results)
 
     @app_commands.command(name="race", description="Race friends on the same deal: 2 to 8 racers, 5 minutes")
     @app_commands.describe(
@@ -129,6 +138,7 @@ class RaceCommands(SolitaireCogBase):
         async with refusals(interaction):
             if interaction.guild_id is None:
                 raise NotInServerError()
+            check_channel(interaction, "race")
             snapshot = await self.bot.races.open(
                 guild_id=interaction.guild_id,
                 channel_id=interaction.channel_id or 0,
@@ -178,8 +188,19 @@ class RaceCommands(SolitaireCogBase):
             session = await races.board(click.race_id, user)
             await self.send_board(interaction, session, ephemeral=True)
             return
+        if click.action == "quit":  # the confirmation, always a private message of its own
+            if interaction.message is None or not interaction.message.flags.ephemeral:
+                raise BadRaceClickError()
+            await races.leave_running(click.race_id, user)
+            await interaction.response.edit_message(
+                content="You left the race: you are ranked after everyone who stayed, with your score.", view=None
+            )
+            return
         if interaction.message is not None and interaction.message.id != await races.message_of(click.race_id):
             raise BadRaceClickError()  # a race id pasted onto another message
+        if click.action == "leave" and await races.leaving_ends_a_game(click.race_id, user):
+            await interaction.response.send_message(LEAVE_QUESTION, view=_view(click.race_id, "quit"), ephemeral=True)
+            return
         if click.action in ("join", "start") and await races.may_solve(click.race_id, user, click.action):
             await interaction.response.defer()
         if click.action == "join":
@@ -190,9 +211,6 @@ class RaceCommands(SolitaireCogBase):
             snapshot = await races.cancel(click.race_id, user)
         else:
             snapshot = await races.leave(click.race_id, user)
-            if snapshot.race.status == "running":
-                await answer_privately(interaction, "You left the race: you are ranked last, with your score.")
-                return
         shown = race_message(snapshot, now=self.bot.now())
         if interaction.response.is_done():
             await interaction.edit_original_response(**shown)
@@ -209,6 +227,14 @@ class RaceCommands(SolitaireCogBase):
             await channel.get_partial_message(race.message_id).edit(**race_message(snapshot, now=self.bot.now()))
         except discord.HTTPException as error:
             log.warning("could not update race %s: %s", race.id, error)
+
+    async def post_race_results(self, announcement: Announcement) -> Delivery:
+        """Show a finished race's results on its message (a new message if that one is gone); say how it went."""
+        snapshot = announcement.payload
+        if not isinstance(snapshot, RaceSnapshot):
+            return Delivery.FAILED
+        race, shown = snapshot.race, race_message(snapshot, now=self.bot.now())
+        return await show_results(self.bot, race.channel_id, race.message_id, shown, what=f"race {race.id}")
 
 
 # -- the race message ------------------------------------------------------------------
@@ -232,6 +258,7 @@ _LABELS = {
     "start": ("Start (host)", discord.ButtonStyle.primary),
     "cancel": ("Cancel (host)", discord.ButtonStyle.danger),
     "board": ("Open my board", discord.ButtonStyle.primary),
+    "quit": ("Leave the race", discord.ButtonStyle.danger),
 }
 
 
@@ -270,7 +297,7 @@ def standings_embed(snapshot: RaceSnapshot, *, now: float) -> discord.Embed:
     if now < (race.start_at or 0):
         head = f"**Starts <t:{start}:R>** (<t:{start}:T>): open your board then. Ends <t:{end}:T>."
     else:
-        head = f"Started <t:{start}:T> · **ends <t:{end}:R>** · deal #{race.deal_number}"
+        head = f"Started <t:{start}:T> · **ends <t:{end}:R>** · its deal is shown when the race is over"
     lines = [head, ""] + [_standing_line(n, s) for n, s in enumerate(snapshot.standings, 1)]
     return discord.Embed(title=_title(snapshot, "🏁 Race"), description="\n".join(lines), colour=_COLOUR)
 
@@ -288,12 +315,18 @@ _ENDINGS = {"won": "✅ won", "ended": "ended", "stuck": "stuck", "expired": "�
 
 def results_embed(snapshot: RaceSnapshot) -> discord.Embed:
     """The final standings: rank, score, time and rating change."""
+    race = snapshot.race
     lines = [_result_line(result) for result in snapshot.results]
+    if race.unrated_reason is not None:
+        lines += ["", f"Not rated: {race.unrated_reason}."]
+    if race.deal_seed is not None:
+        lines += ["", f"Replay this deal for practice: `/solitaire start variant:{race.variant} seed:{race.deal_seed}`"]
     embed = discord.Embed(
         title=_title(snapshot, "🏆 Race results"), description="\n".join(lines) or "Nobody raced.", colour=_COLOUR
     )
+    deal = f"Deal #{race.deal_number} · " if race.deal_number is not None else ""
     embed.set_footer(
-        text=f"Deal #{snapshot.race.deal_number} · ties: time used, then who finished first · "
+        text=f"{deal}ties: time used; equal results share a place · only racers who moved a card are rated · "
         f"? = provisional (under {PROVISIONAL_RACES} races)"
     )
     return embed
@@ -301,13 +334,13 @@ def results_embed(snapshot: RaceSnapshot) -> discord.Embed:
 
 def _result_line(result: RaceResult) -> str:
     medal = _MEDALS.get(result.place, f"`{result.place}.`")
+    ending = _ENDINGS.get(result.status, result.status)
+    line = f"{medal} <@{result.user_id}> · **{result.score}** pts · {format_time(result.seconds_used)} · {ending}"
+    if result.rating_after is None:
+        return f"{line} · not rated"
     change = round(result.rating_after) - round(result.rating_before)
     mark = "?" if result.provisional else ""
-    ending = _ENDINGS.get(result.status, result.status)
-    return (
-        f"{medal} <@{result.user_id}> · **{result.score}** pts · {format_time(result.seconds_used)} · {ending}"
-        f" · {round(result.rating_after)}{mark} ({change:+d})"
-    )
+    return f"{line} · {round(result.rating_after)}{mark} ({change:+d})"
 
 
 def closed_embed(snapshot: RaceSnapshot) -> discord.Embed:

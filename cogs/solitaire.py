@@ -7,17 +7,24 @@ from typing import cast
 from discord.ext import commands
 
 from bot.client import SolitaireBot
+from bot.onboarding import Onboarding
+from cogs.challenge_commands import ChallengeCommands
 from cogs.competition_commands import CompetitionCommands
 from cogs.game_commands import GameCommands
+from cogs.habit import HabitCommands
+from cogs.help_commands import HelpCommands
 from cogs.race_commands import RaceCommands
 from cogs.settings_commands import SettingsCommands
 
 
 class Solitaire(
     RaceCommands,
+    ChallengeCommands,
     GameCommands,
     CompetitionCommands,
     SettingsCommands,
+    HelpCommands,
+    HabitCommands,
     commands.GroupCog,
     group_name="solitaire",
     group_description="Timed solitaire games and daily server competitions",
@@ -31,19 +38,27 @@ class Solitaire(
         self.sessions = bot.sessions
         self.deals = bot.deals
         self.daily = bot.daily
+        self.onboarding = Onboarding(bot.db, now=bot.now)
         super().__init__()
 
     async def cog_load(self) -> None:
-        """Register the persistent buttons and the board refresh of finished games; post the daily announcements."""
+        """Register the persistent buttons and the board refresh of finished games; post the daily announcements.
+
+        Also make the daily service's champion role changes and streak reminders through this cog.
+        """
         await self.load_game_commands()
         await self.load_competition_commands()
         await self.load_race_commands()
+        await self.load_challenge_commands()
+        await self.load_habit()
 
     async def cog_unload(self) -> None:
         """Forget the persistent buttons; stop posting the daily announcements."""
         await self.unload_game_commands()
         await self.unload_competition_commands()
         await self.unload_race_commands()
+        await self.unload_challenge_commands()
+        await self.unload_habit()
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -41,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
         for state in args.states:
             game = sample_game(variant, state)
             clock = game.log[-1][1] if game.log else 0
-            time_left = game.rules.time_limit - clock - 0.5 if state == "mid" else None
+            time_left = _time_left(game.rules.time_limit, clock, state)
             selected, target = (args.selected, args.target) if state == "mid" else (None, None)
             data = render_board(
                 view_of(game), time_left=time_left, selected=selected, target=target, four_colour=args.four_colour
@@ -54,6 +54,17 @@ def main(argv: list[str] | None = None) -> int:
                 phone.write_bytes(phone_size(data))
                 print(f"{phone} {phone.stat().st_size} bytes")
     return 0
+
+
+def _time_left(limit: float, clock: float, state: str) -> float | None:
+    """The clock a sample shows, as the bot shows it: the whole limit on a fresh board, less what was used mid-game.
+
+    >>> _time_left(300, 0, "fresh"), _time_left(300, 24, "mid"), _time_left(300, 80, "won")
+    (300, 275.5, None)
+    """
+    if state == "fresh":
+        return limit
+    return limit - clock - 0.5 if state == "mid" else None
 
 
 def phone_size(data: bytes) -> bytes:

@@ -37,7 +37,7 @@ from render.layout import (
 from render.sprites import LOCK, Sprite, badge, card_back, card_face, slot, tab, text
 from solitaire.cards import SUIT_SYMBOLS
 from solitaire.game import Status
-from solitaire.moves import FOUNDATION_SOURCES
+from solitaire.moves import FOUNDATION_SOURCES, PILES
 from solitaire.variants import Family, find_variant
 from solitaire.view import BoardView, FoundationView, PileView
 from solitaire.words import plural
@@ -101,11 +101,14 @@ def draw_board(
     """Compose ``view`` into a palette image (see :func:`render_board`)."""
     height = table_height(view)
     panel = _result_height(view) if view.is_over else 0
-    canvas = _background(height + panel).copy()
+    legend = LEGEND_H if target is not None and target in _LAYOUTS[view.family].targets(view) else 0
+    canvas = _background(height + panel + legend).copy()
     _draw_header(canvas, view, time_left)
     _LAYOUTS[view.family].draw(canvas, view, selected, target, four_colour, height)
     if view.is_over:
         _draw_result(canvas, view, height)
+    if legend:
+        _draw_legend(canvas, height + panel)
     return canvas
 
 
@@ -261,8 +264,6 @@ def _draw_klondike(
             _highlight(canvas, (x, TOP_Y, x + CARD_W, TOP_Y + CARD_H))
         if target in (source, "f"):
             _mark_target(canvas, x, TOP_Y)
-            if i == 0 and selected == "w" and view.waste_fan:
-                _highlight(canvas, waste_box)  # again: a full waste fan ends 2 px from the first foundation
     for i, pile in enumerate(view.tableau):
         number, x = str(i + 1), column_x(i)
         top_y = (pile_tops(pile.hidden, len(pile.cards), height) or [TABLEAU_Y])[-1] if target == number else None
@@ -317,21 +318,34 @@ def _f13_slot_xy(index: int) -> tuple[int, int]:
     return column_x(column) + row * (CARD_W + GAP) // 2, F13_TAB_Y[row] + TAB_H - TAB_TUCK
 
 
+NEXT_SIZE = 20
+"""The "next Q" badge on a Friday 13 foundation's top card: 10 px on a phone, like the header labels."""
+NEXT_Y = CARD_H - 22
+"""Centre of that badge: low on the card, below the corner index and the centre pip."""
+
+
 def _draw_friday13(
     canvas: Image.Image, view: BoardView, selected: str | None, target: str | None, four_colour: bool
 ) -> None:
-    """Draw the thirteen named foundations (with their card counts), the stock, the waste and the passes left."""
+    """Draw the thirteen named foundations, the stock, the waste and the passes left.
+
+    A foundation with cards shows the rank it takes next on its top card; the empty one that may be
+    filled next shows its rank brightly, the locked ones dimly. (A finished game's table is drawn as
+    it stood, so it shows them too.)
+    """
     for i, foundation in enumerate(view.foundations):
         x, y = _f13_slot_xy(i)
-        name = f"{foundation.label} \u00b7 {foundation.count}" if foundation.count else foundation.label
         marked = foundation.label == target
         if marked:
             _mark_target(canvas, x, y)  # under the tab, so the mark never covers the foundation's name
-        _pile_tab(canvas, name, x, y - TAB_H + TAB_TUCK, False, marked=marked)
+        _pile_tab(canvas, foundation.label, x, y - TAB_H + TAB_TUCK, False, marked=marked)
         if foundation.top is None:
-            slot(foundation.label).paste_on(canvas, x, y)
-        else:
-            card_face(foundation.top, four_colour).paste_on(canvas, x, y)
+            slot(foundation.label, pal.FELT_TEXT if foundation.takes else pal.FELT_LINE).paste_on(canvas, x, y)
+            continue
+        card_face(foundation.top, four_colour).paste_on(canvas, x, y)
+        if foundation.takes:
+            next_badge = badge(f"next {foundation.takes}", NEXT_SIZE, pal.HEADER_TEXT, pal.BADGE)
+            _paste_centred(canvas, next_badge, x + CARD_W // 2, y + NEXT_Y)
     _draw_f13_hand(canvas, view, selected, four_colour)
 
 
@@ -349,6 +363,27 @@ def _draw_f13_hand(canvas: Image.Image, view: BoardView, selected: str | None, f
     for row, line in enumerate((note, f"{view.waste_count} in waste")):
         sprite = text(line, Face.BOLD, 26, pal.FELT_TEXT, pal.FELT)
         sprite.paste_on(canvas, column_x(3) + 16, y + 30 + row * 44)
+
+
+# -- the legend of a marked move: what the gold and the red outlines mean ---------------
+LEGEND_H = 52
+"""Height of the legend strip below a picture with a marked move target."""
+LEGEND = (("moved from", pal.GOLD, HIGHLIGHT_WIDTH), ("moved to", TARGET_COLOUR, TARGET_WIDTH))
+"""Each mark's words, colour and outline width, as the table draws them."""
+SWATCH = (40, 28)
+LEGEND_SIZE = 24
+
+
+def _draw_legend(canvas: Image.Image, top: int) -> None:
+    """Explain the marks in a strip below the table: a small outline in each colour, then its words."""
+    x, middle = MARGIN + HIGHLIGHT_WIDTH, top + LEGEND_H // 2
+    draw = ImageDraw.Draw(canvas)
+    for words, colour, width in LEGEND:
+        box = (x, middle - SWATCH[1] // 2, x + SWATCH[0], middle + SWATCH[1] // 2)
+        draw.rounded_rectangle(box, RADIUS, outline=pal.index(colour), width=width)
+        label = text(words, Face.BOLD, LEGEND_SIZE, pal.FELT_TEXT, pal.FELT)
+        label.paste_on(canvas, x + SWATCH[0] + 10, middle - label.size[1] // 2)
+        x += SWATCH[0] + 10 + label.size[0] + 36
 
 
 # -- the final picture: the table, and the result stacked below it -------------------
@@ -418,6 +453,8 @@ class _Layout(NamedTuple):
 
     height: Callable[[BoardView], int]
     draw: DrawTable
+    targets: Callable[[BoardView], frozenset[str]]
+    """The move targets the table can mark (anything else draws no mark and no legend)."""
 
 
 def _friday13_table(
@@ -426,8 +463,12 @@ def _friday13_table(
     _draw_friday13(canvas, view, selected, target, four_colour)
 
 
+_KLONDIKE_TARGETS = frozenset((*PILES, *FOUNDATION_SOURCES, "f"))
+
 _LAYOUTS: dict[Family, _Layout] = {
-    Family.KLONDIKE: _Layout(_klondike_height, _draw_klondike),
-    Family.FRIDAY13: _Layout(lambda view: F13_HEIGHT, _friday13_table),
+    Family.KLONDIKE: _Layout(_klondike_height, _draw_klondike, lambda view: _KLONDIKE_TARGETS),
+    Family.FRIDAY13: _Layout(
+        lambda view: F13_HEIGHT, _friday13_table, lambda view: frozenset(f.label for f in view.foundations)
+    ),
 }
 """Every family's table: the renderer's one registration point for a new family."""

@@ -32,8 +32,10 @@ MIN_UP_OFFSET = 35
 """The tightest face-up step: the corner index (30 px of ink from 5 px down) stays whole."""
 DOWN_OFFSET = 12
 MIN_DOWN_OFFSET = 6
-WASTE_FAN = 60
-"""Horizontal step between the fanned waste cards (rank and the suit under it stay visible)."""
+WASTE_FAN = 56
+"""Horizontal step between the fanned waste cards: the widest index ("10", 55 px from the card's edge) and the
+suit under the rank stay visible, and a full fan of three ends :data:`GAP` before the first foundation, like
+any two columns (``waste_end``)."""
 MIN_HEIGHT = 498
 """A fresh Klondike deal's height: the picture never gets shorter."""
 HEIGHT_STEP = 96
@@ -52,6 +54,15 @@ def column_x(column: int) -> int:
     (13, True)
     """
     return MARGIN + column * (CARD_W + GAP)
+
+
+def waste_end(cards: int = 3) -> int:
+    """Return the right edge of a waste fan of ``cards`` cards (from column 1).
+
+    >>> column_x(3) - waste_end(3) == GAP
+    True
+    """
+    return column_x(1) + (cards - 1) * WASTE_FAN + CARD_W
 
 
 def on_phone(pixels: float) -> float:

@@ -1,10 +1,13 @@
-"""Seeded sample games in every state (fresh, mid-game, won, ended, stuck, expired) for pictures and tests."""
+"""Seeded sample games in every state (fresh, mid-game, won, ended, stuck, expired) and stats cards."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
+from datetime import date, timedelta
 from typing import cast
 
+from render.stats_data import DailyScore, RatingSeries, StatsCard, VariantRecord
 from solitaire.friday13 import Friday13Game
 from solitaire.game import Game, Status
 from solitaire.games import new_game
@@ -98,3 +101,48 @@ def sample_game(variant: str, state: str) -> Game:
     elif state == "expired":
         game.expire()
     return game
+
+
+CARDS = ("new", "veteran")
+CARD_DAY = date(2026, 3, 12)
+"""The sample cards' server date (a Thursday: the calendar's last week is part-way through)."""
+
+
+def sample_stats_card(kind: str, today: date = CARD_DAY, *, seed: int = 7) -> StatsCard:
+    """Return a stats card: ``"new"`` (a member with no game yet) or ``"veteran"`` (months of play from ``seed``)."""
+    if kind == "new":
+        return StatsCard(name="newcomer", today=today)
+    if kind != "veteran":
+        raise ValueError(f"unknown sample card {kind!r}: choose one of {', '.join(CARDS)}")
+    rng = random.Random(seed)
+    variants = ("draw3", "goldrush", "draw1", "friday13")
+    played = {today - timedelta(days=n) for n in range(9)}  # the current streak: 9 days
+    played |= {today - timedelta(days=n) for n in range(10, 120) if rng.random() < 0.7}
+    won = {day for day in sorted(played) if rng.random() < 0.35}
+    scores = []
+    for day in sorted(played):
+        variant = rng.choice(variants)
+        top = 900 if variant == "friday13" else 2400
+        scores.append(DailyScore(day, variant, rng.randrange(top // 5, top), day in won))
+    records = tuple(
+        VariantRecord(v, games, wins, max((s.score for s in scores if s.variant == v), default=0))
+        for v, games, wins in (("draw3", 61, 23), ("goldrush", 17, 4), ("draw1", 12, 6), ("friday13", 9, 2))
+    )
+    ratings = []
+    for variant, races in (("draw3", 28), ("goldrush", 9)):
+        rating, points = 1000.0, [1000.0]
+        for _ in range(races):
+            rating += rng.uniform(-18, 30)
+            points.append(round(rating, 1))
+        ratings.append(RatingSeries(variant, tuple(points)))
+    return StatsCard(
+        name="Ada the Unbeatable",
+        today=today,
+        scores=tuple(scores),
+        played=frozenset(played),
+        won=frozenset(won),
+        streak=9,
+        best_streak=17,
+        variants=records,
+        ratings=tuple(ratings),
+    )

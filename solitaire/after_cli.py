@@ -56,4 +56,5 @@ def terminal_hint(game: Game, *, seconds: float, out: TextIO) -> None:
         out.write(f"no hint: {hint.why} (nothing charged)\n")
         return
     game.play("hint", seconds=seconds)
-    out.write(f"hint: {hint.move} ({hint.why}; -{HINT_PENALTY} points)\n")
+    charged = f"-{HINT_PENALTY} points: score {game.score}"
+    out.write(f"hint: {hint.move} ({hint.why}; {charged})\n")

@@ -13,6 +13,7 @@ import random
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TextIO
 
 from solitaire import after_cli
@@ -66,9 +67,26 @@ def command(name: str, help: str = "", arguments: Arguments = _no_arguments) -> 
     return register
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """Return the argument parser for every registered subcommand."""
-    parser = argparse.ArgumentParser(prog="python -m solitaire", description=__doc__.split("\n", 1)[0])
+DESCRIPTION = (
+    "Play and study solitaire deals from the command line: replay moves, print or solve a deal, "
+    "analyze a lost game, get a hint, or play in the terminal."
+)
+
+
+def program_name(argv0: str) -> str:
+    """How the user started us, for the usage line: ``solitaire`` (the installed command) or ``python -m solitaire``.
+
+    >>> program_name("/srv/app/.venv/bin/solitaire"), program_name("/srv/app/solitaire/__main__.py")
+    ('solitaire', 'python -m solitaire')
+    """
+    name = Path(argv0).name
+    return "python -m solitaire" if name in ("__main__.py", "") else name
+
+
+def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
+    """Return the argument parser for every registered subcommand (``prog``: the name in the usage line)."""
+    epilog = f"Variants: {', '.join(VARIANTS)}. A bad value or deck: one 'error:' line on stderr, exit status 2."
+    parser = argparse.ArgumentParser(prog=prog or program_name(sys.argv[0]), description=DESCRIPTION, epilog=epilog)
     sub = parser.add_subparsers(dest="command", required=True)
     for name, subcommand in _COMMANDS.items():
         subcommand.arguments(sub.add_parser(name, help=subcommand.help))

@@ -88,9 +88,41 @@ def winnable_deal(
 
 
 def numbered_deal(variant: str, number: int) -> ProvenDeal:
-    """Return casual deal number ``number`` of ``variant`` (the key ``deal:VARIANT:NUMBER``)."""
+    """Return public deal number ``number`` of ``variant`` (the key ``deal:VARIANT:NUMBER``): practice, never ranked."""
     name = find_variant(variant).name
     return winnable_deal(name, f"deal:{name}:{number}")
+
+
+def private_deal(variant: str, key: int) -> ProvenDeal:
+    """Return the private deal of ``key`` (the key ``private:VARIANT:<32 hex digits>``).
+
+    With ``key`` drawn from 128 secret random bits, nobody can compute the deal before it is
+    dealt; its seed may be shown once its game or race is over (the seed names only the shuffle).
+
+    >>> private_deal("draw3", 5).deck == private_deal("draw3", 5).deck
+    True
+    """
+    name = find_variant(variant).name
+    return winnable_deal(name, f"private:{name}:{key:032x}")
+
+
+def seeded_deal(variant: str, seed: int, *, max_nodes: int = DEAL_MAX_NODES) -> ProvenDeal:
+    """Return the shuffle ``seed`` of ``variant`` once the solver proves it winnable within ``max_nodes``.
+
+    Every seed the bot shows (a private deal's, once its game is over) passes: it was proven with
+    the same budget.
+
+    :raises UnknownVariantError: for an unknown variant.
+    :raises SolitaireError: the solver could not prove it winnable.
+    """
+    rules = find_variant(variant)
+    if not 0 <= seed < 2**64:
+        raise SolitaireError(f"seed {seed} is not a shuffle seed (0 to {2**64 - 1})")
+    deck = shuffled_deck(seed)
+    result = solve(rules, deck, max_nodes=max_nodes)
+    if result.result != WINNABLE:
+        raise SolitaireError(f"seed {seed} is not a {rules.name} deal I can prove winnable: pick another")
+    return ProvenDeal(rules.name, seed, deck, result.moves)
 
 
 def solve_request(request: DealRequest) -> ProvenDeal:

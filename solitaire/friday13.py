@@ -170,11 +170,20 @@ class Friday13Game(Game):
         return ()
 
     def view_foundations(self) -> tuple[FoundationView, ...]:
-        """The thirteen foundations J Q K A 2 .. 10."""
-        return tuple(
-            FoundationView(label, pile[-1] if pile else None, len(pile))
-            for label, pile in zip(FRIDAY13_LABELS, self.foundations, strict=True)
-        )
+        """The thirteen foundations J Q K A 2 .. 10, each with the rank it takes next (none while locked).
+
+        >>> from solitaire import new_game
+        >>> [(f.label, f.takes) for f in new_game("friday13", seed=1).view_foundations()][2:6]
+        [('K', 'A'), ('A', '2'), ('2', '2'), ('3', None)]
+        """
+        views, open_gap = [], True
+        for label, pile in zip(FRIDAY13_LABELS, self.foundations, strict=True):
+            if pile:
+                takes: str | None = _rank_name(next_rank(pile[-1].rank))
+            else:
+                takes, open_gap = (label if open_gap else None), False  # empty ones fill left to right
+            views.append(FoundationView(label, pile[-1] if pile else None, len(pile), takes))
+        return tuple(views)
 
     def describe_play(self, move: Move) -> str | None:
         """``7♠ onto 6♥`` or ``2♠ starts the 2 foundation``; ``None`` with an empty waste."""

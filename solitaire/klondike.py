@@ -302,7 +302,12 @@ class KlondikeGame(Game):
         """The four suit foundations in :data:`FOUNDATION_ORDER`."""
         ranks = self.foundations
         return tuple(
-            FoundationView(suit, Card(ranks[suit], suit) if ranks[suit] else None, ranks[suit])
+            FoundationView(
+                suit,
+                Card(ranks[suit], suit) if ranks[suit] else None,
+                ranks[suit],
+                Card(ranks[suit] + 1, suit).rank_name if ranks[suit] < KING else None,
+            )
             for suit in FOUNDATION_ORDER
         )
 

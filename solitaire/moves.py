@@ -55,6 +55,15 @@ HINT = Move(MoveKind.HINT)
 _COMMANDS = {"draw": DRAW, "d": DRAW, "undo": UNDO, "u": UNDO, "end": END, "hint": HINT}
 
 
+def is_card_move(text: str) -> bool:
+    """Whether a logged command (notation) moves a card: ``source-target``, not a draw, undo, end, hint or expiry.
+
+    >>> [is_card_move(text) for text in ("3-5", "w-f", "fh-2", "w-J", "draw", "undo", "end", "hint", "expire")]
+    [True, True, True, True, False, False, False, False, False]
+    """
+    return "-" in text
+
+
 PlayParser = Callable[[str, str, str], Move]
 """Checks a card move: ``(text, source, target) -> Move``; :raises InvalidMoveError:."""
 

@@ -133,7 +133,7 @@ def play_loop(
                 out.write("Left the game unfinished.\n")
                 return 0
             if left() > 0:
-                _answer(game, normalise(line), out, show, clock() - start)
+                _answer(game, line, out, show, clock() - start)
             if left() <= 0 and game.status in (Status.PLAYING, Status.EXPIRED):
                 game.expire()
                 out.write("\nTime's up: the game expired.\n")
@@ -145,8 +145,28 @@ def play_loop(
     return 0
 
 
-def _answer(game: Game, text: str, out: TextIO, show: Callable[[], None], seconds: float) -> None:
-    """Answer one normalised line: a command or a move (an empty line does nothing)."""
+def refusal_line(refusal: SolitaireError, typed: str, game: Game) -> str:
+    """The engine's refusal in one short line: the move quoted as typed, the notation summary left to ``help``.
+
+    >>> from solitaire import new_game
+    >>> game = new_game("draw3", seed=1)
+    >>> try:
+    ...     game.play(normalise("foo bar"))
+    ... except SolitaireError as refusal:
+    ...     print(refusal_line(refusal, "foo bar", game))
+    unknown move 'foo bar' (type help for the moves)
+    """
+    message = str(refusal).replace(repr(normalise(typed)), repr(typed.strip()))
+    for joint in (": ", "; "):
+        summary = joint + game.notation_help
+        if message.endswith(summary):
+            return message.removesuffix(summary) + " (type help for the moves)"
+    return message
+
+
+def _answer(game: Game, line: str, out: TextIO, show: Callable[[], None], seconds: float) -> None:
+    """Answer one typed line: a command or a move (an empty line does nothing)."""
+    text = normalise(line)
     if not text:
         return
     if text in ("help", "?", "h"):
@@ -164,7 +184,7 @@ def _answer(game: Game, text: str, out: TextIO, show: Callable[[], None], second
             game.play(text, seconds=seconds)
         except SolitaireError as refusal:
             if game.status is not Status.EXPIRED:  # the clock's end is announced by the caller
-                out.write(f"! {refusal}\n")
+                out.write(f"! {refusal_line(refusal, line, game)}\n")
             return
         show()
 

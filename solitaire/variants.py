@@ -38,6 +38,8 @@ class Rules:
     time_limit: int = 300
     menu_name: str = ""
     """The name in the bot's variant menus (the title when empty)."""
+    short_title: str = ""
+    """The name where room is short, such as the rows and legends of the stats card (the title when empty)."""
 
     def draw_count(self, pass_index: int) -> int:
         """Cards turned per draw on pass ``pass_index`` (0-based)."""
@@ -52,6 +54,7 @@ DRAW1 = Rules(
     name="draw1",
     title="Solitaire Rush (draw 1)",
     menu_name="Solitaire Rush, draw 1",
+    short_title="Rush draw 1",
     family=Family.KLONDIKE,
     draw_counts=(1,),
     max_passes=None,
@@ -62,6 +65,7 @@ DRAW3 = Rules(
     name="draw3",
     title="Solitaire Rush (draw 3)",
     menu_name="Solitaire Rush, draw 3",
+    short_title="Rush draw 3",
     family=Family.KLONDIKE,
     draw_counts=(3,),
     max_passes=None,

@@ -27,6 +27,8 @@ class FoundationView:
     label: str
     top: Card | None
     count: int
+    takes: str | None = None
+    """The rank that may go on next (``"Q"``); ``None`` where nothing may go: a locked or a full foundation."""
 
 
 @dataclass(frozen=True)

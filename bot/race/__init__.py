@@ -16,6 +16,7 @@ and :mod:`~bot.race.service` (the service, and resuming races after a restart).
 
 from bot.race.errors import (
     AlreadyRacingError,
+    GameOverLeaveError,
     HostOnlyError,
     LobbyClosedError,
     LobbyFullError,
@@ -49,6 +50,7 @@ __all__ = [
     "MIN_RACERS",
     "STANDINGS_INTERVAL",
     "AlreadyRacingError",
+    "GameOverLeaveError",
     "HostOnlyError",
     "LobbyClosedError",
     "LobbyFullError",

@@ -7,6 +7,7 @@ import logging
 from collections.abc import Awaitable
 
 from bot import errors
+from bot.announcements import Announcements
 from bot.deal_bank import Deal, DealBank
 from bot.race.errors import AlreadyRacingError, LobbyClosedError, UnknownRaceError
 from bot.race.model import LiveRace, Publisher
@@ -30,14 +31,20 @@ class RaceCore:
         now: Clock,
         sleep: Sleep = asyncio.sleep,
         publish: Publisher | None = None,
+        announcements: Announcements | None = None,
     ) -> None:
-        """Keep races in ``db`` and play them on ``sessions`` with deals from ``deals``."""
+        """Keep races in ``db`` and play them on ``sessions`` with deals from ``deals``.
+
+        ``publish`` shows the lobby and the live standings; the final results go through
+        ``announcements`` (stored and retried until the race message shows them).
+        """
         self.db = db
         self.sessions = sessions
         self.deals = deals
         self.now = now
         self.sleep = sleep
         self.publish: Publisher | None = publish
+        self.announcements = announcements or Announcements(db, now=now)
         self.publish_count: dict[int, int] = {}
         """Standings and results handed to ``publish``, per race (for tests and benchmarks)."""
         self._live: dict[int, LiveRace] = {}
@@ -74,8 +81,16 @@ class RaceCore:
             raise LobbyClosedError(race.status)
         return race
 
+    async def refuse_lobby_member(self, guild_id: int, user_id: int) -> None:
+        """:raises InLobbyError: the member sits in an open race lobby of this server (checked before a game starts;
+        the game's insert checks it again in the same statement)."""
+        race_id = await races_db.seated_race(self.db, guild_id, user_id)
+        if race_id is not None and (await self._race(race_id)).status == "lobby":
+            raise errors.InLobbyError()
+
     async def _check_free(self, guild_id: int, user_id: int) -> None:
+        """Refuse a member with a game running here or a seat in another open race here (before any write)."""
         if self.sessions.active_for(guild_id, user_id) is not None:
             raise errors.ActiveGameError(0)
-        if await races_db.open_race_of(self.db, guild_id, user_id) is not None:
+        if await races_db.seated_race(self.db, guild_id, user_id) is not None:
             raise AlreadyRacingError(here=False)

@@ -74,6 +74,13 @@ class NotStartedYetError(RaceError):
         super().__init__("The race has not started yet.")
 
 
+class GameOverLeaveError(RaceError):
+    """Leaving a running race after one's own game is over: the result stands."""
+
+    def __init__(self) -> None:
+        super().__init__("Your game is over, so your result stands: the race ends when the others finish.")
+
+
 class RaceOverError(RaceError):
     """Opening a board of a race that is over for this racer."""
 

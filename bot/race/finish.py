@@ -4,19 +4,20 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.competition import Ranked, RankKey, rank_key
-from bot.race.model import END_GRACE, LiveRace
+from bot.announcements import Announcement
+from bot.race.model import END_GRACE, STANDINGS_INTERVAL
 from bot.race.standings import RaceStandings, final_standing
-from bot.ratings import Skill, newcomer, rate
+from bot.results import entry, rate_results
 from bot.sessions import FinishSource, Session
 from bot.storage import games as games_db
 from bot.storage import races as races_db
+from bot.storage.competition import Pending
 from bot.storage.games import GameRecord
 from bot.storage.races import Placing, RaceRecord, RacerRecord, RatingRecord
 
 
 class RaceFinish(RaceStandings):
-    """Ends races: expires what is left at the end, ranks as the dailies do, rates, posts the results once."""
+    """Ends races: expires what is left at the end, places the racers, rates those who played, posts the results."""
 
     async def _run(self, race_id: int) -> None:
         """Sleep until the race's end, then end the games still running and finish the race."""
@@ -36,7 +37,13 @@ class RaceFinish(RaceStandings):
                 await self.sessions.expire(session, source="clock")
 
     async def _on_game_finished(self, session: Session, record: GameRecord, source: FinishSource) -> None:
-        if record.mode != "race":
+        """Note a racer's final line and finish the race if it was the last game running.
+
+        A game finished at a restart (``source == "restart"``) is left to :meth:`resume`, which runs
+        next and tries to finish each race it re-arms: a finish started here would race it (and
+        :meth:`resume` would then list the race or not depending on which came first).
+        """
+        if record.mode != "race" or source == "restart":
             return
         race_id = self._games.get(record.id) or await races_db.race_of_game(self.db, record.id)
         if race_id is None:
@@ -48,7 +55,7 @@ class RaceFinish(RaceStandings):
         self._spawn(self._try_finish(race_id), f"race-finish-{race_id}")
 
     async def _try_finish(self, race_id: int) -> None:
-        """Finish the race once every racer's game is over: places, ratings, then the results (once)."""
+        """Finish the race once every racer's game is over: places, ratings and the results post, in one write."""
         async with self._lock(race_id):
             race = await self._race(race_id)
             if race.status != "running":
@@ -62,50 +69,54 @@ class RaceFinish(RaceStandings):
                         if record.is_playing:
                             return
                         games[racer.user_id] = record
-            placings, ratings = await self._rank(race, members, games)
-            if not await races_db.finish_race(self.db, race_id, now=self.now(), placings=placings, ratings=ratings):
+            placings, ratings, unrated = await self._rank(race, members, games)
+            finished = await races_db.finish_race(
+                self.db, race_id, now=self.now(), placings=placings, ratings=ratings, unrated_reason=unrated
+            )
+            if not finished:
                 return
         await self._post_results(race_id)
 
     async def _rank(
         self, race: RaceRecord, members: list[RacerRecord], games: dict[int, GameRecord]
-    ) -> tuple[list[Placing], list[RatingRecord]]:
-        """Order the racers as the dailies do (racers who left or never played last) and rate that order."""
-
-        def key(racer: RacerRecord) -> tuple[bool, RankKey, int]:
-            record = games.get(racer.user_id)
-            if record is None:
-                return True, rank_key(Ranked(0, racer.user_id, 0, None, float("inf"))), racer.user_id
-            absent = racer.left_at is not None or record.version == 0
-            entry = Ranked(0, racer.user_id, record.score, record.seconds_used, record.finished_at or 0.0)
-            return absent, rank_key(entry), racer.user_id
-
-        order = sorted(members, key=key)
-        stored = await races_db.ratings_of(self.db, race.guild_id, race.variant, [r.user_id for r in order])
-        before = [_skill(stored.get(r.user_id)) for r in order]
-        after = rate(before)
-        placings = [
-            Placing(r.user_id, place, old.display, new.display)
-            for place, (r, old, new) in enumerate(zip(order, before, after, strict=True), start=1)
-        ]
-        ratings = [
-            RatingRecord(race.guild_id, race.variant, r.user_id, new.mu, new.sigma, new.races)
-            for r, new in zip(order, after, strict=True)
-        ]
-        return placings, ratings
+    ) -> tuple[list[Placing], list[RatingRecord], str | None]:
+        """Place every racer and rate those who played, if the race may be rated (:mod:`bot.placing`)."""
+        entries = [entry(r.user_id, games.get(r.user_id), left_at=r.left_at) for r in members]
+        return await rate_results(
+            self.db, guild_id=race.guild_id, variant=race.variant, entries=entries, now=self.now()
+        )
 
     async def _post_results(self, race_id: int) -> None:
-        """Publish the final results if nobody did yet (claimed in the database), then forget the race."""
+        """Forget the finished race and deliver its queued results post (retried later if it fails).
+
+        The post waits for the standings interval after the last standings edit, as the standings do.
+        """
         live = self._live.pop(race_id, None)
+        wait = 0.0
         if live is not None:
             for task in (live.task, live.flush):
                 if task is not None and task is not asyncio.current_task():
                     task.cancel()
-        if not await races_db.claim_results_post(self.db, race_id, self.now()):
-            return
-        snapshot = await self.snapshot(race_id)
-        await self._publish(live or LiveRace(snapshot.race), snapshot)
+            if live.last_publish is not None:
+                wait = live.last_publish + STANDINGS_INTERVAL - self.now()
+        if wait > 0:
+            self._spawn(self._deliver_after(wait), f"race-results-{race_id}")
+        else:
+            await self._deliver_after(0.0)
 
+    async def _deliver_after(self, wait: float) -> None:
+        """Deliver the due posts after ``wait`` seconds; the delivering loop looks again (for retries)."""
+        if wait > 0:
+            await self.sleep(wait)
+        await self.announcements.deliver_due()
+        self.announcements.queued()
 
-def _skill(record: RatingRecord | None) -> Skill:
-    return Skill(record.mu, record.sigma, record.races) if record is not None else newcomer()
+    async def _compose_results(self, pending: Pending) -> Announcement | None:
+        """The results post of a finished race, as of now (``None``: no such finished race)."""
+        race = await races_db.get_race(self.db, int(pending.subject))
+        if race is None or race.status != "finished":
+            return None
+        snapshot = await self.snapshot(race.id)
+        return Announcement(
+            race.guild_id, race.channel_id, "race", "", False, subject=pending.subject, payload=snapshot
+        )

@@ -3,20 +3,31 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Literal
 
+from bot import errors
 from bot.race.errors import (
     AlreadyRacingError,
     HostOnlyError,
     LobbyClosedError,
     LobbyFullError,
     NotRacerError,
+    RaceOverError,
     TooFewRacersError,
 )
 from bot.race.model import LOBBY_SECONDS, MAX_RACERS, MIN_RACERS, LiveRace, RaceSnapshot
 from bot.race.start import RaceStart
 from bot.storage import races as races_db
 from solitaire import find_variant
+
+_JOIN_REFUSALS: dict[str, Callable[[], Exception]] = {
+    "full": LobbyFullError,
+    "closed": lambda: LobbyClosedError("closed"),
+    "playing": lambda: errors.ActiveGameError(0),
+    "seated": lambda: AlreadyRacingError(here=False),
+}
+"""The refusal for each way :func:`bot.storage.races.add_racer` can say no."""
 
 
 class RaceLobby(RaceStart):
@@ -31,18 +42,22 @@ class RaceLobby(RaceStart):
         find_variant(variant)
         if not MIN_RACERS <= capacity <= MAX_RACERS:
             raise ValueError(f"a race has {MIN_RACERS} to {MAX_RACERS} racers, not {capacity}")
-        await self._check_free(guild_id, host_id)
-        now = self.now()
-        race = await races_db.create_race(
-            self.db,
-            guild_id=guild_id,
-            channel_id=channel_id,
-            host_id=host_id,
-            variant=variant,
-            capacity=capacity,
-            now=now,
-            lobby_deadline=now + LOBBY_SECONDS,
-        )
+        async with self.sessions.hold(guild_id, host_id):
+            await self._check_free(guild_id, host_id)
+            now = self.now()
+            try:
+                race = await races_db.create_race(
+                    self.db,
+                    guild_id=guild_id,
+                    channel_id=channel_id,
+                    host_id=host_id,
+                    variant=variant,
+                    capacity=capacity,
+                    now=now,
+                    lobby_deadline=now + LOBBY_SECONDS,
+                )
+            except races_db.SeatTakenError:
+                raise AlreadyRacingError(here=False) from None
         live = self._live[race.id] = LiveRace(race)
         live.task = self._spawn(self._expire_lobby(race.id), f"race-lobby-{race.id}")
         return await self.snapshot(race.id)
@@ -55,17 +70,47 @@ class RaceLobby(RaceStart):
             live.race = await self._race(race_id)
 
     async def join(self, race_id: int, user_id: int) -> RaceSnapshot:
-        """Add a racer; a lobby that becomes full starts at once."""
+        """Seat a racer (in one lobby of the server at most); a lobby that becomes full starts at once.
+
+        :raises AlreadyRacingError: the member is in this race, or sits in another open race here.
+        :raises ActiveGameError: the member has a game running here.
+        :raises MemberBusyError: a start or another join of this member is under way.
+        """
         async with self._lock(race_id):
             race = await self._lobby(race_id)
             members = await races_db.racers(self.db, race_id)
             if any(r.user_id == user_id for r in members):
                 raise AlreadyRacingError(here=True)
-            await self._check_free(race.guild_id, user_id)
-            if not await races_db.add_racer(self.db, race_id, user_id, self.now()):
-                raise LobbyFullError()
+            async with self.sessions.hold(race.guild_id, user_id):
+                await self._check_free(race.guild_id, user_id)
+                outcome = await races_db.add_racer(self.db, race_id, user_id, self.now())
+            if outcome != "joined":
+                raise _JOIN_REFUSALS[outcome]()
             if len(members) + 1 >= race.capacity:
                 await self._start(race)
+        return await self.snapshot(race_id)
+
+    async def leaving_ends_a_game(self, race_id: int, user_id: int) -> bool:
+        """Whether leaving now would end the member's running race game (so the cog asks first).
+
+        :raises NotRacerError, RaceOverError, GameOverLeaveError: leaving a running race is refused.
+        """
+        race = await self._race(race_id)
+        if race.status != "running":
+            return False
+        await self._leaver(race, user_id)
+        return True
+
+    async def leave_running(self, race_id: int, user_id: int) -> RaceSnapshot:
+        """Leave a running race (the confirmed Leave race): refused if it is no longer running.
+
+        :raises RaceOverError: the race is over, or the member already left.
+        """
+        async with self._lock(race_id):
+            race = await self._race(race_id)
+            if race.status != "running":
+                raise RaceOverError()
+            await self._leave_running(race, user_id)
         return await self.snapshot(race_id)
 
     async def leave(self, race_id: int, user_id: int) -> RaceSnapshot:

@@ -45,7 +45,8 @@ class RaceResult:
     seconds_used: int | None
     status: str
     rating_before: float
-    rating_after: float
+    rating_after: float | None
+    """``None``: this race did not move the racer's rating (see the race's ``unrated_reason``)."""
     races: int
     provisional: bool
 

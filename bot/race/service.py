@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
+from bot.announcements import Announcements
 from bot.deal_bank import Deal, DealBank
 from bot.race.lobby import RaceLobby
 from bot.race.model import LiveRace, Publisher
@@ -25,11 +26,13 @@ class RaceService(RaceLobby):
         now: Clock,
         sleep: Sleep = asyncio.sleep,
         publish: Publisher | None = None,
+        announcements: Announcements | None = None,
     ) -> None:
-        """Keep races in ``db`` and play them on ``sessions`` with deals from ``deals``."""
-        super().__init__(db, sessions, deals, now=now, sleep=sleep, publish=publish)
+        """Keep races in ``db``, played on ``sessions`` with deals from ``deals``; results go via ``announcements``."""
+        super().__init__(db, sessions, deals, now=now, sleep=sleep, publish=publish, announcements=announcements)
         sessions.add_finish_listener(self._on_game_finished)
         sessions.add_move_listener(self._on_move)
+        self.announcements.register("race", self._compose_results)
 
     async def resume(self, *, owns: Callable[[int], bool] = lambda guild_id: True) -> list[int]:
         """Re-arm every open race of a server ``owns`` accepts (run after the sessions resumed); return their ids."""
@@ -46,15 +49,17 @@ class RaceService(RaceLobby):
                 if racer.game_id is not None:
                     self._games[racer.game_id] = race.id
             if race.end_at is not None and self.now() < race.end_at:
-                numbered = await self.deals.numbered(race.variant, race.deal_number or 0)
-                await self._deal_all(race, numbered.deal)
+                await self._deal_all(race, await self._shared_deal(race))
             live.task = self._spawn(self._run(race.id), f"race-{race.id}")
             self._touch(race.id)
             await self._try_finish(race.id)
-        for race in await races_db.unposted_races(self.db):
-            if owns(race.guild_id):
-                await self._post_results(race.id)
         return resumed
+
+    async def over_for_game(self, game_id: int) -> bool:
+        """Whether the race of a race game is over (its every racer's game ended): its deal is public then."""
+        race_id = await races_db.race_of_game(self.db, game_id)
+        race = await races_db.get_race(self.db, race_id) if race_id is not None else None
+        return race is not None and race.status not in ("lobby", "running")
 
     async def close(self) -> None:
         """Stop every race task (races stay stored, to resume at the next start)."""
@@ -64,7 +69,11 @@ class RaceService(RaceLobby):
         await asyncio.gather(*tasks, return_exceptions=True)
         self._live.clear()
 
-    async def settle(self) -> None:
-        """Wait for the race finishes already under way (tests and benchmarks)."""
-        while pending := [t for t in self._background if not t.done() and t.get_name().startswith("race-finish")]:
+    async def settle(self, *, results: bool = False) -> None:
+        """Wait for the race finishes already under way (tests and benchmarks); with ``results``, their posts too.
+
+        A results post waits for the standings interval on the clock: advance it before waiting for it.
+        """
+        names = ("race-finish", "race-results") if results else ("race-finish",)
+        while pending := [t for t in self._background if not t.done() and t.get_name().startswith(names)]:
             await asyncio.gather(*pending, return_exceptions=True)

@@ -75,9 +75,9 @@ class RaceStandings(RaceCore):
                     user_id=racer.user_id,
                     score=record.score if record is not None else 0,
                     seconds_used=record.seconds_used if record is not None else None,
-                    status="left" if racer.left_at is not None or record is None else record.status,
+                    status=_final_status(racer, record),
                     rating_before=racer.rating_before or 0.0,
-                    rating_after=racer.rating_after or 0.0,
+                    rating_after=racer.rating_after if racer.rated else None,
                     races=races,
                     provisional=Skill(0.0, 0.0, races).provisional,
                 )
@@ -141,6 +141,15 @@ def final_standing(user_id: int, record: GameRecord, game: Game | None = None) -
         finished_at=record.finished_at,
         moves=record.version,
     )
+
+
+def _final_status(racer: RacerRecord, record: GameRecord | None) -> str:
+    """A racer's ending in the results: their game's, or ``left`` if they left before it ended."""
+    if record is None:
+        return "left"
+    if racer.left_at is not None and (record.finished_at is None or racer.left_at <= record.finished_at):
+        return "left"
+    return record.status
 
 
 def _standing_key(standing: Standing) -> tuple[bool, int, int, int]:

@@ -3,17 +3,27 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 
 from bot import errors
+from bot.competition import deal_from_json, deal_to_json
 from bot.deal_bank import Deal
-from bot.race.errors import LobbyClosedError, NotRacerError, NotStartedError, NotStartedYetError, RaceOverError
+from bot.race.errors import (
+    GameOverLeaveError,
+    LobbyClosedError,
+    NotRacerError,
+    NotStartedError,
+    NotStartedYetError,
+    RaceOverError,
+)
 from bot.race.finish import RaceFinish
 from bot.race.model import COUNTDOWN_SECONDS, LiveRace
 from bot.sessions import Session
 from bot.storage import races as races_db
 from bot.storage.races import RaceRecord
 from solitaire import END, find_variant
+from solitaire.deals import ProvenDeal
 
 log = logging.getLogger(__name__)
 
@@ -22,20 +32,31 @@ class RaceStart(RaceFinish):
     """Starts races, hands racers their boards, and takes racers out of a running race."""
 
     async def _start(self, race: RaceRecord) -> None:
-        """Deal one proven deal to every racer on one clock (the caller holds the race's lock)."""
-        numbered = await self.deals.take(race.variant)
+        """Deal one private proven deal to every racer on one clock (the caller holds the race's lock).
+
+        The deal comes from the private bank like a ranked casual game's: nobody can compute it, and
+        its seed is shown only once the race is over.
+        """
+        deal = (await self.deals.take(race.variant)).deal
         start_at = self.now() + COUNTDOWN_SECONDS
         end_at = start_at + find_variant(race.variant).time_limit
+        stored = json.dumps(deal_to_json(ProvenDeal(deal.variant, deal.seed, tuple(deal.deck), ())))
         if not await races_db.claim_start(
-            self.db, race.id, start_at=start_at, end_at=end_at, deal_number=numbered.number
+            self.db, race.id, start_at=start_at, end_at=end_at, deal=stored, seed=str(deal.seed)
         ):
             raise LobbyClosedError((await self._race(race.id)).status)
         live = self._live.setdefault(race.id, LiveRace(race))
         if live.task is not None:
             live.task.cancel()
         live.race = await self._race(race.id)
-        await self._deal_all(live.race, numbered.deal)
+        await self._deal_all(live.race, deal)
         live.task = self._spawn(self._run(race.id), f"race-{race.id}")
+
+    async def _shared_deal(self, race: RaceRecord) -> Deal:
+        """The race's deal as stored at its start (a race before private deals: its public number)."""
+        if race.deal is not None:
+            return deal_from_json(json.loads(race.deal))
+        return (await self.deals.numbered(race.variant, race.deal_number or 0)).deal
 
     async def _deal_all(self, race: RaceRecord, deal: Deal) -> None:
         """Start the game of every racer without one (at the start, or after a restart mid-start)."""
@@ -91,14 +112,29 @@ class RaceStart(RaceFinish):
             raise RaceOverError()
         return session
 
-    async def _leave_running(self, race: RaceRecord, user_id: int) -> None:
+    async def _leaver(self, race: RaceRecord, user_id: int) -> Session | None:
+        """The running game of a racer who may leave this running race (``None`` if they were never dealt one).
+
+        :raises NotRacerError: not in the race. :raises RaceOverError: already left.
+        :raises GameOverLeaveError: their game is over (their result stands).
+        """
         racer = next((r for r in await races_db.racers(self.db, race.id) if r.user_id == user_id), None)
         if racer is None:
             raise NotRacerError()
         if racer.left_at is not None:
             raise RaceOverError()
-        await races_db.mark_left(self.db, race.id, user_id, self.now())
         session = self.sessions.get(racer.game_id) if racer.game_id is not None else None
+        if racer.game_id is not None and session is None:
+            raise GameOverLeaveError()
+        return session
+
+    async def _leave_running(self, race: RaceRecord, user_id: int) -> None:
+        """End a racer's game and rank them after everyone who stayed; a racer whose game is over keeps their result.
+
+        :raises GameOverLeaveError: the racer's game is already over (nothing changes).
+        """
+        session = await self._leaver(race, user_id)
+        await races_db.mark_left(self.db, race.id, user_id, self.now())
         if session is not None:
             with contextlib.suppress(errors.BotError):
                 await self.sessions.play(session, END)

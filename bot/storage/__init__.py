@@ -12,7 +12,8 @@ type cannot be inferred. Both backends raise the standard library's DB-API error
 (:class:`sqlite3.Error` and its children, named here :data:`StorageError` and
 :data:`ConstraintError` so callers need not know the backend): PostgreSQL's own errors are translated into them
 (a lock or serialization failure reads "database is locked", disk full "database or disk is
-full"), so the bot answers players the same way on either.
+full"), so the bot answers players the same way on either. A commit cut off by a lost connection
+raises :class:`OutcomeUnknownError` (an ``OperationalError``): the write may have landed.
 
 Migrations are the files ``migrations/V<NNN>__<name>.sql`` (SQLite) and
 ``migrations/postgres/V<NNN>__<name>.sql`` (the same numbers and names, in PostgreSQL's
@@ -39,6 +40,7 @@ __all__ = [
     "Database",
     "Migration",
     "MigrationError",
+    "OutcomeUnknownError",
     "Queries",
     "Row",
     "StorageError",
@@ -59,6 +61,15 @@ ConstraintError = sqlite3.IntegrityError
 
 _MIGRATION_NAME = re.compile(r"^V(?P<version>\d{3,})__(?P<name>[a-z0-9_]+)\.sql$")
 _POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+POSTGRES_INSTALL = "./scripts/install-once -e '.[postgres]' (outside the project's folder: pip install '.[postgres]')"
+"""How to install the PostgreSQL driver: the one instruction the README, ``.env.example`` and the error give."""
+
+
+class OutcomeUnknownError(sqlite3.OperationalError):
+    """The connection was lost (or timed out) while a commit was under way: the write may or may not be stored.
+
+    Only what the database holds can tell: read it again before answering (the session manager does).
+    """
 
 
 class Row(Protocol):
@@ -192,6 +203,8 @@ class Database(ABC):
 
     dialect: str
     """``"sqlite"`` or ``"postgres"``."""
+    clock: str
+    """A SQL expression for the database's own time in unix seconds (one clock for every process using it)."""
 
     @classmethod
     async def open(cls, target: str | Path, *, migrations: Traversable | Path | None = None) -> Database:
@@ -270,7 +283,7 @@ async def open_database(target: str | Path, *, migrations: Traversable | Path | 
             from bot.storage.postgres import PostgresDatabase
         except ModuleNotFoundError as error:
             raise sqlite3.OperationalError(
-                f"PostgreSQL needs the asyncpg driver ({error}): pip install -e '.[postgres]'"
+                f"PostgreSQL needs the asyncpg driver ({error}): install the postgres extra: {POSTGRES_INSTALL}"
             ) from error
 
         return await PostgresDatabase.open(str(target), migrations=migrations)

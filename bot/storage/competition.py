@@ -34,7 +34,7 @@ from bot.competition import (
     streak,
 )
 from bot.shards import ONE_PROCESS, Ownership
-from bot.storage import Database, Row
+from bot.storage import Database, Row, Transaction
 from bot.storage.games import Mode
 
 FINISHED = "status <> 'playing' AND status <> 'broken'"
@@ -57,6 +57,16 @@ class GuildConfig:
     channel_problem: str | None = None
     """Why the last post in the competition channel was refused (``None``: no problem seen)."""
     channel_problem_at: float | None = None
+    champion_role_id: int | None = None
+    """The role each variant's daily winner gets (``None``: none), V016."""
+    champion_problem: str | None = None
+    """Why Discord last refused to give or take back the champion role (``None``: no problem seen)."""
+    champion_problem_at: float | None = None
+
+    @property
+    def has_podium(self) -> bool:
+        """Whether the server's days end with a podium: it has a competition channel or a champion role."""
+        return self.channel_id is not None or self.champion_role_id is not None
 
 
 # -- secrets ---------------------------------------------------------------------
@@ -74,7 +84,7 @@ async def get_or_create_secret(db: Database, name: str, make: Callable[[], str])
 # -- server settings -------------------------------------------------------------
 _CONFIG_COLUMNS = (
     "guild_id, channel_id, timezone, last_podium_date, day_floor, next_timezone, next_timezone_from,"
-    " next_day_floor, channel_problem, channel_problem_at"
+    " next_day_floor, channel_problem, channel_problem_at, champion_role_id, champion_problem, champion_problem_at"
 )
 
 
@@ -99,6 +109,9 @@ def _config(row: Row) -> GuildConfig:
         clock,
         row["channel_problem"],
         row["channel_problem_at"],
+        row["champion_role_id"],
+        row["champion_problem"],
+        row["champion_problem_at"],
     )
 
 
@@ -148,9 +161,10 @@ async def set_channel_problem(db: Database, guild_id: int, channel_id: int, prob
 
 
 async def podium_guilds(db: Database) -> list[GuildConfig]:
-    """Return every server with a competition channel."""
+    """Return every server whose days end with a podium: those with a competition channel or a champion role."""
     rows = await db.fetchall(
-        f"SELECT {_CONFIG_COLUMNS} FROM guild_settings WHERE channel_id IS NOT NULL ORDER BY guild_id"
+        f"SELECT {_CONFIG_COLUMNS} FROM guild_settings"
+        " WHERE channel_id IS NOT NULL OR champion_role_id IS NOT NULL ORDER BY guild_id"
     )
     return [_config(row) for row in rows]
 
@@ -166,7 +180,7 @@ async def day_clocks(db: Database, guild_ids: Iterable[int]) -> dict[int, DayClo
 
 
 async def claim_podium(db: Database, guild_id: int, daily_date: str, now: float) -> bool:
-    """Queue ``daily_date``'s podium to be posted; return ``False`` if it (or a later one) already was."""
+    """Queue ``daily_date``'s podium (and, with a champion role, the role's change); ``False`` if done before."""
     async with db.transaction() as tx:
         changed = await tx.execute(
             "UPDATE guild_settings SET last_podium_date = ?"
@@ -180,7 +194,29 @@ async def claim_podium(db: Database, guild_id: int, daily_date: str, now: float)
             " ON CONFLICT (kind, guild_id, subject) DO NOTHING",
             (guild_id, daily_date, now, now),
         )
+        role = await tx.fetchone("SELECT champion_role_id FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        if role is not None and role["champion_role_id"] is not None:
+            await queue_champion_change(tx, guild_id, now)
     return True
+
+
+CHAMPION_SUBJECT = "roles"
+"""The subject of a server's one ``champion`` announcement: every change of its holders is this row, queued again."""
+
+
+async def queue_champion_change(tx: Transaction, guild_id: int, now: float) -> None:
+    """Queue the server's champion role change, due now: its one row, queued again if it was done before.
+
+    A claim on the row stays (so one process at a time changes a server's roles); if the row is being
+    delivered, it is not marked done afterwards (:func:`bot.storage.claims.finish`) but given back to be
+    delivered again, with what is wanted by then.
+    """
+    await tx.execute(
+        "INSERT INTO announcements (guild_id, kind, subject, created_at, due_at) VALUES (?, 'champion', ?, ?, ?)"
+        " ON CONFLICT (kind, guild_id, subject) DO UPDATE SET state = 'waiting', created_at = excluded.created_at,"
+        " due_at = excluded.due_at, attempts = 0, queued_again = 1",
+        (guild_id, CHAMPION_SUBJECT, now, now),
+    )
 
 
 async def open_dailies(db: Database, guild_id: int, daily_date: str) -> float | None:
@@ -328,7 +364,7 @@ async def daily_result_of(db: Database, game_id: int) -> DailyResult | None:
 
 
 # -- announcements: every public post, kept until posted ------------------------------
-AnnouncementKind = Literal["result", "podium"]
+AnnouncementKind = Literal["result", "podium", "race", "challenge", "champion", "reminder"]
 
 
 @dataclass(frozen=True)
@@ -414,7 +450,7 @@ async def leaderboard(
             where = "daily_date BETWEEN ? AND ?"
             span: tuple[Any, Any] = (days[0].isoformat(), days[1].isoformat())
         else:
-            where = "finished_at >= ? AND finished_at < ? AND hinted = 0"  # hinted games are not ranked
+            where = "finished_at >= ? AND finished_at < ? AND hinted = 0 AND practice = 0"  # neither ranks
             span = day_bounds(timezone, *days)
         top, caller, total = await _over_span(db, guild_id, variant, mode, where, span, caller_id, limit)
     return Leaderboard(variant=variant, mode=mode, period=period, top=top, caller=caller, total=total)
@@ -493,14 +529,43 @@ async def member_stats(db: Database, guild_id: int, user_id: int, today: date) -
         (guild_id, user_id),
     )
     variants = tuple(VariantStats(r["variant"], r["games"], r["wins"], r["best"], r["total"]) for r in rows)
+    days = await daily_days(db, guild_id, user_id)
+    played = list(days)
+    won = [day for day, won in days.items() if won]
+    return MemberStats(user_id, variants, streak(played, today), streak(won, today))
+
+
+async def daily_days(db: Database, guild_id: int, user_id: int, *, until: str | None = None) -> dict[date, bool]:
+    """Return the server days a member finished a daily on (up to ``until``), each with whether one was won."""
     days = await db.fetchall(
         "SELECT daily_date, max(CASE WHEN status = 'won' THEN 1 ELSE 0 END) AS won FROM games"
-        f" WHERE guild_id = ? AND user_id = ? AND mode = 'daily' AND {FINISHED} GROUP BY daily_date",
-        (guild_id, user_id),
+        f" WHERE guild_id = ? AND user_id = ? AND mode = 'daily' AND {FINISHED} AND daily_date <= ?"
+        " GROUP BY daily_date",
+        (guild_id, user_id, until or "9999-12-31"),
     )
-    played = [date.fromisoformat(row["daily_date"]) for row in days]
-    won = [date.fromisoformat(row["daily_date"]) for row in days if row["won"]]
-    return MemberStats(user_id, variants, streak(played, today), streak(won, today))
+    return {date.fromisoformat(row["daily_date"]): bool(row["won"]) for row in days}
+
+
+async def first_daily_of_day(db: Database, guild_id: int, user_id: int, daily_date: str) -> int | None:
+    """Return the id of the member's first finished daily of ``daily_date`` (any variant), if any."""
+    row = await db.fetchone(
+        "SELECT id FROM games"
+        f" WHERE guild_id = ? AND user_id = ? AND daily_date = ? AND mode = 'daily' AND {FINISHED}"
+        " ORDER BY finished_at, id LIMIT 1",
+        (guild_id, user_id, daily_date),
+    )
+    return int(row["id"]) if row is not None else None
+
+
+async def last_dailies(db: Database, guild_id: int, user_id: int, limit: int) -> list[Row]:
+    """Return the member's last ``limit`` finished dailies (``daily_date, variant, score, status``), oldest first."""
+    rows = await db.fetchall(
+        "SELECT daily_date, variant, score, status FROM games"
+        f" WHERE guild_id = ? AND user_id = ? AND mode = 'daily' AND {FINISHED}"
+        " ORDER BY daily_date DESC, finished_at DESC, id DESC LIMIT ?",
+        (guild_id, user_id, limit),
+    )
+    return rows[::-1]
 
 
 # -- podiums ------------------------------------------------------------------------

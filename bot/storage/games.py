@@ -10,20 +10,26 @@ next command.
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, fields
 from typing import Literal
 
 from bot.storage import ConstraintError, Database, Row, Transaction, Write
 
-Mode = Literal["casual", "daily", "race"]
+Mode = Literal["casual", "daily", "race", "challenge"]
 PLAYING = "playing"
 BROKEN = "broken"
 """The status of a game whose stored state could not be rebuilt: closed, not a result (no win, loss or score)."""
 
 _COLUMNS = (
     "id, guild_id, channel_id, user_id, variant, mode, deal_number, daily_date, state, status, score, "
-    "seconds_used, started_at, deadline, finished_at, message_id, webhook_token, version"
+    "seconds_used, started_at, deadline, finished_at, message_id, webhook_token, version, practice, deal_seed"
 )
+_SEATED_IN_LOBBY = (
+    "EXISTS (SELECT 1 FROM race_seats AS s JOIN races AS r ON r.id = s.race_id"
+    " WHERE s.guild_id = ?1 AND s.user_id = ?2 AND r.status = 'lobby')"
+)
+"""Whether member ``?2`` of server ``?1`` sits in an open race lobby there (V011)."""
 
 
 class DuplicateGameError(Exception):
@@ -32,6 +38,18 @@ class DuplicateGameError(Exception):
     def __init__(self, kind: Literal["active", "daily"]) -> None:
         super().__init__(f"duplicate {kind} game")
         self.kind: Literal["active", "daily"] = kind
+
+
+class InLobbyError(Exception):
+    """A casual game or a daily refused: the member sits in an open race lobby of that server."""
+
+
+class LinkRefusedError(Exception):
+    """The competition a new game belongs to refused to take it (its ``link`` said no): nothing was written."""
+
+
+Link = Callable[[Transaction, int], Awaitable[bool]]
+"""Ties a new game (its id) to what it belongs to, in the insert's own transaction; ``False`` undoes both."""
 
 
 @dataclass(frozen=True)
@@ -56,6 +74,10 @@ class GameRecord:
     message_id: int | None
     webhook_token: str | None
     version: int
+    practice: bool = False
+    """A game on a chosen public deal (a deal number or a seed): never ranked (V011)."""
+    deal_seed: str | None = None
+    """The deal's shuffle seed (decimal): public for practice games, shown for ranked ones once over."""
 
     @property
     def is_playing(self) -> bool:
@@ -65,7 +87,9 @@ class GameRecord:
     @classmethod
     def from_row(cls, row: Row) -> GameRecord:
         """Build a record from a ``SELECT`` of every column."""
-        return cls(**{field.name: row[field.name] for field in fields(cls)})
+        values = {field.name: row[field.name] for field in fields(cls)}
+        values["practice"] = bool(values["practice"])
+        return cls(**values)
 
 
 @dataclass(frozen=True)
@@ -82,6 +106,8 @@ class NewGame:
     state: str
     started_at: float
     deadline: float
+    practice: bool = False
+    deal_seed: str | None = None
 
 
 @dataclass(frozen=True)
@@ -109,22 +135,33 @@ class Result:
     """The player took a hint: the game stays off the casual leaderboards (V008)."""
 
 
-async def insert_game(db: Database, game: NewGame) -> GameRecord:
+async def insert_game(db: Database, game: NewGame, *, link: Link | None = None) -> GameRecord:
     """Insert a playing game and return its row.
+
+    A casual game or a daily is refused while the member sits in an open race lobby of the server
+    (checked in the same statement). ``link`` ties the game to its competition in the same transaction
+    (a challenge's attempt), so a crash never leaves one without the other.
 
     :raises DuplicateGameError: if the player already has a game running in this
         guild (``"active"``) or already played this daily (``"daily"``).
+    :raises InLobbyError: a casual game or daily of a member in an open race lobby there.
+    :raises LinkRefusedError: ``link`` refused the game.
     """
+    lobby = "0 = 1" if game.mode == "race" else _SEATED_IN_LOBBY
     try:
         async with db.transaction() as tx:
             row = await tx.fetchone(
                 "INSERT INTO games (guild_id, channel_id, user_id, variant, mode, deal_number, daily_date, state,"
-                " status, score, started_at, deadline, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'playing', 0, ?, ?, 0)"
-                f" RETURNING {_COLUMNS}",
+                " status, score, started_at, deadline, version, practice, deal_seed)"
+                " SELECT CAST(?1 AS BIGINT), CAST(?3 AS BIGINT), CAST(?2 AS BIGINT), CAST(?4 AS TEXT),"
+                " CAST(?5 AS TEXT), CAST(?6 AS BIGINT), CAST(?7 AS TEXT), CAST(?8 AS TEXT), 'playing', 0,"
+                " CAST(?9 AS DOUBLE PRECISION),"
+                " CAST(?10 AS DOUBLE PRECISION), 0, CAST(?11 AS INTEGER), CAST(?12 AS TEXT)"
+                f" WHERE NOT {lobby} RETURNING {_COLUMNS}",
                 (
                     game.guild_id,
-                    game.channel_id,
                     game.user_id,
+                    game.channel_id,
                     game.variant,
                     game.mode,
                     game.deal_number,
@@ -132,13 +169,18 @@ async def insert_game(db: Database, game: NewGame) -> GameRecord:
                     game.state,
                     game.started_at,
                     game.deadline,
+                    int(game.practice),
+                    game.deal_seed,
                 ),
             )
+            if row is not None and link is not None and not await link(tx, int(row["id"])):
+                raise LinkRefusedError()
     except ConstraintError as error:
         if "UNIQUE" not in str(error):
             raise
         raise DuplicateGameError("daily" if await _played_daily(db, game) else "active") from error
-    assert row is not None
+    if row is None:
+        raise InLobbyError()
     return GameRecord.from_row(row)
 
 
@@ -209,12 +251,17 @@ async def game_state(db: Database, record: GameRecord) -> str:
     return json.dumps(data, separators=(",", ":"))
 
 
-async def finish_game(db: Database, game_id: int, result: Result) -> GameRecord | None:
-    """Record a result (whole log in ``state``) in one transaction; return the row, ``None`` if already finished."""
+async def finish_game(db: Database, game_id: int, result: Result, *, saved_version: int) -> GameRecord | None:
+    """Record a result (whole log in ``state``) in one transaction; return the row.
+
+    Guarded by the game's stored version: ``None``, with nothing written, unless the game is still
+    running at ``saved_version`` (the version the caller last saved). A process holding a stale copy
+    of the game (another one saved moves since, or finished it) never writes its result.
+    """
     async with db.transaction() as tx:
         changed = await tx.execute(
             "UPDATE games SET state = ?, status = ?, score = ?, seconds_used = ?, finished_at = ?, version = ?,"
-            " hinted = ? WHERE id = ? AND status = 'playing' AND finished_at IS NULL",
+            " hinted = ? WHERE id = ? AND status = 'playing' AND finished_at IS NULL AND version = ?",
             (
                 result.state,
                 result.status,
@@ -224,6 +271,7 @@ async def finish_game(db: Database, game_id: int, result: Result) -> GameRecord 
                 result.version,
                 int(result.hinted),
                 game_id,
+                saved_version,
             ),
         )
         if changed.rowcount != 1:

@@ -5,14 +5,31 @@ Statements are the storage modules' own texts: :func:`to_postgres` turns their `
 each statement per connection. asyncpg's errors leave as the DB-API errors of
 :mod:`sqlite3` (see :func:`storage_error`), so callers catch one set of types on both backends.
 Migrations run under ``pg_advisory_xact_lock``: processes starting together apply each once.
+
+A database that stops answering (a NAT that forgot the connection: packets vanish, no reset)
+must not hang anyone: every statement or transaction has a deadline (:data:`TIMEOUT`, from
+asking the pool for a connection to its end, kept by :class:`~bot.storage.deadlines.Deadlines`);
+a connection cut short by it (or by any cancellation, such as ``/health``'s own timeout) is
+**terminated**, never handed back to the pool. (asyncpg answers a cancelled query by sending a
+cancel request on a new connection and waiting for the server's acknowledgement on the old one;
+``Pool.release`` waits for that, shielded from cancellation and with no deadline of its own, so
+through a blackhole the caller never came back.) The sockets keep TCP keepalives and a user
+timeout (:func:`keep_alive`), so the kernel finds dead idle connections too, and a connection idle
+for longer than :data:`IDLE_LIFETIME` is replaced before it is used. A commit cut off raises
+:class:`~bot.storage.OutcomeUnknownError`.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import functools
+import logging
+import socket
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
+import urllib.parse
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -25,6 +42,7 @@ from bot.storage import (
     Database,
     Migration,
     MigrationError,
+    OutcomeUnknownError,
     Params,
     Queries,
     Row,
@@ -32,13 +50,41 @@ from bot.storage import (
     load_migrations,
     packaged_migrations,
 )
+from bot.storage.deadlines import Deadlines, allowed
+
+log = logging.getLogger(__name__)
 
 MIGRATION_LOCK = 0x5011_7A12_E000_0001
 """The advisory lock key every process takes while it checks and applies migrations."""
 POOL_SIZE = 8
 """Connections per process at most (PostgreSQL's default allows 100 in all)."""
-SERVER_SETTINGS = {"lock_timeout": "1000"}
-"""A statement waits at most 1 s for a row lock (like SQLite's busy_timeout): answers stay inside 3 s."""
+TIMEOUT = 2.0
+"""Seconds a statement or a transaction may take, waiting for a connection included (then: not saved, try
+again). A row lock is waited for 1 s at most; a save takes milliseconds (a burst of 200 saves queued for the
+pool's 8 connections, about 1 s on this 2-core machine); a player's answer stays inside 3 s."""
+CONNECT_TIMEOUT = 2.0
+"""Seconds to open a connection (TCP, TLS, authentication) for the pool."""
+CLOSE_TIMEOUT = 5.0
+"""Seconds :meth:`PostgresDatabase.close` waits for the connections to close politely before cutting them."""
+IDLE_LIFETIME = 300.0
+"""Seconds a connection may have sat idle and still be used: an older one is replaced when next taken (a
+NAT may have forgotten it; checked at use, so no timer is armed per statement)."""
+KEEPALIVE_IDLE, KEEPALIVE_INTERVAL, KEEPALIVE_COUNT = 30, 10, 3
+"""TCP keepalive: the first probe after 30 s of silence, then every 10 s; 3 unanswered probes end the connection
+(a dead idle connection is found within 60 s; the probes also keep a NAT from forgetting a quiet one)."""
+USER_TIMEOUT_MS = 10_000
+"""TCP_USER_TIMEOUT: data the server has not acknowledged for 10 s ends the connection."""
+SERVER_SETTINGS = {
+    "lock_timeout": "1000",
+    "idle_in_transaction_session_timeout": "10000",
+    "tcp_keepalives_idle": str(KEEPALIVE_IDLE),
+    "tcp_keepalives_interval": str(KEEPALIVE_INTERVAL),
+    "tcp_keepalives_count": str(KEEPALIVE_COUNT),
+    "tcp_user_timeout": str(USER_TIMEOUT_MS),
+}
+"""Per connection, on the server's side: a statement waits at most 1 s for a row lock (like SQLite's
+busy_timeout); a transaction whose bot vanished mid-way is ended after 10 s idle (its row locks freed); the
+server probes and times out the connection as the bot does. A setting in the URL's query wins over these."""
 _LOCKED = frozenset({"40001", "40P01", "55P03", "55006"})
 """serialization_failure, deadlock_detected, lock_not_available, object_in_use."""
 _CONNECTION_LOST = frozenset({"57P01", "57P02", "57P03"})
@@ -93,16 +139,25 @@ def to_postgres(sql: str) -> str:
     return "".join(out)
 
 
-def storage_error(error: BaseException) -> sqlite3.Error:
-    """The DB-API error the bot handles for an asyncpg (or socket) error: locked, disk full, lost, refused."""
+def storage_error(error: BaseException, *, committing: bool = False) -> sqlite3.Error:
+    """The DB-API error the bot handles for an asyncpg (or socket) error: locked, disk full, lost, refused.
+
+    ``committing``: the error cut a commit off; unless the server itself refused it, the outcome is unknown.
+    """
     state = getattr(error, "sqlstate", None) or ""
     detail = getattr(error, "detail", None)
     text = f"{error}" + (f" ({detail})" if detail else "")
+    if committing and _lost(error):
+        return OutcomeUnknownError(f"database connection lost during the commit: {text or type(error).__name__}")
+    if isinstance(error, TimeoutError):
+        return sqlite3.OperationalError(f"database did not answer in time: {text or 'timeout'}")
+    if isinstance(error, asyncpg.ClientConfigurationError):
+        return sqlite3.OperationalError(f"the database URL is refused: {text}")
     if state in _LOCKED:
         return sqlite3.OperationalError(f"database is locked: {text}")
     if state == "53100":
         return sqlite3.OperationalError(f"database or disk is full: {text}")
-    if state.startswith("08") or state in _CONNECTION_LOST or not isinstance(error, asyncpg.PostgresError):
+    if _lost(error):
         return sqlite3.OperationalError(f"database connection lost: {text or type(error).__name__}")
     if state.startswith("23"):
         constraint = getattr(error, "constraint_name", None)
@@ -113,13 +168,69 @@ def storage_error(error: BaseException) -> sqlite3.Error:
     return sqlite3.DatabaseError(text)
 
 
+_DRIVER_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError, OSError)
+"""What asyncpg raises (``OSError`` covers a lost socket and ``TimeoutError``)."""
+
+
+def _lost(error: BaseException) -> bool:
+    """Whether ``error`` means the connection is gone (not the server refusing a statement on a sound one)."""
+    if not isinstance(error, asyncpg.PostgresError):
+        return True
+    state = getattr(error, "sqlstate", None) or ""
+    return isinstance(error, asyncpg.PostgresConnectionError) or state.startswith("08") or state in _CONNECTION_LOST
+
+
 @contextmanager
-def translated() -> Iterator[None]:
-    """Raise asyncpg's errors (and a lost socket) as :func:`storage_error` gives them."""
+def translated(committing: Callable[[], bool] = lambda: False) -> Iterator[None]:
+    """Raise asyncpg's errors (and a lost socket, a timeout) as :func:`storage_error` gives them."""
     try:
         yield
-    except (asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError, OSError) as error:
-        raise storage_error(error) from error
+    except _DRIVER_ERRORS as error:
+        raise storage_error(error, committing=committing()) from error
+
+
+def _leaves_connection_sound(error: BaseException) -> bool:
+    """Whether a connection can go back to the pool as is after ``error`` (the server answered, or no
+    statement was running): not after a timeout, a cancellation or a lost socket."""
+    cause = error.__cause__ if isinstance(error, sqlite3.Error) and error.__cause__ is not None else error
+    if isinstance(cause, asyncpg.PostgresError):
+        return not _lost(cause)
+    return not isinstance(cause, (asyncio.CancelledError, *_DRIVER_ERRORS))
+
+
+def keep_alive(sock: socket.socket) -> None:
+    """Turn on TCP keepalives and the user timeout on a TCP socket (:data:`KEEPALIVE_IDLE` ...); others are left."""
+    if sock.family not in (socket.AF_INET, socket.AF_INET6):
+        return
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+    options = {
+        "TCP_KEEPIDLE": KEEPALIVE_IDLE,
+        "TCP_KEEPINTVL": KEEPALIVE_INTERVAL,
+        "TCP_KEEPCNT": KEEPALIVE_COUNT,
+        "TCP_USER_TIMEOUT": USER_TIMEOUT_MS,
+    }
+    for name, value in options.items():
+        if hasattr(socket, name):  # Linux has all four; other systems some
+            sock.setsockopt(socket.IPPROTO_TCP, getattr(socket, name), value)
+
+
+async def _prepare_connection(connection: asyncpg.Connection) -> None:
+    """Set up a connection the pool has just opened: keepalives on its socket.
+
+    asyncpg gives no public way to its socket (nor a socket factory); it keeps its transport as
+    ``Connection._transport``, the asyncio transport whose ``socket`` it sets TCP_NODELAY on itself.
+    """
+    transport = getattr(connection, "_transport", None)
+    sock = transport.get_extra_info("socket") if transport is not None else None
+    if sock is not None:
+        keep_alive(sock)
+
+
+def _server_settings(url: str) -> dict[str, str]:
+    """:data:`SERVER_SETTINGS` but those the URL's query sets itself (asyncpg would let ours win)."""
+    query = urllib.parse.urlsplit(url).query
+    given = {key for key, _ in urllib.parse.parse_qsl(query)} if query else set()
+    return {key: value for key, value in SERVER_SETTINGS.items() if key not in given}
 
 
 def _args(params: Params) -> Sequence[Any]:
@@ -176,19 +287,44 @@ class PostgresTransaction(PostgresQueries, Transaction):
     """The statements of one open PostgreSQL transaction (on the connection it holds)."""
 
 
+def _cut(connection: asyncpg.Connection) -> None:
+    """Terminate a connection at once (a lost one the pool took back already is left alone)."""
+    with contextlib.suppress(asyncpg.InterfaceError):
+        connection.terminate()
+
+
+class _Held:
+    """A connection held from the pool for one statement or transaction, and whether its commit is under way."""
+
+    def __init__(self) -> None:
+        self.connection: asyncpg.Connection | None = None
+        self.committing = False
+
+
 class PostgresDatabase(Database):
     """An open PostgreSQL database (an asyncpg pool) with its migrations applied."""
 
     dialect = "postgres"
+    clock = "CAST(extract(epoch FROM clock_timestamp()) AS DOUBLE PRECISION)"
 
-    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
+    def __init__(self, pool: asyncpg.Pool, url: str, *, timeout: float | None = TIMEOUT) -> None:
         self._pool = pool
         self.url = url
+        self.timeout = timeout
+        """Seconds each statement or transaction may take (``None``: no deadline, e.g. for a bulk load)."""
+        self._deadlines = Deadlines()
+        self._idle_since: dict[int, float] = {}
+        """When each idle connection (by its server process id) was handed back."""
         self._closed = False
 
     @classmethod
     async def open(
-        cls, target: str | Path, *, migrations: Traversable | Path | None = None, pool_size: int = POOL_SIZE
+        cls,
+        target: str | Path,
+        *,
+        migrations: Traversable | Path | None = None,
+        pool_size: int = POOL_SIZE,
+        timeout: float | None = TIMEOUT,
     ) -> PostgresDatabase:
         """Connect to the URL ``target`` and apply pending migrations (the packaged PostgreSQL ones by default)."""
         with translated():
@@ -196,16 +332,18 @@ class PostgresDatabase(Database):
                 str(target),
                 min_size=1,
                 max_size=pool_size,
-                server_settings=dict(SERVER_SETTINGS),
+                server_settings=_server_settings(str(target)),
                 reset=_nothing_to_reset,
-                max_inactive_connection_lifetime=0,  # a few idle connections cost nothing; a reconnect costs a click
+                init=_prepare_connection,
+                max_inactive_connection_lifetime=0,  # idle connections are replaced when next taken (_acquire)
+                timeout=CONNECT_TIMEOUT,
             )
-        database = cls(pool, str(target))
+        database = cls(pool, str(target), timeout=timeout)
         try:
             folder = migrations if migrations is not None else packaged_migrations("postgres")
             await database.migrate(load_migrations(folder))
         except BaseException:
-            await pool.close()
+            pool.terminate()
             raise
         return database
 
@@ -215,17 +353,72 @@ class PostgresDatabase(Database):
         return self._closed
 
     async def close(self) -> None:
-        """Wait for the connections in use to come back, then close them (safe to call twice)."""
+        """Wait for the connections in use to come back, then close them (safe to call twice).
+
+        Connections that do not close within :data:`CLOSE_TIMEOUT` (a vanished server) are cut.
+        """
         if self._closed:
             return
         self._closed = True
-        await self._pool.close()
+        await self._deadlines.close()
+        try:
+            async with asyncio.timeout(CLOSE_TIMEOUT):
+                await self._pool.close()
+        except (TimeoutError, *_DRIVER_ERRORS) as error:
+            log.warning("the database's connections did not close politely (%s): cut", error)
+            self._pool.terminate()
 
     @asynccontextmanager
-    async def _connection(self) -> AsyncIterator[PostgresQueries]:
-        with translated():
-            async with self._pool.acquire() as connection:
-                yield PostgresQueries(connection)
+    async def _held(self, timeout: float | None) -> AsyncIterator[_Held]:
+        """Hold a connection for one statement or transaction, all of it within ``timeout`` seconds.
+
+        A connection the work was cut short on (timeout, cancellation, lost socket) is terminated,
+        not handed back: its state is unknown, and asyncpg would wait for its cancellation forever.
+        """
+        held = _Held()
+        sound = True
+        try:
+            with translated(lambda: held.committing), self._deadlines.within(allowed(timeout)):
+                held.connection = await self._acquire()
+                yield held
+        except BaseException as error:
+            sound = _leaves_connection_sound(error)
+            if held.connection is not None and not sound:
+                _cut(held.connection)
+            raise
+        finally:
+            if held.connection is not None and sound:
+                await self._release(held.connection)
+
+    async def _acquire(self) -> asyncpg.Connection:
+        """A connection from the pool; one idle for longer than :data:`IDLE_LIFETIME` is replaced first."""
+        while True:
+            connection = await self._pool.acquire()
+            idle_since = self._idle_since.pop(connection.get_server_pid(), None)
+            if idle_since is None or time.monotonic() - idle_since <= IDLE_LIFETIME:
+                return connection
+            log.info("a database connection idle for %.0f s is replaced", time.monotonic() - idle_since)
+            _cut(connection)
+
+    async def _release(self, connection: asyncpg.Connection) -> None:
+        """Hand a sound connection back to the pool, noting when it went idle."""
+        pid = connection.get_server_pid()
+        try:
+            await self._pool.release(connection)
+        except _DRIVER_ERRORS as error:
+            log.warning("a database connection could not be handed back (%s): cut", error)
+            _cut(connection)
+            return
+        if len(self._idle_since) > 4 * POOL_SIZE:  # connections closed while idle leave their entries
+            self._idle_since.pop(next(iter(self._idle_since)))
+        self._idle_since[pid] = time.monotonic()
+
+    @asynccontextmanager
+    async def _connection(self, timeout: float | None = None) -> AsyncIterator[PostgresQueries]:
+        """A connection for a few statements within :attr:`timeout` (``timeout`` instead, when given)."""
+        async with self._held(self.timeout if timeout is None else timeout) as held:
+            assert held.connection is not None
+            yield PostgresQueries(held.connection)
 
     # -- migrations ------------------------------------------------------------
     async def applied_migrations(self) -> list[int]:
@@ -251,7 +444,9 @@ class PostgresDatabase(Database):
 
     async def _apply(self, migration: Migration) -> bool:
         """Apply one migration unless recorded (checked again under the lock, which another process may hold)."""
-        async with self._connection() as queries:
+        async with self._held(None) as held:  # a migration (or the wait for another process's) takes its time
+            assert held.connection is not None
+            queries = PostgresQueries(held.connection)
             connection = queries._connection
             try:
                 async with connection.transaction():
@@ -291,8 +486,21 @@ class PostgresDatabase(Database):
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Transaction]:
-        """Open a transaction on one connection: committed when the block ends, rolled back if it raises."""
-        async with self._connection() as queries:
-            with translated():
-                async with queries._connection.transaction():
-                    yield PostgresTransaction(queries._connection)
+        """Open a transaction on one connection: committed when the block ends, rolled back if it raises.
+
+        :raises OutcomeUnknownError: the connection was lost (or the deadline passed) during the commit.
+        """
+        async with self._held(self.timeout) as held:
+            connection = held.connection
+            assert connection is not None
+            transaction = connection.transaction()
+            await transaction.start()
+            try:
+                yield PostgresTransaction(connection)
+            except BaseException as error:
+                if _leaves_connection_sound(error):  # else the connection is terminated: the server rolls back
+                    await transaction.rollback()
+                raise
+            held.committing = True
+            await transaction.commit()
+            held.committing = False

@@ -6,15 +6,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import Literal
 
-from bot.storage import Database, Row
+from bot.storage import Database, Row, Transaction
 
 RaceStatus = Literal["lobby", "running", "finished", "cancelled", "expired"]
 
 _RACE_COLUMNS = (
     "id, guild_id, channel_id, message_id, host_id, variant, capacity, status, created_at, lobby_deadline,"
-    " start_at, end_at, deal_number, finished_at, results_posted_at"
+    " start_at, end_at, deal_number, finished_at, results_posted_at, deal, deal_seed, unrated_reason"
 )
-_RACER_COLUMNS = "race_id, user_id, joined_at, game_id, left_at, place, rating_before, rating_after"
+_RACER_COLUMNS = "race_id, user_id, joined_at, game_id, left_at, place, rating_before, rating_after, rated"
+JoinOutcome = Literal["joined", "full", "closed", "playing", "seated"]
+"""What :func:`add_racer` did: added, or why not (no room, no longer a lobby, a game running, in another race)."""
 
 
 @dataclass(frozen=True)
@@ -34,8 +36,15 @@ class RaceRecord:
     start_at: float | None
     end_at: float | None
     deal_number: int | None
+    """The public deal of a race before V011 (races are dealt from the private bank since)."""
     finished_at: float | None
     results_posted_at: float | None
+    deal: str | None = None
+    """The shared deal's JSON (``bot.competition.deal_to_json``): never shown while the race runs."""
+    deal_seed: str | None = None
+    """The shared deal's shuffle seed, shown once the race is over."""
+    unrated_reason: str | None = None
+    """Why the finished race moved no rating (``None``: it was rated, or it is not finished)."""
 
     @classmethod
     def from_row(cls, row: Row) -> RaceRecord:
@@ -55,11 +64,15 @@ class RacerRecord:
     place: int | None
     rating_before: float | None
     rating_after: float | None
+    rated: bool = False
+    """Whether this race moved the racer's rating."""
 
     @classmethod
     def from_row(cls, row: Row) -> RacerRecord:
         """Build a record from a ``SELECT`` of every column."""
-        return cls(**{field.name: row[field.name] for field in fields(cls)})
+        values = {field.name: row[field.name] for field in fields(cls)}
+        values["rated"] = bool(values["rated"])
+        return cls(**values)
 
 
 @dataclass(frozen=True)
@@ -76,12 +89,21 @@ class RatingRecord:
 
 @dataclass(frozen=True)
 class Placing:
-    """A racer's final place and displayed rating change, written when the race finishes."""
+    """A racer's final place and displayed rating change (``None``: not rated), written when the race finishes."""
 
     user_id: int
     place: int
-    rating_before: float
-    rating_after: float
+    rating_before: float | None
+    rating_after: float | None
+
+    @property
+    def rated(self) -> bool:
+        """Whether this race moved the racer's rating."""
+        return self.rating_after is not None
+
+
+class SeatTakenError(Exception):
+    """The member already sits in another open race of the server."""
 
 
 async def create_race(
@@ -95,19 +117,38 @@ async def create_race(
     now: float,
     lobby_deadline: float,
 ) -> RaceRecord:
-    """Open a lobby with its host as the first racer."""
+    """Open a lobby with its host as the first racer (seated in it).
+
+    :raises SeatTakenError: the host already sits in another open race of the server (nothing is written).
+    """
     async with db.transaction() as tx:
         row = await tx.fetchone(
-            "INSERT INTO races (guild_id, channel_id, host_id, variant, capacity, status, created_at, lobby_deadline)"
-            f" VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?) RETURNING {_RACE_COLUMNS}",
+            "INSERT INTO races (guild_id, channel_id, host_id, variant, capacity, status, created_at,"
+            f" lobby_deadline) VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?) RETURNING {_RACE_COLUMNS}",
             (guild_id, channel_id, host_id, variant, capacity, now, lobby_deadline),
         )
         assert row is not None
+        if not await _take_seat(tx, guild_id, host_id, row["id"]):
+            raise SeatTakenError()  # rolls the new race back
         await tx.execute(
             "INSERT INTO race_racers (race_id, user_id, joined_at) VALUES (?, ?, ?)", (row["id"], host_id, now)
         )
-    assert row is not None
     return RaceRecord.from_row(row)
+
+
+async def _take_seat(tx: Transaction, guild_id: int, user_id: int, race_id: int) -> bool:
+    """Seat a member in a race of a server; ``False`` if they sit in another open race there (V011)."""
+    changed = await tx.execute(
+        "INSERT INTO race_seats (guild_id, user_id, race_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+        (guild_id, user_id, race_id),
+    )
+    return changed.rowcount == 1
+
+
+async def seated_race(db: Database, guild_id: int, user_id: int) -> int | None:
+    """The open race (lobby or running) a member sits in, in this server, or ``None``."""
+    row = await db.fetchone("SELECT race_id FROM race_seats WHERE guild_id = ? AND user_id = ?", (guild_id, user_id))
+    return int(row["race_id"]) if row is not None else None
 
 
 async def get_race(db: Database, race_id: int) -> RaceRecord | None:
@@ -120,14 +161,6 @@ async def open_races(db: Database) -> list[RaceRecord]:
     """Every lobby and running race, oldest first (to resume after a restart)."""
     rows = await db.fetchall(
         f"SELECT {_RACE_COLUMNS} FROM races WHERE status IN ('lobby', 'running') ORDER BY id",
-    )
-    return [RaceRecord.from_row(row) for row in rows]
-
-
-async def unposted_races(db: Database) -> list[RaceRecord]:
-    """Finished races whose final results were not posted yet."""
-    rows = await db.fetchall(
-        f"SELECT {_RACE_COLUMNS} FROM races WHERE status = 'finished' AND results_posted_at IS NULL ORDER BY id"
     )
     return [RaceRecord.from_row(row) for row in rows]
 
@@ -147,38 +180,59 @@ async def race_of_game(db: Database, game_id: int) -> int | None:
     return int(row["race_id"]) if row is not None else None
 
 
-async def open_race_of(db: Database, guild_id: int, user_id: int) -> int | None:
-    """The lobby or running race this member is in, in this server, or ``None``."""
-    row = await db.fetchone(
-        "SELECT r.id FROM race_racers AS x JOIN races AS r ON r.id = x.race_id"
-        " WHERE x.user_id = ? AND r.guild_id = ? AND r.status IN ('lobby', 'running') AND x.left_at IS NULL",
-        (user_id, guild_id),
-    )
-    return int(row["id"]) if row is not None else None
+class _RefusedError(Exception):
+    """Undo a join's transaction, saying why."""
+
+    def __init__(self, outcome: JoinOutcome) -> None:
+        self.outcome: JoinOutcome = outcome
 
 
-async def add_racer(db: Database, race_id: int, user_id: int, now: float) -> bool:
-    """Add a racer to a lobby that has room; return whether they were added."""
-    async with db.transaction() as tx:
-        # Lock the race's row first (PostgreSQL; SQLite's transactions already run one at a time), so
-        # joins arriving together are counted one after the other and never overfill the lobby.
-        await tx.execute("UPDATE races SET capacity = capacity WHERE id = ?", (race_id,))
-        changed = await tx.execute(
-            "INSERT INTO race_racers (race_id, user_id, joined_at)"
-            " SELECT id, CAST(? AS BIGINT), CAST(? AS DOUBLE PRECISION) FROM races WHERE id = ? AND status = 'lobby'"
-            " AND (SELECT count(*) FROM race_racers WHERE race_id = ?) < capacity ON CONFLICT DO NOTHING",
-            (user_id, now, race_id, race_id),
-        )
-    return changed.rowcount == 1
+async def add_racer(db: Database, race_id: int, user_id: int, now: float) -> JoinOutcome:
+    """Seat a member in a lobby that has room, in one transaction; return ``"joined"`` or why not.
+
+    Refused (nothing written): the lobby is full (``"full"``) or no longer a lobby (``"closed"``), the
+    member has a game running in the server (``"playing"``) or sits in another open race there (``"seated"``).
+    """
+    try:
+        async with db.transaction() as tx:
+            # Lock the race's row first (PostgreSQL; SQLite's transactions already run one at a time), so
+            # joins arriving together are counted one after the other and never overfill the lobby.
+            await tx.execute("UPDATE races SET capacity = capacity WHERE id = ?", (race_id,))
+            race = await tx.fetchone(
+                "SELECT guild_id, status, capacity, (SELECT count(*) FROM race_racers WHERE race_id = ?) AS racers"
+                " FROM races WHERE id = ?",
+                (race_id, race_id),
+            )
+            if race is None or race["status"] != "lobby":
+                raise _RefusedError("closed")
+            if race["racers"] >= race["capacity"]:
+                raise _RefusedError("full")
+            guild_id = int(race["guild_id"])
+            playing = await tx.fetchone(
+                "SELECT 1 FROM games WHERE guild_id = ? AND user_id = ? AND status = 'playing'", (guild_id, user_id)
+            )
+            if playing is not None:
+                raise _RefusedError("playing")
+            if not await _take_seat(tx, guild_id, user_id, race_id):
+                raise _RefusedError("seated")
+            await tx.execute(
+                "INSERT INTO race_racers (race_id, user_id, joined_at) VALUES (?, ?, ?)", (race_id, user_id, now)
+            )
+    except _RefusedError as refused:
+        return refused.outcome
+    return "joined"
 
 
 async def remove_racer(db: Database, race_id: int, user_id: int) -> bool:
-    """Take a racer out of a lobby; return whether they were in it."""
-    changed = await db.execute(
-        "DELETE FROM race_racers WHERE race_id = ? AND user_id = ?"
-        " AND (SELECT status FROM races WHERE id = ?) = 'lobby'",
-        (race_id, user_id, race_id),
-    )
+    """Take a racer out of a lobby (and give back their seat); return whether they were in it."""
+    async with db.transaction() as tx:
+        changed = await tx.execute(
+            "DELETE FROM race_racers WHERE race_id = ? AND user_id = ?"
+            " AND (SELECT status FROM races WHERE id = ?) = 'lobby'",
+            (race_id, user_id, race_id),
+        )
+        if changed.rowcount == 1:
+            await tx.execute("DELETE FROM race_seats WHERE race_id = ? AND user_id = ?", (race_id, user_id))
     return changed.rowcount == 1
 
 
@@ -193,19 +247,21 @@ async def set_message(db: Database, race_id: int, message_id: int) -> None:
 
 
 async def close_lobby(db: Database, race_id: int, status: Literal["cancelled", "expired"], now: float) -> bool:
-    """Cancel or expire a lobby once; return whether this call closed it."""
-    changed = await db.execute(
-        "UPDATE races SET status = ?, finished_at = ? WHERE id = ? AND status = 'lobby'", (status, now, race_id)
-    )
+    """Cancel or expire a lobby once (its racers' seats given back); return whether this call closed it."""
+    async with db.transaction() as tx:
+        changed = await tx.execute(
+            "UPDATE races SET status = ?, finished_at = ? WHERE id = ? AND status = 'lobby'", (status, now, race_id)
+        )
+        await tx.execute("DELETE FROM race_seats WHERE race_id = ?", (race_id,))
     return changed.rowcount == 1
 
 
-async def claim_start(db: Database, race_id: int, *, start_at: float, end_at: float, deal_number: int) -> bool:
-    """Turn a lobby into a running race once; return whether this call started it."""
+async def claim_start(db: Database, race_id: int, *, start_at: float, end_at: float, deal: str, seed: str) -> bool:
+    """Turn a lobby into a running race on a private deal (JSON, and its seed) once; return whether this call did."""
     changed = await db.execute(
-        "UPDATE races SET status = 'running', start_at = ?, end_at = ?, deal_number = ?"
+        "UPDATE races SET status = 'running', start_at = ?, end_at = ?, deal = ?, deal_seed = ?"
         " WHERE id = ? AND status = 'lobby'",
-        (start_at, end_at, deal_number, race_id),
+        (start_at, end_at, deal, seed, race_id),
     )
     return changed.rowcount == 1
 
@@ -218,11 +274,13 @@ async def set_game(db: Database, race_id: int, user_id: int, game_id: int) -> No
 
 
 async def mark_left(db: Database, race_id: int, user_id: int, now: float) -> bool:
-    """Record that a racer left a running race; return whether this call did."""
-    changed = await db.execute(
-        "UPDATE race_racers SET left_at = ? WHERE race_id = ? AND user_id = ? AND left_at IS NULL",
-        (now, race_id, user_id),
-    )
+    """Record that a racer left a running race (their seat given back); return whether this call did."""
+    async with db.transaction() as tx:
+        changed = await tx.execute(
+            "UPDATE race_racers SET left_at = ? WHERE race_id = ? AND user_id = ? AND left_at IS NULL",
+            (now, race_id, user_id),
+        )
+        await tx.execute("DELETE FROM race_seats WHERE race_id = ? AND user_id = ?", (race_id, user_id))
     return changed.rowcount == 1
 
 
@@ -240,36 +298,80 @@ async def ratings_of(db: Database, guild_id: int, variant: str, user_ids: Sequen
 
 
 async def finish_race(
-    db: Database, race_id: int, *, now: float, placings: Sequence[Placing], ratings: Sequence[RatingRecord]
+    db: Database,
+    race_id: int,
+    *,
+    now: float,
+    placings: Sequence[Placing],
+    ratings: Sequence[RatingRecord],
+    unrated_reason: str | None = None,
 ) -> bool:
-    """Write the final places and the new ratings once, in one transaction; return whether this call did."""
+    """Write the final places and the new ratings once, give the seats back and queue the results post.
+
+    One transaction; returns whether this call did it (the post goes through ``announcements``, retried
+    until the race message shows the results).
+    """
     async with db.transaction() as tx:
         changed = await tx.execute(
-            "UPDATE races SET status = 'finished', finished_at = ? WHERE id = ? AND status = 'running'", (now, race_id)
+            "UPDATE races SET status = 'finished', finished_at = ?, unrated_reason = ?"
+            " WHERE id = ? AND status = 'running'",
+            (now, unrated_reason, race_id),
         )
         if changed.rowcount != 1:
             return False
         await tx.executemany(
-            "UPDATE race_racers SET place = ?, rating_before = ?, rating_after = ? WHERE race_id = ? AND user_id = ?",
-            [(p.place, p.rating_before, p.rating_after, race_id, p.user_id) for p in placings],
+            "UPDATE race_racers SET place = ?, rating_before = ?, rating_after = ?, rated = ?"
+            " WHERE race_id = ? AND user_id = ?",
+            [(p.place, p.rating_before, p.rating_after, int(p.rated), race_id, p.user_id) for p in placings],
         )
-        await tx.executemany(
-            "INSERT INTO ratings (guild_id, variant, user_id, mu, sigma, races, updated_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)"
-            " ON CONFLICT (guild_id, variant, user_id) DO UPDATE SET"
-            " mu = excluded.mu, sigma = excluded.sigma, races = excluded.races, updated_at = excluded.updated_at",
-            [(r.guild_id, r.variant, r.user_id, r.mu, r.sigma, r.races, now) for r in ratings],
+        await tx.execute("DELETE FROM race_seats WHERE race_id = ?", (race_id,))
+        await write_ratings(tx, ratings, now)
+        await tx.execute(
+            "INSERT INTO announcements (guild_id, kind, subject, channel_id, created_at, due_at)"
+            " SELECT guild_id, 'race', CAST(id AS TEXT), channel_id, CAST(? AS DOUBLE PRECISION),"
+            " CAST(? AS DOUBLE PRECISION) FROM races WHERE id = ? ON CONFLICT DO NOTHING",
+            (now, now, race_id),
         )
     return True
 
 
-async def claim_results_post(db: Database, race_id: int, now: float) -> bool:
-    """Claim the posting of a race's final results; only the first caller gets ``True``."""
-    changed = await db.execute(
-        "UPDATE races SET results_posted_at = ? WHERE id = ? AND status = 'finished' AND results_posted_at IS NULL",
-        (now, race_id),
+async def write_ratings(tx: Transaction, ratings: Sequence[RatingRecord], now: float) -> None:
+    """Store new ratings (a race's or a challenge's), in the transaction that records their places."""
+    await tx.executemany(
+        "INSERT INTO ratings (guild_id, variant, user_id, mu, sigma, races, updated_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)"
+        " ON CONFLICT (guild_id, variant, user_id) DO UPDATE SET"
+        " mu = excluded.mu, sigma = excluded.sigma, races = excluded.races, updated_at = excluded.updated_at",
+        [(r.guild_id, r.variant, r.user_id, r.mu, r.sigma, r.races, now) for r in ratings],
     )
-    return changed.rowcount == 1
+
+
+async def rated_together(
+    db: Database, guild_id: int, user_ids: Sequence[int], *, since: float, until: float
+) -> dict[tuple[int, int], int]:
+    """How many rated races and challenges of a server, ended in ``[since, until)``, each pair of these members
+    was rated in together.
+
+    Keys are ``(lower id, higher id)``; pairs that never were rated together are missing.
+    """
+    if len(user_ids) < 2:
+        return {}
+    marks = ", ".join("?" for _ in user_ids)
+    pairs = (
+        "SELECT a.user_id AS first, b.user_id AS second FROM {players} AS a"
+        " JOIN {players} AS b ON b.{key} = a.{key} AND b.user_id > a.user_id JOIN {events} AS e ON e.id = a.{key}"
+        " WHERE e.guild_id = ? AND e.{ended} >= ? AND e.{ended} < ? AND a.rated = 1 AND b.rated = 1"
+        f" AND a.user_id IN ({marks}) AND b.user_id IN ({marks})"
+    )
+    races = pairs.format(players="race_racers", key="race_id", events="races", ended="finished_at")
+    challenges = pairs.format(players="challenge_players", key="challenge_id", events="challenges", ended="closed_at")
+    window = (guild_id, since, until, *user_ids, *user_ids)
+    rows = await db.fetchall(
+        f"SELECT first, second, count(*) AS together FROM ({races} UNION ALL {challenges}) AS rated"
+        " GROUP BY first, second",
+        window + window,
+    )
+    return {(int(row["first"]), int(row["second"])): int(row["together"]) for row in rows}
 
 
 async def rating_board(db: Database, guild_id: int, variant: str) -> list[RatingRecord]:
@@ -301,6 +403,18 @@ async def first_places(db: Database, guild_id: int, user_id: int) -> dict[str, i
         (guild_id, user_id),
     )
     return {str(row["variant"]): int(row["wins"]) for row in rows}
+
+
+async def rating_history(db: Database, guild_id: int, user_id: int, *, limit: int = 500) -> list[Row]:
+    """A member's last ``limit`` rated races in a server, oldest first: ``variant, rating_before, rating_after``."""
+    rows = await db.fetchall(
+        "SELECT races.variant AS variant, race_racers.rating_before AS rating_before,"
+        " race_racers.rating_after AS rating_after FROM race_racers JOIN races ON races.id = race_racers.race_id"
+        " WHERE races.guild_id = ? AND race_racers.user_id = ? AND races.status = 'finished' AND race_racers.rated = 1"
+        " AND race_racers.rating_after IS NOT NULL ORDER BY races.finished_at DESC, races.id DESC LIMIT ?",
+        (guild_id, user_id, limit),
+    )
+    return rows[::-1]
 
 
 def _rating(row: Row) -> RatingRecord:

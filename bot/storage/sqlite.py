@@ -7,9 +7,10 @@ statement, and every transaction as a whole, holds the lock.
 from __future__ import annotations
 
 import asyncio
+import functools
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Sequence
 from contextlib import asynccontextmanager
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -33,11 +34,15 @@ from bot.storage import (
 
 _T = TypeVar("_T")
 _PRAGMAS = (
-    "PRAGMA journal_mode = WAL",
+    "PRAGMA busy_timeout = 1000",  # a write waits at most 1 s for another process: answers stay inside 3 s
+    "PRAGMA journal_mode = WAL",  # first: switching a new file to WAL may meet another process doing it
     "PRAGMA synchronous = NORMAL",
     "PRAGMA foreign_keys = ON",
-    "PRAGMA busy_timeout = 1000",  # a write waits at most 1 s for another process: answers stay inside 3 s
 )
+START_WAIT = 60.0
+"""Seconds a starting process keeps retrying while another one holds the file's write lock (its migrations)."""
+_RETRY_PAUSE = 0.05
+_TABLE = ("schema_migrations",)
 _SCHEMA_TABLE = """
 CREATE TABLE IF NOT EXISTS schema_migrations (
     version    INTEGER PRIMARY KEY,
@@ -101,6 +106,58 @@ def _batch(connection: sqlite3.Connection, writes: Sequence[Write]) -> list[Chan
     return done
 
 
+def statements(script: str) -> Iterator[str]:
+    r"""The statements of a SQL script, each whole as SQLite reads it (a trigger's ``BEGIN ... END;`` included).
+
+    >>> list(statements("CREATE TABLE t (a); -- a; comment\nCREATE TRIGGER x AFTER INSERT ON t BEGIN SELECT 1; END;"))
+    ['CREATE TABLE t (a);', ' -- a; comment\nCREATE TRIGGER x AFTER INSERT ON t BEGIN SELECT 1; END;']
+    """
+    buffer = ""
+    for piece in script.split(";"):
+        buffer += piece + ";"
+        if sqlite3.complete_statement(buffer):
+            if _code(buffer):
+                yield buffer
+            buffer = ""
+
+
+def _code(statement: str) -> str:
+    """A statement without its comment lines and semicolons (empty: nothing to run, e.g. a comment then ``;``)."""
+    return "\n".join(line for line in statement.splitlines() if not line.lstrip().startswith("--")).strip(" \n;")
+
+
+def _apply(connection: sqlite3.Connection, migration: Migration, applied_at: float) -> bool:
+    """Apply one migration under the file's write lock unless recorded, checked inside the same transaction.
+
+    Another process may have applied it since this one looked: ``BEGIN IMMEDIATE`` takes the
+    write lock first, so the check and the migration see (and make) one state.
+    """
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        connection.execute(_SCHEMA_TABLE)
+        found = connection.execute("SELECT 1 FROM schema_migrations WHERE version = ?", (migration.version,))
+        if found.fetchone() is not None:
+            connection.rollback()
+            return False
+        for statement in statements(migration.sql):
+            connection.execute(statement).close()
+        connection.execute(
+            "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+            (migration.version, migration.name, applied_at),
+        ).close()
+    except BaseException:
+        connection.rollback()
+        raise
+    connection.commit()
+    return True
+
+
+def _is_locked(error: sqlite3.Error) -> bool:
+    """Whether ``error`` says another connection holds the lock (worth waiting for at start)."""
+    text = str(error).lower()
+    return "locked" in text or "busy" in text
+
+
 class SqliteQueries(Queries):
     """Statements on an aiosqlite connection, each in one hop to the connection's thread.
 
@@ -139,6 +196,7 @@ class SqliteDatabase(SqliteQueries, Database):
     """An open SQLite database (aiosqlite, WAL mode) with its migrations applied."""
 
     dialect = "sqlite"
+    clock = "((julianday('now') - 2440587.5) * 86400.0)"
 
     def __init__(self, connection: aiosqlite.Connection, path: str) -> None:
         super().__init__(connection)
@@ -154,7 +212,7 @@ class SqliteDatabase(SqliteQueries, Database):
         database = cls(connection, str(target))
         try:
             for pragma in _PRAGMAS:
-                await database._fetchall(pragma)
+                await database._patiently(functools.partial(_every, sql=pragma, params=()))
             await database.migrate(load_migrations(migrations if migrations is not None else packaged_migrations()))
         except BaseException:
             await connection.close()
@@ -174,42 +232,47 @@ class SqliteDatabase(SqliteQueries, Database):
             self._closed = True
             await self._connection.close()
 
+    async def _patiently(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
+        """Run ``work`` under the lock, again while another process holds the file (at most :data:`START_WAIT` s)."""
+        deadline = time.monotonic() + START_WAIT
+        while True:
+            try:
+                async with self._lock:
+                    return await self._call(work)
+            except sqlite3.OperationalError as error:
+                if not _is_locked(error) or time.monotonic() >= deadline:
+                    raise
+            await asyncio.sleep(_RETRY_PAUSE)
+
     # -- migrations ------------------------------------------------------------
     async def applied_migrations(self) -> list[int]:
-        """The numbers of the migrations already applied, in order."""
+        """The numbers of the migrations already applied, in order (none while ``schema_migrations`` is missing)."""
         async with self._lock:
-            await self._execute(_SCHEMA_TABLE)
-            rows = await self._fetchall("SELECT version FROM schema_migrations ORDER BY version")
+            present = await self._fetchone("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?", _TABLE)
+            rows = await self._fetchall("SELECT version FROM schema_migrations ORDER BY version") if present else []
         return [int(row["version"]) for row in rows]
 
     async def migrate(self, migrations: Sequence[Migration]) -> list[Migration]:
         """Apply the ``migrations`` not yet recorded, in order; return those applied.
 
+        Safe for processes starting together on one file: each migration is checked again, and
+        applied, under the file's write lock (a process waits up to :data:`START_WAIT` s for another's).
+
         :raises MigrationError: when one fails (it is rolled back; earlier ones stay).
         """
-        done = set(await self.applied_migrations())
+        done = set(await self.applied_migrations())  # the usual start: nothing pending, no write lock taken
         applied = []
         for migration in sorted(migrations, key=lambda m: m.version):
-            if migration.version in done:
-                continue
-            await self._apply(migration)
-            applied.append(migration)
+            if migration.version not in done and await self._apply(migration):
+                applied.append(migration)
         return applied
 
-    async def _apply(self, migration: Migration) -> None:
-        script = (
-            f"BEGIN IMMEDIATE;\n{migration.sql}\n;\n"
-            "INSERT INTO schema_migrations (version, name, applied_at) "
-            f"VALUES ({migration.version:d}, '{migration.name}', {time.time()!r});\n"
-            "COMMIT;"
-        )
-        async with self._lock:
-            try:
-                await self._connection.executescript(script)
-            except sqlite3.Error as error:
-                if self._connection.in_transaction:
-                    await self._connection.rollback()
-                raise MigrationError(f"migration {migration.filename} failed: {error}") from error
+    async def _apply(self, migration: Migration) -> bool:
+        """Apply one migration unless another process did first; ``False`` if it was already recorded."""
+        try:
+            return await self._patiently(lambda connection: _apply(connection, migration, time.time()))
+        except sqlite3.Error as error:
+            raise MigrationError(f"migration {migration.filename} failed: {error}") from error
 
     # -- statements -------------------------------------------------------------
     async def execute(self, sql: str, params: Params = ()) -> Changed:

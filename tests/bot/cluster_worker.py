@@ -10,9 +10,20 @@ Scenarios:
                 answers deal number ``--tag-number``, so a stored deal tells who stored it);
   ``announce``  run the daily service (its recovery, then its rounds) until nothing is due for it
                 (at most ``--run-for`` seconds), posting by appending ``"<tag> <kind> <guild> <text>"``
-                lines to ``--posts``;
+                lines to ``--posts``; its claims hold ``--lease`` seconds; with ``--start-when FILE``
+                it starts once that file exists (as well as at ``--start-at``);
   ``hold``      the same, but the first post never returns: it writes ``"<tag> holding:<kind> <guild>
-                <text>"`` and waits to be killed while holding its claim.
+                <text>"`` and waits to be killed while holding its claim;
+  ``habit``     like ``announce``, and it also gives champion roles and sends streak reminders, writing
+                ``"<tag> give <guild> <user> <role>"``, ``"<tag> take <guild> <user> <role>"`` and
+                ``"<tag> remind <guild> <user> <streak>"`` lines;
+  ``open``      open the database at ``--start-at`` (so several processes migrate a new one together)
+                and report the migrations recorded;
+  ``game``      resume the running games of its shards as the bot does at a start (its clock at ``--now``),
+                write ``"<tag> resumed <ids> -"`` to ``--posts``, play ``--moves`` draws on each, and, once
+                the file ``--expire-when`` exists, let their
+                clocks run out (``--now`` moved past every deadline): report what it resumed, played,
+                finished and announced, and what still runs in it.
 """
 
 from __future__ import annotations
@@ -27,12 +38,16 @@ from collections.abc import Callable
 from datetime import date
 from typing import Any
 
-from bot.daily import Announcement, DailyService, Delivery
+from bot.announcements import Announcement, Delivery
+from bot.champions import RoleChange, RolePort
+from bot.daily import DailyService
 from bot.deal_bank import DealBank
+from bot.reminders import DmOutcome, Reminder
+from bot.sessions import FinishSource, Session, SessionManager
 from bot.shards import Ownership, parse_shard_ids
 from bot.storage import Database, claims
 from bot.storage import games as games_db
-from solitaire import VARIANTS
+from solitaire import DRAW, VARIANTS
 from solitaire.deals import DealRequest, ProvenDeal
 from tests.bot.decks import EASY_KLONDIKE
 
@@ -48,7 +63,9 @@ async def connect(database: str) -> Database:
     return await Database.open(database)
 
 
-def service_for(db: Database, ownership: Ownership, now: float, number: int, spares: int = 0) -> DailyService:
+def service_for(
+    db: Database, ownership: Ownership, now: float, number: int, spares: int = 0, lease: float = claims.LEASE
+) -> DailyService:
     """The bot's daily service, as a cluster process builds it, on a fixed clock and an instant solver."""
 
     def solve(request: DealRequest) -> ProvenDeal:
@@ -57,12 +74,16 @@ def service_for(db: Database, ownership: Ownership, now: float, number: int, spa
     deals: DealBank[ProvenDeal] = DealBank(
         lambda variant, n: ProvenDeal(variant, n, EASY_KLONDIKE, ()), variants=VARIANTS, size=0, executor=None
     )
-    return DailyService(db, deals, now=lambda: now, solve=solve, variants=VARIANTS, ownership=ownership, spares=spares)
+    return DailyService(
+        db, deals, now=lambda: now, solve=solve, variants=VARIANTS, ownership=ownership, spares=spares, lease=lease
+    )
 
 
-def wait_until(start_at: float) -> None:
-    """Sleep until the agreed instant, so the processes start their race together."""
+def wait_until(start_at: float, start_when: str = "") -> None:
+    """Sleep until the agreed instant (and until the file ``start_when`` exists, if named): the processes race."""
     time.sleep(max(0.0, start_at - time.time()))
+    while start_when and not os.path.exists(start_when):
+        time.sleep(0.01)
 
 
 async def day(db: Database, args: argparse.Namespace, ownership: Ownership) -> dict[str, Any]:
@@ -111,20 +132,45 @@ def write_line(path: str, line: str) -> None:
         os.close(descriptor)
 
 
-async def announce(db: Database, args: argparse.Namespace, ownership: Ownership, *, hold: bool) -> dict[str, Any]:
+def habit_calls(args: argparse.Namespace) -> tuple[RolePort, Callable[[Reminder], Any]]:
+    """Stand-ins for Discord's role changes and direct messages: each appends a line to the posts file."""
+
+    def role_call(verb: str) -> Callable[[int, int, int, str], Any]:
+        async def call(guild_id: int, user_id: int, role_id: int, reason: str) -> RoleChange:
+            await asyncio.sleep(0.005)  # a call takes a while: the other process has every chance to race
+            write_line(args.posts, f"{args.tag} {verb} {guild_id} {user_id} {role_id}")
+            return RoleChange.DONE
+
+        return call
+
+    async def remind(reminder: Reminder) -> DmOutcome:
+        await asyncio.sleep(0.005)
+        write_line(args.posts, f"{args.tag} remind {reminder.guild_id} {reminder.user_id} {reminder.streak}")
+        return DmOutcome.SENT
+
+    return RolePort(role_call("give"), role_call("take")), remind
+
+
+async def announce(
+    db: Database, args: argparse.Namespace, ownership: Ownership, *, hold: bool, habit: bool = False
+) -> dict[str, Any]:
     """Run the daily service's loop (recovery first) for ``--run-for`` seconds."""
-    service = service_for(db, ownership, args.now, args.tag_number)
+    service = service_for(db, ownership, args.now, args.tag_number, lease=args.lease)
     service.add_listener(poster(args, hold=hold))
+    if habit:
+        roles, remind = habit_calls(args)
+        service.champions.use(roles)
+        service.reminders.use(remind)
     rounds = count_rounds(service)
-    wait_until(args.start_at)
+    wait_until(args.start_at, args.start_when)
     service.start()
     began = time.monotonic()
     while time.monotonic() - began < args.run_for:
         await asyncio.sleep(0.05)
-        if rounds[0] and time.monotonic() - began >= SETTLE and await idle(db, ownership, args.now):
+        if rounds[0] and time.monotonic() - began >= SETTLE and await idle(service, args.now):
             break
     await service.close()
-    return {"tag": args.tag}
+    return {"tag": args.tag, "holder": service.announcements.holder.name}
 
 
 def count_rounds(service: DailyService) -> list[int]:
@@ -141,17 +187,49 @@ def count_rounds(service: DailyService) -> list[int]:
     return rounds
 
 
-async def idle(db: Database, ownership: Ownership, now: float) -> bool:
+async def idle(service: DailyService, now: float) -> bool:
     """Whether nothing is due for this process now and it holds no claim (its posts are all made)."""
-    due = await claims.next_due(db, ownership)
-    held = await db.fetchone("SELECT count(*) AS n FROM announcements WHERE claimed_by = ?", (ownership.label,))
+    db = service.db
+    posts = service.announcements
+    due = await claims.next_due(db, service.ownership, now, lease=posts.lease)
+    held = await db.fetchone("SELECT count(*) AS n FROM announcements WHERE claimed_by = ?", (posts.holder.name,))
     return (due is None or due > now) and held is not None and held["n"] == 0
+
+
+async def game(db: Database, args: argparse.Namespace, ownership: Ownership) -> dict[str, Any]:
+    """Resume this process's running games, play, then let their clocks run out when told; report it all."""
+    now = [args.now]
+    sessions = SessionManager(db, now=lambda: now[0])
+    announced: list[dict[str, Any]] = []
+
+    async def listener(session: Session, record: games_db.GameRecord, source: FinishSource) -> None:
+        announced.append({"game": record.id, "status": record.status, "version": record.version, "source": source})
+
+    sessions.add_finish_listener(listener)
+    try:
+        resumed, _ = await sessions.resume_all(owns=ownership.owns)
+        write_line(args.posts, f"{args.tag} resumed {','.join(str(session.id) for session in resumed)} -")
+        for session in resumed:
+            for _ in range(args.moves):
+                await sessions.play(session, DRAW)
+        played = {session.id: session.game.version for session in resumed}
+        expired = []
+        if args.expire_when:
+            wait_until(0, args.expire_when)
+            now[0] = max(session.deadline for session in resumed) + 1
+            for session in resumed:
+                record = await sessions.expire(session, source="clock")  # what each game's clock task does
+                expired.append(record.version if record is not None else None)
+        running = sorted(session.id for session in sessions.running)
+    finally:
+        await sessions.close()
+    return {"resumed": sorted(played), "played": played, "expired": expired, "announced": announced, "running": running}
 
 
 async def main(argv: list[str]) -> int:
     """Run one scenario and print its JSON report."""
     parser = argparse.ArgumentParser(prog="cluster_worker")
-    parser.add_argument("scenario", choices=("day", "announce", "hold"))
+    parser.add_argument("scenario", choices=("day", "announce", "hold", "habit", "open", "game"))
     parser.add_argument("--database", required=True)
     parser.add_argument("--tag", required=True)
     parser.add_argument("--tag-number", type=int, default=0)
@@ -163,14 +241,24 @@ async def main(argv: list[str]) -> int:
     parser.add_argument("--spares", type=int, default=0)
     parser.add_argument("--posts", default=os.devnull)
     parser.add_argument("--run-for", type=float, default=1.0)
+    parser.add_argument("--lease", type=float, default=claims.LEASE)
+    parser.add_argument("--start-when", default="")
+    parser.add_argument("--moves", type=int, default=0)
+    parser.add_argument("--expire-when", default="")
     args = parser.parse_args(argv)
     ownership = Ownership(args.shard_count, parse_shard_ids(args.shard_ids))
+    if args.scenario == "open":
+        wait_until(args.start_at)
     db = await connect(args.database)
     try:
-        if args.scenario == "day":
+        if args.scenario == "open":
+            report = {"applied": await db.applied_migrations()}
+        elif args.scenario == "game":
+            report = await game(db, args, ownership)
+        elif args.scenario == "day":
             report = await day(db, args, ownership)
         else:
-            report = await announce(db, args, ownership, hold=args.scenario == "hold")
+            report = await announce(db, args, ownership, hold=args.scenario == "hold", habit=args.scenario == "habit")
     finally:
         await db.close()
     print(json.dumps(report), flush=True)

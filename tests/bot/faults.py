@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from bot.storage import Changed, Params, Queries, Row
+from bot.storage import Changed, OutcomeUnknownError, Params, Queries, Row
+from bot.storage import games as games_db
 from bot.storage import sqlite as sqlite_backend
 from bot.storage.postgres import PostgresQueries
 
@@ -83,3 +84,46 @@ class WriteFaults:
             self._fail_at = None
             self.raised += 1
             raise sqlite3.OperationalError(self._message)
+
+
+class LostAnswers:
+    """Storage calls whose answer is lost on cue (the connection died during the commit), on either backend.
+
+    ``lose(name, landed=True)`` makes the next call of ``bot.storage.games.<name>`` run for real and then
+    raise :class:`OutcomeUnknownError`, as a commit that reached the database would; ``landed=False``
+    raises it without running (the commit never arrived). ``unreadable(times)`` makes the next reads of a
+    game (``get_game``) fail, as a database still out of reach would.
+    """
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self._lost: dict[str, bool] = {}
+        self._unreadable = 0
+        self.lost = 0
+        for name in ("save_progress", "finish_game", "get_game"):
+            self._hook(monkeypatch, name)
+
+    def _hook(self, monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+        real = getattr(games_db, name)
+        faults = self
+
+        async def call(*args: Any, **kwargs: Any) -> Any:
+            if name == "get_game" and faults._unreadable:
+                faults._unreadable -= 1
+                raise sqlite3.OperationalError("database connection lost: unreadable on cue")
+            landed = faults._lost.pop(name, None)
+            if landed is None:
+                return await real(*args, **kwargs)
+            faults.lost += 1
+            if landed:
+                await real(*args, **kwargs)
+            raise OutcomeUnknownError("database connection lost during the commit: on cue")
+
+        monkeypatch.setattr(games_db, name, call)
+
+    def lose(self, name: str, *, landed: bool = True) -> None:
+        """Lose the answer of the next ``games_db.<name>`` call (after it ran, if ``landed``)."""
+        self._lost[name] = landed
+
+    def unreadable(self, times: int = 1) -> None:
+        """Make the next ``times`` reads of a game fail."""
+        self._unreadable = times

@@ -6,7 +6,6 @@ import json
 import pickle
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
-from datetime import date
 
 import pytest
 
@@ -24,8 +23,6 @@ from bot.storage.games import GameRecord
 from solitaire import game_to_json, new_game
 from solitaire.knowledge import knowledge_of
 
-DAY = date(2026, 1, 1)
-
 
 def record(**changes) -> GameRecord:
     game = new_game("draw3", seed=0)
@@ -39,25 +36,23 @@ def record(**changes) -> GameRecord:
 
 
 def test_a_casual_game_opens_once_over():
-    check_after_game(record(), "Analysis", server_today=DAY)
+    check_after_game(record(), "Analysis", over=False)  # a casual game is nobody else's deal
     with pytest.raises(NotFinishedError):
-        check_after_game(record(status="playing"), "Analysis", server_today=DAY)
+        check_after_game(record(status="playing"), "Analysis", over=True)
 
 
-def test_a_daily_opens_only_after_the_servers_day():
+def test_a_daily_opens_only_once_its_competition_is_over():
     daily = record(mode="daily", deal_number=None, daily_date="2026-01-01")
-    with pytest.raises(NotYetError, match="after this server's day is over"):
-        check_after_game(daily, "The replay", server_today=DAY)
-    check_after_game(daily, "The replay", server_today=date(2026, 1, 2))
+    with pytest.raises(NotYetError, match="every daily of that day is finished"):
+        check_after_game(daily, "The replay", over=False)
+    check_after_game(daily, "The replay", over=True)
 
 
-def test_a_race_opens_only_when_its_gate_says_so():
-    race = record(mode="race")  # type: ignore[arg-type]  # races are a later issue
+def test_a_race_opens_only_once_the_race_is_over():
+    race = record(mode="race")
     with pytest.raises(NotYetError, match="when the race ends"):
-        check_after_game(race, "Analysis", server_today=DAY)
-    with pytest.raises(NotYetError):
-        check_after_game(race, "Analysis", server_today=DAY, race_over=lambda _: False)
-    check_after_game(race, "Analysis", server_today=DAY, race_over=lambda _: True)
+        check_after_game(race, "Analysis", over=False)
+    check_after_game(race, "Analysis", over=True)
 
 
 def test_hints_are_for_casual_games_only():

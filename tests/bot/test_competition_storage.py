@@ -1,6 +1,9 @@
 """The competition SQL: one daily attempt, ranks with tie-breaks, leaderboards, stats, settings, secrets."""
 
+import asyncio
 import itertools
+import os
+import subprocess
 from collections.abc import AsyncIterator
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -8,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.competition import DailyActivity, DayClock, Period, Streak, VariantStats
-from bot.shards import ONE_PROCESS, Ownership, shard_of
+from bot.shards import ONE_PROCESS, Holder, Ownership, shard_of
 from bot.storage import Database, claims, load_migrations
 from bot.storage import competition as competition_db
 from bot.storage import games as games_db
@@ -59,9 +62,21 @@ async def start(
     return record.id
 
 
+async def start_old(db: Database, user: int, *, mode: games_db.Mode = "daily", day: date | None = DAY) -> int:
+    """Insert a running game as the code of an older schema did (only the columns V001 has)."""
+    row = await db.fetchone(
+        "INSERT INTO games (guild_id, channel_id, user_id, variant, mode, deal_number, daily_date, state, status,"
+        " score, started_at, deadline, version) VALUES (?, 1, ?, 'draw3', ?, ?, ?, '{}', 'playing', 0, 0, 300, 0)"
+        " RETURNING id",
+        (GUILD, user, mode, None if mode == "daily" else next(_ids), day.isoformat() if day else None),
+    )
+    assert row is not None
+    return int(row["id"])
+
+
 async def finish(db: Database, game_id: int, score: int, seconds: int, at: float, status: str = "ended") -> None:
     result = games_db.Result(state="{}", status=status, score=score, seconds_used=seconds, finished_at=at, version=1)
-    assert await games_db.finish_game(db, game_id, result) is not None
+    assert await games_db.finish_game(db, game_id, result, saved_version=0) is not None
 
 
 async def play(
@@ -96,31 +111,36 @@ async def test_migration_counts_results_stored_before_it(
     old = await Database.open(path, migrations=only_v1)
     try:
         for user, score in [(1, 300), (1, 500), (2, 400)]:
-            game_id = await start(old, user, mode="casual", day=None)
+            game_id = await start_old(old, user, mode="casual", day=None)
             await old.execute(  # as the code of V001's time wrote a result (today's adds later columns)
                 "UPDATE games SET status = 'ended', score = ?, seconds_used = 100, finished_at = ? WHERE id = ?",
                 (score, ts(2024, 5, 1, 12), game_id),
             )
-        await start(old, 3, mode="casual", day=None)  # still running: not counted
+        await start_old(old, 3, mode="casual", day=None)  # still running: not counted
+        daily = await start_old(old, 4)
+        await old.execute(
+            "UPDATE games SET status = 'ended', score = 250, seconds_used = 90, finished_at = ? WHERE id = ?",
+            (ts(2024, 5, 1, 12), daily),
+        )
     finally:
         await old.close()
 
     db = await Database.open(path)
     try:
         assert (await db.applied_migrations())[:2] == [1, 2]
-        board = await competition_db.leaderboard(
-            db,
-            guild_id=GUILD,
-            variant="draw3",
-            mode="casual",
-            period=Period.ALL,
-            today=DAY,
-            timezone="UTC",
-            caller_id=1,
-        )
-        assert [(e.user_id, e.score) for e in board.top] == [(1, 500), (2, 400)]
+
+        async def board(mode: games_db.Mode) -> list[tuple[int, int]]:
+            found = await competition_db.leaderboard(
+                db, guild_id=GUILD, variant="draw3", mode=mode, period=Period.ALL, today=DAY, timezone="UTC",
+                caller_id=1,
+            )  # fmt: skip
+            return [(e.user_id, e.score) for e in found.top]
+
+        # every casual game of those days was on a public deal number: practice since V011, off the boards
+        assert await board("casual") == []
+        assert await board("daily") == [(4, 250)]
         stats = await competition_db.member_stats(db, GUILD, 1, DAY)
-        assert stats.variants == (VariantStats("draw3", 2, 0, 500, 800),)
+        assert stats.variants == (VariantStats("draw3", 2, 0, 500, 800),)  # stats keep counting them
         assert await competition_db.unannounced(db) == []  # old results are not announced again
     finally:
         await db.close()
@@ -314,7 +334,7 @@ async def test_stats_of_a_member_who_never_played(db: Database) -> None:
 async def test_a_result_is_counted_once_even_if_finished_twice(db: Database) -> None:
     game_id = await play(db, 1, 100, status="won")
     again = games_db.Result(state="{}", status="won", score=999, seconds_used=1, finished_at=1.0, version=2)
-    assert await games_db.finish_game(db, game_id, again) is None
+    assert await games_db.finish_game(db, game_id, again, saved_version=0) is None  # finished: no longer at 0
     stats = await competition_db.member_stats(db, GUILD, 1, DAY)
     assert stats.variants == (VariantStats("draw3", 1, 1, 100, 100),)
     assert await board(db, "daily", Period.ALL) == [(1, 1, 100), (1, 0, 0)]
@@ -347,32 +367,64 @@ async def test_result_lines_are_queued_once_and_claimed_once(db: Database) -> No
     assert await competition_db.unannounced(db) == []
     [pending] = await claims.due_announcements(db, 1.0, ONE_PROCESS)
     assert (pending.kind, pending.subject, pending.guild_id, pending.attempts) == ("result", str(done), GUILD, 0)
-    assert await claims.claim(db, pending.id, "0/1", 1.0)
-    assert not await claims.claim(db, pending.id, "0/1", 1.5)  # in flight
+    me = Holder.of_this_process(ONE_PROCESS)
+    assert await claims.claim(db, pending.id, me.name)
+    assert not await claims.claim(db, pending.id, me.name)  # in flight
     assert await claims.due_announcements(db, 5.0, ONE_PROCESS) == []
-    assert await claims.retry(db, pending.id, "0/1", due_at=31.0)
+    assert await claims.retry(db, pending.id, me.name, due_at=31.0)
     assert await claims.due_announcements(db, 30.0, ONE_PROCESS) == []
-    assert await claims.next_due(db, ONE_PROCESS) == 31.0
+    assert await claims.next_due(db, ONE_PROCESS, 30.0) == 31.0
     [again] = await claims.due_announcements(db, 31.0, ONE_PROCESS)
     assert again.attempts == 1
-    assert await claims.claim(db, again.id, "0/1", 31.0)
-    assert await claims.release_own(db, "1/2") == 0  # another process's claims are not ours to give back
-    assert await claims.release_own(db, "0/1") == 1  # a restart gives its own claim back
-    assert await claims.claim(db, again.id, "0/1", 32.0)
-    assert await claims.finish(db, again.id, "0/1", "posted")
-    assert not await claims.claim(db, again.id, "0/1", 33.0)
-    assert await claims.next_due(db, ONE_PROCESS) is None
+    assert await claims.claim(db, again.id, me.name)
+    assert await claims.finish(db, again.id, me.name, "posted")
+    assert not await claims.claim(db, again.id, me.name)
+    assert await claims.next_due(db, ONE_PROCESS, 40.0) is None
 
 
-async def test_a_claim_is_a_lease_another_holder_takes_over_only_when_it_ran_out(db: Database) -> None:
+def gone_pid() -> int:
+    """The id of a process that ran on this machine and is gone."""
+    child = subprocess.Popen(["true"])
+    child.wait()
+    return child.pid
+
+
+async def test_a_restart_takes_back_only_its_own_dead_runs_claims(db: Database) -> None:
+    me = Holder.of_this_process(ONE_PROCESS)
+    holders = {
+        "previous run": Holder(me.label, me.machine, gone_pid()),  # this shard set, this machine, gone
+        "before holders had names": me.label,  # the bare label a previous version stored
+        "a live twin": Holder(me.label, me.machine, os.getppid()),  # the same shards, still running
+        "other shards": Holder("1/2", me.machine, gone_pid()),
+        "other machine": Holder(me.label, "elsewhere:1", gone_pid()),
+    }
+    posts = {}
+    for user, (what, holder) in enumerate(holders.items(), start=1):
+        await competition_db.queue_result(db, await play(db, user, 100), 1.0)
+        name = holder if isinstance(holder, str) else holder.name
+        [pending] = await claims.due_announcements(db, 1.0, ONE_PROCESS)
+        assert await claims.claim(db, pending.id, name)
+        posts[pending.id] = what
+    assert await claims.release_own(db, me) == 2
+    free = {posts[p.id] for p in await claims.due_announcements(db, 2.0, ONE_PROCESS)}
+    assert free == {"previous run", "before holders had names"}
+
+
+async def test_a_claim_is_a_lease_timed_by_the_databases_clock(db: Database) -> None:
     await competition_db.queue_result(db, await play(db, 2, 100), 1.0)
     [pending] = await claims.due_announcements(db, 1.0, ONE_PROCESS)
-    assert await claims.claim(db, pending.id, "dead", 1.0, lease=60.0)
-    assert not await claims.claim(db, pending.id, "alive", 60.5, lease=60.0)
-    assert await claims.due_announcements(db, 60.5, ONE_PROCESS, lease=60.0) == []
-    assert await claims.next_due(db, ONE_PROCESS, lease=60.0) == 61.0  # when the lease runs out
-    assert [p.id for p in await claims.due_announcements(db, 61.0, ONE_PROCESS, lease=60.0)] == [pending.id]
-    assert await claims.claim(db, pending.id, "alive", 61.0, lease=60.0)
+    lease = 0.4
+    assert await claims.claim(db, pending.id, "dead", lease=lease)
+    ahead = 1.0 + 3600  # a process whose clock runs an hour ahead: its clock does not end the lease
+    assert not await claims.claim(db, pending.id, "skewed", lease=lease)
+    assert await claims.due_announcements(db, ahead, ONE_PROCESS, lease=lease) == []
+    due = await claims.next_due(db, ONE_PROCESS, 1.0, lease=lease)  # on the caller's clock: now + what is left
+    assert due is not None and 1.0 < due <= 1.0 + lease + 0.01  # (SQLite's clock: milliseconds in a double)
+    await asyncio.sleep(lease + 0.1)
+    assert [p.id for p in await claims.due_announcements(db, 2.0, ONE_PROCESS, lease=lease)] == [pending.id]
+    due = await claims.next_due(db, ONE_PROCESS, 2.0, lease=lease)
+    assert due is not None and 1.0 < due <= 2.0  # when the lease ran out: claimable now
+    assert await claims.claim(db, pending.id, "alive", lease=lease)
     assert not await claims.finish(db, pending.id, "dead", "posted")  # the old holder no longer holds it
     assert not await claims.retry(db, pending.id, "dead", 99.0)
     assert await claims.finish(db, pending.id, "alive", "posted")
@@ -387,7 +439,7 @@ async def test_only_the_owning_shards_see_a_servers_posts(db: Database) -> None:
     await competition_db.queue_result(db, done, 1.0)
     assert [p.guild_id for p in await claims.due_announcements(db, 1.0, mine)] == [GUILD]
     assert await claims.due_announcements(db, 1.0, theirs) == []
-    assert await claims.next_due(db, theirs) is None
+    assert await claims.next_due(db, theirs, 1.0) is None
 
 
 async def test_guild_settings(db: Database) -> None:
@@ -479,8 +531,8 @@ async def test_the_activity_migration_counts_dailies_started_before_it(
         (before / migration).write_text((folder / migration).read_text())
     path = empty_database_target
     old = await Database.open(path, migrations=before)
-    await start(old, 1, day=date(2024, 4, 29))
-    await start(old, 2, day=date(2024, 4, 30))
+    await start_old(old, 1, day=date(2024, 4, 29))
+    await start_old(old, 2, day=date(2024, 4, 30))
     await old.close()
     db = await Database.open(path)
     try:

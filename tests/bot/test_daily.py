@@ -12,9 +12,11 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from bot import announcements as announcements_module
 from bot import daily as service_module
+from bot.announcements import Announcement, Delivery, retry_delay
 from bot.competition import DayClock, server_date
-from bot.daily import Announcement, DailyService, Delivery, retry_delay
+from bot.daily import DailyService
 from bot.shards import ONE_PROCESS, Ownership, shard_of
 from bot.storage import Database, claims
 from bot.storage import competition as competition_db
@@ -102,7 +104,8 @@ async def finish(db: Database, service: DailyService, game_id: int, score: int, 
     game = await games_db.get_game(db, game_id)
     assert game is not None
     seconds = int(at.timestamp() - game.started_at)
-    record = await games_db.finish_game(db, game_id, games_db.Result("{}", "ended", score, seconds, at.timestamp(), 2))
+    result = games_db.Result("{}", "ended", score, seconds, at.timestamp(), 2)
+    record = await games_db.finish_game(db, game_id, result, saved_version=game.version)
     assert record is not None
     await service.game_finished(record)
 
@@ -228,7 +231,7 @@ async def test_a_cluster_process_does_only_its_own_servers_dailies(db):
     clock.at = utc(2026, 1, 2, 0, 10)  # the game's clock finished it; nobody queued its line (a crash)
     game = await games_db.get_game(db, 1)
     assert game is not None
-    await games_db.finish_game(db, 1, games_db.Result("{}", "ended", 5, 60, clock() - 60, 0))
+    await games_db.finish_game(db, 1, games_db.Result("{}", "ended", 5, 60, clock() - 60, 0), saved_version=0)
     await other._recover()
     await other.run_once()
     assert elsewhere.posts == [] and other._presolve_seen == set()  # not its server: no line, podium, or deal
@@ -266,8 +269,8 @@ async def test_a_post_is_retried_for_hours_then_dropped(db):
     while (wait := await service.run_once()) < service_module.MAX_WAIT and clock.at - queued < timedelta(hours=12):
         clock.at += timedelta(seconds=wait)
     assert timedelta(hours=1) <= clock.at - queued
-    assert clock.at - queued <= timedelta(seconds=service_module.RETRY_FOR + service_module.RETRY_MAX)
-    assert await claims.next_due(db, ONE_PROCESS) is None
+    assert clock.at - queued <= timedelta(seconds=announcements_module.RETRY_FOR + announcements_module.RETRY_MAX)
+    assert await claims.next_due(db, ONE_PROCESS, clock()) is None
     assert channel.posts == []
 
 

@@ -5,7 +5,7 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
 import pytest
 
-from bot.deal_bank import DealBank, NumberedDeal, solve_numbered
+from bot.deal_bank import DealBank, PrivateDeal, solve_numbered
 from solitaire import new_game
 
 
@@ -40,24 +40,43 @@ async def test_start_fills_every_variant_and_take_refills():
     await settle(deals)
     assert (deals.available("draw3"), deals.available("friday13")) == (2, 2)
     taken = await deals.take("draw3")
-    assert taken.deal == f"draw3#{taken.number}" and deals.available("draw3") == 1
+    assert taken.deal.startswith("draw3#") and deals.available("draw3") == 1
     await settle(deals)
     assert deals.available("draw3") == 2 and len(solver.calls) == 5
     await deals.close()
 
 
-async def test_an_empty_bank_solves_at_once_and_numbered_reuses_a_banked_deal():
+async def test_an_empty_bank_solves_at_once_and_a_number_never_reaches_a_private_deal():
     solver = Solver()
     deals = bank(solver, size=0)
     assert not deals.ready("draw3")
     first = await deals.take("draw3")
-    assert first == NumberedDeal("draw3", 1, "draw3#1")
-    deals.add(NumberedDeal("draw3", 50, "banked"))
-    assert (await deals.numbered("draw3", 50)).deal == "banked"
-    assert (await deals.numbered("draw3", 51)).deal == "draw3#51"
+    assert first == PrivateDeal("draw3", "draw3#1")
+    deals.add(PrivateDeal("draw3", "banked"))
+    assert (await deals.numbered("draw3", 50)).deal == "draw3#50"  # solved from its public number, not the bank
+    assert await deals.take("draw3") == PrivateDeal("draw3", "banked")
     with pytest.raises(KeyError):
         await deals.numbered("nope", 1)
     await deals.close()
+
+
+async def test_private_and_public_deals_come_from_different_keys():
+    public, private = Solver(), Solver()
+    keys = iter([2**100 + 1, 2**100 + 2])
+    deals = DealBank(public, private=private, variants=["draw3"], size=0, executor=None, numbers=lambda: next(keys))
+    assert (await deals.take("draw3")).deal == f"draw3#{2**100 + 1}"
+    assert (await deals.numbered("draw3", 5)).deal == "draw3#5"
+    assert (public.calls, private.calls) == ([("draw3", 5)], [("draw3", 2**100 + 1)])
+    await deals.close()
+
+
+def test_production_private_keys_are_128_random_bits_and_deal_apart_from_the_numbers():
+    from bot.deal_bank import _private_key
+    from solitaire.deals import numbered_deal, private_deal
+
+    keys = {_private_key() for _ in range(64)}
+    assert len(keys) == 64 and max(keys).bit_length() > 120 and all(key < 2**128 for key in keys)
+    assert private_deal("draw3", 5).deck != numbered_deal("draw3", 5).deck
 
 
 async def test_a_failing_solve_is_logged_and_does_not_crash(caplog):
@@ -127,7 +146,7 @@ async def test_levels_and_the_solver_queue_for_the_metrics():
 
     with ThreadPoolExecutor(1) as pool:
         deals = bank(slow, size=1, executor=pool)
-        deals.add(NumberedDeal("friday13", 7, "friday13#7"))
+        deals.add(PrivateDeal("friday13", "friday13#7"))
         assert (deals.levels(), deals.solving) == ({"draw3": 0, "friday13": 1}, 0)
         deals.start()  # draw3 needs one: it waits for the one worker
         waiting = asyncio.create_task(deals.numbered("draw3", 500))  # and a requested deal queues behind it

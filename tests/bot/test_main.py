@@ -7,11 +7,15 @@ import os
 import re
 import signal
 import sqlite3
+import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
 
+from bot.settings import Settings
+from bot.version import bot_version
 from tests.bot.fake_discord import FakeDiscord
 
 BASE_ENV = {key: value for key, value in os.environ.items() if not key.startswith(("DISCORD_", "DATABASE_", "DEV_"))}
@@ -69,6 +73,12 @@ async def test_runs_against_the_configured_endpoints_logs_ready_and_stops_cleanl
     assert status == 0, stderr
     ready = [line for line in stderr.splitlines() if " INFO " in line and "ready" in line]
     assert len(ready) == 1 and re.search(r"ready as SolitaireRush: 0 servers, \d+ commands", ready[0]), stderr
+    assert f" INFO    bot.client: Solitaire Rush for Discord {project_version()} (discord.py 2." in stderr, stderr
+    invite = (
+        "invite me to a server: https://discord.com/oauth2/authorize?client_id=4242&scope=bot+applications.commands"
+    )
+    assert f"{invite}&permissions=52224 (permissions: View Channel, Send Messages" in stderr, stderr
+    assert " WARNING bot.client: I am in no server: open the invite link above" in stderr
     assert "shutting down" in stderr
     assert "Traceback" not in stderr and "ERROR" not in stderr
     assert "GET /users/@me" in fake.requests and f"PUT /applications/{4242}/commands" in fake.requests
@@ -105,3 +115,89 @@ async def test_a_database_that_cannot_be_used_is_one_line(tmp_path):
     finally:
         await fake.stop()
     assert status == 2 and stderr.startswith("error: cannot use the database") and stderr.count("\n") == 1, stderr
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "postgresql://solitaire:Pw-s3cret-1@127.0.0.1:{port}/db",
+        "postgresql://solitaire@127.0.0.1:{port}/db?password=Pw-s3cret-2",
+        "postgresql://solitaire@127.0.0.1:{port}/db?sslmode=bogus&password=Pw-s3cret-3",
+        "postgresql://solitaire:Pw%2Ds3cret%2D4@127.0.0.1:{port}/db",
+        "postgresql://solitaire:Pw-s3c@ret-5@127.0.0.1:{port}/db",
+        "postgresql://solitaire:Pw-s3cret-6@[::1/db",
+    ],
+    ids=[
+        "in-the-user-part",
+        "as-a-parameter",
+        "beside-a-bad-parameter",
+        "percent-encoded",
+        "with-an-at-sign",
+        "broken",
+    ],
+)
+async def test_the_database_password_is_never_printed(tmp_path, url):
+    from tests.postgres_server import free_port
+
+    fake = FakeDiscord()
+    await fake.start()
+    try:
+        env = {
+            "DISCORD_TOKEN": "fake-token",
+            "DISCORD_API_BASE": fake.api_base,
+            "DATABASE_URL": url.format(port=free_port()),
+        }
+        status, stderr = await run_bot(tmp_path, env)
+    finally:
+        await fake.stop()
+    assert status == 2 and stderr.startswith("error: ") and stderr.count("\n") == 1, stderr
+    assert "Pw" not in stderr and "s3c" not in stderr and "ret-" not in stderr, stderr
+    assert "solitaire" in stderr or "DATABASE_URL is invalid" in stderr, stderr
+
+
+async def test_a_metrics_port_in_use_is_named_as_such(tmp_path):
+    from tests.postgres_server import free_port
+
+    fake = FakeDiscord()
+    await fake.start()
+    port = free_port()
+    taken = await asyncio.start_server(lambda reader, writer: None, "127.0.0.1", port)
+    try:
+        env = {
+            "DISCORD_TOKEN": "fake-token",
+            "DISCORD_API_BASE": fake.api_base,
+            "DATABASE_PATH": str(tmp_path / "g.db"),
+            "METRICS_PORT": str(port),
+        }
+        status, stderr = await run_bot(tmp_path, env)
+    finally:
+        taken.close()
+        await fake.stop()
+    assert status == 2 and stderr.count("\n") == 1, stderr
+    assert (
+        stderr.startswith(f"error: cannot serve the metrics on 127.0.0.1:{port} (METRICS_PORT): ")
+        and "in use" in stderr
+    )
+    assert "Discord" not in stderr
+
+
+PYPROJECT = Path(__file__).resolve().parents[2] / "pyproject.toml"
+
+
+def project_version() -> str:
+    return str(tomllib.loads(PYPROJECT.read_text())["project"]["version"])
+
+
+def test_the_version_is_the_package_metadata_of_pyproject():
+    assert bot_version() == project_version()
+
+
+async def test_the_installed_command_helps_and_says_its_version_without_settings(tmp_path):
+    command = str(Path(sys.executable).with_name("solitaire-bot"))
+    helped = subprocess.run([command, "--help"], cwd=tmp_path, env=BASE_ENV, capture_output=True, text=True, check=True)
+    assert helped.stdout.startswith("usage: solitaire-bot ")
+    for setting in Settings.model_fields:
+        assert f"\n  {setting.upper()} " in helped.stdout  # every setting listed, from Settings itself
+    assert "DISCORD_TOKEN         required" in helped.stdout and "2 a setting, the token" in helped.stdout
+    version = subprocess.run([command, "--version"], env=BASE_ENV, capture_output=True, text=True, check=True)
+    assert version.stdout == f"solitaire-bot {project_version()}\n"

@@ -10,7 +10,7 @@ import pytest
 import pytest_asyncio
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot.metrics import BotMetrics, Sources, shard_of
+from bot.metrics import BotMetrics, MetricsPortError, Sources, shard_of
 from bot.settings import SettingsError, load_settings
 from bot.storage import Database
 from bot.storage.health import database_answers
@@ -143,10 +143,11 @@ async def test_other_paths_are_not_found_and_close_stops_listening(metrics):
             await http.get(f"http://127.0.0.1:{port}/metrics")
 
 
-async def test_a_port_in_use_is_an_error(metrics, fake):
+async def test_a_port_in_use_is_an_error_that_names_the_port_and_the_setting(metrics, fake):
     other = BotMetrics(fake.sources())
-    with pytest.raises(OSError):
-        await other.serve(metrics.server.port)
+    port = metrics.server.port
+    with pytest.raises(MetricsPortError, match=rf"127\.0\.0\.1:{port} \(METRICS_PORT\): .*in use"):
+        await other.serve(port)
     assert other.server is None
 
 

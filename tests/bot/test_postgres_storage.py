@@ -25,7 +25,10 @@ def test_both_backends_have_the_same_numbered_migrations():
     sqlite = [(m.version, m.name) for m in load_migrations(packaged_migrations("sqlite"))]
     postgres = [(m.version, m.name) for m in load_migrations(packaged_migrations("postgres"))]
     assert sqlite == postgres
-    assert [version for version, _ in sqlite] == list(range(1, len(sqlite) + 1))
+    versions = [version for version, _ in sqlite]
+    # Numbers are reserved per change while several are made in parallel, so a branch may skip some:
+    # they only have to start at 1 and go up (load_migrations refuses a number used twice).
+    assert versions[0] == 1 and versions == sorted(versions)
 
 
 @pytest.mark.parametrize(

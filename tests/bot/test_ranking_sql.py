@@ -53,7 +53,10 @@ async def record(
             300.0,
         ),
     )
-    assert await games_db.finish_game(db, game.id, games_db.Result("{}", "ended", score, seconds, at, 1)) is not None
+    assert (
+        await games_db.finish_game(db, game.id, games_db.Result("{}", "ended", score, seconds, at, 1), saved_version=0)
+        is not None
+    )
     return game.id
 
 

@@ -15,6 +15,8 @@ import pytest_asyncio
 
 from bot.render_pool import MAX_FAILED_STARTS, BoardPicture, RenderPool, draw
 from render import render_board
+from render.samples import sample_stats_card
+from render.stats_card import render_stats_card
 from solitaire import Card, new_game
 from solitaire.klondike import KlondikeGame
 from solitaire.view import view_of
@@ -87,6 +89,14 @@ async def test_the_pool_draws_the_same_picture_as_the_renderer(pool: RenderPool)
     png = await pool.render(picture)
     assert png == render_board(picture.view, time_left=123.0, selected="w", four_colour=True)
     assert png == draw(picture) and png.startswith(b"\x89PNG")
+    assert pool.fallbacks == 0 and len(_pids(pool)) == 1
+
+
+async def test_the_pool_draws_a_stats_card_in_its_worker(pool: RenderPool) -> None:
+    card = sample_stats_card("veteran")
+    assert len(pickle.dumps(card)) < 20_000  # what crosses to the worker: plain figures and dates
+    png = await pool.render(card)
+    assert png == render_stats_card(card) == draw(card) and png.startswith(b"\x89PNG")
     assert pool.fallbacks == 0 and len(_pids(pool)) == 1
 
 

@@ -18,6 +18,7 @@ from bot.storage import games as games_db
 from solitaire import DRAW, IllegalMoveError, InvalidMoveError, Move
 from solitaire.deals import ProvenDeal
 from tests.bot.decks import EASY_KLONDIKE, seeded
+from tests.bot.faults import LostAnswers
 
 START = 1_800_000_000.0
 
@@ -324,3 +325,121 @@ async def test_a_damaged_running_row_only_the_database_knows_never_blocks_a_star
     assert closed is not None and closed.status == "broken" and "could not be rebuilt" in caplog.text
     assert manager.has_notices(1, 7)
     await manager.close()
+
+
+# -- a save whose answer was lost (the connection died during the commit) -----------------------
+@pytest.fixture
+def lost(monkeypatch: pytest.MonkeyPatch) -> LostAnswers:
+    return LostAnswers(monkeypatch)
+
+
+async def stored(db: Database, session) -> int:
+    row = await games_db.get_game(db, session.id)
+    assert row is not None
+    return row.version
+
+
+async def test_a_move_whose_answer_was_lost_after_it_landed_is_kept_and_the_game_goes_on(manager, db, lost):
+    session = await start(manager)
+    lost.lose("save_progress", landed=True)
+    outcome = await manager.play(session, DRAW, version=0)  # answered as played: the database holds it
+    assert lost.lost == 1 and outcome.version == session.game.version == 1 == await stored(db, session)
+    assert (await manager.play(session, DRAW, version=1)).version == 2 == await stored(db, session)
+
+
+async def test_a_move_whose_commit_never_landed_is_not_saved_and_the_game_goes_on(manager, db, lost):
+    session = await start(manager)
+    lost.lose("save_progress", landed=False)
+    with pytest.raises(errors.NotSavedError):
+        await manager.play(session, DRAW, version=0)
+    assert session.game.version == 0 == await stored(db, session)
+    assert (await manager.play(session, DRAW, version=0)).version == 1 == await stored(db, session)
+
+
+async def test_a_move_whose_outcome_cannot_be_checked_is_checked_before_the_next_command(manager, db, lost):
+    session = await start(manager)
+    lost.lose("save_progress", landed=True)
+    lost.unreadable()
+    with pytest.raises(errors.NotSavedError):  # the database cannot say: the player is told it may not be saved
+        await manager.play(session, DRAW, version=0)
+    assert session.game.version == 0 and session.unsure is not None
+    with pytest.raises(errors.StaleBoardError):  # the board clicked is at 0, the database holds 1: checked first
+        await manager.play(session, DRAW, version=0)
+    assert session.game.version == 1 == await stored(db, session) and session.unsure is None
+    assert (await manager.play(session, DRAW, version=1)).version == 2 == await stored(db, session)
+
+
+async def test_an_end_whose_answer_was_lost_after_it_landed_is_announced_once(manager, db, lost):
+    announced = []
+
+    async def listener(session, record, source) -> None:
+        announced.append((record.status, source))
+
+    manager.add_finish_listener(listener)
+    session = await start(manager)
+    await manager.play(session, DRAW)
+    lost.lose("finish_game", landed=True)
+    outcome = await manager.play(session, "end")
+    assert outcome.finished is not None and outcome.finished.status == "ended"
+    assert announced == [("ended", "command")] and manager.get(session.id) is None
+
+
+async def test_an_expiry_whose_outcome_cannot_be_checked_is_retried_and_announced_once(manager, db, lost, clock):
+    announced = []
+
+    async def listener(session, record, source) -> None:
+        announced.append((record.status, source))
+
+    manager.add_finish_listener(listener)
+    session = await start(manager)
+    lost.lose("finish_game", landed=True)
+    lost.unreadable()
+    with pytest.raises(errors.NotSavedError):
+        await manager.expire(session)
+    assert manager.get(session.id) is session and announced == []  # still running here, and in doubt
+    record = await manager.expire(session)  # the clock's retry checks first: it was stored
+    assert record is not None and record.status == "expired" and announced == [("expired", "clock")]
+    assert manager.get(session.id) is None
+
+
+# -- two processes with one game (overlapping shards): the stale copy never writes -------------
+async def test_a_stale_copy_never_writes_its_result_nor_announces_it(db, clock):
+    fresh, stale = SessionManager(db, now=clock), SessionManager(db, now=clock)
+    announced = []
+
+    async def listener(session, record, source) -> None:
+        announced.append((session.id, record.status, record.version))
+
+    fresh.add_finish_listener(listener)
+    stale.add_finish_listener(listener)
+    try:
+        session = await start(fresh)
+        await fresh.play(session, DRAW)
+        [old] = (await stale.resume_all())[0]  # both processes resumed the game at version 1
+        for _ in range(5):
+            await fresh.play(session, DRAW)
+        assert await stale.expire(old) is None  # its copy is at 1, the database at 6: it writes nothing
+        assert stale.get(session.id) is None and announced == []
+        row = await games_db.get_game(db, session.id)
+        assert row is not None and row.is_playing and row.version == 6
+        finished = await fresh.play(session, "end")
+        assert finished.finished is not None and announced == [(session.id, "ended", 7)]
+    finally:
+        await fresh.close()
+        await stale.close()
+
+
+async def test_a_command_on_a_stale_copy_changes_nothing_and_loads_the_stored_game(db, clock):
+    fresh, stale = SessionManager(db, now=clock), SessionManager(db, now=clock)
+    try:
+        session = await start(fresh)
+        [old] = (await stale.resume_all())[0]
+        await fresh.play(session, DRAW)
+        with pytest.raises(errors.ChangedElsewhereError):
+            await stale.play(old, DRAW)
+        loaded = stale.get(session.id)
+        assert loaded is not None and loaded is not old and loaded.game.version == 1
+        assert await stored(db, session) == 1
+    finally:
+        await fresh.close()
+        await stale.close()

@@ -89,3 +89,18 @@ def test_shard_settings_give_the_processes_ownership(monkeypatch, env, count, id
         monkeypatch.setenv(key, value)
     ownership = load_settings(discord_token="t").ownership
     assert (ownership.shard_count, ownership.shard_ids) == (count, ids)
+
+
+def test_a_validator_message_has_no_pydantic_prefix():
+    with pytest.raises(SettingsError) as raised:
+        load_settings(discord_token="t", database_path="/no/such/folder/s.db")
+    assert "DATABASE_PATH is invalid (the folder '/no/such/folder' does not exist)" in str(raised.value)
+    assert "Value error" not in str(raised.value)
+
+
+def test_the_example_file_is_named_only_where_it_exists(tmp_path):
+    with pytest.raises(SettingsError, match=r"\(solitaire-bot --help lists every setting\)$"):
+        load_settings(discord_token="")  # a pip install: no .env.example in the working folder
+    (tmp_path / ".env.example").write_text("DISCORD_TOKEN=\n")
+    with pytest.raises(SettingsError, match=r"\(see \.env\.example\)$"):
+        load_settings(discord_token="")

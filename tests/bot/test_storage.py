@@ -137,3 +137,40 @@ async def test_write_batch_statement_that_fails_undoes_the_batch(database_target
 def test_a_guard_takes_one_row_of_parameters():
     with pytest.raises(ValueError, match="one row of parameters, not 2"):
         Write("UPDATE batch_t SET v = 1 WHERE k = ?", [(1,), (2,)], exactly_one=True)
+
+
+def test_sqlite_migrations_run_statement_by_statement_build_the_same_schema_as_a_script():
+    """A migration runs one statement at a time inside the transaction that checked it was not applied yet."""
+    from bot.storage.sqlite import statements
+
+    scripted, split = sqlite3.connect(":memory:"), sqlite3.connect(":memory:", isolation_level=None)
+    for migration in load_migrations():
+        scripted.executescript(migration.sql)
+        split.execute("BEGIN IMMEDIATE")
+        for statement in statements(migration.sql):
+            split.execute(statement)
+        split.execute("COMMIT")
+    schema = "SELECT type, name, sql FROM sqlite_schema ORDER BY type, name"
+    assert scripted.execute(schema).fetchall() == split.execute(schema).fetchall()
+    assert list(statements("-- nothing; here\n;")) == []
+    assert list(statements("CREATE TRIGGER x AFTER INSERT ON t BEGIN SELECT ';'; SELECT 2; END;")) == [
+        "CREATE TRIGGER x AFTER INSERT ON t BEGIN SELECT ';'; SELECT 2; END;"
+    ]
+
+
+async def test_a_migration_another_process_applied_meanwhile_is_not_applied_again(tmp_path: Path):
+    folder = tmp_path / "migrations"
+    folder.mkdir()
+    (folder / "V001__first.sql").write_text("CREATE TABLE t (a INTEGER);")
+    first = await Database.open(tmp_path / "shared.db", migrations=folder)
+    second = await Database.open(tmp_path / "shared.db", migrations=folder)
+    try:
+        (folder / "V002__more.sql").write_text("ALTER TABLE t ADD COLUMN b INTEGER;")
+        migrations = load_migrations(folder)
+        assert await first.migrate(migrations) == migrations[1:]
+        # the second process looked before the first applied V002: it checks again under the write lock
+        assert await second._apply(migrations[1]) is False  # type: ignore[attr-defined]
+        assert await second.applied_migrations() == [1, 2]
+    finally:
+        await first.close()
+        await second.close()

@@ -134,7 +134,7 @@ async def test_a_daily_opens_analysis_and_replay_only_after_the_servers_day(simc
     await alice.slash(channel, "solitaire end")
     for name in ("Analyze", "Share replay"):
         early = await alice.click(board, label=name)
-        assert early.response.ephemeral and "after this server's day is over" in early.response.content
+        assert early.response.ephemeral and "once this server's day is over" in early.response.content
     await advance(simcord_env, datetime(2026, 1, 2, 0, 0, 1, tzinfo=UTC))
     later = await alice.click(board, label="Analyze")
     assert later.response.ephemeral and "The deal was winnable." in later.response.content
@@ -187,10 +187,10 @@ async def test_a_forged_hint_on_a_daily_is_refused(simcord_env, channel, alice):
 
 
 async def test_a_hinted_game_is_left_off_the_casual_leaderboards(simcord_env, channel, alice, bob):
-    board = await start(alice, channel)
+    board = (await alice.slash(channel, "solitaire start", variant="draw3")).response  # ranked deals
     await alice.click(board, label="Hint (−50)")
     await alice.slash(channel, "solitaire end")
-    bob_board = await start(bob, channel)
+    bob_board = (await bob.slash(channel, "solitaire start", variant="draw3")).response
     await bob.slash(channel, "solitaire end")
     assert bob_board is not None
     best = await simcord_env.bot.db.fetchall("SELECT user_id FROM best_results WHERE mode = 'casual'")

@@ -11,7 +11,7 @@ import discord
 import pytest
 from pydantic import SecretStr
 
-import bot.daily
+import bot.announcements
 import cogs.competition_commands
 from bot.competition import daily_source
 from bot.storage import competition as competition_db
@@ -314,7 +314,7 @@ async def test_the_result_line_is_posted_once_after_a_failed_post_and_a_restart(
     assert public(channel) == []
     assert await competition_db.unannounced(simcord_env.bot.db) == []  # queued: it waits in announcements
     await simcord_env.restart_bot(make_bot())
-    await simcord_env.advance_time(bot.daily.retry_delay(0))
+    await simcord_env.advance_time(bot.announcements.retry_delay(0))
     assert len(public(channel)) == 1 and public(channel)[0].startswith(f"<@{alice.id}> scored")
     await simcord_env.restart_bot(make_bot())
     await simcord_env.advance_time(3600)
@@ -325,7 +325,10 @@ async def test_a_line_a_crash_left_unqueued_is_posted_at_start(simcord_env, guil
     await daily(alice, channel)
     game = await attempt(simcord_env, guild, alice)
     await games_db.finish_game(
-        simcord_env.bot.db, game.id, games_db.Result(game.state, "ended", 0, 12, simcord_env.now().timestamp(), 2)
+        simcord_env.bot.db,
+        game.id,
+        games_db.Result(game.state, "ended", 0, 12, simcord_env.now().timestamp(), 2),
+        saved_version=game.version,
     )  # finished behind the bot's back, as if it crashed before the finish listener ran
     assert await competition_db.unannounced(simcord_env.bot.db) == [game.id]
     await simcord_env.restart_bot(make_bot())

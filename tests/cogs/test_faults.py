@@ -19,7 +19,7 @@ from bot.settings import Settings
 from bot.storage import games as games_db
 from solitaire import game_to_json
 from tests.bot.decks import EASY_NUMBER
-from tests.bot.faults import DISK_FULL, LOCKED, WriteFaults
+from tests.bot.faults import DISK_FULL, LOCKED, LostAnswers, WriteFaults
 from tests.cogs.test_game_flows import labels, raw_clicks, row, start
 
 REFUSED = ("not saved", "busy")
@@ -259,3 +259,49 @@ async def test_a_busy_database_answers_inside_discords_window(simcord_env, chann
     assert (await agree(simcord_env, alice)).version == 0
     await alice.click(board, label="Draw")
     assert (await agree(simcord_env, alice)).version == 1
+
+
+# -- a save whose answer was lost (the connection died during the commit) ------------------------------
+@pytest.fixture
+def lost(monkeypatch: pytest.MonkeyPatch) -> LostAnswers:
+    """Answers of game writes lost on cue."""
+    return LostAnswers(monkeypatch)
+
+
+async def test_a_click_whose_save_landed_but_whose_answer_was_lost_is_played_on_the_board(
+    simcord_env, channel, alice, lost
+):
+    board = await start(alice, channel, variant="draw3", deal=EASY_NUMBER)
+    lost.lose("save_progress", landed=True)
+    played = await alice.click(board, label="Draw")
+    assert lost.lost == 1 and not refused(played) and not (played.response and played.response.ephemeral)
+    assert all(":1:" in b["custom_id"] for b in labels(board).values())  # the board shows the stored move
+    assert (await agree(simcord_env, alice)).version == 1
+    await alice.click(board, label="Draw")  # and the game goes on, a daily's one try included
+    assert (await agree(simcord_env, alice)).version == 2
+
+
+async def test_a_click_whose_save_cannot_be_checked_is_refused_then_the_game_goes_on(simcord_env, channel, alice, lost):
+    board = await start(alice, channel, variant="draw3", deal=EASY_NUMBER)
+    lost.lose("save_progress", landed=True)
+    lost.unreadable()
+    answer = await alice.click(board, label="Draw")
+    assert refused(answer) and answer.response.ephemeral
+    stale = await alice.click(board, label="Draw")  # checked first: the move was stored, the board is behind
+    assert stale.response.ephemeral and "out of date" in stale.response.content
+    assert (await agree(simcord_env, alice)).version == 1
+    offer = await alice.slash(channel, "solitaire start")
+    resumed = await alice.click(offer.response, label="Resume it")
+    (fresh,) = resumed.followups
+    await alice.click(fresh, label="Draw")
+    assert (await agree(simcord_env, alice)).version == 2
+
+
+async def test_a_click_on_a_game_this_process_dropped_loads_it_from_the_database(simcord_env, channel, alice):
+    board = await start(alice, channel, variant="draw3", deal=EASY_NUMBER)
+    await alice.click(board, label="Draw")
+    sessions = simcord_env.bot.sessions
+    sessions._forget(sessions.active_for(alice.guild.id, alice.id))  # a stale copy dropped (another process saved)
+    played = await alice.click(board, label="Draw")
+    assert not (played.response and played.response.ephemeral), played.response.content
+    assert (await agree(simcord_env, alice)).version == 2

@@ -38,9 +38,34 @@ def record(**changes) -> GameRecord:
 
 def test_running_board_text_names_player_deal_score_and_deadline():
     game = new_game("draw3", deck=EASY_KLONDIKE)
-    text = board_content(record(), view_of(game), selected="w")
-    assert text.startswith("<@99> · **Solitaire Rush (draw 3)** · deal #4242 · score 0 · time runs out <t:1300:R>")
+    text = board_content(record(practice=True), view_of(game), selected="w")
+    assert text.startswith(
+        "<@99> · **Solitaire Rush (draw 3)** · practice, not ranked: deal #4242 · score 0 · time runs out <t:1300:R>"
+    )
     assert "Selected **the waste**" in text
+
+
+@pytest.mark.parametrize(
+    ("changes", "playing", "over"),
+    [
+        ({"deal_number": None, "deal_seed": "987"}, "ranked deal ·", "ranked deal (seed `987`) ·"),
+        ({"deal_number": None, "deal_seed": "987", "practice": True}, "practice, not ranked: seed `987`", None),
+        ({"deal_number": None, "deal_seed": "987", "mode": "race"}, "race deal ·", "race deal ·"),
+        (
+            {"deal_number": None, "deal_seed": "987", "mode": "daily", "daily_date": "2026-01-01"},
+            "daily 2026-01-01",
+            None,
+        ),
+    ],
+)
+def test_the_board_says_which_kind_of_deal_and_a_ranked_seed_only_once_over(changes, playing, over):
+    game = new_game("draw3", deck=EASY_KLONDIKE)
+    running = board_content(record(**changes), view_of(game))
+    assert playing in running and ("987" not in running or changes.get("practice"))
+    game.play("end", seconds=20)
+    ended = board_content(record(**changes), view_of(game))
+    assert (over or playing) in ended
+    assert ("987" in ended) == bool(changes.get("practice") or (over and "987" in over))
 
 
 def test_daily_and_finished_board_text():

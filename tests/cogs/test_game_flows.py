@@ -11,7 +11,7 @@ from simcord.backend import serializers
 from simcord.enums import ComponentType, InteractionType
 from simcord.results import InteractionResult
 
-from bot.deal_bank import NumberedDeal
+from bot.deal_bank import PrivateDeal
 from bot.storage import games as games_db
 from solitaire import game_from_json, new_game
 from solitaire.deals import ProvenDeal, numbered_deal
@@ -253,9 +253,9 @@ def clicks_for(move: str) -> list[str]:
 
 async def test_a_proven_deal_is_won_by_replaying_its_solution_with_clicks(simcord_env, channel, alice):
     deal = numbered_deal("draw3", 1)
-    simcord_env.bot.deals.add(NumberedDeal("draw3", 1, deal))
-    board = await start(alice, channel, variant="draw3", deal=1)
-    assert "deal #1" in board.content
+    simcord_env.bot.deals.add(PrivateDeal("draw3", deal))  # a ranked deal from the private bank
+    board = await start(alice, channel, variant="draw3")
+    assert "ranked deal" in board.content
     expected = new_game("draw3", deck=deal.deck)
     for move in deal.solution:
         if expected.is_over:
@@ -268,9 +268,10 @@ async def test_a_proven_deal_is_won_by_replaying_its_solution_with_clicks(simcor
 
 
 async def test_a_banked_deal_starts_without_waiting(simcord_env, channel, alice):
-    simcord_env.bot.deals.add(NumberedDeal("goldrush", 31, ProvenDeal("goldrush", 0, EASY_DECK, ())))
+    simcord_env.bot.deals.add(PrivateDeal("goldrush", ProvenDeal("goldrush", 31, EASY_DECK, ())))
     result = await alice.slash(channel, "solitaire start", variant="goldrush")
-    assert not result.deferred and "Gold Rush" in result.response.content and "deal #31" in result.response.content
+    assert not result.deferred and "Gold Rush" in result.response.content and "ranked deal" in result.response.content
+    assert "31" not in result.response.content  # its seed stays unknown while it is played
 
 
 async def test_a_failed_board_update_at_expiry_still_records_the_result(simcord_env, channel, alice, caplog):

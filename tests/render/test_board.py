@@ -8,6 +8,7 @@ from PIL import Image, ImageChops
 from render import palette, render_board
 from render.board import (
     LABEL_SIZE,
+    LEGEND_H,
     TAB_TEXT_SIZE,
     TARGET_WIDTH,
     VALUE_SIZE,
@@ -322,3 +323,70 @@ def test_boards_over_the_size_budget_are_encoded_harder(monkeypatch):
     harder = render_board(view, time_left=99)
     assert len(harder) < len(quick)
     assert _image(harder).tobytes() == _image(quick).tobytes()
+
+
+def _felt_columns(image: Image.Image, left: int, right: int, top: int, bottom: int) -> int:
+    """How many pixel columns of ``left..right`` are felt from ``top`` to ``bottom`` (the gap between two cards)."""
+    felt = palette.index(palette.FELT)
+    return sum(1 for x in range(left, right) if {image.getpixel((x, y)) for y in range(top, bottom)} == {felt})
+
+
+def test_a_full_waste_fan_is_as_far_from_the_first_foundation_as_any_two_columns():
+    view = view_of(sample_game("draw3", "mid"))
+    assert len(view.waste_fan) == 3
+    image = draw_board(view)
+    waste_gap = _felt_columns(image, column_x(3) - 20, column_x(3), TOP_Y, TOP_Y + CARD_H)
+    column_gap = _felt_columns(image, column_x(4) - 20, column_x(4), TOP_Y, TOP_Y + CARD_H)
+    assert waste_gap == column_gap >= 8
+
+
+def test_friday13_shows_the_next_rank_on_each_started_foundation_and_which_empty_one_is_next():
+    view = view_of(sample_game("friday13", "mid"))
+    assert [f.takes for f in view.foundations] == [
+        "Q",
+        "A",
+        "A",
+        "4",
+        "4",
+        "4",
+        "4",
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+    ]
+    image = draw_board(view)
+    bright, dim = palette.index(palette.FELT_TEXT), palette.index(palette.FELT_LINE)
+    for foundation in view.foundations:
+        x, y = _f13_slot_xy(FRIDAY13_LABELS.index(foundation.label))
+        place = image.crop((x, y, x + CARD_W, y + CARD_H))
+        if foundation.top is not None:  # a card with the "next" badge on it
+            badge = place.crop((8, CARD_H - 38, CARD_W - 8, CARD_H - 6))
+            assert _count(badge, palette.index(palette.BADGE)) > 800, foundation.label
+        elif foundation.takes:  # the one to fill next: bright
+            assert _count(place, bright) > 500 and _count(place, dim) == 0, foundation.label
+        else:  # locked: dim, as before
+            assert _count(place, dim) > 500 and _count(place, bright) == 0, foundation.label
+    tab = image.crop((*_f13_slot_xy(0)[:1], TOP_Y, _f13_slot_xy(0)[0] + CARD_W, TOP_Y + TAB_H - TAB_TUCK))
+    assert _ink_width(tab) < 30  # the tab is the name alone ("J"), no unexplained count
+
+
+def _ink_width(tab: Image.Image) -> int:
+    """Width of the light text on a dark tab."""
+    light = palette.index(palette.HEADER_TEXT)
+    columns = [x for x in range(tab.size[0]) if any(tab.getpixel((x, y)) == light for y in range(tab.size[1]))]
+    return columns[-1] - columns[0] + 1 if columns else 0
+
+
+@pytest.mark.parametrize(("variant", "selected", "target"), [("draw3", "w", "fs"), ("friday13", "w", "4")])
+def test_a_marked_move_has_a_legend_below_the_table(variant, selected, target):
+    view = view_of(sample_game(variant, "mid"))
+    plain = draw_board(view, selected=selected)
+    marked = draw_board(view, selected=selected, target=target)
+    assert marked.size == (WIDTH, plain.size[1] + LEGEND_H)
+    legend = marked.crop((0, plain.size[1], WIDTH, marked.size[1]))
+    assert _count(legend, GOLD) > 100 and _count(legend, ALERT) > 100  # a swatch of each mark, then its words
+    assert _count(legend, palette.index(palette.FELT_TEXT)) > 300
+    assert draw_board(view, selected=selected, target="nowhere").size == plain.size  # no mark drawn: no legend

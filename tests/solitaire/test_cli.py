@@ -5,6 +5,7 @@ import io
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -161,3 +162,18 @@ def test_play_with_a_seed_keeps_the_raw_shuffle(monkeypatch):
     text = run("play", "goldrush", "--seed", "3")
     assert "seed 3 (not checked for a win)" in text
     assert new_game("goldrush", seed=3).deck[0].label in text
+
+
+@pytest.mark.parametrize(
+    ("command", "usage"),
+    [
+        ([sys.executable, "-m", "solitaire", "--help"], "usage: python -m solitaire "),
+        ([str(Path(sys.executable).with_name("solitaire")), "--help"], "usage: solitaire "),
+    ],
+)
+def test_help_names_the_command_as_it_was_typed_in_plain_words(command, usage):
+    process = subprocess.run(command, capture_output=True, text=True, check=True)
+    assert process.stdout.startswith(usage)
+    assert "``" not in process.stdout and "public contract" not in process.stdout
+    words = " ".join(process.stdout.split())
+    assert "replay moves, print or solve a deal" in words and "Variants: draw1, draw3" in words

@@ -114,3 +114,24 @@ def test_ctrl_c_and_end_of_input_leave_cleanly():
 
 def test_normalise_keeps_plain_notation():
     assert [normalise(text) for text in ("3-5", "W-J", " fh-6 ", "draw")] == ["3-5", "w-j", "fh-6", "draw"]
+
+
+@pytest.mark.parametrize(
+    ("variant", "typed", "answer"),
+    [
+        ("draw3", "foo bar", "! unknown move 'foo bar' (type help for the moves)"),
+        ("draw3", "9-3", "! unknown source '9' in '9-3' (type help for the moves)"),
+        ("friday13", "3 - 5", "! only the waste plays in Friday 13: '3 - 5' (type help for the moves)"),
+        ("draw3", "3-w", "! cards never move onto the waste: '3-w'"),  # no notation summary: kept as it is
+    ],
+)
+def test_a_move_that_is_not_one_is_a_short_line_quoting_what_was_typed_and_pointing_to_help(variant, typed, answer):
+    text = play(new_game(variant, seed=1), f"{typed}\nquit\n")
+    [refusal] = [line.removeprefix("> ") for line in text.splitlines() if "! " in line]
+    assert refusal == answer and len(refusal) <= 80
+
+
+def test_a_hint_shows_the_score_it_leaves_at_once():
+    text = play(new_game("draw3", seed=5), "hint\nquit\n")
+    [hinted] = [line for line in text.splitlines() if "hint: " in line]
+    assert "guesses of the hidden cards; -50 points: score -50)" in hinted, hinted

@@ -1,0 +1,29 @@
+# Solitaire Rush for Discord in a container (docs/deploy.md, "Docker"): docker compose up -d, with compose.yaml.
+# The settings come from the environment (compose passes .env); the data lives in the /data volume.
+# tests/test_deploy_files.py lints this file with hadolint and runs its pip step in a throwaway venv.
+FROM python:3.11-slim-bookworm
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    PIP_ROOT_USER_ACTION=ignore
+
+WORKDIR /src
+COPY pyproject.toml README.md LICENSE ./
+COPY solitaire/ solitaire/
+COPY render/ render/
+COPY bot/ bot/
+COPY cogs/ cogs/
+# The project with its PostgreSQL driver; dependency versions are the ranges in pyproject.toml.
+RUN pip install --no-cache-dir "./[postgres]"
+
+RUN useradd --system --uid 10001 --user-group --create-home solitaire \
+    && mkdir /data \
+    && chown solitaire:solitaire /data
+USER 10001:10001
+WORKDIR /data
+ENV DATABASE_PATH=/data/solitaire.db
+VOLUME ["/data"]
+# SIGTERM stops the bot cleanly: every move is already saved, running games resume at the next start.
+STOPSIGNAL SIGTERM
+ENTRYPOINT ["solitaire-bot"]

@@ -1,0 +1,179 @@
+"""Every public post, kept until it goes through: queued in ``announcements``, claimed once, retried with backoff.
+
+A post is queued by the transaction that makes it due (a finished daily, a closed day, a finished
+race) and written out only when it is delivered, by the composer registered for its kind (so a
+rank or a result is as of the moment it is posted). Listeners (the cog) turn each
+:class:`Announcement` into a Discord message and say how it went (:class:`Delivery`). A post is
+claimed by one process of a cluster (:mod:`bot.storage.claims`: a lease in the database's clock, named
+after the process, :class:`bot.shards.Holder`), marked posted once, and a failure
+is retried with backoff, restarts included, for :data:`RETRY_FOR`. Nothing here knows Discord; the
+daily service's loop calls :meth:`Announcements.deliver_due` in each of its rounds. The same machinery
+delivers what must happen once but is no post: a champion role's change (:mod:`bot.champions`) and a
+streak reminder (:mod:`bot.reminders`), whose listeners live in ``bot/`` and call the cog's Discord code.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
+from enum import Enum
+from typing import Literal
+
+from bot.shards import ONE_PROCESS, Holder, Ownership
+from bot.storage import Database, claims
+from bot.storage import competition as competition_db
+from bot.storage.competition import AnnouncementKind, Pending
+
+log = logging.getLogger(__name__)
+
+Clock = Callable[[], float]
+RETRY_FIRST = 30.0
+"""Seconds before the first retry of a failed post; each further retry waits twice as long ..."""
+RETRY_MAX = 600.0
+"""... but never more than this."""
+RETRY_FOR = 6 * 3600.0
+"""A post is retried for this long after it was queued, then dropped (with a warning in the log)."""
+NOTHING_DUE = 3600.0
+"""What :meth:`Announcements.deliver_due` returns when nothing waits (seconds)."""
+
+
+class Delivery(Enum):
+    """How posting an announcement went."""
+
+    POSTED = "posted"
+    FAILED = "failed"
+    """Try again later (a server error, a timeout)."""
+    FORBIDDEN = "forbidden"
+    """The bot may not post there (403): shown to the admins, and tried again later."""
+    DECLINED = "declined"
+    """The recipient refuses it for good (a member's closed DMs): dropped at once, never tried again."""
+
+
+@dataclass(frozen=True)
+class Announcement:
+    """Something delivered once: a post (a daily's line, a podium, a race's results), a role change, a reminder."""
+
+    guild_id: int
+    channel_id: int
+    """Where a post goes (0 for a kind that is not a post in a channel: a role change, a reminder)."""
+    kind: AnnouncementKind
+    text: str
+    competition_channel: bool
+    """Whether ``channel_id`` is the server's configured competition channel (its refusals are shown to admins)."""
+    subject: str = ""
+    """What it is about: a game id, a date, a race id (as stored in ``announcements``)."""
+    payload: object = None
+    """What a kind carries besides text (a race's results: its ``RaceSnapshot``; a role change; a reminder)."""
+
+
+Composer = Callable[[Pending], Awaitable[Announcement | None]]
+"""Writes a claimed post out now; ``None`` when there is nothing to post any more (it is dropped)."""
+Listener = Callable[[Announcement], Awaitable[Delivery]]
+
+
+def retry_delay(attempts: int) -> float:
+    """Return the wait before retrying a post that failed ``attempts + 1`` times.
+
+    >>> [retry_delay(n) for n in range(6)]
+    [30.0, 60.0, 120.0, 240.0, 480.0, 600.0]
+    """
+    return min(RETRY_FIRST * 2.0**attempts, RETRY_MAX)
+
+
+class Announcements:
+    """Delivers the queued posts of the servers this process owns, each once, retrying failures."""
+
+    def __init__(
+        self, db: Database, *, now: Clock, ownership: Ownership = ONE_PROCESS, lease: float = claims.LEASE
+    ) -> None:
+        """Deliver the posts of the servers ``ownership`` owns; a claim on one holds ``lease`` seconds."""
+        self.db = db
+        self.now = now
+        self.ownership = ownership
+        self.holder = Holder.of_this_process(ownership)
+        """This process's name on its claims (unique, even among processes given the same shards)."""
+        self.lease = lease
+        self._composers: dict[str, Composer] = {}
+        self._listeners: list[tuple[Listener, frozenset[str] | None]] = []
+        self._wake: Callable[[], None] = lambda: None
+        self._lock = asyncio.Lock()
+
+    def register(self, kind: AnnouncementKind, composer: Composer) -> None:
+        """Write the posts of ``kind`` with ``composer`` (one composer per kind)."""
+        self._composers[kind] = composer
+
+    def add_listener(self, listener: Listener, *, kinds: Iterable[AnnouncementKind] | None = None) -> None:
+        """Post every announcement (or those of ``kinds``) through ``listener``."""
+        self._listeners.append((listener, frozenset(kinds) if kinds is not None else None))
+
+    def remove_listener(self, listener: Listener) -> None:
+        """Stop posting through ``listener``."""
+        self._listeners = [(known, kinds) for known, kinds in self._listeners if known != listener]
+
+    def wake_with(self, wake: Callable[[], None]) -> None:
+        """Call ``wake`` when a post is queued outside the delivering loop's round (it delivers it soon)."""
+        self._wake = wake
+
+    def queued(self) -> None:
+        """Say that a post was queued (by a race's finish, say): the delivering loop wakes for it."""
+        self._wake()
+
+    async def release_own(self) -> None:
+        """Give back the claims this shard set's earlier runs on this machine held (their posts are tried again)."""
+        await claims.release_own(self.db, self.holder)
+
+    async def deliver_due(self) -> float:
+        """Post every due announcement once; return seconds until the next one is due."""
+        async with self._lock:
+            for pending in await claims.due_announcements(self.db, self.now(), self.ownership, lease=self.lease):
+                if await claims.claim(self.db, pending.id, self.holder.name, lease=self.lease):
+                    await self._deliver(pending)
+            due = await claims.next_due(self.db, self.ownership, self.now(), lease=self.lease)
+        return NOTHING_DUE if due is None else due - self.now()
+
+    async def _deliver(self, pending: Pending) -> None:
+        """Post one claimed announcement; mark it posted, or give it back to be retried later."""
+        composer = self._composers.get(pending.kind)
+        announcement = await composer(pending) if composer is not None else None
+        if announcement is None:
+            await self._finish(pending, "dropped")
+            return
+        outcome = await self._post(announcement)
+        if announcement.competition_channel and outcome is not Delivery.FAILED:
+            problem = "missing access (HTTP 403)" if outcome is Delivery.FORBIDDEN else None
+            await competition_db.set_channel_problem(
+                self.db, announcement.guild_id, announcement.channel_id, problem, self.now()
+            )
+        if outcome is Delivery.POSTED:
+            await self._finish(pending, "posted")
+        elif outcome is Delivery.DECLINED:
+            await self._finish(pending, "dropped")
+        elif self.now() - pending.created_at >= RETRY_FOR:
+            log.warning("gave up posting %s %s of server %s", pending.kind, pending.subject, pending.guild_id)
+            await self._finish(pending, "dropped")
+        else:
+            await claims.retry(self.db, pending.id, self.holder.name, self.now() + retry_delay(pending.attempts))
+
+    async def _finish(self, pending: Pending, state: Literal["posted", "dropped"]) -> None:
+        """Mark a claimed post done; one queued again while it was delivered is given back instead (due again)."""
+        holder = self.holder.name
+        if not await claims.finish(self.db, pending.id, holder, state):
+            await claims.give_back(self.db, pending.id, holder)
+
+    async def _post(self, announcement: Announcement) -> Delivery:
+        """Hand ``announcement`` to every listener of its kind: posted only if each of them posted it."""
+        listeners = [listener for listener, kinds in self._listeners if kinds is None or announcement.kind in kinds]
+        if not listeners:
+            return Delivery.FAILED
+        outcome = Delivery.POSTED
+        for listener in listeners:
+            try:
+                result = await listener(announcement)
+            except Exception:
+                log.exception("a listener failed to post %s", announcement)
+                result = Delivery.FAILED
+            if result is not Delivery.POSTED:
+                outcome = result
+        return outcome

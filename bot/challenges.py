@@ -1,0 +1,475 @@
+"""Challenges: a few friends on the same private deal, each playing it once when they like, before a deadline.
+
+Nothing here knows Discord. A challenger names 1 to 7 members of the server; each may accept or
+decline. The challenger and every member who accepted get one attempt on the same deal (from the
+private bank, as unknowable as a daily's until the challenge closes), each on a private board with
+its own five-minute clock from the moment they open it. Each attempt is an ordinary session of the
+:class:`~bot.sessions.SessionManager` (mode ``"challenge"``), tied to the challenge in its own insert.
+
+No attempt starts after the deadline; the challenge closes once every named member has answered and
+everyone in it has played, or at the deadline once the attempts still running end. Closing writes the
+places and rating changes (the race rules: :mod:`bot.placing`) and queues the results post
+(:mod:`bot.announcements`) in one transaction, once. Scores stay hidden until then unless the
+challenger chose to show them as they come.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from bot.announcements import Announcement, Announcements
+from bot.competition import deal_from_json, deal_to_json
+from bot.deal_bank import Deal, DealBank
+from bot.errors import BotError
+from bot.results import entry, rate_results
+from bot.sessions import Clock, FinishSource, Session, SessionManager, Sleep
+from bot.shards import ONE_PROCESS, Ownership
+from bot.storage import Database
+from bot.storage import challenges as challenges_db
+from bot.storage import games as games_db
+from bot.storage.challenges import ChallengeRecord, PlayerRecord
+from bot.storage.competition import Pending
+from bot.storage.games import GameRecord
+from solitaire import find_variant
+from solitaire.deals import ProvenDeal
+
+log = logging.getLogger(__name__)
+
+MAX_OPPONENTS = 7
+DEFAULT_HOURS = 24
+MIN_HOURS, MAX_HOURS = 1, 72
+UPDATE_INTERVAL = 2.0
+"""At most one update of a challenge's message in this many seconds (Discord's edit rate limits)."""
+LineState = Literal["challenger", "invited", "accepted", "declined", "playing", "played"]
+
+
+# -- refusals -------------------------------------------------------------------------------
+class ChallengeError(BotError):
+    """A challenge refusal, answered privately with ``str(error)``."""
+
+
+class UnknownChallengeError(ChallengeError):
+    """A button names a challenge that does not exist."""
+
+    def __init__(self) -> None:
+        super().__init__("That challenge does not exist.")
+
+
+class OpponentsError(ChallengeError):
+    """The named members are not a challenge's: nobody, the challenger, a bot, too many."""
+
+
+class NotNamedError(ChallengeError):
+    """A member the challenge does not name."""
+
+    def __init__(self) -> None:
+        super().__init__("This challenge does not name you: ask for one with `/solitaire challenge`.")
+
+
+class ChallengerAnswerError(ChallengeError):
+    """The challenger accepting or declining their own challenge."""
+
+    def __init__(self) -> None:
+        super().__init__("You made this challenge: press **Play** when you are ready.")
+
+
+class NoMoreAttemptsError(ChallengeError):
+    """An answer or an attempt after the deadline, or after the challenge closed."""
+
+    def __init__(self, deadline: float) -> None:
+        super().__init__(
+            f"This challenge took its last attempt <t:{int(deadline)}:R>: the results come when it closes."
+        )
+
+
+class DeclinedError(ChallengeError):
+    """An attempt by a member who declined."""
+
+    def __init__(self) -> None:
+        super().__init__("You declined this challenge.")
+
+
+class AlreadyAnsweredError(ChallengeError):
+    """An answer that changes nothing (already given, or too late once one has played)."""
+
+    def __init__(self, answer: str) -> None:
+        words = {"accepted": "accepted it", "declined": "declined it"}.get(answer, "played it")
+        super().__init__(f"You already {words}.")
+
+
+class PlayedError(ChallengeError):
+    """A second attempt."""
+
+    def __init__(self) -> None:
+        super().__init__("You have played your one attempt: the results come when the challenge closes.")
+
+
+# -- what the message shows ----------------------------------------------------------------------
+@dataclass(frozen=True)
+class Line:
+    """One named member on the challenge message."""
+
+    user_id: int
+    state: LineState
+    score: int | None = None
+    """Shown only once the challenge closed, or as they come when the challenger chose so."""
+    seconds_used: int | None = None
+    status: str | None = None
+    place: int | None = None
+    rating_before: float | None = None
+    rating_after: float | None = None
+    """``None``: not rated."""
+
+
+@dataclass(frozen=True)
+class ChallengeSnapshot:
+    """What the public challenge message shows now."""
+
+    challenge: ChallengeRecord
+    lines: tuple[Line, ...]
+    now: float
+
+    @property
+    def closed(self) -> bool:
+        """Whether the results are in."""
+        return self.challenge.status == "closed"
+
+    @property
+    def taking_attempts(self) -> bool:
+        """Whether a named member may still answer or play."""
+        return not self.closed and self.now < self.challenge.deadline
+
+
+Publisher = Callable[[ChallengeSnapshot], Awaitable[None]]
+"""Shows a snapshot on the public challenge message (the cog edits it); must not raise."""
+
+
+class ChallengeService:
+    """Opens challenges, takes answers and attempts, closes them once and posts their results."""
+
+    def __init__(
+        self,
+        db: Database,
+        sessions: SessionManager,
+        deals: DealBank[Deal],
+        *,
+        now: Clock,
+        sleep: Sleep = asyncio.sleep,
+        announcements: Announcements | None = None,
+        publish: Publisher | None = None,
+        ownership: Ownership = ONE_PROCESS,
+    ) -> None:
+        """Keep challenges in ``db``, attempts on ``sessions``, deals from ``deals``; results via ``announcements``."""
+        self.db = db
+        self.sessions = sessions
+        self.deals = deals
+        self.now = now
+        self.sleep = sleep
+        self.announcements = announcements or Announcements(db, now=now)
+        self.publish = publish
+        self.ownership = ownership
+        self._games: dict[int, int] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._deadlines: dict[int, asyncio.Task[None]] = {}
+        self._updates: dict[int, asyncio.Task[None]] = {}
+        self._dirty: set[int] = set()
+        self._last_update: dict[int, float] = {}
+        self._background: set[asyncio.Task[None]] = set()
+        sessions.add_finish_listener(self._on_game_finished)
+        self.announcements.register("challenge", self._compose_results)
+
+    # -- opening ---------------------------------------------------------------------------
+    async def open(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        challenger_id: int,
+        variant: str,
+        opponents: Sequence[int],
+        hours: int = DEFAULT_HOURS,
+        show_scores: bool = False,
+    ) -> ChallengeSnapshot:
+        """Open a challenge on a private deal; it closes ``hours`` from now at the latest.
+
+        :raises OpponentsError: nobody named, the challenger named, a member twice, more than seven.
+        """
+        find_variant(variant)
+        named = list(opponents)
+        if not named:
+            raise OpponentsError("Name at least one member to challenge.")
+        if challenger_id in named:
+            raise OpponentsError("You cannot challenge yourself: name the members you want to play.")
+        if len(set(named)) != len(named):
+            raise OpponentsError("You named a member twice: name each once.")
+        if len(named) > MAX_OPPONENTS:
+            raise OpponentsError(f"A challenge names at most {MAX_OPPONENTS} members.")
+        if not MIN_HOURS <= hours <= MAX_HOURS:
+            raise ValueError(f"a challenge lasts {MIN_HOURS} to {MAX_HOURS} hours, not {hours}")
+        deal = (await self.deals.take(variant)).deal
+        now = self.now()
+        stored = json.dumps(deal_to_json(ProvenDeal(deal.variant, deal.seed, tuple(deal.deck), ())))
+        challenge = await challenges_db.create_challenge(
+            self.db,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            challenger_id=challenger_id,
+            invited=named,
+            variant=variant,
+            show_scores=show_scores,
+            now=now,
+            deadline=now + hours * 3600.0,
+            deal=stored,
+            deal_seed=str(deal.seed),
+        )
+        self._arm(challenge)
+        return await self.snapshot(challenge.id)
+
+    async def set_message(self, challenge_id: int, message_id: int) -> None:
+        """Remember the public challenge message."""
+        await challenges_db.set_message(self.db, challenge_id, message_id)
+
+    async def message_of(self, challenge_id: int) -> int | None:
+        """The public challenge message's id (``None`` until it is stored)."""
+        return (await self._challenge(challenge_id)).message_id
+
+    # -- answers and attempts --------------------------------------------------------------------
+    async def answer(
+        self, challenge_id: int, user_id: int, reply: Literal["accepted", "declined"]
+    ) -> ChallengeSnapshot:
+        """Accept or decline (a member who accepted may still decline before playing)."""
+        async with self._lock(challenge_id):
+            challenge = await self._challenge(challenge_id)
+            player = await self._player(challenge_id, user_id)
+            if player.answer == "challenger":
+                raise ChallengerAnswerError()
+            if not await challenges_db.answer(self.db, challenge_id, user_id, reply, self.now()):
+                if challenge.status != "open" or self.now() >= challenge.deadline:
+                    raise NoMoreAttemptsError(challenge.deadline)
+                raise AlreadyAnsweredError(player.answer if player.game_id is None else "played")
+        await self._try_close(challenge_id)
+        return await self.snapshot(challenge_id)
+
+    async def play(self, challenge_id: int, user_id: int) -> Session:
+        """The member's attempt: started now on its own clock (accepting an invitation), or the one running.
+
+        :raises PlayedError, DeclinedError, NoMoreAttemptsError, NotNamedError: no attempt for them.
+        :raises ActiveGameError: another game of theirs runs in this server.
+        """
+        challenge = await self._challenge(challenge_id)
+        player = await self._player(challenge_id, user_id)
+        if player.game_id is not None:
+            running = self.sessions.get(player.game_id)
+            if running is None:
+                raise PlayedError()
+            return running
+        if player.answer == "declined":
+            raise DeclinedError()
+        if challenge.status != "open" or self.now() >= challenge.deadline:
+            raise NoMoreAttemptsError(challenge.deadline)
+        try:
+            session = await self.sessions.start(
+                guild_id=challenge.guild_id,
+                channel_id=challenge.channel_id,
+                user_id=user_id,
+                variant=challenge.variant,
+                deal=deal_from_json(json.loads(challenge.deal)),
+                mode="challenge",
+                link=challenges_db.attempt_link(challenge_id, user_id, self.now()),
+            )
+        except games_db.LinkRefusedError:
+            raise NoMoreAttemptsError(challenge.deadline) from None
+        self._games[session.id] = challenge_id
+        self._touch(challenge_id)
+        return session
+
+    # -- what the message shows ----------------------------------------------------------------
+    async def snapshot(self, challenge_id: int) -> ChallengeSnapshot:
+        """What the challenge message should show now (scores only when they may be seen)."""
+        challenge = await self._challenge(challenge_id)
+        lines = [await self._line(challenge, player) for player in await challenges_db.players(self.db, challenge_id)]
+        return ChallengeSnapshot(challenge, tuple(lines), self.now())
+
+    async def _line(self, challenge: ChallengeRecord, player: PlayerRecord) -> Line:
+        if player.game_id is None:
+            return Line(player.user_id, player.answer)
+        if self.sessions.get(player.game_id) is not None:
+            return Line(player.user_id, "playing")
+        record = await games_db.get_game(self.db, player.game_id)
+        if record is None or record.is_playing:
+            return Line(player.user_id, "playing")
+        if challenge.status != "closed" and not challenge.show_scores:
+            return Line(player.user_id, "played")
+        return Line(
+            player.user_id,
+            "played",
+            score=record.score,
+            seconds_used=record.seconds_used,
+            status=record.status,
+            place=player.place,
+            rating_before=player.rating_before,
+            rating_after=player.rating_after if player.rated else None,
+        )
+
+    # -- closing ---------------------------------------------------------------------------
+    async def over_for_game(self, game_id: int) -> bool:
+        """Whether the challenge of a challenge game is closed: its deal is public then."""
+        challenge_id = await challenges_db.challenge_of_game(self.db, game_id)
+        challenge = await challenges_db.get_challenge(self.db, challenge_id) if challenge_id is not None else None
+        return challenge is not None and challenge.status == "closed"
+
+    async def _on_game_finished(self, session: Session, record: GameRecord, source: FinishSource) -> None:
+        if record.mode != "challenge":
+            return
+        challenge_id = self._games.pop(record.id, None) or await challenges_db.challenge_of_game(self.db, record.id)
+        if challenge_id is not None:
+            self._touch(challenge_id)
+            self._spawn(self._try_close(challenge_id), f"challenge-close-{challenge_id}")
+
+    async def _try_close(self, challenge_id: int) -> None:
+        """Close the challenge if no more results can come: places, ratings and the results post, in one write."""
+        async with self._lock(challenge_id):
+            challenge = await self._challenge(challenge_id)
+            if challenge.status != "open":
+                return
+            players = await challenges_db.players(self.db, challenge_id)
+            games: dict[int, GameRecord] = {}
+            for player in players:
+                record = await games_db.get_game(self.db, player.game_id) if player.game_id is not None else None
+                if record is not None:
+                    if record.is_playing:
+                        return  # an attempt is running: it ends within its five minutes
+                    games[player.user_id] = record
+            if self.now() < challenge.deadline and any(
+                player.answer == "invited" or (player.in_it and player.game_id is None) for player in players
+            ):
+                return  # someone may still answer or play
+            entries = [entry(user, record) for user, record in games.items()]
+            placings, ratings, unrated = await rate_results(
+                self.db, guild_id=challenge.guild_id, variant=challenge.variant, entries=entries, now=self.now()
+            )
+            closed = await challenges_db.close_challenge(
+                self.db, challenge_id, now=self.now(), placings=placings, ratings=ratings, unrated_reason=unrated
+            )
+        if closed:
+            self._forget(challenge_id)
+            await self.announcements.deliver_due()
+            self.announcements.queued()  # the delivering loop looks again (a failed post's retry is due later)
+
+    async def _compose_results(self, pending: Pending) -> Announcement | None:
+        """The results post of a closed challenge, as of now (``None``: no such closed challenge)."""
+        challenge = await challenges_db.get_challenge(self.db, int(pending.subject))
+        if challenge is None or challenge.status != "closed":
+            return None
+        snapshot = await self.snapshot(challenge.id)
+        return Announcement(
+            challenge.guild_id, challenge.channel_id, "challenge", "", False, subject=pending.subject, payload=snapshot
+        )
+
+    # -- timers, updates, restarts -----------------------------------------------------------------
+    def _arm(self, challenge: ChallengeRecord) -> None:
+        """Close the challenge at its deadline (once the attempts running then end)."""
+        self._deadlines[challenge.id] = self._spawn(self._at_deadline(challenge), f"challenge-{challenge.id}")
+
+    async def _at_deadline(self, challenge: ChallengeRecord) -> None:
+        while (remaining := challenge.deadline - self.now()) > 0:
+            await self.sleep(remaining)
+        self._touch(challenge.id)  # the message no longer offers attempts
+        await self._try_close(challenge.id)
+
+    async def resume(self, *, owns: Callable[[int], bool] = lambda guild_id: True) -> list[int]:
+        """Re-arm every open challenge of a server ``owns`` accepts (after the sessions resumed); return their ids."""
+        resumed = []
+        for challenge in await challenges_db.open_challenges(self.db):
+            if challenge.id in self._deadlines or not owns(challenge.guild_id):
+                continue
+            for player in await challenges_db.players(self.db, challenge.id):
+                if player.game_id is not None:
+                    self._games[player.game_id] = challenge.id
+            self._arm(challenge)
+            resumed.append(challenge.id)
+            await self._try_close(challenge.id)
+        return resumed
+
+    def _touch(self, challenge_id: int) -> None:
+        """Note that the message changed: update it now, or once the interval allows (coalesced)."""
+        self._dirty.add(challenge_id)
+        task = self._updates.get(challenge_id)
+        if task is None or task.done():
+            self._updates[challenge_id] = self._spawn(self._update(challenge_id), f"challenge-update-{challenge_id}")
+
+    async def _update(self, challenge_id: int) -> None:
+        while challenge_id in self._dirty:
+            last = self._last_update.get(challenge_id)
+            if last is not None and (wait := last + UPDATE_INTERVAL - self.now()) > 0:
+                await self.sleep(wait)
+            self._dirty.discard(challenge_id)
+            self._last_update[challenge_id] = self.now()
+            snapshot = await self.snapshot(challenge_id)
+            if self.publish is not None and not snapshot.closed:  # the results come through the announcements
+                try:
+                    await self.publish(snapshot)
+                except Exception:
+                    log.exception("could not update challenge %s", challenge_id)
+
+    async def close(self) -> None:
+        """Stop every timer (challenges stay stored, to resume at the next start)."""
+        tasks = list(self._background)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._deadlines.clear()
+        self._updates.clear()
+
+    async def settle(self) -> None:
+        """Wait for the closes already under way (tests)."""
+        while pending := [t for t in self._background if not t.done() and t.get_name().startswith("challenge-close")]:
+            await asyncio.gather(*pending, return_exceptions=True)
+
+    # -- helpers -------------------------------------------------------------------------------
+    def _forget(self, challenge_id: int) -> None:
+        for tasks in (self._deadlines, self._updates):
+            task = tasks.pop(challenge_id, None)
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
+        self._dirty.discard(challenge_id)
+        self._last_update.pop(challenge_id, None)
+
+    def _lock(self, challenge_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(challenge_id, asyncio.Lock())
+
+    def _spawn(self, work: Awaitable[None], name: str) -> asyncio.Task[None]:
+        async def run() -> None:
+            try:
+                await work
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("challenge task %s failed", name)
+
+        task = asyncio.get_running_loop().create_task(run(), name=name)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+        return task
+
+    async def _challenge(self, challenge_id: int) -> ChallengeRecord:
+        challenge = await challenges_db.get_challenge(self.db, challenge_id)
+        if challenge is None:
+            raise UnknownChallengeError()
+        return challenge
+
+    async def _player(self, challenge_id: int, user_id: int) -> PlayerRecord:
+        for player in await challenges_db.players(self.db, challenge_id):
+            if player.user_id == user_id:
+                return player
+        raise NotNamedError()
+
+
+def placed_lines(snapshot: ChallengeSnapshot) -> list[Line]:
+    """The lines of those who played, best first (a closed challenge's results)."""
+    return sorted((line for line in snapshot.lines if line.place is not None), key=lambda line: line.place or 0)

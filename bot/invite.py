@@ -1,0 +1,69 @@
+"""What the bot asks for when a server invites it: the OAuth2 scopes and each permission, with why.
+
+One definition: the invite links logged at start (``bot/client.py`` builds them with discord.py's
+``oauth_url``), ``/solitaire help`` and the permission table of ``docs/deploy.md`` (a test holds the
+doc to this list) all read :data:`PERMISSIONS`. A permission marked ``optional`` is not in the
+plain invite link; it gets a second link of its own, with the reason, so a server can choose it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+SCOPES = ("bot", "applications.commands")
+"""``bot`` adds the bot user to the server; ``applications.commands`` lets its slash commands appear there."""
+
+
+@dataclass(frozen=True)
+class Permission:
+    """One server permission the bot uses: discord.py's flag name and the reason the bot needs it."""
+
+    flag: str
+    """The attribute of ``discord.Permissions``, e.g. ``send_messages``."""
+    why: str
+    optional: bool = False
+    """Only for a feature a server may do without: offered as a separate invite link."""
+
+    @property
+    def name(self) -> str:
+        """The permission as Discord's settings name it.
+
+        >>> Permission("send_messages", "").name
+        'Send Messages'
+        """
+        return self.flag.replace("_", " ").title()
+
+
+PERMISSIONS: tuple[Permission, ...] = (
+    Permission(
+        "view_channel", "see the competition channel, and the channels whose boards and race messages it updates"
+    ),
+    Permission("send_messages", "post the daily results and podiums in the competition channel"),
+    Permission("embed_links", "show the race lobby, standings and results (embeds) when it updates a race message"),
+    Permission("attach_files", "redraw a board's picture in its channel once the interaction's 15 minutes are over"),
+    Permission(
+        "manage_roles",
+        "give each day's daily winners the champion role a server chooses with /solitaire config champion_role",
+        optional=True,
+    ),
+)
+"""Everything the bot uses in a server. Slash commands and their private answers need no permission of the bot's."""
+
+InviteUrl = Callable[[Sequence[Permission]], str]
+"""Builds the invite link that asks for these permissions (``bot/client.py``: discord.py's ``oauth_url``)."""
+
+
+def required() -> tuple[Permission, ...]:
+    """The permissions of the plain invite link."""
+    return tuple(permission for permission in PERMISSIONS if not permission.optional)
+
+
+def invite_lines(url: InviteUrl) -> list[str]:
+    """What the bot logs to be invited: the plain link with its permissions, then one link per optional extra."""
+    base = required()
+    names = ", ".join(permission.name for permission in base)
+    lines = [f"invite me to a server: {url(base)} (permissions: {names}; docs/deploy.md says why)"]
+    for extra in (permission for permission in PERMISSIONS if permission.optional):
+        lines.append(f"or, with the optional {extra.name} (to {extra.why}): {url((*base, extra))}")
+    return lines

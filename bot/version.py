@@ -1,0 +1,28 @@
+"""The bot's version, from one source: the installed package's metadata (``version`` in pyproject.toml)."""
+
+from __future__ import annotations
+
+import platform
+from importlib import metadata
+
+DISTRIBUTION = "solitaire-rush"
+"""The project's name on the package index (pyproject.toml's ``name``)."""
+
+
+def bot_version() -> str:
+    """The installed version, e.g. ``0.1.0`` (``unknown`` in a tree that was never installed)."""
+    try:
+        return metadata.version(DISTRIBUTION)
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def version_line(library_version: str) -> str:
+    """What runs, in which versions (``library_version``: discord.py's), for the start-up log.
+
+    >>> version_line("2.7.1").startswith("Solitaire Rush for Discord ")
+    True
+    """
+    return (
+        f"Solitaire Rush for Discord {bot_version()} (discord.py {library_version}, Python {platform.python_version()})"
+    )

@@ -1,0 +1,317 @@
+"""``/solitaire challenge``: the public challenge message, its buttons, and the private attempts.
+
+The challenge service (:class:`bot.challenges.ChallengeService`) decides everything; this mixin turns
+its snapshots into one public message and its refusals into private answers. Attempts are played on the
+ordinary game boards, sent privately.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+from typing import Any, Literal, cast, get_args
+
+import discord
+from discord import app_commands
+
+from bot.announcements import Announcement, Delivery
+from bot.challenges import (
+    DEFAULT_HOURS,
+    MAX_HOURS,
+    MIN_HOURS,
+    ChallengeError,
+    ChallengeSnapshot,
+    Line,
+    OpponentsError,
+)
+from bot.client import UNEXPECTED
+from bot.competition import format_time, variant_title
+from cogs.base import SolitaireCogBase
+from cogs.errors import answer_privately, refusals
+from cogs.game_commands import VARIANT_CHOICES
+from cogs.public_messages import check_channel, show_results
+from solitaire.variants import DEFAULT_VARIANT
+
+log = logging.getLogger(__name__)
+
+COG_NAME = "Solitaire"
+ChallengeAction = Literal["accept", "decline", "play"]
+_ACTIONS: tuple[str, ...] = get_args(ChallengeAction)
+_CLICK = re.compile(r"chal:(?P<challenge>[1-9][0-9]{0,17}):(?P<action>[a-z]{1,8})")
+_COLOUR = discord.Colour.dark_gold()
+_MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
+_ENDINGS = {"won": "✅ won", "ended": "ended", "stuck": "stuck", "expired": "⏱ time up"}
+_STATES = {
+    "challenger": "challenger · not played yet",
+    "invited": "invited · no answer yet",
+    "accepted": "accepted · not played yet",
+    "declined": "declined",
+    "playing": "playing now",
+    "played": "✅ played",
+}
+Button = discord.ui.Button[discord.ui.View]
+
+
+class NotInServerError(ChallengeError):
+    """Challenges belong to a server."""
+
+    def __init__(self) -> None:
+        super().__init__("Challenges belong to a server: use this command in one.")
+
+
+class BadChallengeClickError(ChallengeError):
+    """An unreadable challenge button id, or one pasted onto another message."""
+
+    def __init__(self) -> None:
+        super().__init__("That button is not one I understand: start a challenge with `/solitaire challenge`.")
+
+
+@dataclass(frozen=True)
+class ChallengeClick:
+    """A challenge button: ``chal:<challenge id>:<action>``."""
+
+    challenge_id: int
+    action: ChallengeAction
+
+    @property
+    def custom_id(self) -> str:
+        """The button's custom id."""
+        return f"chal:{self.challenge_id}:{self.action}"
+
+
+def parse_challenge_click(custom_id: str) -> ChallengeClick | None:
+    """Read a challenge button id (untrusted), or ``None``.
+
+    >>> parse_challenge_click("chal:3:play"), parse_challenge_click("chal:3:fly"), parse_challenge_click("chal:0:play")
+    (ChallengeClick(challenge_id=3, action='play'), None, None)
+    """
+    match = _CLICK.fullmatch(custom_id)
+    if match is None or match["action"] not in _ACTIONS:
+        return None
+    return ChallengeClick(int(match["challenge"]), cast(ChallengeAction, match["action"]))
+
+
+class ChallengeButton(discord.ui.DynamicItem[Button], template=r"chal:\S{0,40}"):
+    """A button of the challenge message (persistent: its whole state is in the id)."""
+
+    def __init__(self, click: ChallengeClick | None, item: Button, *, custom_id: str | None = None) -> None:
+        item.custom_id = click.custom_id if click is not None else (custom_id or "chal:?")
+        super().__init__(item)
+        self.click = click
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ChallengeButton:
+        """Rebuild the button from a clicked id."""
+        button = item if isinstance(item, discord.ui.Button) else discord.ui.Button()
+        return cls(parse_challenge_click(match.string), button, custom_id=match.string)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Hand the click to the cog."""
+        cog = cast(Any, interaction.client).get_cog(COG_NAME)
+        await cog.handle_challenge_click(interaction, self.click)
+
+
+class ChallengeCommands(SolitaireCogBase):
+    """The challenge part of the ``/solitaire`` group (a mixin of :class:`cogs.solitaire.Solitaire`)."""
+
+    async def load_challenge_commands(self) -> None:
+        """Register the challenge buttons; show the service's updates and results on the challenge messages."""
+        self.bot.add_dynamic_items(ChallengeButton)
+        self.bot.challenges.publish = self.publish_challenge
+        self.bot.challenges.announcements.add_listener(self.post_challenge_results, kinds=("challenge",))
+
+    async def unload_challenge_commands(self) -> None:
+        """Forget the challenge buttons and messages."""
+        self.bot.remove_dynamic_items(ChallengeButton)
+        self.bot.challenges.publish = None
+        self.bot.challenges.announcements.remove_listener(self.post_challenge_results)
+
+    @app_commands.command(name="challenge", description="Challenge friends to the same deal: each plays it once")
+    @app_commands.describe(
+        variant="Which game (default: draw 3)",
+        opponent="A member to challenge",
+        opponent2="Another member (optional)",
+        opponent3="Another member (optional)",
+        opponent4="Another member (optional)",
+        opponent5="Another member (optional)",
+        opponent6="Another member (optional)",
+        opponent7="Another member (optional)",
+        hours=f"When it closes at the latest, in hours (default {DEFAULT_HOURS})",
+        open="Show the scores as they come (default: hidden until it closes)",
+    )
+    @app_commands.choices(variant=VARIANT_CHOICES)
+    async def challenge(
+        self,
+        interaction: discord.Interaction,
+        opponent: discord.Member,
+        variant: str = DEFAULT_VARIANT,
+        opponent2: discord.Member | None = None,
+        opponent3: discord.Member | None = None,
+        opponent4: discord.Member | None = None,
+        opponent5: discord.Member | None = None,
+        opponent6: discord.Member | None = None,
+        opponent7: discord.Member | None = None,
+        hours: app_commands.Range[int, MIN_HOURS, MAX_HOURS] = DEFAULT_HOURS,
+        open: bool = False,
+    ) -> None:
+        """Open a public challenge: the named members accept or decline, everyone in plays the same deal once."""
+        async with refusals(interaction):
+            if interaction.guild_id is None:
+                raise NotInServerError()
+            check_channel(interaction, "challenge")
+            named = [m for m in (opponent, opponent2, opponent3, opponent4, opponent5, opponent6, opponent7) if m]
+            if any(member.bot for member in named):
+                raise OpponentsError("Bots do not play solitaire: name members of this server.")
+            snapshot = await self.bot.challenges.open(
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id or 0,
+                challenger_id=interaction.user.id,
+                variant=variant,
+                opponents=[member.id for member in named],
+                hours=hours,
+                show_scores=open,
+            )
+            callback = await interaction.response.send_message(**challenge_message(snapshot))
+            message = callback.resource if isinstance(callback.resource, discord.Message) else None
+            if message is None:
+                message = await interaction.original_response()
+            await self.bot.challenges.set_message(snapshot.challenge.id, message.id)
+
+    # -- buttons ---------------------------------------------------------------------------
+    async def handle_challenge_click(self, interaction: discord.Interaction, click: ChallengeClick | None) -> None:
+        """Answer a challenge button: accept, decline, or play one's attempt privately."""
+        try:
+            async with refusals(interaction):
+                await self._challenge_click(interaction, click)
+        except Exception:
+            log.exception("challenge click %s failed", click)
+            await answer_privately(interaction, UNEXPECTED)
+
+    async def _challenge_click(self, interaction: discord.Interaction, click: ChallengeClick | None) -> None:
+        if click is None:
+            raise BadChallengeClickError()
+        service, user = self.bot.challenges, interaction.user.id
+        if interaction.message is None or interaction.message.id != await service.message_of(click.challenge_id):
+            raise BadChallengeClickError()  # a challenge id pasted onto another message
+        if click.action == "play":
+            async with self.sessions.reserve_start(interaction.guild_id or 0, user):
+                session = await service.play(click.challenge_id, user)
+            await self.send_board(interaction, session, ephemeral=True)
+            return
+        reply: Literal["accepted", "declined"] = "accepted" if click.action == "accept" else "declined"
+        snapshot = await service.answer(click.challenge_id, user, reply)
+        await interaction.response.edit_message(**challenge_message(snapshot))
+
+    async def publish_challenge(self, snapshot: ChallengeSnapshot) -> None:
+        """Show a snapshot on the public challenge message (failures are logged)."""
+        challenge = snapshot.challenge
+        if challenge.message_id is None:
+            return
+        channel = self.bot.get_partial_messageable(challenge.channel_id)
+        try:
+            await channel.get_partial_message(challenge.message_id).edit(**challenge_message(snapshot))
+        except discord.HTTPException as error:
+            log.warning("could not update challenge %s: %s", challenge.id, error)
+
+    async def post_challenge_results(self, announcement: Announcement) -> Delivery:
+        """Show a closed challenge's results on its message (a new message if that one is gone)."""
+        snapshot = announcement.payload
+        if not isinstance(snapshot, ChallengeSnapshot):
+            return Delivery.FAILED
+        challenge = snapshot.challenge
+        shown = challenge_message(snapshot)
+        return await show_results(
+            self.bot, challenge.channel_id, challenge.message_id, shown, what=f"challenge {challenge.id}"
+        )
+
+
+# -- the challenge message --------------------------------------------------------------------
+def challenge_message(snapshot: ChallengeSnapshot) -> dict[str, Any]:
+    """Keyword arguments for the challenge message as the snapshot stands (embed and buttons)."""
+    embed = results_embed(snapshot) if snapshot.closed else open_embed(snapshot)
+    view = _view(snapshot.challenge.id) if snapshot.taking_attempts else None
+    return {"content": None, "embed": embed, "view": view, "allowed_mentions": discord.AllowedMentions.none()}
+
+
+def open_embed(snapshot: ChallengeSnapshot) -> discord.Embed:
+    """An open challenge: who is in, who has played (scores only if the challenger chose so), when it closes."""
+    challenge = snapshot.challenge
+    others = ", ".join(f"<@{line.user_id}>" for line in snapshot.lines if line.user_id != challenge.challenger_id)
+    deadline = int(challenge.deadline)
+    if snapshot.taking_attempts:
+        closes = f"Closes <t:{deadline}:R> (<t:{deadline}:f>), or once everyone named has answered and played."
+    else:
+        closes = "No more attempts: it closes once the attempts still running end."
+    scores = "Scores show as they come." if challenge.show_scores else "Scores stay hidden until it closes."
+    lines = [
+        f"<@{challenge.challenger_id}> challenges {others}: one try each at the same deal, five minutes from the "
+        "moment you open your board (**Play**).",
+        f"{closes} {scores}",
+        "",
+    ]
+    lines += [_line(line, challenger=challenge.challenger_id) for line in snapshot.lines]
+    return discord.Embed(
+        title=f"⚔️ Challenge · {variant_title(challenge.variant)}", description="\n".join(lines), colour=_COLOUR
+    )
+
+
+def _line(line: Line, *, challenger: int) -> str:
+    who = f"<@{line.user_id}>" + (" (challenger)" if line.user_id == challenger else "")
+    if line.state == "played" and line.score is not None:
+        ending = _ENDINGS.get(line.status or "", line.status or "")
+        return f"{who} · **{line.score}** pts · {format_time(line.seconds_used)} · {ending}"
+    state = "not played yet" if line.state == "challenger" else _STATES[line.state]
+    return f"{who} · {state}"
+
+
+def results_embed(snapshot: ChallengeSnapshot) -> discord.Embed:
+    """A closed challenge: places, scores, rating changes, who did not play, and the deal for practice."""
+    challenge = snapshot.challenge
+    placed = sorted((line for line in snapshot.lines if line.place is not None), key=lambda line: line.place or 0)
+    lines = [_result_line(line) for line in placed] or ["Nobody played."]
+    absent = [f"<@{line.user_id}>" for line in snapshot.lines if line.place is None and line.state != "declined"]
+    declined = [f"<@{line.user_id}>" for line in snapshot.lines if line.state == "declined"]
+    if absent:
+        lines.append(f"Did not play: {', '.join(absent)}")
+    if declined:
+        lines.append(f"Declined: {', '.join(declined)}")
+    if challenge.unrated_reason is not None and placed:
+        lines += ["", f"Not rated: {challenge.unrated_reason}."]
+    lines += [
+        "",
+        f"Replay this deal for practice: `/solitaire start variant:{challenge.variant} seed:{challenge.deal_seed}`",
+    ]
+    embed = discord.Embed(
+        title=f"🏆 Challenge results · {variant_title(challenge.variant)}", description="\n".join(lines), colour=_COLOUR
+    )
+    embed.set_footer(text="ranked as the dailies: points, then time used; equal results share a place")
+    return embed
+
+
+def _result_line(line: Line) -> str:
+    medal = _MEDALS.get(line.place or 0, f"`{line.place}.`")
+    ending = _ENDINGS.get(line.status or "", line.status or "")
+    text = f"{medal} <@{line.user_id}> · **{line.score}** pts · {format_time(line.seconds_used)} · {ending}"
+    if line.rating_after is None or line.rating_before is None:
+        return f"{text} · not rated"
+    change = round(line.rating_after) - round(line.rating_before)
+    return f"{text} · rating {round(line.rating_after)} ({change:+d})"
+
+
+_LABELS: dict[ChallengeAction, tuple[str, discord.ButtonStyle]] = {
+    "play": ("Play", discord.ButtonStyle.primary),
+    "accept": ("Accept", discord.ButtonStyle.success),
+    "decline": ("Decline", discord.ButtonStyle.secondary),
+}
+
+
+def _view(challenge_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for action, (label, style) in _LABELS.items():
+        view.add_item(
+            ChallengeButton(ChallengeClick(challenge_id, action), discord.ui.Button(label=label, style=style))
+        )
+    return view

@@ -1,0 +1,115 @@
+"""The daily habit's Discord calls: giving and taking back the champion role, sending streak reminders.
+
+A mixin of :class:`cogs.solitaire.Solitaire`. When and to whom is decided in ``bot/`` (the daily
+service's :class:`~bot.champions.ChampionRoles` and :class:`~bot.reminders.Reminders`, which deliver
+them once through the announcements); this module only makes the calls and says how each went. It also
+tells a member whose reminders a closed DM turned off, privately, after their next command.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import aiohttp
+import discord
+from discord.ext import commands
+
+from bot import competition
+from bot.champions import RoleChange, RolePort
+from bot.reminders import DmOutcome, Reminder
+from bot.storage import StorageError
+from bot.storage import players as players_db
+from cogs.base import SolitaireCogBase
+
+log = logging.getLogger(__name__)
+
+NO_PINGS = discord.AllowedMentions.none()
+UNKNOWN_ROLE = 10011
+"""Discord's error code for a role that does not exist (any other 404 here: the member is not in the server)."""
+REMINDERS_REFUSED = (
+    "Your streak reminders are now **off**: Discord refused my direct message (your DMs are closed to me). "
+    "To get them again, allow direct messages from this server's members (the server's Privacy Settings), "
+    "then use `/solitaire settings reminders: True`."
+)
+
+
+class HabitCommands(SolitaireCogBase):
+    """The Discord side of the champion role and the streak reminders (a mixin of :class:`cogs.solitaire.Solitaire`)."""
+
+    async def load_habit(self) -> None:
+        """Make the daily service's role changes and reminders through this cog."""
+        self.daily.champions.use(RolePort(give=self._give_role, take=self._take_role))
+        self.daily.reminders.use(self._send_reminder)
+
+    async def unload_habit(self) -> None:
+        """Stop making them (they wait in the database and are tried again)."""
+        self.daily.champions.use(None)
+        self.daily.reminders.use(None)
+
+    async def _give_role(self, guild_id: int, user_id: int, role_id: int, reason: str) -> RoleChange:
+        return await self._change_role(guild_id, user_id, role_id, reason, give=True)
+
+    async def _take_role(self, guild_id: int, user_id: int, role_id: int, reason: str) -> RoleChange:
+        return await self._change_role(guild_id, user_id, role_id, reason, give=False)
+
+    async def _change_role(self, guild_id: int, user_id: int, role_id: int, reason: str, *, give: bool) -> RoleChange:
+        """Give (or take back) a role; a member who already has it from someone else is left alone."""
+        guild = self.bot.get_guild(guild_id)
+        if guild is None:
+            return RoleChange.GONE  # the bot left the server
+        role = guild.get_role(role_id)
+        if role is None:
+            return RoleChange.NO_ROLE
+        try:
+            member = await guild.fetch_member(user_id)  # no member cache (no members intent): its roles, fresh
+            if give and role in member.roles:
+                return RoleChange.HAD_IT
+            if give:
+                await member.add_roles(role, reason=f"Solitaire Rush: {reason}")
+            elif role in member.roles:
+                await member.remove_roles(role, reason=f"Solitaire Rush: {reason}")
+        except discord.NotFound as error:
+            return RoleChange.NO_ROLE if error.code == UNKNOWN_ROLE else RoleChange.GONE
+        except discord.Forbidden as error:
+            log.warning("may not change role %s of a member of server %s: %s", role_id, guild_id, error)
+            return RoleChange.REFUSED
+        except (TimeoutError, discord.HTTPException, aiohttp.ClientError) as error:
+            log.warning("could not change role %s of a member of server %s: %s", role_id, guild_id, error)
+            return RoleChange.FAILED
+        return RoleChange.DONE
+
+    async def _send_reminder(self, reminder: Reminder) -> DmOutcome:
+        """Send one streak reminder by direct message."""
+        guild = self.bot.get_guild(reminder.guild_id)
+        if guild is None:
+            return DmOutcome.FAILED  # not connected to the server now: tried again (until its day ends)
+        text = competition.reminder_text(reminder.streak, guild.name, reminder.ends_at)
+        try:
+            channel = await self.bot.create_dm(discord.Object(id=reminder.user_id))
+            await channel.send(text, allowed_mentions=NO_PINGS)
+        except (discord.Forbidden, discord.NotFound) as error:
+            log.info("may not send user %s a reminder: %s", reminder.user_id, error)
+            return DmOutcome.CLOSED
+        except (TimeoutError, discord.HTTPException, aiohttp.ClientError) as error:
+            log.warning("could not send user %s a reminder: %s", reminder.user_id, error)
+            return DmOutcome.FAILED
+        return DmOutcome.SENT
+
+    @commands.Cog.listener("on_app_command_completion")
+    async def _reminders_refused_note(self, interaction: discord.Interaction, command: object) -> None:
+        """After a member's command, tell them once, privately, if a closed DM turned their reminders off."""
+        if not interaction.response.is_done():
+            return
+        user_id = interaction.user.id
+        try:
+            if not await players_db.refusal_waiting(self.db, user_id) or not await players_db.take_refusal(
+                self.db, user_id
+            ):
+                return
+            try:
+                await interaction.followup.send(REMINDERS_REFUSED, ephemeral=True)
+            except discord.HTTPException as error:
+                log.warning("could not tell user %s their reminders are off: %s", user_id, error)
+                await players_db.restore_refusal(self.db, user_id, self.bot.now())
+        except StorageError as error:
+            log.warning("could not check the reminders of user %s: %s", user_id, error)

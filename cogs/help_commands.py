@@ -1,0 +1,180 @@
+"""``/solitaire help`` and the notes given once: a player's first-board tip, an admin's note of what to configure.
+
+A mixin of :class:`cogs.solitaire.Solitaire`. The words of the games come from their own definitions
+(each family's goal, each pad's ``how_to``), the command list from the registered commands, the
+version from the package metadata, so the help cannot drift from what the bot does.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from dataclasses import dataclass
+
+import discord
+from discord import app_commands
+from discord.app_commands import Command
+from discord.ext import commands
+
+from bot.move_words import describe_move
+from bot.onboarding import setup_note
+from bot.pads import pad_for
+from bot.render_pool import BoardPicture
+from bot.rules_text import markdown
+from bot.storage import StorageError
+from bot.storage import competition as competition_db
+from bot.storage.onboarding import FIRST_BOARD, SERVER_SETUP
+from bot.version import bot_version
+from cogs.base import SolitaireCogBase
+from cogs.errors import refusals
+from render.samples import sample_game
+from solitaire import Family, Game, Move, MoveKind, view_of
+from solitaire.alt_text import describe_board
+from solitaire.games import engine_for
+from solitaire.moves import PILES
+from solitaire.variants import DEFAULT_VARIANT, VARIANTS
+from solitaire.view import BoardView
+
+log = logging.getLogger(__name__)
+
+HELP_PICTURE = "help.png"
+FIRST = ("start", "move", "draw", "undo", "end", "rules")
+"""The commands the help lists first: playing your own game."""
+FIELD_LIMIT = 1024
+"""Discord's limit on one embed field's text."""
+INTRO = (
+    "Timed solitaire: every game is yours alone, on a five-minute clock, and scores points; the server "
+    "ranks the scores. `/solitaire start` deals a proven-winnable game on a board with buttons, "
+    "`/solitaire rules` explains one game's rules and scoring, `/solitaire daily` is the server's deal of the day."
+)
+
+
+@dataclass(frozen=True)
+class HelpBoard:
+    """The real board the help shows: a sample game mid-way, one pile selected as the first click of a move."""
+
+    game: Game
+    view: BoardView
+    selected: str | None
+    caption: str
+
+
+def help_board() -> HelpBoard:
+    """The default game after a few moves, with the source of a pile-to-pile move selected (its first click)."""
+    game = sample_game(DEFAULT_VARIANT, "mid")
+    view = view_of(game)
+    move = next(
+        (m for m in view.legal_moves if m.kind is MoveKind.PLAY and m.source in PILES and m.target in PILES), None
+    )
+    if move is None:
+        return HelpBoard(game, view, None, f"A {view.title} game after {view.move_count} moves.")
+    caption = (
+        f"A {view.title} game after {view.move_count} moves. **Pile {move.source}** was clicked: it is outlined "
+        f"in gold and its button is green. Clicking **Pile {move.target}** now moves {_card_words(game, move)}."
+    )
+    return HelpBoard(game, view, move.source, caption)
+
+
+def _card_words(game: Game, move: Move) -> str:
+    """``9♣ onto 10♥``: the words of the move autocomplete, without its ``1 → 7:`` prefix."""
+    return describe_move(game, move).split(": ", 1)[-1]
+
+
+def demo_buttons(board: HelpBoard) -> discord.ui.View:
+    """The board's buttons as the player sees them, disabled: a picture of the pad, not a game to play."""
+    buttons = discord.ui.View(timeout=None)
+    for index, spec in enumerate(pad_for(board.view.family).layout(board.view, board.selected)):
+        style = discord.ButtonStyle[spec.style]
+        buttons.add_item(
+            discord.ui.Button(
+                label=spec.label, style=style, row=spec.row, disabled=True, custom_id=f"solitaire:help:{index}"
+            )
+        )
+    return buttons
+
+
+def family_fields() -> list[tuple[str, str]]:
+    """One (name, text) per family: its games' titles, then its goal and how its buttons make a move."""
+    families: dict[Family, list[str]] = {}
+    for rules in VARIANTS.values():
+        families.setdefault(rules.family, []).append(rules.title)
+    return [
+        (", ".join(titles), f"{markdown(engine_for(family).goal)}\n{pad_for(family).how_to}")
+        for family, titles in families.items()
+    ]
+
+
+def command_lines(group: app_commands.Group | None) -> list[str]:
+    """``/solitaire start``: its description, for every command of the group (sub-groups included).
+
+    Playing your own game comes first (:data:`FIRST`), then the rest as they are registered.
+    """
+    found = [command for command in (group.walk_commands() if group else ()) if isinstance(command, Command)]
+    found.sort(key=lambda command: FIRST.index(command.name) if command.name in FIRST else len(FIRST))
+    return [f"`/{command.qualified_name}` {command.description}" for command in found]
+
+
+def fields_of(lines: list[str], limit: int = FIELD_LIMIT) -> list[str]:
+    """``lines`` joined into as few texts of at most ``limit`` characters as they fit in (a line is never split)."""
+    texts: list[str] = []
+    for line in lines:
+        if texts and len(texts[-1]) + 1 + len(line) <= limit:
+            texts[-1] += "\n" + line
+        else:
+            texts.append(line[:limit])
+    return texts
+
+
+def help_embed(board: HelpBoard, commands_text: list[str]) -> discord.Embed:
+    """The help as one embed: the games, the buttons, the picture of a real board, the commands, the version."""
+    embed = discord.Embed(title="Solitaire Rush: how to play", description=INTRO)
+    for name, text in family_fields():
+        embed.add_field(name=name, value=text, inline=False)
+    embed.add_field(name="The board below", value=board.caption, inline=False)
+    for index, text in enumerate(commands_text):
+        embed.add_field(name="Commands" if index == 0 else "More commands", value=text, inline=False)
+    embed.set_image(url=f"attachment://{HELP_PICTURE}")
+    embed.set_footer(text=f"Solitaire Rush for Discord {bot_version()}")
+    return embed
+
+
+class HelpCommands(SolitaireCogBase):
+    """``/solitaire help`` and the once-only notes (a mixin of :class:`cogs.solitaire.Solitaire`)."""
+
+    @app_commands.command(name="help", description="How to play: the games, the buttons and the commands")
+    async def help_command(self, interaction: discord.Interaction) -> None:
+        """Answer privately with the help, a picture of a real board and its (disabled) buttons."""
+        async with refusals(interaction):
+            board = help_board()
+            clock = board.game.log[-1][1] if board.game.log else 0
+            picture = BoardPicture(board.view, time_left=board.game.rules.time_limit - clock, selected=board.selected)
+            png = await self.bot.renders.render(picture)
+            await interaction.response.send_message(
+                embed=help_embed(board, fields_of(command_lines(self.app_command))),
+                file=discord.File(io.BytesIO(png), filename=HELP_PICTURE, description=describe_board(board.view)),
+                view=demo_buttons(board),
+                ephemeral=True,
+            )
+
+    async def first_board_tip(self, user_id: int, family: Family) -> str | None:
+        """The tip for the player's first board, once (``None`` for every later board)."""
+        if await self.onboarding.first_time(FIRST_BOARD, user_id):
+            return pad_for(family).first_tip
+        return None
+
+    @commands.Cog.listener("on_app_command_completion")
+    async def _setup_note_once(self, interaction: discord.Interaction, command: object) -> None:
+        """After a command of a member who may manage an unconfigured server, say once what to set."""
+        guild_id, user_id = interaction.guild_id, interaction.user.id
+        if guild_id is None or not interaction.permissions.manage_guild or not interaction.response.is_done():
+            return
+        if self.onboarding.known(SERVER_SETUP, user_id, guild_id):
+            return
+        try:
+            note = setup_note(await competition_db.guild_config(self.db, guild_id))
+            if note is None:
+                self.onboarding.remember(SERVER_SETUP, user_id, guild_id)  # configured: nothing to say
+            elif await self.onboarding.first_time(SERVER_SETUP, user_id, guild_id):
+                await interaction.followup.send(note, ephemeral=True)
+        except (StorageError, discord.HTTPException) as error:
+            log.warning("could not give the setup note in server %s: %s", guild_id, error)

@@ -1,0 +1,150 @@
+"""Challenges on (simulated) Discord: the public message, answers, private attempts, the close, restarts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+import pytest
+
+from bot.storage import challenges as challenges_db
+from cogs.challenge_commands import parse_challenge_click
+from tests.bot.decks import EASY_NUMBER
+from tests.cogs.test_game_flows import labels, raw_clicks
+
+pytestmark = pytest.mark.usefixtures("no_error_logs")
+HOUR = 3600.0
+
+
+@pytest.fixture
+def simcord_bot(make_bot):  # type: ignore[no-untyped-def]
+    """The test bot, dealing the easy deck (won by All up, then 8 x Draw and All up) to every challenge."""
+    make_bot.numbers = lambda: EASY_NUMBER
+    return make_bot()
+
+
+@pytest.fixture
+def carol(simcord_env, guild):  # type: ignore[no-untyped-def]
+    return guild.add_member(simcord_env.create_user("carol"))
+
+
+@pytest.fixture
+def dave(simcord_env, guild):  # type: ignore[no-untyped-def]
+    return guild.add_member(simcord_env.create_user("dave"))
+
+
+def text(message: Any) -> str:
+    embed = message.embeds[0]
+    return f"{embed.title}\n{embed.description}"
+
+
+async def advance(env: Any, seconds: float) -> None:
+    while seconds > 0:
+        step = min(seconds, 6 * HOUR)
+        await env.advance_time(step)
+        seconds -= step
+
+
+async def open_challenge(host: Any, channel: Any, *opponents: Any, **options: Any) -> Any:
+    named = {"opponent" if n == 0 else f"opponent{n + 1}": member for n, member in enumerate(opponents)}
+    result = await host.slash(channel, "solitaire challenge", variant="draw3", **named, **options)
+    assert result.response is not None and not result.response.ephemeral, result
+    return result.response
+
+
+async def attempt(actor: Any, message: Any, *, clicks: tuple[str, ...] = ("All up", "End game")) -> Any:
+    board = (await actor.click(message, label="Play")).response
+    assert board.ephemeral and [a.filename for a in board.attachments] == ["board.png"], board.content
+    for label in clicks:
+        await actor.click(board, label=label)
+    return board
+
+
+async def test_three_members_one_declines_one_plays_late_a_restart_and_the_close_at_the_deadline(
+    simcord_env, make_bot, channel, alice, bob, carol, dave
+):
+    message = await open_challenge(alice, channel, bob, carol, dave)
+    shown = text(message)
+    assert f"<@{alice.id}> challenges <@{bob.id}>, <@{carol.id}>, <@{dave.id}>" in shown
+    assert "Scores stay hidden until it closes." in shown and str(EASY_NUMBER) not in shown
+    assert set(labels(message)) == {"Play", "Accept", "Decline"}
+    await bob.click(message, label="Accept")
+    await carol.click(message, label="Decline")
+    assert f"<@{carol.id}> · declined" in text(message) and f"<@{bob.id}> · accepted" in text(message)
+    bob_board = await attempt(bob, message)
+    assert "challenge deal" in bob_board.content and str(EASY_NUMBER) not in bob_board.content
+    early = await bob.click(bob_board, label="Analyze")
+    assert early.response.ephemeral and "opens when the challenge closes" in early.response.content
+    await simcord_env.advance_time(3)
+    assert f"<@{bob.id}> · ✅ played" in text(message) and "pts" not in text(message)  # the score stays hidden
+    await simcord_env.restart_bot(make_bot())  # a restart in the middle
+    await advance(simcord_env, 20 * HOUR)
+    await attempt(alice, message, clicks=("All up", "Draw", "All up", "End game"))  # the challenger plays late
+    await simcord_env.advance_time(3)
+    assert "Challenge results" not in text(message)  # dave has not answered: it stays open to the deadline
+    assert f"<@{alice.id}> challenges <@{bob.id}>, <@{carol.id}>, <@{dave.id}>:" in text(message)
+    await advance(simcord_env, 4 * HOUR)
+    results = text(message)
+    assert "Challenge results" in results and not message.components
+    lines = message.embeds[0].description.splitlines()
+    assert lines[0].startswith(f"🥇 <@{alice.id}> · **") and lines[1].startswith(f"🥈 <@{bob.id}> · **")
+    assert f"Did not play: <@{dave.id}>" in results and f"Declined: <@{carol.id}>" in results
+    assert f"seed:{EASY_NUMBER}`" in results
+    later = await bob.click(bob_board, label="Analyze")
+    assert later.response.ephemeral and "Analysis" in later.response.content
+    posts = await simcord_env.bot.db.fetchall("SELECT state FROM announcements WHERE kind = 'challenge'")
+    assert [row["state"] for row in posts] == ["posted"]
+
+
+async def test_open_scores_show_as_they_come_and_it_closes_once_everyone_played(simcord_env, channel, alice, bob):
+    message = await open_challenge(alice, channel, bob, open=True)
+    assert "Scores show as they come." in text(message)
+    await attempt(bob, message)
+    await simcord_env.advance_time(3)
+    assert f"<@{bob.id}> · **" in text(message) and "pts" in text(message)
+    await attempt(alice, message)
+    await simcord_env.advance_time(3)
+    assert "Challenge results" in text(message)
+
+
+async def test_bad_challenges_are_refused_privately(simcord_env, guild, channel, alice, bob):
+    itself = await alice.slash(channel, "solitaire challenge", opponent=alice)
+    assert itself.response.ephemeral and "yourself" in itself.response.content
+    twice = await alice.slash(channel, "solitaire challenge", opponent=bob, opponent2=bob)
+    assert twice.response.ephemeral and "twice" in twice.response.content
+    plain = guild.create_text_channel(
+        "plain", overwrites={guild.default_role: discord.PermissionOverwrite(embed_links=False)}
+    )
+    refused = await alice.slash(plain, "solitaire challenge", opponent=bob)
+    assert refused.response.ephemeral and "**Embed Links**" in refused.response.content
+    assert await challenges_db.open_challenges(simcord_env.bot.db) == []
+
+
+async def test_forged_and_foreign_clicks_are_refused_privately(simcord_env, channel, alice, bob, carol):
+    first = await open_challenge(alice, channel, bob)
+    other = await open_challenge(bob, channel, carol)
+    [forged] = await raw_clicks(simcord_env, carol, other, "chal:1:play")  # challenge 1's id on challenge 2's message
+    assert forged.response.ephemeral and "not one I understand" in forged.response.content
+    [junk] = await raw_clicks(simcord_env, carol, other, "chal:99999999999999999999:play")
+    assert junk.response.ephemeral
+    stranger = await carol.click(first, label="Accept")
+    assert stranger.response.ephemeral and "does not name you" in stranger.response.content
+    assert parse_challenge_click("chal:1:accept") is not None
+    players = await challenges_db.players(simcord_env.bot.db, 1)
+    assert [(p.user_id, p.answer, p.game_id) for p in players] == [
+        (alice.id, "challenger", None),
+        (bob.id, "invited", None),
+    ]
+
+
+async def test_a_challenge_game_is_the_members_one_running_game(simcord_env, channel, alice, bob):
+    message = await open_challenge(alice, channel, bob)
+    board = (await bob.click(message, label="Play")).response
+    again = (await bob.click(message, label="Play")).response  # the same attempt, a fresh private board
+    assert again.ephemeral and "challenge deal" in again.content
+    other = await bob.slash(channel, "solitaire start")
+    assert other.response.ephemeral and "already have" in other.response.content
+    await bob.click(again, label="End game")
+    third = await bob.click(message, label="Play")
+    assert third.response.ephemeral and "one attempt" in third.response.content
+    assert board is not None
