@@ -313,9 +313,9 @@ def _why(reason: str, wins: int, samples: int, rest: str) -> str:
     record = f"wins in {wins} of {samples} guesses of the hidden cards"
     then = f"then {rest}; " if rest else ""
     if reason == SAFE:
-        return f"{then}a safe play: nothing can need that card any more ({record})"
+        return f"{then}a safe play, nothing can need that card any more; {record}"
     if reason == EXPLORE:
-        return f"see the rest of the stock first: drawing now loses nothing ({record})"
+        return f"see the rest of the stock first, drawing now loses nothing; {record}"
     if reason == GUESS:
         return f"no win found in time in {samples} guesses of the hidden cards; this move gets furthest"
     return f"{then}{record}"
