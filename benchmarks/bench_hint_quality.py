@@ -147,6 +147,7 @@ def main() -> None:
     parser.add_argument("--cap", type=int, default=600, help="moves per game at most")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--variants", default=",".join(VARIANTS))
+    parser.add_argument("--players", default="hints,greedy", help="who plays: hints, greedy or both")
     args = parser.parse_args()
     variants = args.variants.split(",")
     began = time.perf_counter()
@@ -154,7 +155,10 @@ def main() -> None:
         deals = _proven_deals(pool, variants, args.start, args.deals)
         jobs = [(variant, seed, args.cap) for variant in variants for seed in deals[variant]]
         print(" ".join(f"{variant}={seeds}" for variant, seeds in deals.items()), file=sys.stderr, flush=True)
-        players: list[Callable[[tuple[str, int, int]], Outcome]] = [follow_hints, play_greedy]
+        chosen = args.players.split(",")
+        players: list[Callable[[tuple[str, int, int]], Outcome]] = [
+            player for name, player in (("hints", follow_hints), ("greedy", play_greedy)) if name in chosen
+        ]
         futures = [pool.submit(player, job) for player in players for job in jobs]
         results = []
         for future in as_completed(futures):
@@ -171,6 +175,8 @@ def main() -> None:
         print(f"{variant}: {len(deals[variant])} proven deals from seed {args.start} (up to {max(deals[variant])})")
         for player in ("hints", "greedy"):
             games = [o for o in results if o.variant == variant and o.player == player]
+            if not games:
+                continue
             won = sum(o.end == "won" for o in games)
             ends = Counter(o.end for o in games)
             waits = [seconds for o in games for seconds in o.times]
@@ -183,8 +189,9 @@ def main() -> None:
     repeats = sum(o.repeats for o in results)
     load = os.getloadavg()[0]
     p50, p95 = _percentile(times, 0.5) * 1000, _percentile(times, 0.95) * 1000
+    longest = max(times, default=0) * 1000
     print(
-        f"{len(times)} hints: p50 {p50:.0f} ms, p95 {p95:.0f} ms, max {max(times) * 1000:.0f} ms; positions repeated "
+        f"{len(times)} hints: p50 {p50:.0f} ms, p95 {p95:.0f} ms, max {longest:.0f} ms; positions repeated "
         f"{repeats}; {time.perf_counter() - began:.0f} s with {args.workers} workers (load {load:.2f})"
     )
     line |= {

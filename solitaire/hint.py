@@ -41,7 +41,7 @@ from typing import Any
 
 from solitaire.game import Game, Status
 from solitaire.knowledge import Knowledge, guess
-from solitaire.moves import DRAW
+from solitaire.moves import DRAW, MoveKind
 from solitaire.plans import Plan, plan_of_line, play_plan, progress, repeats, steps_forward, talon_plans
 from solitaire.shuffle import SplitMix64
 from solitaire.solver import UNWINNABLE, WINNABLE
@@ -297,7 +297,7 @@ class _Hinter:
         for text in plan[:-1]:
             game.play(text)
         last = game.parse_move(plan[-1])
-        words = game.describe_play(last)
+        words = game.describe_play(last) if last.kind is MoveKind.PLAY else None
         play = f"{last}: {words}" if words else str(last)
         middle = plan[1:-1]
         if middle and all(text == str(DRAW) for text in middle):

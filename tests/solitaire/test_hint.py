@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from render.samples import play_greedy
 from solitaire import VARIANTS, GameOverError, format_deck, game_from_json, game_to_json, new_game
 from solitaire.cli import main, play_loop
-from solitaire.hint import hint_for, hint_seed
+from solitaire.hint import _Hinter, hint_for, hint_seed
 from solitaire.knowledge import knowledge_of
 from solitaire.view import view_of
 from tests.solitaire.positions import klondike, reshuffle_unseen
@@ -112,6 +112,11 @@ def test_no_hint_when_no_guess_is_won_in_time_and_no_move_gets_further():
     assert (hint.move, hint.reason) == (None, "stuck") and "no move gets further" in hint.why
     found = hint_for(knowledge_of(game), number=1, samples=3, max_nodes=300)
     assert found.move is not None and len(found.plan) > 10 and len(found.why) < 200  # a long plan is counted
+
+
+def test_a_plan_that_ends_in_a_draw_is_put_in_words():
+    hinter = _Hinter(knowledge_of(new_game("goldrush", seed=70031)), 1, 0, 2, 100)
+    assert hinter._rest(("draw", "draw", "draw")) == "1 more draw, then draw"  # the first draw is the hint
 
 
 def test_no_hint_when_every_guess_is_lost():
