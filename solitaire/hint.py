@@ -12,8 +12,9 @@ salt, and solves each guess with a node budget, so the answer is deterministic. 
 2. Every candidate is judged in every won guess (the same guesses for all): is a win left after
    it? A guess's own plan counts without a search. When the best two are within one guess of
    each other, more guesses are dealt and only the close plans are judged on them.
-3. The plan that keeps a win in the most guesses is chosen (ties: a safe play, then the plan
-   most lines start with, the shorter, the first listed); the hint is its first move.
+3. The plan that keeps a win in the most guesses is chosen (ties: a safe play, a draw that
+   shows a stock card not seen yet, the plan most lines start with, the shorter, the first
+   listed); the hint is its first move.
 
 Before judging, two moves that cannot lose are taken at once: a safe play (a card sent home
 that nothing could need) and, while drawing is free, a draw that shows stock cards not seen
@@ -57,10 +58,8 @@ BUDGET_SOLVES = 20
 RETRY_FACTOR = 3
 """When under :data:`MIN_WON` guesses are won, new guesses get this many times the nodes (within half the budget)."""
 MIN_WON = 3
-CHECK_FACTOR = 1
 SPELLED = 3
 """A plan's moves named one by one in the answer at most (a longer plan's are counted)."""
-"""Judging a plan in a guess gets this many times the nodes of a first solve."""
 
 SAFE, EXPLORE, BEST, GUESS = "safe", "explore", "best", "guess"
 LOST, STUCK, REPEAT, OVER = "lost", "stuck", "repeat", "over"
@@ -224,7 +223,7 @@ class _Hinter:
         game = play_plan(world, plan)
         if game is None or game.is_over:
             return game is not None and game.status is Status.WON
-        result = solve_position(game.rules, position_of(game), max_nodes=CHECK_FACTOR * self.max_nodes)
+        result = solve_position(game.rules, position_of(game), max_nodes=self.max_nodes)
         self.spent += result.nodes
         return result.result == WINNABLE
 
