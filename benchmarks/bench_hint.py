@@ -17,7 +17,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.after_game_games import played_game  # noqa: E402
 from solitaire.hint import DEFAULT_MAX_NODES, DEFAULT_SAMPLES, hint_for  # noqa: E402
-from solitaire.view import view_of  # noqa: E402
+from solitaire.knowledge import knowledge_of  # noqa: E402
 
 VARIANTS = ("draw3", "draw1", "goldrush", "friday13")
 DEPTHS = (0, 15, 40, 80)
@@ -37,9 +37,9 @@ def main() -> None:
                 game = played_game(variant, number, depth)
                 if game.is_over:
                     continue
-                view = view_of(game)
+                knowledge = knowledge_of(game)
                 start = time.perf_counter()
-                hint = hint_for(view, number=1, salt=number)
+                hint = hint_for(knowledge, number=1, salt=number)
                 per_variant.append(time.perf_counter() - start)
                 found += hint.move is not None
         times += per_variant

@@ -24,7 +24,8 @@ from solitaire import game_from_json
 from solitaire.alt_text import describe_board
 from solitaire.analysis import DEFAULT_BUDGET_MS, Analysis, analyze
 from solitaire.hint import Hint, hint_for
-from solitaire.view import BoardView, view_of
+from solitaire.knowledge import Knowledge
+from solitaire.view import view_of
 
 T = TypeVar("T")
 
@@ -101,9 +102,9 @@ def analyze_state(state: str, budget_ms: float = DEFAULT_BUDGET_MS) -> Analysis:
     return analyze(game.rules, game.deck, moves, budget_ms=budget_ms)
 
 
-def hint_of(view: BoardView, number: int, salt: int) -> Hint:
-    """Compute hint ``number`` for ``view``; picklable, so a worker process can run it."""
-    return hint_for(view, number=number, salt=salt)
+def hint_of(knowledge: Knowledge, number: int, salt: int) -> Hint:
+    """Compute hint ``number`` from what the player knows, never the deck; picklable for a worker process."""
+    return hint_for(knowledge, number=number, salt=salt)
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,7 @@ from bot.storage.games import GameRecord
 from cogs.base import SolitaireCogBase
 from cogs.board import build_board, edit_stored_board
 from cogs.errors import answer_privately, refusals
+from solitaire.knowledge import knowledge_of
 from solitaire.scoring import HINT_PENALTY
 from solitaire.words import plural
 
@@ -130,7 +131,7 @@ class AfterGameCommands(SolitaireCogBase):
         check_hints_allowed(session.record)
         finding = self.bot.jobs.submit(
             hint_of,
-            session.view(),
+            knowledge_of(session.game),
             session.game.hints + 1,
             session.id,
             priority=Priority.HINT,
@@ -141,14 +142,12 @@ class AfterGameCommands(SolitaireCogBase):
         await interaction.response.defer(ephemeral=True, thinking=True)
         hint = await finding
         if hint.move is None:
-            await interaction.edit_original_response(
-                content="No move I tried wins from what you can see, so no hint and no points taken."
-            )
+            await interaction.edit_original_response(content=f"No hint: {hint.why}. No points taken.")
             return
         words = describe_move(session.game, session.game.parse_move(hint.move))
         outcome = await self.sessions.take_hint(session, version=click.version)
         text = (
-            f"Hint: **{words}** (it won {hint.wins} of {hint.samples} deals that fit what you can see).\n"
+            f"Hint: **{words}** — {hint.why}.\n"
             f"−{HINT_PENALTY} points; this game is now hinted, so it is not ranked on the casual leaderboards."
         )
         await interaction.edit_original_response(content=text)

@@ -10,8 +10,8 @@ from solitaire.analysis import DEFAULT_BUDGET_MS, analyze
 from solitaire.game import Game
 from solitaire.games import new_game
 from solitaire.hint import DEFAULT_SAMPLES, hint_for
+from solitaire.knowledge import knowledge_of
 from solitaire.scoring import HINT_PENALTY
-from solitaire.view import view_of
 
 
 def analyze_arguments(parser: argparse.ArgumentParser) -> None:
@@ -44,17 +44,17 @@ def run_hint(args: argparse.Namespace, out: TextIO) -> int:
     game = new_game(args.variant, seed=args.seed, deck=args.deck)
     for text in args.moves.split():
         game.play(text)
-    result = hint_for(view_of(game), number=args.number, salt=args.rng, samples=args.samples)
+    result = hint_for(knowledge_of(game), number=args.number, salt=args.rng, samples=args.samples)
     out.write(json.dumps(result.to_dict()) + "\n")
     return 0
 
 
 def terminal_hint(game: Game, *, seconds: float, out: TextIO) -> None:
     """Suggest a move in ``play`` and charge it through the engine (nothing is charged without a move)."""
-    hint = hint_for(view_of(game), number=game.hints + 1)
+    hint = hint_for(knowledge_of(game), number=game.hints + 1)
     if hint.move is None:
-        out.write("no hint: no move I tried wins from what you can see (nothing charged)\n")
+        out.write(f"no hint: {hint.why} (nothing charged)\n")
         return
     game.play("hint", seconds=seconds)
     charged = f"-{HINT_PENALTY} points: score {game.score}"
-    out.write(f"hint: {hint.move} (won {hint.wins} of {hint.samples} samples; {charged})\n")
+    out.write(f"hint: {hint.move} ({hint.why}; {charged})\n")

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections import Counter
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
-from solitaire.cards import ACE, JACK, KING, QUEEN, Card
+from solitaire.cards import ACE, FULL_DECK, JACK, KING, QUEEN, SUITS, Card
 from solitaire.errors import InvalidMoveError
 from solitaire.game import CellText, Game, refuse
 from solitaire.moves import DRAW, FRIDAY13_LABELS, Move, MoveKind
 from solitaire.scoring import FRIDAY13_CARD_POINTS, FRIDAY13_START_POINTS
+from solitaire.shuffle import SplitMix64, shuffle_in_place
 from solitaire.variants import Family, Rules
 from solitaire.view import BoardView, FoundationView, PileView
+
+if TYPE_CHECKING:  # the knowledge module builds on the engine: its type is only named here
+    from solitaire.knowledge import Knowledge
 
 LABEL_RANKS = (JACK, QUEEN, KING, ACE, 2, 3, 4, 5, 6, 7, 8, 9, 10)
 """The rank each foundation starts with, left to right."""
@@ -44,6 +50,52 @@ class Friday13Game(Game):
     )
     scoring_text = "Scoring: +10 per card played, +20 more when it starts a foundation."
     bonus_total = 48
+
+    @classmethod
+    def at(
+        cls, rules: Rules, foundations: Sequence[Sequence[Card]], talon: Sequence[Card], turned: int, recycles: int
+    ) -> Friday13Game:
+        """A game already under way at this board, to look ahead from (its deck and log say nothing of the past).
+
+        ``foundations``: each foundation's cards bottom to top, left to right; ``talon``: the waste
+        bottom to top, then the stock in draw order, the first ``turned`` of them on the waste.
+        """
+        game = cls(rules, FULL_DECK)
+        game.foundations = [list(pile) for pile in foundations]
+        game.waste, game.stock = list(talon[:turned]), list(reversed(talon[turned:]))
+        game.recycles = recycles
+        game.seen = set(game.waste) | {card for pile in game.foundations for card in pile}
+        game.visited = {game.layout_key(): (recycles, game.unseen())}
+        return game
+
+    @classmethod
+    def guess(cls, rules: Rules, knowledge: Knowledge, rng: SplitMix64) -> Friday13Game:
+        """A game that looks exactly as ``knowledge`` says, each rank the player has not seen dealt at random.
+
+        Only ranks matter here: cards under a foundation's top get the suits nobody has seen.
+        """
+        view = knowledge.view
+        ranks = [_ranks_from(LABEL_RANKS[i], f.count) for i, f in enumerate(view.foundations)]
+        known = [f.top for f in view.foundations if f.top] + list(knowledge.known_talon)
+        left = Counter(dict.fromkeys(range(1, 14), 4))
+        left.subtract(rank for pile in ranks for rank in pile)
+        left.subtract(card.rank for card in knowledge.known_talon)
+        unseen = iter(shuffle_in_place(sorted(left.elements()), rng))
+        talon_ranks = [card.rank if card else next(unseen) for card in knowledge.talon]
+        suits = {rank: [suit for suit in SUITS if Card(rank, suit) not in known] for rank in range(1, 14)}
+
+        def card(rank: int, seen: Card | None) -> Card:
+            return seen if seen is not None else Card(rank, suits[rank].pop())
+
+        foundations = [
+            [card(rank, f.top if height == len(pile) - 1 else None) for height, rank in enumerate(pile)]
+            for pile, f in zip(ranks, view.foundations, strict=True)
+        ]
+        talon = [card(rank, seen) for rank, seen in zip(talon_ranks, knowledge.talon, strict=True)]
+        world = cls.at(rules, foundations, talon, view.waste_count, view.pass_number - 1)
+        world.seen |= knowledge.known_talon
+        world.visited = {world.layout_key(): (world.recycles, world.unseen())}
+        return world
 
     def _deal(self) -> None:
         self.foundations = [[] for _ in LABEL_RANKS]
@@ -194,6 +246,15 @@ class Friday13Game(Game):
             self._turn_waste_over()
             return False
         return self._turn_from_stock(1)
+
+
+def _ranks_from(rank: int, count: int) -> list[int]:
+    """The ranks of a foundation of ``count`` cards that starts with ``rank``, bottom to top."""
+    ranks = []
+    for _ in range(count):
+        ranks.append(rank)
+        rank = next_rank(rank)
+    return ranks
 
 
 def _rank_name(rank: int) -> str:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
+from copy import copy
 from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -15,7 +17,9 @@ from solitaire.moves import Move, MoveKind, parse_notation
 from solitaire.scoring import HINT_PENALTY, ScoreSheet, time_bonus
 from solitaire.variants import Family, Rules
 
-if TYPE_CHECKING:  # the view module builds on this one: its types are only named here
+if TYPE_CHECKING:  # the view and knowledge modules build on this one: their types are only named here
+    from solitaire.knowledge import Knowledge
+    from solitaire.shuffle import SplitMix64
     from solitaire.view import BoardView, FoundationView, PileView
 
 CellText = Callable[[Card | None], str]
@@ -73,6 +77,8 @@ class Game(ABC):
     """Times the waste was turned back into the stock."""
     seen: set[Card]
     """Cards the player has seen (undo never takes back a move that showed a new one)."""
+    visited: dict[str, tuple[int, int]]
+    """:meth:`layout_key` of every position the game has been in: the last pass there, and :meth:`unseen` then."""
 
     def __init__(self, rules: Rules, deck: Sequence[Card]) -> None:
         self.rules = rules
@@ -88,6 +94,7 @@ class Game(ABC):
         self._stack: list[_Snapshot] = []
         self._locked = False
         self._deal()
+        self.visited = {self.layout_key(): (self.recycles, self.unseen())}
 
     # -- what subclasses provide ---------------------------------------------
     @classmethod
@@ -142,6 +149,11 @@ class Game(ABC):
 
     @classmethod
     @abstractmethod
+    def guess(cls, rules: Rules, knowledge: Knowledge, rng: SplitMix64) -> Game:
+        """A game that looks exactly as ``knowledge`` says, each card the player has not seen dealt at random."""
+
+    @classmethod
+    @abstractmethod
     def parse_play(cls, text: str, source: str, target: str) -> Move:
         """Check the card move ``source-target`` (``text`` as typed, for errors); :raises InvalidMoveError:."""
 
@@ -159,6 +171,14 @@ class Game(ABC):
     @abstractmethod
     def foundation_words(cls, foundation: FoundationView) -> str:
         """A foundation in words for a screen reader: ``♠: ace`` or ``J: Q♠``."""
+
+    def is_safe_play(self, move: Move) -> bool:
+        """Whether the card move ``move`` can never hurt: nothing could need the card it moves (``False``: unsure)."""
+        return False
+
+    def draw_is_free(self) -> bool:
+        """Whether a draw now keeps every card within reach, so drawing can lose nothing; ``False`` if unsure."""
+        return False
 
     @classmethod
     def known_foundation_cards(cls, view: BoardView) -> set[Card]:
@@ -209,6 +229,31 @@ class Game(ABC):
     def position(self) -> tuple[Any, ScoreSheet, int, Status]:
         """An immutable, comparable copy of the board, score sheet, move count and status."""
         return (self._capture(), self.sheet, self.move_count, self.status)
+
+    def layout_key(self) -> str:
+        """The board as the player sees it, pass aside, as a short stable digest (what a hint checks for repeats).
+
+        In Klondike, face-down cards only ever leave their piles and the stock keeps its order,
+        so within a game what the player sees (with the pass) fixes the whole position; Friday 13
+        plays every card for good. Equal keys in a later pass mean a pass that changed nothing.
+        """
+        piles = " ".join(f"{pile.hidden}{''.join(map(str, pile.cards))}" for pile in self.view_piles())
+        homes = " ".join(f"{home.label}{home.count}" for home in self.view_foundations())
+        text = f"{piles}/{homes}/{len(self.stock)}/{len(self.waste)}"
+        return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+    def unseen(self) -> int:
+        """How many cards the player has never seen (face down, or in the stock and never turned)."""
+        hidden = sum(pile.hidden for pile in self.view_piles())
+        return hidden + sum(card not in self.seen for card in (*self.stock, *self.waste))
+
+    def branch(self) -> Game:
+        """An independent copy of the game to look ahead in (moves played on it leave this one alone)."""
+        twin = copy(self)
+        twin._restore(self._capture())
+        twin.seen, twin.visited = set(self.seen), dict(self.visited)
+        twin.log, twin._stack = list(self.log), list(self._stack)
+        return twin
 
     @property
     def version(self) -> int:
@@ -281,6 +326,7 @@ class Game(ABC):
         else:
             self._stack.append(snapshot)
         self._after_move()
+        self.visited[self.layout_key()] = (self.recycles, self.unseen())
         if self._is_won():
             self._finish(Status.WON, clock)
         elif self._is_stuck():

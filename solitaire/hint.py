@@ -1,16 +1,33 @@
-"""A fair hint: one move chosen from what the player can see, never from the real hidden cards.
+"""A fair hint: the plan that keeps a win in the most guesses of the cards the player has not seen.
 
-The hint reads only a :class:`BoardView` (face-up cards and counts). It deals the cards the
-view does not show into the face-down places at random, seeded by the view itself, the hint
-number and a salt, solves each sample with a node budget (so the answer is deterministic) and
-suggests the first move that wins the most samples. Two games that differ only in cards the
-player never saw give the same view, hence the same hint.
+The hint reads only a :class:`~solitaire.knowledge.Knowledge` (the view, every stock card the
+player has turned, the positions already played through), never the deal. It deals the unseen
+cards at random into their places (a *guess*), seeded by the knowledge, the hint number and a
+salt, and solves each guess with a node budget, so the answer is deterministic. Then:
+
+1. Each won guess's winning line gives its first *plan* (:mod:`solitaire.plans`: the moves up
+   to its first step forward). The candidates are those plans, every legal move that steps
+   forward by itself, and the draws that bring a seen stock card up to play it (when a guess's
+   line plays it or the play is safe). A move back to a position already played is never one.
+2. Every candidate is judged in every won guess (the same guesses for all): is a win left after
+   it? A guess's own plan counts without a search. When the best two are within one guess of
+   each other, more guesses are dealt and only the close plans are judged on them.
+3. The plan that keeps a win in the most guesses is chosen (ties: a safe play, a draw that
+   shows a stock card not seen yet, the plan most lines start with, the shorter, the first
+   listed); the hint is its first move.
+
+Before judging, two moves that cannot lose are taken at once: a safe play (a card sent home
+that nothing could need) and, while drawing is free, a draw that shows stock cards not seen
+yet (a player who goes through the stock first decides the rest knowing it). When no guess is
+won within the budget the hint still names the move that gets furthest, and says so; it gives
+none when every guess is lost, every move repeats a position, or no guess is won in time and
+no move steps forward (so a player is never sent round in circles).
 
 >>> from solitaire import new_game
->>> from solitaire.view import view_of
+>>> from solitaire.knowledge import knowledge_of
 >>> game = new_game("draw1", seed=3)
->>> hint = hint_for(view_of(game), number=1)
->>> hint.move in [str(move) for move in view_of(game).legal_moves]
+>>> hint = hint_for(knowledge_of(game), number=1, samples=4, max_nodes=500)
+>>> hint.move in [str(move) for move in game.legal_moves()]
 True
 """
 
@@ -19,33 +36,55 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
+from solitaire.game import Game, Status
+from solitaire.knowledge import Knowledge, guess
+from solitaire.moves import DRAW, MoveKind
+from solitaire.plans import Plan, plan_of_line, play_plan, progress, repeats, steps_forward, talon_plans
 from solitaire.shuffle import SplitMix64
-from solitaire.solver import WINNABLE
-from solitaire.solver.position import sample_position, solve_position, visible_cards
-from solitaire.variants import find_variant
-from solitaire.view import BoardView
+from solitaire.solver import UNWINNABLE, WINNABLE
+from solitaire.solver.position import position_of, solve_position
 
-__all__ = ["DEFAULT_MAX_NODES", "DEFAULT_SAMPLES", "Hint", "hint_for", "hint_seed", "sample_position", "visible_cards"]
+__all__ = ["DEFAULT_MAX_NODES", "DEFAULT_SAMPLES", "Hint", "hint_for", "hint_seed"]
 
 DEFAULT_SAMPLES = 10
-"""Hidden-card samples solved per hint."""
-DEFAULT_MAX_NODES = 2_500
-"""Search budget per sample (a node budget keeps the hint deterministic)."""
+"""Guesses of the hidden cards dealt first (as many again when the best plans are close)."""
+DEFAULT_MAX_NODES = 2_000
+"""Search budget of one solve; a hint spends :data:`BUDGET_SOLVES` times this at most (nodes keep it deterministic)."""
+BUDGET_SOLVES = 20
+RETRY_FACTOR = 3
+"""When under :data:`MIN_WON` guesses are won, new guesses get this many times the nodes (within half the budget)."""
+MIN_WON = 3
+SPELLED = 3
+"""A plan's moves named one by one in the answer at most (a longer plan's are counted)."""
+
+SAFE, EXPLORE, BEST, GUESS = "safe", "explore", "best", "guess"
+LOST, STUCK, REPEAT, OVER = "lost", "stuck", "repeat", "over"
 
 
 @dataclass(frozen=True)
 class Hint:
-    """A suggested move (``None`` when no sample was won) and how many samples it won."""
+    """A suggested move (``None``: no hint), the plan it starts, and in how many guesses of the hidden cards it wins."""
 
     move: str | None
     wins: int
+    """Guesses in which a win is left after the plan."""
     samples: int
+    """Guesses the plan was judged on (won or not)."""
     votes: dict[str, int]
-    """Samples won, by the first move of their winning line."""
+    """Won guesses, by the first plan of their winning line (moves joined by spaces)."""
     number: int
+    plan: tuple[str, ...] = ()
+    """The moves the hint has in mind, the first being :attr:`move`."""
+    reason: str = BEST
+    """``safe``, ``explore``, ``best`` or ``guess`` with a move; ``lost``, ``stuck``, ``repeat`` or ``over`` without."""
+    why: str = ""
+    """What the hint found, in words for the player (the plan's later moves and the guesses won)."""
+    searched: int = field(default=0, compare=False)
+    """Search nodes spent."""
 
     def to_dict(self) -> dict[str, Any]:
         """The hint as JSON-ready data (the ``hint --json`` object)."""
@@ -55,29 +94,231 @@ class Hint:
             "samples": self.samples,
             "votes": dict(sorted(self.votes.items())),
             "number": self.number,
+            "plan": list(self.plan),
+            "reason": self.reason,
+            "why": self.why,
         }
 
 
-def hint_seed(view: BoardView, number: int, salt: int = 0) -> int:
-    """The sampling seed: 64 bits of SHA-256 over the salt, the hint number and the view's JSON."""
-    text = json.dumps([view.variant, salt, number, view.to_dict()], sort_keys=True)
+def hint_seed(knowledge: Knowledge, number: int, salt: int = 0) -> int:
+    """The dealing seed: 64 bits of SHA-256 over the salt, the hint number and the knowledge's JSON."""
+    text = json.dumps([knowledge.view.variant, salt, number, knowledge.to_dict()], sort_keys=True)
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
 
 
 def hint_for(
-    view: BoardView, *, number: int, salt: int = 0, samples: int = DEFAULT_SAMPLES, max_nodes: int = DEFAULT_MAX_NODES
+    knowledge: Knowledge,
+    *,
+    number: int,
+    salt: int = 0,
+    samples: int | None = None,
+    max_nodes: int | None = None,
 ) -> Hint:
-    """Suggest the legal move that starts a win in the most samples of the hidden cards."""
-    legal = [str(move) for move in view.legal_moves]
-    rules = find_variant(view.variant)
-    rng = SplitMix64(hint_seed(view, number, salt))
-    votes: Counter[str] = Counter()
-    if legal and not view.is_over:
-        for _ in range(samples):
-            result = solve_position(rules, sample_position(view, rng), max_nodes=max_nodes)
-            if result.result == WINNABLE and result.moves and result.moves[0] in legal:
-                votes[result.moves[0]] += 1
-    if not votes:
-        return Hint(None, 0, samples, {}, number)
-    move = max(legal, key=lambda text: (votes[text], -legal.index(text)))
-    return Hint(move, votes[move], samples, dict(votes), number)
+    """Suggest the first move of the plan that keeps a win in the most guesses of the hidden cards."""
+    if knowledge.view.is_over or not knowledge.view.legal_moves:
+        return Hint(None, 0, 0, {}, number, reason=OVER, why="the game is over")
+    return _Hinter(knowledge, number, salt, samples or DEFAULT_SAMPLES, max_nodes or DEFAULT_MAX_NODES).hint()
+
+
+class _Hinter:
+    """One hint's guesses, their solves and the judging of the plans, within one node budget."""
+
+    def __init__(self, knowledge: Knowledge, number: int, salt: int, samples: int, max_nodes: int) -> None:
+        self.knowledge, self.number, self.samples, self.max_nodes = knowledge, number, samples, max_nodes
+        self.rng = SplitMix64(hint_seed(knowledge, number, salt))
+        self.budget = BUDGET_SOLVES * max_nodes
+        self.spent = 0
+        self.won: list[tuple[Game, Plan]] = []
+        """Won guesses with the first plan of their line, in the order dealt."""
+        self.results: list[str] = []
+        """Every guess's verdict, in the order dealt."""
+        self.votes: Counter[Plan] = Counter()
+        self.here = guess(knowledge, self.rng)
+        """A guess to try moves on: moves on seen cards play out the same in every guess."""
+
+    # -- the hint ---------------------------------------------------------------------------
+    def hint(self) -> Hint:
+        """Deal, solve, judge and choose."""
+        moves = self._moves()
+        if not moves:
+            return self._none(REPEAT, "every move left goes back to a position already played")
+        self.deal(self.samples, self.max_nodes)
+        if len(self.won) < MIN_WON and self.results.count(UNWINNABLE) < len(self.results):
+            self.deal(self.samples, RETRY_FACTOR * self.max_nodes, until=MIN_WON, within=self.budget // 2)
+        sure = next((plan for plan in moves + self._talon() if self._safe(plan)), None)
+        if sure is not None:
+            return self._answer(sure, SAFE, len(self.won), len(self.results))
+        if self._explores(moves):
+            return self._answer(("draw",), EXPLORE, len(self.won), len(self.results))
+        if not self.won:
+            if self.results.count(UNWINNABLE) == len(self.results):
+                return self._none(LOST, f"all {len(self.results)} guesses of the hidden cards are lost from here")
+            forward = [plan for plan in moves if self._forward(plan)] + self._talon()
+            if not forward:
+                tried = f"no win found in {len(self.results)} guesses of the hidden cards"
+                return self._none(STUCK, f"{tried} and no move gets further")
+            return self._answer(max(forward, key=self._promise), GUESS, 0, len(self.results))
+        return self._best(moves)
+
+    def _best(self, moves: list[Plan]) -> Hint:
+        """Judge the candidates in every won guess, add guesses when the best are close, choose."""
+        candidates = self._candidates(moves)
+        first = len(self.results)
+        scores = self.judge(candidates, self.won)
+        ranked = sorted(candidates, key=lambda plan: self._rank(plan, scores), reverse=True)
+        judged = first
+        if len(ranked) > 1 and scores[ranked[0]] - scores[ranked[1]] <= 1 and self.spent < self.budget:
+            close = [plan for plan in ranked if scores[ranked[0]] - scores[plan] <= 1]
+            seen = len(self.won)
+            self.deal(self.samples, self.max_nodes)
+            more = self.judge(close, self.won[seen:])
+            if more:
+                judged = len(self.results)
+                scores = {plan: scores[plan] + more[plan] for plan in close}
+                ranked = sorted(close, key=lambda plan: self._rank(plan, scores), reverse=True)
+        return self._answer(ranked[0], BEST, scores[ranked[0]], judged)
+
+    def _rank(self, plan: Plan, scores: dict[Plan, int]) -> tuple[int, bool, bool, int, int]:
+        return scores[plan], self._safe(plan), self._shows_stock(plan), self.votes[plan], -len(plan)
+
+    # -- guesses ----------------------------------------------------------------------------
+    def deal(self, count: int, nodes: int, *, until: int | None = None, within: int | None = None) -> None:
+        """Deal ``count`` guesses and solve each with ``nodes`` (stopping at ``until`` won or ``within`` spent)."""
+        cap = self.budget if within is None else within
+        for _ in range(count):
+            if (until is not None and len(self.won) >= until) or self.spent >= cap:
+                return
+            world = guess(self.knowledge, self.rng)
+            result = solve_position(world.rules, position_of(world), max_nodes=nodes)
+            self.spent += result.nodes
+            self.results.append(result.result)
+            if result.result == WINNABLE:
+                plan = plan_of_line(world, result.moves)
+                if plan:
+                    self.won.append((world, plan))
+                    self.votes[plan] += 1
+
+    def judge(self, plans: list[Plan], worlds: list[tuple[Game, Plan]]) -> dict[Plan, int]:
+        """In how many of ``worlds`` a win is left after each plan: all judged on the same guesses.
+
+        Guesses are judged whole while the budget lasts; a plan that can no longer catch up with
+        the best is dropped.
+        """
+        scores = dict.fromkeys(plans, 0)
+        alive = list(plans)
+        for done, (world, own) in enumerate(worlds):
+            verdicts = {}
+            for plan in alive:
+                verdicts[plan] = plan == own or self._wins_after(world, plan)
+                if self.spent >= self.budget:
+                    return scores if done else {}
+            for plan, won in verdicts.items():
+                scores[plan] += won
+            left = len(worlds) - done - 1
+            best = max(scores[plan] for plan in alive)
+            alive = [plan for plan in alive if scores[plan] + left >= best]
+        return scores
+
+    def _wins_after(self, world: Game, plan: Plan) -> bool:
+        game = play_plan(world, plan)
+        if game is None or game.is_over:
+            return game is not None and game.status is Status.WON
+        result = solve_position(game.rules, position_of(game), max_nodes=self.max_nodes)
+        self.spent += result.nodes
+        return result.result == WINNABLE
+
+    # -- candidates -------------------------------------------------------------------------
+    def _moves(self) -> list[Plan]:
+        """The legal moves that repeat no board (or, if none, no position of this pass)."""
+        moves: list[Plan] = [(str(move),) for move in self.knowledge.view.legal_moves]
+        fresh = [plan for plan in moves if not repeats(self.knowledge, self.here, plan, strict=True)]
+        return fresh or [plan for plan in moves if not repeats(self.knowledge, self.here, plan, strict=False)]
+
+    def _talon(self) -> list[Plan]:
+        return [plan for plan in talon_plans(self.knowledge, self.here) if not self._repeats(plan)]
+
+    def _candidates(self, moves: list[Plan]) -> list[Plan]:
+        """Moves that step forward, talon plans some line plays or that are safe, and the lines' own plans."""
+        forward = [plan for plan in moves if self._forward(plan)]
+        talon = [plan for plan in self._talon() if self.votes[plan] or self._safe(plan)]
+        lines = [plan for plan in self.votes if not self._repeats(plan)]
+        return _unique(forward + talon + lines) or moves
+
+    def _repeats(self, plan: Plan) -> bool:
+        return repeats(self.knowledge, self.here, plan, strict=len(plan) > 1)
+
+    def _forward(self, plan: Plan) -> bool:
+        game = play_plan(self.here, plan)
+        return game is not None and steps_forward(progress(self.here), len(self.here.seen), game)
+
+    def _safe(self, plan: Plan) -> bool:
+        """A safe play, after draws that are all free (draw 1: a safe stock card's whole plan is free)."""
+        game = self.here.branch()
+        for text in plan[:-1]:
+            if text != str(DRAW) or not game.draw_is_free():
+                return False
+            game.play(text)
+        return game.is_safe_play(game.parse_move(plan[-1]))
+
+    def _shows_stock(self, plan: Plan) -> bool:
+        """Whether the plan is a draw that shows a stock card not seen yet (a choice made later knows it)."""
+        if plan != ("draw",):
+            return False
+        game = play_plan(self.here, plan)
+        return game is not None and len(game.seen) > len(self.here.seen)
+
+    def _explores(self, moves: list[Plan]) -> bool:
+        """Whether drawing is free now and shows a stock card not seen yet."""
+        view = self.knowledge.view
+        turned = self.knowledge.talon[view.waste_count : view.waste_count + view.draw_count]
+        unseen = any(card is None for card in turned)
+        return ("draw",) in moves and view.stock_count > 0 and unseen and self.here.draw_is_free()
+
+    def _promise(self, plan: Plan) -> tuple[bool, bool]:
+        """With no guess won, among the steps forward: a safe play, then a move that needs no draw."""
+        return self._safe(plan), plan[0] != str(DRAW)
+
+    # -- answers ----------------------------------------------------------------------------
+    def _answer(self, plan: Plan, reason: str, wins: int, samples: int) -> Hint:
+        votes = {" ".join(line): count for line, count in self.votes.items()}
+        why = _why(reason, wins, samples, self._rest(plan))
+        return Hint(plan[0], wins, samples, votes, self.number, plan, reason, why, self.spent)
+
+    def _none(self, reason: str, why: str) -> Hint:
+        votes = {" ".join(line): count for line, count in self.votes.items()}
+        return Hint(None, 0, len(self.results), votes, self.number, (), reason, why, self.spent)
+
+    def _rest(self, plan: Plan) -> str:
+        """The plan's moves after the first, in words: ``2 more draws, then w-4: 7♥ onto 8♠``."""
+        if len(plan) < 2:
+            return ""
+        game = self.here.branch()
+        for text in plan[:-1]:
+            game.play(text)
+        last = game.parse_move(plan[-1])
+        words = game.describe_play(last) if last.kind is MoveKind.PLAY else None
+        play = f"{last}: {words}" if words else str(last)
+        middle = plan[1:-1]
+        if middle and all(text == str(DRAW) for text in middle):
+            draws = f"{len(middle)} more draw{'s' if len(middle) > 1 else ''}"
+            return f"{draws}, then {play}"
+        if len(middle) > SPELLED:
+            return f"{len(middle)} more moves, then {play}"
+        return ", ".join([*middle, play])
+
+
+def _why(reason: str, wins: int, samples: int, rest: str) -> str:
+    """What a hint found, in words."""
+    record = f"wins in {wins} of {samples} guesses of the hidden cards"
+    then = f"then {rest}; " if rest else ""
+    if reason == SAFE:
+        return f"{then}a safe play, nothing can need that card any more; {record}"
+    if reason == EXPLORE:
+        return f"see the rest of the stock first, drawing now loses nothing; {record}"
+    if reason == GUESS:
+        return f"no win found in time in {samples} guesses of the hidden cards; this move gets furthest"
+    return f"{then}{record}"
+
+
+def _unique(plans: Iterable[Plan]) -> list[Plan]:
+    return list(dict.fromkeys(plans))

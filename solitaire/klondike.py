@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
-from solitaire.cards import KING, SUIT_SYMBOLS, SUITS, Card
+from solitaire.cards import FULL_DECK, KING, SUIT_SYMBOLS, SUITS, Card
 from solitaire.errors import InvalidMoveError
 from solitaire.game import CellText, Game, refuse
 from solitaire.moves import DRAW, FOUNDATION_SOURCES, PILES, Move, MoveKind
@@ -15,8 +15,12 @@ from solitaire.scoring import (
     WASTE_MOVE_POINTS,
     foundation_points,
 )
+from solitaire.shuffle import SplitMix64, shuffle_in_place
 from solitaire.variants import Family, Rules
 from solitaire.view import BoardView, FoundationView, PileView
+
+if TYPE_CHECKING:  # the knowledge module builds on the engine: its type is only named here
+    from solitaire.knowledge import Knowledge
 
 FOUNDATION_ORDER = "SHDC"
 """The order foundations are shown and named in (``fs fh fd fc``)."""
@@ -60,6 +64,47 @@ class KlondikeGame(Game):
     def scoring_rule(cls, rules: Rules) -> str:
         """The scoring, without the foundation-to-pile penalty where cards never leave the foundations."""
         return cls.scoring_text if rules.foundation_to_tableau else _SCORING + "."
+
+    @classmethod
+    def at(
+        cls,
+        rules: Rules,
+        piles: Sequence[tuple[Sequence[Card], Sequence[Card]]],
+        foundations: Mapping[str, int],
+        talon: Sequence[Card],
+        turned: int,
+        recycles: int,
+    ) -> KlondikeGame:
+        """A game already under way at this board, to look ahead from (its deck and log say nothing of the past).
+
+        ``piles``: each pile's face-down then face-up cards, bottom first; ``foundations``: the top
+        rank per suit; ``talon``: the waste bottom to top, then the stock in draw order, the first
+        ``turned`` of them on the waste.
+        """
+        game = cls(rules, FULL_DECK)
+        game.piles = [[*down, *up] for down, up in piles]
+        game.hidden = [len(down) for down, _ in piles]
+        game.waste, game.stock = list(talon[:turned]), list(reversed(talon[turned:]))
+        game.foundations = dict.fromkeys(SUITS, 0) | dict(foundations)
+        game.recycles = recycles
+        game.seen = {card for i, pile in enumerate(game.piles) for card in pile[game.hidden[i] :]} | set(game.waste)
+        game.visited = {game.layout_key(): (recycles, game.unseen())}
+        return game
+
+    @classmethod
+    def guess(cls, rules: Rules, knowledge: Knowledge, rng: SplitMix64) -> KlondikeGame:
+        """A game that looks exactly as ``knowledge`` says, each card the player has not seen dealt at random."""
+        view = knowledge.view
+        known = {card for pile in view.tableau for card in pile.cards} | cls.known_foundation_cards(view)
+        known |= knowledge.known_talon
+        unseen = iter(shuffle_in_place([card for card in FULL_DECK if card not in known], rng))
+        piles = [([next(unseen) for _ in range(pile.hidden)], pile.cards) for pile in view.tableau]
+        talon = [card if card is not None else next(unseen) for card in knowledge.talon]
+        foundations = {f.label: f.count for f in view.foundations}
+        world = cls.at(rules, piles, foundations, talon, view.waste_count, view.pass_number - 1)
+        world.seen |= knowledge.known_talon
+        world.visited = {world.layout_key(): (world.recycles, world.unseen())}
+        return world
 
     def _deal(self) -> None:
         self.piles, self.hidden, position = [], [], 0
@@ -176,6 +221,41 @@ class KlondikeGame(Game):
                     return None  # a king already heading its own pile: the move would change nothing
                 return index
         return None
+
+    def is_safe_play(self, move: Move) -> bool:
+        """A card sent home that no pile could need: both other-colour cards of the rank below are home.
+
+        Where cards may come back down, the other card of the same colour two ranks below must be
+        home too. A waste card only with draw 1 and unlimited passes (elsewhere taking it moves
+        every later card's place in the draw); in Gold Rush a move that empties a pile (which stops
+        the deal) is never safe.
+        """
+        card = self._moving_card(move) if move.kind is MoveKind.PLAY and move.target == "f" else None
+        if card is None or not self.fits_foundation(card):
+            return False
+        if move.source == "w" and (self.rules.max_passes is not None or set(self.rules.draw_counts) != {1}):
+            return False
+        empties = move.source in PILES and len(self.piles[int(move.source) - 1]) == 1
+        if empties and self.rules.deal_needs_full_tableau and (self.stock or self.waste):
+            return False
+        homes = self.foundations
+        other = [suit for suit in SUITS if Card(1, suit).is_red != card.is_red]
+        twin = next(suit for suit in SUITS if suit != card.suit and Card(1, suit).is_red == card.is_red)
+        return card.rank <= 2 or (
+            all(homes[suit] >= card.rank - 1 for suit in other)
+            and (not self.rules.foundation_to_tableau or homes[twin] >= card.rank - 2)
+        )
+
+    def draw_is_free(self) -> bool:
+        """Unlimited passes, and the stock stands at a multiple of the draw (or its end) before and after the draw.
+
+        Drawing then only walks the cycle of positions that turning the stock goes through anyway.
+        """
+        if self.rules.max_passes is not None or self._deal_blocker() is not None:
+            return False
+        count, talon, turned = self.draw_count, len(self.stock) + len(self.waste), len(self.waste)
+        after = min(turned + count, talon) if self.stock else 0
+        return all(place % count == 0 or place == talon for place in (turned, after))
 
     def is_solved(self) -> bool:
         """No face-down card, at most one card in stock and waste, and it can be reached."""

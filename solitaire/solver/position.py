@@ -1,8 +1,8 @@
 """Solve from the middle of a game: a position with every card known, searched by the deal solvers.
 
 A position is plain data (cards where they lie), built from a real game for the analysis or
-from a player's view plus sampled hidden cards for a hint; the searches start from it instead
-of from a deal.
+from a guess of the hidden cards for a hint (:func:`solitaire.knowledge.guess`); the searches
+start from it instead of from a deal.
 
 >>> from solitaire import new_game
 >>> game = new_game("draw1", seed=3)
@@ -14,16 +14,13 @@ of from a deal.
 from __future__ import annotations
 
 import time
-from collections import Counter
 from dataclasses import dataclass
 from typing import cast
 
 from solitaire.cards import FULL_DECK, Card
-from solitaire.friday13 import LABEL_RANKS, Friday13Game, next_rank
+from solitaire.friday13 import Friday13Game
 from solitaire.game import Game
-from solitaire.games import engine_for
 from solitaire.klondike import KlondikeGame
-from solitaire.shuffle import SplitMix64, shuffle_in_place
 from solitaire.solver import UNKNOWN, UNWINNABLE, WINNABLE, SolveResult
 from solitaire.solver.friday13 import Friday13Search
 from solitaire.solver.klondike.search import KlondikeSearch
@@ -39,7 +36,6 @@ from solitaire.solver.klondike.tables import (
     encode,
 )
 from solitaire.variants import Family, Rules
-from solitaire.view import BoardView
 
 
 @dataclass(frozen=True)
@@ -63,20 +59,6 @@ class KlondikePosition:
         piles = tuple((tuple(p[: board.hidden[i]]), tuple(p[board.hidden[i] :])) for i, p in enumerate(board.piles))
         talon = tuple(board.waste) + tuple(reversed(board.stock))
         return cls(piles, tuple(board.foundations.items()), talon, len(board.waste), board.recycles)
-
-    @classmethod
-    def sample(cls, view: BoardView, rng: SplitMix64) -> KlondikePosition:
-        """Deal the cards ``view`` does not show into its face-down places and the unseen talon."""
-        unknown = shuffle_in_place([card for card in FULL_DECK if card not in visible_cards(view)], rng)
-        piles = []
-        for pile in view.tableau:
-            down, unknown = unknown[: pile.hidden], unknown[pile.hidden :]
-            piles.append((tuple(down), pile.cards))
-        under = view.waste_count - len(view.waste_fan)
-        waste = tuple(unknown[:under]) + view.waste_fan
-        stock = tuple(unknown[under:])
-        foundations = tuple((f.label, f.count) for f in view.foundations)
-        return cls(tuple(piles), foundations, waste + stock, view.waste_count, view.pass_number - 1)
 
     def search(self, rules: Rules) -> KlondikePositionSearch:
         """A search that starts here."""
@@ -103,24 +85,6 @@ class Friday13Position:
         ranks = (tuple(card.rank for card in friday.stock), tuple(card.rank for card in friday.waste))
         return cls(tops, ranks[0], ranks[1], friday.recycles)
 
-    @classmethod
-    def sample(cls, view: BoardView, rng: SplitMix64) -> Friday13Position:
-        """Deal the ranks ``view`` does not show into the stock and the hidden waste."""
-        ranks = Counter({rank: 4 for rank in range(1, 14)})
-        tops = []
-        for index, foundation in enumerate(view.foundations):
-            rank = LABEL_RANKS[index]
-            for _ in range(foundation.count):
-                ranks[rank] -= 1
-                rank = next_rank(rank)
-            tops.append(foundation.top.rank if foundation.top else 0)
-        if view.waste_fan:
-            ranks[view.waste_fan[-1].rank] -= 1
-        unknown = shuffle_in_place(sorted(ranks.elements()), rng)
-        under = view.waste_count - len(view.waste_fan)
-        waste = tuple(unknown[:under]) + tuple(card.rank for card in view.waste_fan)
-        return cls(tuple(tops), tuple(unknown[under:]), waste, view.pass_number - 1)
-
     def search(self, rules: Rules) -> Friday13PositionSearch:
         """A search that starts here."""
         return Friday13PositionSearch(rules, self)
@@ -135,19 +99,8 @@ POSITIONS: dict[Family, type[KlondikePosition] | type[Friday13Position]] = {
 
 
 def position_of(game: Game) -> Position:
-    """Return the position of a real game (every card known: for solving after the game only)."""
+    """Return the position of a game with every card known: a real game once it is over, or a guess of one."""
     return POSITIONS[game.family].of_game(game)
-
-
-def visible_cards(view: BoardView) -> set[Card]:
-    """Cards whose place the view shows: foundations, face-up tableau cards and the waste fan."""
-    cards = {card for pile in view.tableau for card in pile.cards} | set(view.waste_fan)
-    return cards | engine_for(view.family).known_foundation_cards(view)
-
-
-def sample_position(view: BoardView, rng: SplitMix64) -> Position:
-    """Deal the cards the view does not show into its face-down places at random."""
-    return POSITIONS[view.family].sample(view, rng)
 
 
 class KlondikePositionSearch(KlondikeSearch):
@@ -222,7 +175,5 @@ __all__ = [
     "KlondikePosition",
     "Position",
     "position_of",
-    "sample_position",
     "solve_position",
-    "visible_cards",
 ]

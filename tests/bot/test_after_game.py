@@ -19,7 +19,8 @@ from bot.after_game import (
 )
 from bot.heavy import Priority, Scheduler
 from bot.storage.games import GameRecord
-from solitaire import game_to_json, new_game, view_of
+from solitaire import game_to_json, new_game
+from solitaire.knowledge import knowledge_of
 
 
 def record(**changes) -> GameRecord:
@@ -60,10 +61,13 @@ def test_hints_are_for_casual_games_only():
 
 
 async def test_the_work_pickles_for_a_worker_process_and_runs_off_the_loop():
-    view = view_of(new_game("draw3", seed=0))
-    assert pickle.loads(pickle.dumps(view)) == view
+    game = new_game("draw3", seed=0)
+    game.play("draw")
+    knowledge = knowledge_of(game)
+    assert pickle.loads(pickle.dumps(knowledge)) == knowledge
+    assert not [card for card in game.deck if card not in game.seen and repr(card) in repr(knowledge)]
     jobs = Scheduler(0)  # in threads here: the same jobs, the same pickled arguments
-    hint = await jobs.submit(hint_of, pickle.loads(pickle.dumps(view)), 1, 3, priority=Priority.HINT)
+    hint = await jobs.submit(hint_of, pickle.loads(pickle.dumps(knowledge)), 1, 3, priority=Priority.HINT)
     analysis = await jobs.submit(analyze_state, record().state, priority=Priority.ANALYSIS)
     assert pickle.loads(pickle.dumps(hint)) == hint and hint.move is not None
     assert pickle.loads(pickle.dumps(analysis)) == analysis

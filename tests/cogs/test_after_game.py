@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import threading
 from datetime import UTC, datetime
 from typing import Any
@@ -13,13 +14,18 @@ from PIL import Image
 from bot import after_game as after_game_jobs
 from bot import render_pool
 from bot.after_game import AfterGameClick, parse_after_game_click
+from bot.move_words import describe_move
 from bot.storage import games as games_db
 from bot.storage import replays as replays_db
 from cogs import after_game as after_game_cog
 from render import palette, render_board
 from render.layout import CARD_H, CARD_W, TOP_Y, column_x
+from solitaire import format_deck
 from solitaire.analysis import Analysis
+from solitaire.cli import main
 from solitaire.deals import DealRequest, ProvenDeal
+from solitaire.hint import hint_for
+from solitaire.knowledge import knowledge_of
 from tests.bot.decks import EASY_KLONDIKE, EASY_NUMBER
 from tests.cogs.test_game_flows import clicks_at_once, raw_clicks
 
@@ -166,6 +172,22 @@ async def test_hint_is_private_costs_points_and_marks_the_game(simcord_env, chan
     assert record is not None and '"hint"' in await games_db.game_state(simcord_env.bot.db, record)
     await alice.slash(channel, "solitaire end")
     assert await hinted_flag(simcord_env, 1) == 1  # written with the result, in the same statement
+
+
+async def test_the_hint_button_and_the_command_line_give_the_same_move_in_the_same_words(simcord_env, channel, alice):
+    board = await start(alice, channel)
+    await alice.slash(channel, "solitaire draw")
+    session = simcord_env.bot.sessions.get(1)
+    game = session.game
+    moves = " ".join(move for move, _ in game.log)
+    expected = hint_for(knowledge_of(game), number=1, salt=session.id)
+    words = describe_move(game, game.parse_move(expected.move))
+    out = io.StringIO()
+    common = ["--variant", "draw3", "--deck", format_deck(game.deck), "--moves", moves, "--rng", str(session.id)]
+    assert main(["hint", *common, "--json"], out) == 0
+    assert json.loads(out.getvalue()) == expected.to_dict()
+    answer = (await alice.click(board, label="Hint (−50)")).response
+    assert answer.content.startswith(f"Hint: **{words}** — {expected.why}."), answer.content
 
 
 async def test_a_forged_hint_on_a_daily_is_refused(simcord_env, channel, alice):

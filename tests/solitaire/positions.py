@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from solitaire import Card, new_game
-from solitaire.friday13 import Friday13Game
+from solitaire import Card, Game, new_game
+from solitaire.friday13 import STARTER_RANKS, Friday13Game
 from solitaire.klondike import KlondikeGame
 
 
@@ -51,3 +51,23 @@ def friday13(*, foundations: list[str], stock: str = "", waste: str = "", recycl
     game.recycles = recycles
     game.seen = set(game.waste) | {card for pile in game.foundations for card in pile}
     return game
+
+
+def reshuffle_unseen(
+    variant: str, seed: int, moves: list[str], permutation: list[int]
+) -> tuple[Game, tuple[Card, ...]]:
+    """The deck with the never-seen cards of the game after ``moves`` put in other places."""
+    game = new_game(variant, seed=seed)
+    for text in moves:
+        game.play(text)
+    # Friday 13 starts its first four foundations with the first J, Q, K and A of the deck: keep those ranks put
+    fixed = set(STARTER_RANKS) if variant == "friday13" else set()
+    places = [i for i, card in enumerate(game.deck) if card not in game.seen and card.rank not in fixed]
+    other = list(game.deck)
+    for place, source in zip(places, permutation, strict=False):
+        other[place] = game.deck[places[source % len(places)]]
+    if len(set(other)) != 52 or tuple(other) == game.deck:  # not a change: rotate the unseen cards instead
+        other = list(game.deck)
+        for k, place in enumerate(places):
+            other[place] = game.deck[places[(k + 1) % len(places)]]
+    return game, tuple(other)

@@ -134,4 +134,4 @@ def test_a_move_that_is_not_one_is_a_short_line_quoting_what_was_typed_and_point
 def test_a_hint_shows_the_score_it_leaves_at_once():
     text = play(new_game("draw3", seed=5), "hint\nquit\n")
     [hinted] = [line for line in text.splitlines() if "hint: " in line]
-    assert hinted.endswith("(won 2 of 10 samples; -50 points: score -50)"), hinted
+    assert hinted.endswith("guesses of the hidden cards; -50 points: score -50)"), hinted
