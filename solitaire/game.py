@@ -94,7 +94,8 @@ class Game(ABC):
         self._stack: list[_Snapshot] = []
         self._locked = False
         self._deal()
-        self.visited = {self.layout_key(): (self.recycles, self.unseen())}
+        self.visited = {}
+        self._note_visit()
 
     # -- what subclasses provide ---------------------------------------------
     @classmethod
@@ -237,15 +238,26 @@ class Game(ABC):
         so within a game what the player sees (with the pass) fixes the whole position; Friday 13
         plays every card for good. Equal keys in a later pass mean a pass that changed nothing.
         """
-        piles = " ".join(f"{pile.hidden}{''.join(map(str, pile.cards))}" for pile in self.view_piles())
+        return self._layout_key(self.view_piles())
+
+    def unseen(self) -> int:
+        """How many cards the player has never seen (face down, or in the stock and never turned)."""
+        return self._unseen(self.view_piles())
+
+    def _layout_key(self, view_piles: Sequence[PileView]) -> str:
+        piles = " ".join(f"{pile.hidden}{''.join(map(str, pile.cards))}" for pile in view_piles)
         homes = " ".join(f"{home.label}{home.count}" for home in self.view_foundations())
         text = f"{piles}/{homes}/{len(self.stock)}/{len(self.waste)}"
         return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
-    def unseen(self) -> int:
-        """How many cards the player has never seen (face down, or in the stock and never turned)."""
-        hidden = sum(pile.hidden for pile in self.view_piles())
+    def _unseen(self, view_piles: Sequence[PileView]) -> int:
+        hidden = sum(pile.hidden for pile in view_piles)
         return hidden + sum(card not in self.seen for card in (*self.stock, *self.waste))
+
+    def _note_visit(self) -> None:
+        """Record the position now in :attr:`visited` (the piles are looked at once for both figures)."""
+        piles = self.view_piles()
+        self.visited[self._layout_key(piles)] = (self.recycles, self._unseen(piles))
 
     def branch(self) -> Game:
         """An independent copy of the game to look ahead in (moves played on it leave this one alone)."""
@@ -326,7 +338,7 @@ class Game(ABC):
         else:
             self._stack.append(snapshot)
         self._after_move()
-        self.visited[self.layout_key()] = (self.recycles, self.unseen())
+        self._note_visit()
         if self._is_won():
             self._finish(Status.WON, clock)
         elif self._is_stuck():
