@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from bot.announcements import Announcement, Announcements
+from bot.background import BackgroundTasks, KeyedLocks
 from bot.competition import deal_from_json, deal_to_json
 from bot.deal_bank import Deal, DealBank
 from bot.errors import BotError
@@ -174,12 +175,12 @@ class ChallengeService:
         self.publish = publish
         self.ownership = ownership
         self._games: dict[int, int] = {}
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._locks = KeyedLocks()
         self._deadlines: dict[int, asyncio.Task[None]] = {}
         self._updates: dict[int, asyncio.Task[None]] = {}
         self._dirty: set[int] = set()
         self._last_update: dict[int, float] = {}
-        self._background: set[asyncio.Task[None]] = set()
+        self._tasks = BackgroundTasks("challenge")
         sessions.add_finish_listener(self._on_game_finished)
         self.announcements.register("challenge", self._compose_results)
 
@@ -243,7 +244,7 @@ class ChallengeService:
         self, challenge_id: int, user_id: int, reply: Literal["accepted", "declined"]
     ) -> ChallengeSnapshot:
         """Accept or decline (a member who accepted may still decline before playing)."""
-        async with self._lock(challenge_id):
+        async with self._locks.lock(challenge_id):
             challenge = await self._challenge(challenge_id)
             player = await self._player(challenge_id, user_id)
             if player.answer == "challenger":
@@ -329,11 +330,11 @@ class ChallengeService:
         challenge_id = self._games.pop(record.id, None) or await challenges_db.challenge_of_game(self.db, record.id)
         if challenge_id is not None:
             self._touch(challenge_id)
-            self._spawn(self._try_close(challenge_id), f"challenge-close-{challenge_id}")
+            self._tasks.spawn(self._try_close(challenge_id), f"challenge-close-{challenge_id}")
 
     async def _try_close(self, challenge_id: int) -> None:
         """Close the challenge if no more results can come: places, ratings and the results post, in one write."""
-        async with self._lock(challenge_id):
+        async with self._locks.lock(challenge_id):
             challenge = await self._challenge(challenge_id)
             if challenge.status != "open":
                 return
@@ -374,7 +375,7 @@ class ChallengeService:
     # -- timers, updates, restarts -----------------------------------------------------------------
     def _arm(self, challenge: ChallengeRecord) -> None:
         """Close the challenge at its deadline (once the attempts running then end)."""
-        self._deadlines[challenge.id] = self._spawn(self._at_deadline(challenge), f"challenge-{challenge.id}")
+        self._deadlines[challenge.id] = self._tasks.spawn(self._at_deadline(challenge), f"challenge-{challenge.id}")
 
     async def _at_deadline(self, challenge: ChallengeRecord) -> None:
         while (remaining := challenge.deadline - self.now()) > 0:
@@ -401,7 +402,9 @@ class ChallengeService:
         self._dirty.add(challenge_id)
         task = self._updates.get(challenge_id)
         if task is None or task.done():
-            self._updates[challenge_id] = self._spawn(self._update(challenge_id), f"challenge-update-{challenge_id}")
+            self._updates[challenge_id] = self._tasks.spawn(
+                self._update(challenge_id), f"challenge-update-{challenge_id}"
+            )
 
     async def _update(self, challenge_id: int) -> None:
         while challenge_id in self._dirty:
@@ -419,17 +422,13 @@ class ChallengeService:
 
     async def close(self) -> None:
         """Stop every timer (challenges stay stored, to resume at the next start)."""
-        tasks = list(self._background)
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await self._tasks.cancel_all()
         self._deadlines.clear()
         self._updates.clear()
 
     async def settle(self) -> None:
         """Wait for the closes already under way (tests)."""
-        while pending := [t for t in self._background if not t.done() and t.get_name().startswith("challenge-close")]:
-            await asyncio.gather(*pending, return_exceptions=True)
+        await self._tasks.settle("challenge-close")
 
     # -- helpers -------------------------------------------------------------------------------
     def _forget(self, challenge_id: int) -> None:
@@ -439,23 +438,6 @@ class ChallengeService:
                 task.cancel()
         self._dirty.discard(challenge_id)
         self._last_update.pop(challenge_id, None)
-
-    def _lock(self, challenge_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(challenge_id, asyncio.Lock())
-
-    def _spawn(self, work: Awaitable[None], name: str) -> asyncio.Task[None]:
-        async def run() -> None:
-            try:
-                await work
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("challenge task %s failed", name)
-
-        task = asyncio.get_running_loop().create_task(run(), name=name)
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
-        return task
 
     async def _challenge(self, challenge_id: int) -> ChallengeRecord:
         challenge = await challenges_db.get_challenge(self.db, challenge_id)

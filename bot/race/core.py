@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable
 
 from bot import errors
 from bot.announcements import Announcements
+from bot.background import BackgroundTasks, KeyedLocks
 from bot.deal_bank import Deal, DealBank
 from bot.race.errors import AlreadyRacingError, LobbyClosedError, UnknownRaceError
 from bot.race.model import LiveRace, Publisher
@@ -49,25 +49,8 @@ class RaceCore:
         """Standings and results handed to ``publish``, per race (for tests and benchmarks)."""
         self._live: dict[int, LiveRace] = {}
         self._games: dict[int, int] = {}
-        self._locks: dict[int, asyncio.Lock] = {}
-        self._background: set[asyncio.Task[None]] = set()
-
-    def _lock(self, race_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(race_id, asyncio.Lock())
-
-    def _spawn(self, work: Awaitable[None], name: str) -> asyncio.Task[None]:
-        async def run() -> None:
-            try:
-                await work
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("race task %s failed", name)
-
-        task = asyncio.get_running_loop().create_task(run(), name=name)
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
-        return task
+        self._locks = KeyedLocks()
+        self._tasks = BackgroundTasks("race")
 
     async def _race(self, race_id: int) -> RaceRecord:
         race = await races_db.get_race(self.db, race_id)

@@ -52,11 +52,11 @@ class RaceFinish(RaceStandings):
         if live is not None:
             live.finals[record.id] = final_standing(record.user_id, record, session.game)
             self._touch(race_id)
-        self._spawn(self._try_finish(race_id), f"race-finish-{race_id}")
+        self._tasks.spawn(self._try_finish(race_id), f"race-finish-{race_id}")
 
     async def _try_finish(self, race_id: int) -> None:
         """Finish the race once every racer's game is over: places, ratings and the results post, in one write."""
-        async with self._lock(race_id):
+        async with self._locks.lock(race_id):
             race = await self._race(race_id)
             if race.status != "running":
                 return
@@ -100,7 +100,7 @@ class RaceFinish(RaceStandings):
             if live.last_publish is not None:
                 wait = live.last_publish + STANDINGS_INTERVAL - self.now()
         if wait > 0:
-            self._spawn(self._deliver_after(wait), f"race-results-{race_id}")
+            self._tasks.spawn(self._deliver_after(wait), f"race-results-{race_id}")
         else:
             await self._deliver_after(0.0)
 

@@ -59,7 +59,7 @@ class RaceLobby(RaceStart):
             except races_db.SeatTakenError:
                 raise AlreadyRacingError(here=False) from None
         live = self._live[race.id] = LiveRace(race)
-        live.task = self._spawn(self._expire_lobby(race.id), f"race-lobby-{race.id}")
+        live.task = self._tasks.spawn(self._expire_lobby(race.id), f"race-lobby-{race.id}")
         return await self.snapshot(race.id)
 
     async def set_message(self, race_id: int, message_id: int) -> None:
@@ -76,7 +76,7 @@ class RaceLobby(RaceStart):
         :raises ActiveGameError: the member has a game running here.
         :raises MemberBusyError: a start or another join of this member is under way.
         """
-        async with self._lock(race_id):
+        async with self._locks.lock(race_id):
             race = await self._lobby(race_id)
             members = await races_db.racers(self.db, race_id)
             if any(r.user_id == user_id for r in members):
@@ -106,7 +106,7 @@ class RaceLobby(RaceStart):
 
         :raises RaceOverError: the race is over, or the member already left.
         """
-        async with self._lock(race_id):
+        async with self._locks.lock(race_id):
             race = await self._race(race_id)
             if race.status != "running":
                 raise RaceOverError()
@@ -115,7 +115,7 @@ class RaceLobby(RaceStart):
 
     async def leave(self, race_id: int, user_id: int) -> RaceSnapshot:
         """Take a racer out: from a lobby (a leaving host hands it on), or out of a running race (ranked last)."""
-        async with self._lock(race_id):
+        async with self._locks.lock(race_id):
             race = await self._race(race_id)
             if race.status == "running":
                 await self._leave_running(race, user_id)
@@ -133,7 +133,7 @@ class RaceLobby(RaceStart):
 
     async def start(self, race_id: int, user_id: int) -> RaceSnapshot:
         """Start a lobby now (host only, two racers or more)."""
-        async with self._lock(race_id):
+        async with self._locks.lock(race_id):
             race = await self._lobby(race_id)
             if race.host_id != user_id:
                 raise HostOnlyError("start")
@@ -144,7 +144,7 @@ class RaceLobby(RaceStart):
 
     async def cancel(self, race_id: int, user_id: int) -> RaceSnapshot:
         """Cancel a lobby (host only)."""
-        async with self._lock(race_id):
+        async with self._locks.lock(race_id):
             race = await self._lobby(race_id)
             if race.host_id != user_id:
                 raise HostOnlyError("cancel")
@@ -169,7 +169,7 @@ class RaceLobby(RaceStart):
         live = self._live[race_id]
         while (remaining := live.race.lobby_deadline - self.now()) > 0:
             await self.sleep(remaining)
-        async with self._lock(race_id):
+        async with self._locks.lock(race_id):
             if (await self._race(race_id)).status != "lobby":
                 return
             live.task = None

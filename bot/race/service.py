@@ -43,14 +43,14 @@ class RaceService(RaceLobby):
             live = self._live[race.id] = LiveRace(race)
             resumed.append(race.id)
             if race.status == "lobby":
-                live.task = self._spawn(self._expire_lobby(race.id), f"race-lobby-{race.id}")
+                live.task = self._tasks.spawn(self._expire_lobby(race.id), f"race-lobby-{race.id}")
                 continue
             for racer in await races_db.racers(self.db, race.id):
                 if racer.game_id is not None:
                     self._games[racer.game_id] = race.id
             if race.end_at is not None and self.now() < race.end_at:
                 await self._deal_all(race, await self._shared_deal(race))
-            live.task = self._spawn(self._run(race.id), f"race-{race.id}")
+            live.task = self._tasks.spawn(self._run(race.id), f"race-{race.id}")
             self._touch(race.id)
             await self._try_finish(race.id)
         return resumed
@@ -63,10 +63,7 @@ class RaceService(RaceLobby):
 
     async def close(self) -> None:
         """Stop every race task (races stay stored, to resume at the next start)."""
-        tasks = list(self._background)
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await self._tasks.cancel_all()
         self._live.clear()
 
     async def settle(self, *, results: bool = False) -> None:
@@ -75,5 +72,4 @@ class RaceService(RaceLobby):
         A results post waits for the standings interval on the clock: advance it before waiting for it.
         """
         names = ("race-finish", "race-results") if results else ("race-finish",)
-        while pending := [t for t in self._background if not t.done() and t.get_name().startswith(names)]:
-            await asyncio.gather(*pending, return_exceptions=True)
+        await self._tasks.settle(*names)

@@ -95,7 +95,7 @@ class RaceStandings(RaceCore):
             return
         live.dirty = True
         if live.flush is None or live.flush.done():
-            live.flush = self._spawn(self._flush(race_id), f"race-standings-{race_id}")
+            live.flush = self._tasks.spawn(self._flush(race_id), f"race-standings-{race_id}")
 
     async def _flush(self, race_id: int) -> None:
         live = self._live.get(race_id)

@@ -50,7 +50,7 @@ class RaceStart(RaceFinish):
             live.task.cancel()
         live.race = await self._race(race.id)
         await self._deal_all(live.race, deal)
-        live.task = self._spawn(self._run(race.id), f"race-{race.id}")
+        live.task = self._tasks.spawn(self._run(race.id), f"race-{race.id}")
 
     async def _shared_deal(self, race: RaceRecord) -> Deal:
         """The race's deal as stored at its start (a race before private deals: its public number)."""
