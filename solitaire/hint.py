@@ -10,8 +10,10 @@ salt, and solves each guess with a node budget, so the answer is deterministic. 
    forward by itself, and the draws that bring a seen stock card up to play it (when a guess's
    line plays it or the play is safe). A move back to a position already played is never one.
 2. Every candidate is judged in every won guess (the same guesses for all): is a win left after
-   it? A guess's own plan counts without a search. When the best two are within one guess of
-   each other, more guesses are dealt and only the close plans are judged on them.
+   it? A guess's own plan counts without a search. While plans stay close to the best (within
+   one guess plus a quarter of the won guesses: a few guesses cannot tell a 70% plan from a
+   90% one), more guesses are dealt, up to three rounds, and only the close plans are judged
+   on them.
 3. The plan that keeps a win in the most guesses is chosen (ties: a safe play, a draw that
    shows a stock card not seen yet, the plan most lines start with, the shorter, the first
    listed); the hint is its first move.
@@ -54,7 +56,11 @@ DEFAULT_SAMPLES = 10
 """Guesses of the hidden cards dealt first (as many again when the best plans are close)."""
 DEFAULT_MAX_NODES = 2_000
 """Search budget of one solve; a hint spends :data:`BUDGET_SOLVES` times this at most (nodes keep it deterministic)."""
-BUDGET_SOLVES = 20
+BUDGET_SOLVES = 30
+CLOSE_ROUNDS = 3
+"""Rounds of :data:`DEFAULT_SAMPLES` more guesses a close call gets at most, judging only the close plans."""
+CLOSE_SHARE = 0.25
+"""A plan is close to the best when it keeps a win in at most one guess plus this share of the won guesses fewer."""
 RETRY_FACTOR = 3
 """When under :data:`MIN_WON` guesses are won, new guesses get this many times the nodes (within half the budget)."""
 MIN_WON = 3
@@ -161,22 +167,29 @@ class _Hinter:
         return self._best(moves)
 
     def _best(self, moves: list[Plan]) -> Hint:
-        """Judge the candidates in every won guess, add guesses when the best are close, choose."""
+        """Judge the candidates in every won guess, deal more guesses for a close call, choose."""
         candidates = self._candidates(moves)
-        first = len(self.results)
         scores = self.judge(candidates, self.won)
-        ranked = sorted(candidates, key=lambda plan: self._rank(plan, scores), reverse=True)
-        judged = first
-        if len(ranked) > 1 and scores[ranked[0]] - scores[ranked[1]] <= 1 and self.spent < self.budget:
-            close = [plan for plan in ranked if scores[ranked[0]] - scores[plan] <= 1]
+        judged = len(self.results)
+        for _ in range(CLOSE_ROUNDS):
+            close = self._close(candidates, scores)
+            if len(close) < 2 or self.spent >= self.budget:
+                break
             seen = len(self.won)
             self.deal(self.samples, self.max_nodes)
             more = self.judge(close, self.won[seen:])
-            if more:
-                judged = len(self.results)
-                scores = {plan: scores[plan] + more[plan] for plan in close}
-                ranked = sorted(close, key=lambda plan: self._rank(plan, scores), reverse=True)
-        return self._answer(ranked[0], BEST, scores[ranked[0]], judged)
+            if not more:
+                break
+            judged = len(self.results)
+            candidates, scores = close, {plan: scores[plan] + more[plan] for plan in close}
+        best = max(candidates, key=lambda plan: self._rank(plan, scores))
+        return self._answer(best, BEST, scores[best], judged)
+
+    def _close(self, candidates: list[Plan], scores: dict[Plan, int]) -> list[Plan]:
+        """The plans whose score is near enough the best's for more guesses to change the choice."""
+        top = max(scores[plan] for plan in candidates)
+        margin = 1 + CLOSE_SHARE * len(self.won)
+        return [plan for plan in candidates if top - scores[plan] <= margin]
 
     def _rank(self, plan: Plan, scores: dict[Plan, int]) -> tuple[int, bool, bool, int, int]:
         return scores[plan], self._safe(plan), self._shows_stock(plan), self.votes[plan], -len(plan)
