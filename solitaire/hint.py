@@ -53,12 +53,12 @@ from solitaire.solver.position import position_of, solve_position
 __all__ = ["DEFAULT_MAX_NODES", "DEFAULT_SAMPLES", "Hint", "hint_for", "hint_seed"]
 
 DEFAULT_SAMPLES = 10
-"""Guesses of the hidden cards dealt first (as many again when the best plans are close)."""
+"""Guesses of the hidden cards dealt first (as many again for each round a close call gets)."""
 DEFAULT_MAX_NODES = 2_000
 """Search budget of one solve; a hint spends :data:`BUDGET_SOLVES` times this at most (nodes keep it deterministic)."""
 BUDGET_SOLVES = 30
 CLOSE_ROUNDS = 3
-"""Rounds of :data:`DEFAULT_SAMPLES` more guesses a close call gets at most, judging only the close plans."""
+"""Rounds of more guesses (as many as were dealt first) a close call gets at most, judging only the close plans."""
 CLOSE_SHARE = 0.25
 """A plan is close to the best when it keeps a win in at most one guess plus this share of the won guesses fewer."""
 RETRY_FACTOR = 3
