@@ -6,8 +6,13 @@ delivered, :meth:`ChampionRoles.compose` works out what is wanted *now* (the win
 with a podium, with the role set now; nobody when no role is set) against what the bot gave
 (``champion_holders``), and :meth:`ChampionRoles.deliver` makes the difference through the cog's
 :class:`RolePort`: the bot takes the role back only from members it gave it to, and writes each
-holder down before asking Discord, so a crash in between forgets nobody. A refusal (403, a deleted
-role) is noted for the next ``/solitaire config`` and the change is tried again later.
+holder down before asking Discord, so a crash in between forgets nobody. Each winner is asked for
+again (the cog looks at the roles the member holds now: one who lost the role meanwhile gets it back).
+A refusal (403, a deleted role) is noted for the admins (the next ``/solitaire config`` and their setup
+note) and the change is tried again later.
+
+The champion role must be cosmetic: :func:`champion_role_refusals` is the one rule, read when an admin
+sets the role and again before every grant (a role's permissions can change after it was set).
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from bot.announcements import Announcement, Announcements, Delivery
+from bot.invite import permission_name
 from bot.storage import Database
 from bot.storage import champions as champions_db
 from bot.storage import competition as competition_db
@@ -49,11 +55,76 @@ RoleCall = Callable[[int, int, int, str], Awaitable[RoleChange]]
 
 
 @dataclass(frozen=True)
+class RoleFacts:
+    """What the champion-role rule reads of a server's role (Discord's own types stay in the cog)."""
+
+    role_id: int
+    position: int
+    """Its place in the server's role list (0: @everyone; higher is above)."""
+    grants: frozenset[str]
+    """The permissions it grants (discord.py's flag names), in the server or in any channel's settings."""
+    managed: bool = False
+    """Given only by an integration (a bot's own role, the boosters' role)."""
+    everyone: bool = False
+    """The server's @everyone role."""
+
+
+@dataclass(frozen=True)
+class ServerRole:
+    """A role as the rule checks it before a grant: the role, and what @everyone has in its server."""
+
+    role: RoleFacts
+    everyone: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Setter:
+    """The member who sets the champion role: their highest role's position, and whether they own the server."""
+
+    top_position: int
+    owner: bool = False
+
+
+COSMETIC = "a champion role may only name and colour its members"
+
+
+def champion_role_refusals(role: RoleFacts, everyone: frozenset[str], setter: Setter | None = None) -> list[str]:
+    """Why ``role`` may not be the champion role (none: it may); ``setter``: also whether that member may choose it.
+
+    The role must be cosmetic (grant nothing beyond what ``everyone`` has), givable (not @everyone, not an
+    integration's) and, for a setter who does not own the server, below their own highest role.
+
+    >>> champion_role_refusals(RoleFacts(5, 3, frozenset({"send_messages"})), frozenset({"send_messages"}))
+    []
+    >>> kicker = RoleFacts(5, 3, frozenset({"kick_members"}))
+    >>> [refusal.split(":")[0] for refusal in champion_role_refusals(kicker, frozenset(), Setter(top_position=3))]
+    ['<@&5> grants **Kick Members** beyond what @everyone has', '<@&5> is not below your highest role']
+    """
+    mention = f"<@&{role.role_id}>"
+    if role.everyone:
+        return [f"{mention} is everyone's role"]
+    if role.managed:
+        return [f"{mention} is managed by an integration (a bot's or the boosters' role): nobody can give it"]
+    refusals = []
+    if extra := sorted(role.grants - everyone):
+        names = ", ".join(f"**{permission_name(flag)}**" for flag in extra)
+        refusals.append(f"{mention} grants {names} beyond what @everyone has: {COSMETIC}")
+    if setter is not None and not setter.owner and role.position >= setter.top_position:
+        refusals.append(f"{mention} is not below your highest role: choose a role you could manage yourself")
+    return refusals
+
+
+RoleLook = Callable[[int, int], Awaitable[ServerRole | None]]
+"""Looks up role ``role_id`` of server ``guild_id`` as it is now (``None``: unknown there, the grant will say)."""
+
+
+@dataclass(frozen=True)
 class RolePort:
-    """The cog's Discord calls: give a role, take one back."""
+    """The cog's Discord calls: give a role, take one back, look at a role as it is now."""
 
     give: RoleCall
     take: RoleCall
+    look: RoleLook
 
 
 @dataclass(frozen=True)
@@ -80,19 +151,19 @@ def plan(
 ) -> ChampionPlan:
     """Compare what is wanted (``winners`` of ``day`` holding ``role_id``) with what the bot gave (``held``).
 
-    A winner who holds the role from the bot already keeps it untouched (no call to Discord).
+    Every winner is given the role again, even one the bot's record says holds it: the cog looks at the
+    roles the member holds now (one who lost it meanwhile, by hand or by leaving, gets it back).
 
     >>> held = [Holder(1, 9, "2026-01-01", 5.0), Holder(2, 9, "2026-01-01", 5.0), Holder(4, 9, "2026-01-01", None)]
     >>> p = plan(7, 9, "2026-01-02", [2, 3, 4], held)
     >>> [h.user_id for h in p.take], [(h.user_id, h.daily_date) for h in p.give], sorted(p.held)
-    ([1], [(3, '2026-01-02'), (4, '2026-01-02')], [1, 2, 4])
+    ([1], [(2, '2026-01-02'), (3, '2026-01-02'), (4, '2026-01-02')], [1, 2, 4])
     >>> plan(7, None, "2026-01-02", [2, 3], held).take == tuple(held)
     True
     """
     wanted = set(winners) if role_id is not None and day is not None else set()
     take = tuple(h for h in held if h.role_id != role_id or h.user_id not in wanted)
-    given = {h.user_id for h in held if h.role_id == role_id and h.given_at is not None}
-    give = tuple(Holder(user_id, role_id, day, None) for user_id in sorted(wanted - given) if role_id and day)
+    give = tuple(Holder(user_id, role_id, day, None) for user_id in sorted(wanted) if role_id and day)
     return ChampionPlan(guild_id, role_id, give, take, frozenset(h.user_id for h in held if h.role_id == role_id))
 
 
@@ -127,19 +198,28 @@ class ChampionRoles:
         return Announcement(pending.guild_id, 0, "champion", text, False, pending.subject, change)
 
     async def deliver(self, announcement: Announcement) -> Delivery:
-        """Take the role back, then give it; note a refusal for the admins; say how it went."""
+        """Take the role back, then give it if it is still cosmetic; note a refusal for the admins; say how it went."""
         change = announcement.payload
         if self.port is None or not isinstance(change, ChampionPlan):
             return Delivery.FAILED
+        refusal = await self._refusal(change) if change.give else None
         outcomes = [await self._take(change.guild_id, holder) for holder in change.take]
-        outcomes += [await self._give(change.guild_id, h, h.user_id in change.held) for h in change.give]
-        problem = next((PROBLEMS[o] for o in outcomes if o in PROBLEMS), None)
+        if refusal is None:
+            outcomes += [await self._give(change.guild_id, h, h.user_id in change.held) for h in change.give]
+        problem = refusal or next((PROBLEMS[o] for o in outcomes if o in PROBLEMS), None)
         if problem is not None or all(o is not RoleChange.FAILED for o in outcomes):
             await champions_db.set_problem(self.db, change.guild_id, problem, self.now())
         if problem is not None:
             log.warning("server %s refused a champion role change: %s", change.guild_id, problem)
             return Delivery.FORBIDDEN
         return Delivery.FAILED if RoleChange.FAILED in outcomes else Delivery.POSTED
+
+    async def _refusal(self, change: ChampionPlan) -> str | None:
+        """Why the role may not be given now (its permissions may have changed since it was set), else ``None``."""
+        assert self.port is not None and change.role_id is not None
+        found = await self.port.look(change.guild_id, change.role_id)
+        refusals = champion_role_refusals(found.role, found.everyone) if found is not None else []
+        return "; and ".join(refusals) or None
 
     async def _take(self, guild_id: int, holder: Holder) -> RoleChange:
         """Take the role back from a member the bot gave it to; forget them once it is gone."""

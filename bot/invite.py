@@ -13,6 +13,17 @@ from dataclasses import dataclass
 
 SCOPES = ("bot", "applications.commands")
 """``bot`` adds the bot user to the server; ``applications.commands`` lets its slash commands appear there."""
+DISCORD_NAMES = {"manage_guild": "Manage Server", "moderate_members": "Timeout Members"}
+"""The permissions whose name in Discord's settings is not their flag's."""
+
+
+def permission_name(flag: str) -> str:
+    """Return a permission's name as Discord's settings show it.
+
+    >>> permission_name("send_messages"), permission_name("manage_guild")
+    ('Send Messages', 'Manage Server')
+    """
+    return DISCORD_NAMES.get(flag) or flag.replace("_", " ").title()
 
 
 @dataclass(frozen=True)
@@ -32,7 +43,7 @@ class Permission:
         >>> Permission("send_messages", "").name
         'Send Messages'
         """
-        return self.flag.replace("_", " ").title()
+        return permission_name(self.flag)
 
 
 PERMISSIONS: tuple[Permission, ...] = (

@@ -1,4 +1,4 @@
-"""The way in: notes given once (a player's first-board tip, an admin's note of what to configure).
+"""The way in: notes given once (a player's first-board tip, an admin's notes of what to configure or fix).
 
 "Once" is a row in ``onboarding_notes`` (V015), so it survives restarts; a note already given is
 also remembered in memory, so asking again costs no query. Nothing here knows Discord: the cog
@@ -13,7 +13,7 @@ from bot.competition import DEFAULT_TIMEZONE
 from bot.sessions import Clock
 from bot.storage import Database, StorageError
 from bot.storage.competition import GuildConfig
-from bot.storage.onboarding import EVERY_SERVER, give_note
+from bot.storage.onboarding import CHAMPION_PROBLEM, EVERY_SERVER, SERVER_SETUP, give_note
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +32,33 @@ def setup_note(config: GuildConfig) -> str | None:
     if not missing:
         return None
     return f"{SETUP_HEAD} {'; '.join(missing)}."
+
+
+def champion_warning(config: GuildConfig) -> str | None:
+    """Why the champion role could not be given or taken back lately, for the admins (``None``: nothing wrong)."""
+    if config.champion_problem is None:
+        return None
+    since = f" <t:{int(config.champion_problem_at)}:R>" if config.champion_problem_at is not None else ""
+    role = f" <@&{config.champion_role_id}>" if config.champion_role_id is not None else ""
+    return (
+        f"⚠️ I could not give or take back the champion role{role}{since} ({config.champion_problem}): "
+        "the change waits and is tried again. Fix it in Server Settings → Roles, or choose another role "
+        "with `/solitaire config champion_role`."
+    )
+
+
+def admin_notes(config: GuildConfig) -> list[tuple[str, str]]:
+    """The notes an admin of a server with ``config`` is due, each once: ``(note, text)``.
+
+    What to configure is one note per admin and server; each champion-role problem is another (its key
+    holds the time the problem began, so a new problem is told again).
+    """
+    notes = []
+    if (setup := setup_note(config)) is not None:
+        notes.append((SERVER_SETUP, setup))
+    if (warning := champion_warning(config)) is not None:
+        notes.append((f"{CHAMPION_PROBLEM}:{int(config.champion_problem_at or 0)}", warning))
+    return notes
 
 
 class Onboarding:

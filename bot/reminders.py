@@ -55,6 +55,8 @@ class DmOutcome(Enum):
     SENT = "sent"
     CLOSED = "closed"
     """Discord refused it for good (the member's DMs are closed to the bot): reminders are turned off."""
+    NOT_MEMBER = "not a member"
+    """The member left the server or was banned: no message, and it is settled (never tried again)."""
     FAILED = "failed"
     """A server error or a timeout: try again later."""
 
@@ -116,11 +118,13 @@ class Reminders:
         return Announcement(pending.guild_id, 0, "reminder", text, False, pending.subject, reminder)
 
     async def deliver(self, announcement: Announcement) -> Delivery:
-        """Send one reminder; a closed DM turns the member's reminders off (and is never retried)."""
+        """Send one reminder; a closed DM turns reminders off; neither it nor a former member's is tried again."""
         reminder = announcement.payload
         if self.send is None or not isinstance(reminder, Reminder):
             return Delivery.FAILED
         outcome = await self.send(reminder)
+        if outcome is DmOutcome.NOT_MEMBER:
+            return Delivery.DECLINED
         if outcome is DmOutcome.CLOSED:
             await players_db.refuse_reminders(self.db, reminder.user_id, self.now())
             return Delivery.DECLINED

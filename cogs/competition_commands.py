@@ -18,7 +18,10 @@ from discord.ext import commands
 
 from bot import competition, errors
 from bot.announcements import Announcement, Delivery
+from bot.champions import champion_role_refusals
 from bot.errors import fit_reply
+from bot.invite import permission_name
+from bot.onboarding import champion_warning
 from bot.stats_card import stats_card
 from bot.storage import champions as champions_db
 from bot.storage import competition as competition_db
@@ -28,6 +31,8 @@ from cogs.base import SolitaireCogBase
 from cogs.buttons import offer_view
 from cogs.errors import answer_privately, refusals
 from cogs.game_commands import VARIANT_CHOICES
+from cogs.habit import flags, role_facts, setter_of
+from cogs.quoting import quoted
 from cogs.race_commands import race_stats_lines, rating_board_of
 from render.stats_data import describe_stats_card
 from solitaire.variants import DEFAULT_VARIANT
@@ -61,15 +66,6 @@ def require_guild(interaction: discord.Interaction) -> int:
     if interaction.guild_id is None:
         raise errors.NotInServerError()
     return interaction.guild_id
-
-
-def permission_name(flag: str) -> str:
-    """Return a permission's name as Discord shows it.
-
-    >>> permission_name("send_messages")
-    'Send Messages'
-    """
-    return flag.replace("_", " ").title()
 
 
 class CompetitionCommands(SolitaireCogBase):
@@ -199,7 +195,7 @@ class CompetitionCommands(SolitaireCogBase):
             )
             rated = await races_db.member_ratings(self.db, guild_id, who.id)
             lines += race_stats_lines(rated, await races_db.first_places(self.db, guild_id, who.id))
-            embed = discord.Embed(title=f"Solitaire stats: {who.display_name}", description="\n".join(lines))
+            embed = discord.Embed(title=f"Solitaire stats: {quoted(who.display_name)}", description="\n".join(lines))
             card = await stats_card(self.db, guild_id, found, name=who.display_name, today=today)
             png = await self.bot.renders.render(card)
             alt = fit_reply(describe_stats_card(card), ALT_TEXT_LIMIT)
@@ -287,12 +283,12 @@ class CompetitionCommands(SolitaireCogBase):
     @config.command(name="champion_role", description="The role each day's daily winners get (empty: none)")
     @app_commands.describe(role="The champion role (leave empty to stop giving it and take it back)")
     async def config_champion_role(self, interaction: discord.Interaction, role: discord.Role | None = None) -> None:
-        """Set or clear the champion role (Manage Server only), if the bot may give it."""
+        """Set or clear the champion role (Manage Server only): cosmetic, theirs to choose, the bot's to give."""
         async with refusals(interaction):
             guild_id = await self._manager_guild(interaction)
             if guild_id is None:
                 return
-            if role is not None and (problem := champion_role_problem(interaction.guild, role)):
+            if role is not None and (problem := champion_role_problem(interaction, role)):
                 await answer_privately(interaction, problem)
                 return
             config, now, yesterday = await self._config_now(guild_id)
@@ -346,25 +342,26 @@ class CompetitionCommands(SolitaireCogBase):
         return Delivery.POSTED
 
 
-def champion_role_problem(guild: discord.Guild | None, role: discord.Role) -> str | None:
-    """Why the bot could not give ``role`` to members (what is missing), or ``None`` when it can."""
+def champion_role_problem(interaction: discord.Interaction, role: discord.Role) -> str | None:
+    """Why ``role`` may not be the champion role, set by this member and given by the bot, or ``None`` if it may."""
+    refusals = champion_role_refusals(
+        role_facts(role), flags(role.guild.default_role.permissions), setter_of(interaction.user)
+    )
     if role.is_default() or role.managed:
-        kind = "everyone's role" if role.is_default() else "managed by an integration (a bot's or the boosters' role)"
-        return f"{role.mention} cannot be given to members: it is {kind}. Choose another role."
-    me = guild.me if guild is not None else None
+        return f"I can't make {role.mention} the champion role: {refusals[0]}. Choose another role."
+    me = role.guild.me
     if me is None:
         return "I cannot see my own roles in this server yet: try again in a minute."
-    missing = []
     if not me.guild_permissions.manage_roles:
-        missing.append("I lack the **Manage Roles** permission: give it to my role in Server Settings → Roles")
+        refusals.append("I lack the **Manage Roles** permission: give it to my role in Server Settings → Roles")
     if role >= me.top_role:
-        missing.append(
+        refusals.append(
             f"{role.mention} is not below my highest role ({me.top_role.mention}): drag my role above it in "
             "Server Settings → Roles"
         )
-    if not missing:
+    if not refusals:
         return None
-    return f"I can't give {role.mention}: {'; and '.join(missing)}. Then set it again."
+    return f"I can't make {role.mention} the champion role: {'; and '.join(refusals)}. Then set it again."
 
 
 def _next_podium(config: competition_db.GuildConfig, now: datetime) -> str:
@@ -378,16 +375,9 @@ def config_warnings(config: competition_db.GuildConfig) -> str:
 
 
 def _champion_warning(config: competition_db.GuildConfig) -> str:
-    """A warning for the admins when Discord refused the last change of the champion role (else nothing)."""
-    if config.champion_problem is None:
-        return ""
-    since = f" <t:{int(config.champion_problem_at)}:R>" if config.champion_problem_at is not None else ""
-    role = f" <@&{config.champion_role_id}>" if config.champion_role_id is not None else ""
-    return (
-        f"\n⚠️ I could not give or take back the champion role{role}{since} ({config.champion_problem}): "
-        "the change waits and is tried again. Fix it in Server Settings → Roles, or choose another role "
-        "with `/solitaire config champion_role`."
-    )
+    """A warning for the admins when the last change of the champion role failed (else nothing)."""
+    warning = champion_warning(config)
+    return f"\n{warning}" if warning is not None else ""
 
 
 def _channel_warning(config: competition_db.GuildConfig) -> str:

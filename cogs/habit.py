@@ -15,11 +15,12 @@ import discord
 from discord.ext import commands
 
 from bot import competition
-from bot.champions import RoleChange, RolePort
+from bot.champions import RoleChange, RoleFacts, RolePort, ServerRole, Setter
 from bot.reminders import DmOutcome, Reminder
 from bot.storage import StorageError
 from bot.storage import players as players_db
 from cogs.base import SolitaireCogBase
+from cogs.quoting import quoted
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +39,7 @@ class HabitCommands(SolitaireCogBase):
 
     async def load_habit(self) -> None:
         """Make the daily service's role changes and reminders through this cog."""
-        self.daily.champions.use(RolePort(give=self._give_role, take=self._take_role))
+        self.daily.champions.use(RolePort(give=self._give_role, take=self._take_role, look=self._look_role))
         self.daily.reminders.use(self._send_reminder)
 
     async def unload_habit(self) -> None:
@@ -51,6 +52,12 @@ class HabitCommands(SolitaireCogBase):
 
     async def _take_role(self, guild_id: int, user_id: int, role_id: int, reason: str) -> RoleChange:
         return await self._change_role(guild_id, user_id, role_id, reason, give=False)
+
+    async def _look_role(self, guild_id: int, role_id: int) -> ServerRole | None:
+        """The role as it is now (the bot's cache, kept by Discord's role events), for the check before a grant."""
+        guild = self.bot.get_guild(guild_id)
+        role = guild.get_role(role_id) if guild is not None else None
+        return server_role(role) if role is not None else None
 
     async def _change_role(self, guild_id: int, user_id: int, role_id: int, reason: str, *, give: bool) -> RoleChange:
         """Give (or take back) a role; a member who already has it from someone else is left alone."""
@@ -79,11 +86,18 @@ class HabitCommands(SolitaireCogBase):
         return RoleChange.DONE
 
     async def _send_reminder(self, reminder: Reminder) -> DmOutcome:
-        """Send one streak reminder by direct message."""
+        """Send one streak reminder by direct message, only to a member of the server (not one who left)."""
         guild = self.bot.get_guild(reminder.guild_id)
         if guild is None:
             return DmOutcome.FAILED  # not connected to the server now: tried again (until its day ends)
-        text = competition.reminder_text(reminder.streak, guild.name, reminder.ends_at)
+        text = competition.reminder_text(reminder.streak, quoted(guild.name), reminder.ends_at)
+        try:
+            await guild.fetch_member(reminder.user_id)  # no member cache: ask Discord whether they are still in
+        except discord.NotFound:
+            return DmOutcome.NOT_MEMBER
+        except (TimeoutError, discord.HTTPException, aiohttp.ClientError) as error:
+            log.warning("could not check that user %s is in server %s: %s", reminder.user_id, guild.id, error)
+            return DmOutcome.FAILED
         try:
             channel = await self.bot.create_dm(discord.Object(id=reminder.user_id))
             await channel.send(text, allowed_mentions=NO_PINGS)
@@ -113,3 +127,28 @@ class HabitCommands(SolitaireCogBase):
                 await players_db.restore_refusal(self.db, user_id, self.bot.now())
         except StorageError as error:
             log.warning("could not check the reminders of user %s: %s", user_id, error)
+
+
+def flags(permissions: discord.Permissions) -> frozenset[str]:
+    """The names of the permissions set in ``permissions``."""
+    return frozenset(flag for flag, on in permissions if on)
+
+
+def role_facts(role: discord.Role) -> RoleFacts:
+    """What the champion-role rule reads of ``role``: its place, and what it grants in the server and its channels."""
+    grants = flags(role.permissions).union(
+        *(flags(channel.overwrites_for(role).pair()[0]) for channel in role.guild.channels)
+    )
+    return RoleFacts(role.id, role.position, grants, managed=role.managed, everyone=role.is_default())
+
+
+def server_role(role: discord.Role) -> ServerRole:
+    """``role`` and what @everyone has in its server."""
+    return ServerRole(role_facts(role), flags(role.guild.default_role.permissions))
+
+
+def setter_of(member: discord.Member | discord.User) -> Setter:
+    """The member setting the champion role: their highest role, and whether they own the server."""
+    if not isinstance(member, discord.Member):
+        return Setter(top_position=0)
+    return Setter(member.top_role.position, owner=member.guild.owner_id == member.id)

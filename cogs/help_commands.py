@@ -17,13 +17,13 @@ from discord.app_commands import Command
 from discord.ext import commands
 
 from bot.move_words import describe_move
-from bot.onboarding import setup_note
+from bot.onboarding import admin_notes
 from bot.pads import pad_for
 from bot.render_pool import BoardPicture
 from bot.rules_text import markdown
 from bot.storage import StorageError
 from bot.storage import competition as competition_db
-from bot.storage.onboarding import FIRST_BOARD, SERVER_SETUP
+from bot.storage.onboarding import FIRST_BOARD
 from bot.version import bot_version
 from cogs.base import SolitaireCogBase
 from cogs.errors import refusals
@@ -164,17 +164,13 @@ class HelpCommands(SolitaireCogBase):
 
     @commands.Cog.listener("on_app_command_completion")
     async def _setup_note_once(self, interaction: discord.Interaction, command: object) -> None:
-        """After a command of a member who may manage an unconfigured server, say once what to set."""
+        """After a command of a member who may manage the server, say once what to set or fix there."""
         guild_id, user_id = interaction.guild_id, interaction.user.id
         if guild_id is None or not interaction.permissions.manage_guild or not interaction.response.is_done():
             return
-        if self.onboarding.known(SERVER_SETUP, user_id, guild_id):
-            return
         try:
-            note = setup_note(await competition_db.guild_config(self.db, guild_id))
-            if note is None:
-                self.onboarding.remember(SERVER_SETUP, user_id, guild_id)  # configured: nothing to say
-            elif await self.onboarding.first_time(SERVER_SETUP, user_id, guild_id):
-                await interaction.followup.send(note, ephemeral=True)
+            for note, text in admin_notes(await competition_db.guild_config(self.db, guild_id)):
+                if await self.onboarding.first_time(note, user_id, guild_id):
+                    await interaction.followup.send(text, ephemeral=True)
         except (StorageError, discord.HTTPException) as error:
             log.warning("could not give the setup note in server %s: %s", guild_id, error)

@@ -42,9 +42,13 @@ async def set_champion_role(db: Database, guild_id: int, role_id: int | None, *,
 
 
 async def set_problem(db: Database, guild_id: int, problem: str | None, now: float) -> None:
-    """Note (or clear, with ``None``) why Discord refused to give or take back the server's champion role."""
+    """Note (or clear, with ``None``) why the server's champion role could not be given or taken back.
+
+    The same problem noted again keeps its first time: the admins are told of each problem once.
+    """
     await db.execute(
-        "UPDATE guild_settings SET champion_problem = ?1, champion_problem_at = ?2"
+        "UPDATE guild_settings SET champion_problem = ?1,"
+        " champion_problem_at = CASE WHEN champion_problem = ?1 THEN champion_problem_at ELSE ?2 END"
         " WHERE guild_id = ?3 AND (CAST(?1 AS TEXT) IS NOT NULL OR champion_problem IS NOT NULL)",
         (problem, now if problem is not None else None, guild_id),
     )

@@ -8,6 +8,8 @@ FIRST_BOARD = "first_board"
 """The one-line tip on a player's first board (given once, whatever the server: ``guild_id`` 0)."""
 SERVER_SETUP = "server_setup"
 """What an admin of an unconfigured server should set (given once per admin and server)."""
+CHAMPION_PROBLEM = "champion_problem"
+"""Why the champion role is not given or taken back: once per admin, server and problem (``champion_problem:<t>``)."""
 EVERY_SERVER = 0
 """The ``guild_id`` of a note given once in all servers."""
 

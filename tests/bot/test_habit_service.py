@@ -11,7 +11,7 @@ import pytest
 import bot.champions
 import bot.storage.reminders
 from bot.announcements import retry_delay
-from bot.champions import RoleChange, RolePort
+from bot.champions import RoleChange, RoleFacts, RolePort, ServerRole
 from bot.daily import DailyService
 from bot.reminders import REMIND_BEFORE, DmOutcome, Reminder
 from bot.shards import ONE_PROCESS, Ownership
@@ -25,6 +25,7 @@ from tests.conftest import make_deal_bank
 __all__ = ["db"]
 
 ROLE = 900
+EVERYONE = frozenset({"view_channel", "send_messages"})
 DAY = date(2026, 1, 1)
 
 
@@ -41,6 +42,8 @@ class Roles:
     calls: list[tuple[str, int, int]] = field(default_factory=list)
     script: list[RoleChange] = field(default_factory=list)
     crash_after_giving: bool = False
+    grants: frozenset[str] = frozenset()
+    """What the role grants (the champion role's permissions can change after it was set)."""
 
     async def give(self, guild_id: int, user_id: int, role_id: int, reason: str) -> RoleChange:
         self.calls.append(("give", user_id, role_id))
@@ -61,11 +64,17 @@ class Roles:
         self.has.discard((user_id, role_id))
         return RoleChange.DONE
 
+    async def look(self, guild_id: int, role_id: int) -> ServerRole:
+        return ServerRole(RoleFacts(role_id, 1, self.grants), EVERYONE)
+
+    def port(self) -> RolePort:
+        return RolePort(self.give, self.take, self.look)
+
 
 async def champion_service(db: Database, clock: Clock, roles: Roles) -> DailyService:
     service = make_service(db, clock, Channel())
     await champions_db.set_champion_role(db, GUILD, ROLE, podium_after="2000-01-01", now=clock())
-    service.champions.use(RolePort(roles.give, roles.take))
+    service.champions.use(roles.port())
     return service
 
 
@@ -168,6 +177,40 @@ async def test_a_changed_role_moves_the_champions_to_the_new_role(db):
     assert roles.has == {(1, ROLE + 1)}
 
 
+async def test_a_champion_who_lost_the_role_meanwhile_gets_it_back_when_winning_again(db):
+    roles = Roles()
+    clock, service = await with_a_champion(db, roles)
+    roles.has.discard((1, ROLE))  # an admin took it off by hand (or the member left and came back)
+    await results(db, service, DAY + timedelta(days=1), {1: 100})
+    await next_day(service, clock, DAY + timedelta(days=1))
+    assert roles.has == {(1, ROLE)}
+    assert roles.calls == [("give", 1, ROLE), ("give", 1, ROLE)]
+    [holder] = await champions_db.holders(db, GUILD)
+    assert (holder.daily_date, holder.given_at is not None) == ("2026-01-02", True)
+
+
+async def test_a_role_that_came_to_grant_a_permission_is_given_to_nobody_and_the_problem_noted_once(db):
+    roles = Roles()
+    clock, service = await with_a_champion(db, roles)
+    roles.grants = frozenset({"administrator", "view_channel"})  # an admin edited the role after setting it
+    await results(db, service, DAY + timedelta(days=1), {2: 100})
+    await next_day(service, clock, DAY + timedelta(days=1))
+    assert roles.calls == [("give", 1, ROLE), ("take", 1, ROLE)]  # taken back from yesterday's, given to nobody
+    assert roles.has == set()
+    config = await competition_db.guild_config(db, GUILD)
+    assert config.champion_problem is not None and "**Administrator**" in config.champion_problem
+    assert "View Channel" not in config.champion_problem  # @everyone has it
+    began = config.champion_problem_at
+    clock.at += timedelta(seconds=retry_delay(0))
+    await service.run_once()  # tried again: still refused, the problem is the same one (its first time kept)
+    assert roles.has == set() and (await competition_db.guild_config(db, GUILD)).champion_problem_at == began
+    roles.grants = frozenset()
+    clock.at += timedelta(seconds=retry_delay(1))
+    await service.run_once()
+    assert roles.has == {(2, ROLE)}
+    assert (await competition_db.guild_config(db, GUILD)).champion_problem is None
+
+
 # -- streak reminders --------------------------------------------------------------------------------
 @dataclass
 class Inbox:
@@ -268,6 +311,18 @@ async def test_a_closed_dm_turns_the_reminders_off_and_is_not_tried_again(db):
     assert await players_db.take_refusal(db, 1) and not await players_db.take_refusal(db, 1)  # told once
 
 
+async def test_a_reminder_to_a_member_who_left_the_server_is_settled_without_a_message(db):
+    inbox = Inbox(script=[DmOutcome.NOT_MEMBER])
+    clock, service = await streak_of_two(db, inbox)
+    await service.run_once()
+    clock.at += timedelta(hours=1)
+    await service.run_once()
+    assert inbox.sent == [] and inbox.script == []  # asked once, never again
+    rows = await db.fetchall("SELECT state FROM announcements WHERE kind = 'reminder'")
+    assert [row["state"] for row in rows] == ["dropped"]
+    assert (await players_db.player_settings(db, 1)).reminders  # their reminders elsewhere go on
+
+
 async def test_a_cluster_process_reminds_only_the_members_of_its_own_servers(db):
     clock, inbox = Clock(utc(2026, 1, 3, 8)), Inbox()
     service = await reminder_service(db, clock, inbox, Ownership(2, (1,)))  # GUILD 7 is on shard 0
@@ -289,12 +344,12 @@ async def test_a_change_asked_for_while_one_is_being_made_is_made_after_it(db):
         await champions_db.set_champion_role(db, GUILD, None, podium_after="2000-01-01", now=clock() + 1)
         return await give(guild_id, user_id, role_id, reason)
 
-    service.champions.use(RolePort(give_while_an_admin_clears_the_role, roles.take))
+    service.champions.use(RolePort(give_while_an_admin_clears_the_role, roles.take, roles.look))
     await next_day(service, clock, DAY)
     assert roles.has == {(1, ROLE)}  # the change begun before the admin's is made ...
     [row] = await db.fetchall("SELECT state, claimed_by FROM announcements WHERE kind = 'champion'")
     assert (row["state"], row["claimed_by"]) == ("waiting", None)  # ... and not marked done: it is due again
-    service.champions.use(RolePort(roles.give, roles.take))
+    service.champions.use(roles.port())
     clock.at += timedelta(seconds=2)
     await service.run_once()
     assert roles.has == set() and await champions_db.holders(db, GUILD) == []

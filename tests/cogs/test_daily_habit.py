@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 import discord
 import pytest
 from PIL import Image
+from simcord.actors import MemberActor
 
 import bot.announcements
 import cogs.competition_commands
@@ -130,7 +131,7 @@ async def test_a_role_the_bot_cannot_give_is_refused_naming_what_is_missing(simc
     missing = await admin.slash(channel, "solitaire config champion_role", role=below)
     assert "I lack the **Manage Roles** permission" in missing.response.content
     everyone = await admin.slash(channel, "solitaire config champion_role", role=guild.default_role)
-    assert "cannot be given to members" in everyone.response.content
+    assert f"<@&{guild.id}> is everyone's role" in everyone.response.content
     assert (await competition_db.guild_config(simcord_env.bot.db, guild.id)).champion_role_id is None
 
 
@@ -162,6 +163,108 @@ async def test_a_refused_change_is_reported_at_the_next_config_and_tried_again(
     assert holders(simcord_env, guild, champion) == {alice.id}
     again = await admin.slash(channel, "solitaire config timezone", timezone="UTC")
     assert "champion role" not in again.response.content
+
+
+@pytest.mark.parametrize(
+    ("grants", "named"),
+    [
+        (discord.Permissions(administrator=True), "**Administrator**"),
+        (discord.Permissions(manage_guild=True), "**Manage Server**"),
+        (discord.Permissions(manage_roles=True, kick_members=True), "**Kick Members**, **Manage Roles**"),
+        (discord.Permissions(mention_everyone=True), "**Mention Everyone**"),
+        (discord.Permissions(manage_messages=True), "**Manage Messages**"),
+    ],
+)
+async def test_a_role_that_grants_a_permission_is_refused_as_the_champion_role(
+    simcord_env, guild, channel, admin, grants, named
+):
+    mods = guild.create_role("Mods", permissions=grants)  # below the admin's own role and the bot's
+    refused = await admin.slash(channel, "solitaire config champion_role", role=mods)
+    assert refused.response.ephemeral
+    assert f"I can't make <@&{mods.id}> the champion role: <@&{mods.id}> grants {named} beyond" in (
+        refused.response.content
+    )
+    assert (await competition_db.guild_config(simcord_env.bot.db, guild.id)).champion_role_id is None
+
+
+async def test_a_channel_setting_that_grants_a_permission_counts_too(simcord_env, guild, channel, admin):
+    helpers = guild.create_role("Helpers")
+    guild.create_text_channel("help-desk", overwrites={helpers: discord.PermissionOverwrite(manage_messages=True)})
+    await simcord_env.settle()
+    refused = await admin.slash(channel, "solitaire config champion_role", role=helpers)
+    assert "grants **Manage Messages** beyond what @everyone has" in refused.response.content
+
+
+async def test_a_role_at_or_above_the_setters_highest_role_is_refused_unless_they_own_the_server(
+    simcord_env, guild, channel, admin
+):
+    server = simcord_env.backend.get_guild(guild.id)
+    bot_role = next(role for role in server.roles.values() if role.managed)
+    admins = next(role for role in server.roles.values() if role.name == "Admins")
+    legend = guild.create_role("Legend")
+    simcord_env.backend.reorder_roles(
+        guild.id,
+        [{"id": bot_role.id, "position": 10}, {"id": legend.id, "position": 5}, {"id": admins.id, "position": 4}],
+    )
+    await simcord_env.settle()
+    refused = await admin.slash(channel, "solitaire config champion_role", role=legend)
+    assert f"<@&{legend.id}> is not below your highest role" in refused.response.content
+    assert "below my highest role" not in refused.response.content  # the bot could give it
+    assert (await competition_db.guild_config(simcord_env.bot.db, guild.id)).champion_role_id is None
+
+    owner = MemberActor(simcord_env, guild, guild.owner)
+    done = await owner.slash(channel, "solitaire config champion_role", role=legend)
+    assert f"gets <@&{legend.id}> when the day's podium is due" in done.response.content
+    assert (await competition_db.guild_config(simcord_env.bot.db, guild.id)).champion_role_id == legend.id
+
+
+def champion_notes(result) -> list[str]:
+    return [followup.content for followup in result.followups if "champion role" in followup.content]
+
+
+async def test_a_role_given_a_permission_after_it_was_set_is_given_to_nobody_and_the_admins_told_once(
+    simcord_env, guild, channel, admin, alice
+):
+    champion = guild.create_role("Champion")
+    await admin.slash(channel, "solitaire config champion_role", role=champion)
+    await play(alice, channel)
+    simcord_env.backend.edit_role(guild.id, champion.id, {"permissions": discord.Permissions(administrator=True).value})
+    await advance_to(simcord_env, DAY_2 + timedelta(seconds=5))
+    assert holders(simcord_env, guild, champion) == set() and role_calls(simcord_env, champion) == []
+
+    [note] = champion_notes(await admin.slash(channel, "solitaire stats"))
+    assert f"the champion role <@&{champion.id}>" in note and "grants **Administrator** beyond" in note
+    assert champion_notes(await admin.slash(channel, "solitaire stats")) == []  # once
+    await simcord_env.advance_time(bot.announcements.retry_delay(0) + 1)  # tried again: still refused
+    assert holders(simcord_env, guild, champion) == set()
+    assert champion_notes(await admin.slash(channel, "solitaire stats")) == []  # the same problem: not again
+
+    simcord_env.backend.edit_role(guild.id, champion.id, {"permissions": 0})
+    await simcord_env.advance_time(bot.announcements.retry_delay(1) + 1)
+    assert holders(simcord_env, guild, champion) == {alice.id}
+    assert (
+        "champion role"
+        not in (await admin.slash(channel, "solitaire config timezone", timezone="UTC")).response.content
+    )
+
+
+async def test_a_champion_who_lost_the_role_meanwhile_gets_it_back_when_winning_again(
+    simcord_env, guild, channel, admin, alice, bob
+):
+    champion = guild.create_role("Champion")
+    await admin.slash(channel, "solitaire config champion_role", role=champion)
+    await play(alice, channel, score=True)
+    await play(bob, channel, "draw1")
+    await advance_to(simcord_env, DAY_2 + timedelta(seconds=5))
+    assert holders(simcord_env, guild, champion) == {alice.id, bob.id}
+    simcord_env.backend.remove_member_role(guild.id, alice.id, champion.id)  # taken off by hand
+    guild.remove_member(bob)  # bob leaves, and comes back without his roles
+    bob = guild.add_member(bob.user)
+    await simcord_env.settle()
+    await play(alice, channel, score=True)
+    await play(bob, channel, "draw1")
+    await advance_to(simcord_env, DAY_3 + timedelta(seconds=5))
+    assert holders(simcord_env, guild, champion) == {alice.id, bob.id}
 
 
 # -- streak reminders ------------------------------------------------------------------------------
@@ -243,6 +346,54 @@ async def test_a_closed_dm_turns_reminders_off_and_the_member_is_told_once_at_th
     assert note.ephemeral and note.content == cogs.habit.REMINDERS_REFUSED
     again = await alice.slash(channel, "solitaire settings")
     assert again.followups == [] and "Streak reminders are **off**" in again.response.content
+
+
+@pytest.mark.parametrize("leave", ["left", "banned"])
+async def test_a_member_who_left_or_was_banned_gets_no_reminder_and_it_is_not_tried_again(
+    simcord_env, guild, channel, alice, leave
+):
+    await alice.slash(channel, "solitaire settings", reminders=True)
+    await streak_of_two(simcord_env, channel, alice)
+    if leave == "left":
+        guild.remove_member(alice)
+    else:
+        simcord_env.backend.apply_ban(guild.id, alice.id, "spam")
+    await advance_to(simcord_env, DAY_3 + timedelta(hours=23))
+    assert alice.user.dm_channel.history() == []
+    rows = await simcord_env.bot.db.fetchall("SELECT state, attempts FROM announcements WHERE kind = 'reminder'")
+    assert [(row["state"], row["attempts"]) for row in rows] == [("dropped", 0)]
+    assert (await players_db.player_settings(simcord_env.bot.db, alice.id)).reminders  # still on elsewhere
+
+
+HOSTILE = "[Solitaire Support](https://phish.example/login)"
+
+
+async def test_a_server_name_made_of_markdown_shows_as_text_in_the_reminder(simcord_env, guild, channel, alice):
+    simcord_env.backend.edit_guild(guild.id, {"name": HOSTILE})
+    await alice.slash(channel, "solitaire settings", reminders=True)
+    await streak_of_two(simcord_env, channel, alice)
+    await advance_to(simcord_env, DAY_3 + timedelta(hours=20, seconds=1))
+    [reminder] = dms(alice)
+    assert "streak in **\\[Solitaire Support](https://phish.example/login)** ends" in reminder
+    assert "**[Solitaire Support]" not in reminder  # no masked link
+
+
+async def test_a_member_name_made_of_markdown_never_shows_raw_in_results_podiums_or_stats(
+    simcord_env, guild, channel, admin, alice
+):
+    mallory = guild.add_member(simcord_env.create_user("mallory"), nick=f"**@everyone** {HOSTILE}")
+    await admin.slash(channel, "solitaire config channel", channel=channel)
+    await play(mallory, channel, score=True)
+    await play(alice, channel)
+    await advance_to(simcord_env, DAY_2 + timedelta(seconds=5))
+    posts = public(channel)
+    assert any(f"<@{mallory.id}> scored" in post for post in posts)  # the result line: a mention
+    assert any(f"<@{mallory.id}> — **" in post for post in posts)  # the podium: a mention
+    assert not any("phish.example" in post or "@everyone" in post for post in posts)
+
+    shown = await alice.slash(channel, "solitaire stats", member=mallory)
+    title = shown.response.embeds[0].title
+    assert title == "Solitaire stats: \\*\\*@\u200beveryone\\*\\* \\[Solitaire Support](https://phish.example/login)"
 
 
 # -- milestones --------------------------------------------------------------------------------------
