@@ -7,7 +7,9 @@ direct message :data:`REMIND_BEFORE` before the server's day ends. Each is an an
 :meth:`Reminders.queue_due` in the daily service's rounds, claimed by one process and retried like a
 post. It is checked again when it is sent (the member may have played meanwhile, or turned them off).
 A closed DM turns the member's reminders off (:data:`bot.announcements.Delivery.DECLINED`); they are
-told at their next command. Nothing here knows Discord: the cog sends the message (:data:`SendReminder`).
+told at their next command. A member who left the server (or was banned) gets no message, and the
+reminder is settled the same way, without turning their reminders off. Nothing here knows Discord:
+the cog sends the message (:data:`SendReminder`).
 """
 
 from __future__ import annotations

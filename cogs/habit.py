@@ -2,7 +2,8 @@
 
 A mixin of :class:`cogs.solitaire.Solitaire`. When and to whom is decided in ``bot/`` (the daily
 service's :class:`~bot.champions.ChampionRoles` and :class:`~bot.reminders.Reminders`, which deliver
-them once through the announcements); this module only makes the calls and says how each went. It also
+them once through the announcements); this module only makes the calls and says how each went, and
+describes a role to the cosmetic rule (:func:`bot.champions.champion_role_refusals`). It also
 tells a member whose reminders a closed DM turned off, privately, after their next command.
 """
 

@@ -148,3 +148,19 @@ async def test_a_challenge_game_is_the_members_one_running_game(simcord_env, cha
     third = await bob.click(message, label="Play")
     assert third.response.ephemeral and "one attempt" in third.response.content
     assert board is not None
+
+
+async def test_a_member_name_made_of_markdown_never_shows_raw_in_the_challenge_or_its_results(
+    simcord_env, guild, channel, bob
+):
+    mallory = guild.add_member(
+        simcord_env.create_user("mallory"), nick="**@everyone** [Support](https://phish.example/login)"
+    )
+    message = await open_challenge(mallory, channel, bob, open=True)
+    await attempt(bob, message)
+    await attempt(mallory, message)
+    await simcord_env.advance_time(3)
+    shown = text(message)
+    assert "Challenge results" in shown and f"<@{mallory.id}> · **" in shown  # members are named by mention
+    posted = [m.content for m in channel.history()] + [text(m) for m in channel.history() if m.embeds]
+    assert not any("phish.example" in post or "@everyone" in post for post in posted)
