@@ -31,7 +31,7 @@ from cogs.base import SolitaireCogBase
 from cogs.buttons import offer_view
 from cogs.errors import answer_privately, refusals
 from cogs.game_commands import VARIANT_CHOICES
-from cogs.habit import flags, role_facts, setter_of
+from cogs.habit import server_role, setter_of
 from cogs.quoting import quoted
 from cogs.race_commands import race_stats_lines, rating_board_of
 from render.stats_data import describe_stats_card
@@ -344,9 +344,8 @@ class CompetitionCommands(SolitaireCogBase):
 
 def champion_role_problem(interaction: discord.Interaction, role: discord.Role) -> str | None:
     """Why ``role`` may not be the champion role, set by this member and given by the bot, or ``None`` if it may."""
-    refusals = champion_role_refusals(
-        role_facts(role), flags(role.guild.default_role.permissions), setter_of(interaction.user)
-    )
+    facts = server_role(role)
+    refusals = champion_role_refusals(facts.role, facts.everyone, setter_of(interaction.user))
     if role.is_default() or role.managed:
         return f"I can't make {role.mention} the champion role: {refusals[0]}. Choose another role."
     me = role.guild.me
@@ -361,7 +360,7 @@ def champion_role_problem(interaction: discord.Interaction, role: discord.Role) 
         )
     if not refusals:
         return None
-    return f"I can't make {role.mention} the champion role: {'; and '.join(refusals)}. Then set it again."
+    return f"I can't make {role.mention} the champion role: {'; and '.join(refusals)}. Fix it or choose another role."
 
 
 def _next_podium(config: competition_db.GuildConfig, now: datetime) -> str:
