@@ -39,7 +39,7 @@ from datetime import date
 from typing import Any
 
 from bot.announcements import Announcement, Delivery
-from bot.champions import RoleChange, RolePort
+from bot.champions import RoleChange, RoleFacts, RolePort, ServerRole
 from bot.daily import DailyService
 from bot.deal_bank import DealBank
 from bot.reminders import DmOutcome, Reminder
@@ -148,7 +148,10 @@ def habit_calls(args: argparse.Namespace) -> tuple[RolePort, Callable[[Reminder]
         write_line(args.posts, f"{args.tag} remind {reminder.guild_id} {reminder.user_id} {reminder.streak}")
         return DmOutcome.SENT
 
-    return RolePort(role_call("give"), role_call("take")), remind
+    async def look(guild_id: int, role_id: int) -> ServerRole:
+        return ServerRole(RoleFacts(role_id, 1, frozenset()), frozenset())  # a cosmetic role
+
+    return RolePort(role_call("give"), role_call("take"), look), remind
 
 
 async def announce(
