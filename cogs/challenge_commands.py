@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import re
+import sqlite3
 from dataclasses import dataclass
 from typing import Any, Literal, cast, get_args
 
@@ -27,6 +28,7 @@ from bot.challenges import (
 )
 from bot.client import UNEXPECTED
 from bot.competition import format_time, variant_title
+from bot.ratings import PROVISIONAL_RACES, rating_change_text
 from cogs.base import SolitaireCogBase
 from cogs.errors import answer_privately, refusals
 from cogs.game_commands import VARIANT_CHOICES
@@ -140,7 +142,7 @@ class ChallengeCommands(SolitaireCogBase):
         opponent6="Another member (optional)",
         opponent7="Another member (optional)",
         hours=f"When it closes at the latest, in hours (default {DEFAULT_HOURS})",
-        open="Show the scores as they come (default: hidden until it closes)",
+        open="Show the scores as they come; an open challenge is not rated (default: hidden until it closes)",
     )
     @app_commands.choices(variant=VARIANT_CHOICES)
     async def challenge(
@@ -165,20 +167,46 @@ class ChallengeCommands(SolitaireCogBase):
             named = [m for m in (opponent, opponent2, opponent3, opponent4, opponent5, opponent6, opponent7) if m]
             if any(member.bot for member in named):
                 raise OpponentsError("Bots do not play solitaire: name members of this server.")
-            snapshot = await self.bot.challenges.open(
-                guild_id=interaction.guild_id,
-                channel_id=interaction.channel_id or 0,
-                challenger_id=interaction.user.id,
-                variant=variant,
-                opponents=[member.id for member in named],
-                hours=hours,
-                show_scores=open,
-            )
-            callback = await interaction.response.send_message(**challenge_message(snapshot))
-            message = callback.resource if isinstance(callback.resource, discord.Message) else None
-            if message is None:
-                message = await interaction.original_response()
-            await self.bot.challenges.set_message(snapshot.challenge.id, message.id)
+            service, guild_id, user = self.bot.challenges, interaction.guild_id, interaction.user.id
+            ids = [member.id for member in named]
+            await service.check_open(guild_id=guild_id, challenger_id=user, variant=variant, opponents=ids, hours=hours)
+            if not service.deals.ready(variant):  # a deal is solved now: Discord waits 3 s for an answer
+                await interaction.response.defer(thinking=True)
+            try:
+                snapshot = await service.open(
+                    guild_id=guild_id,
+                    channel_id=interaction.channel_id or 0,
+                    challenger_id=user,
+                    variant=variant,
+                    opponents=ids,
+                    hours=hours,
+                    show_scores=open,
+                )
+            except ChallengeError:
+                if interaction.response.is_done():  # refused after all (a second open of theirs won the race)
+                    await interaction.delete_original_response()
+                raise
+            await self._show_new_challenge(interaction, snapshot)
+
+    async def _show_new_challenge(self, interaction: discord.Interaction, snapshot: ChallengeSnapshot) -> None:
+        """Post the new challenge's message and store its id; if either fails, cancel the challenge and say so."""
+        service, challenge_id = self.bot.challenges, snapshot.challenge.id
+        try:
+            message = await _post(interaction, challenge_message(snapshot))
+        except discord.HTTPException as error:  # e.g. the interaction expired: nobody sees the challenge
+            log.warning("challenge %s: its message could not be posted, so it is cancelled: %s", challenge_id, error)
+            await service.cancel(challenge_id)
+            return
+        try:
+            await service.set_message(challenge_id, message.id)
+        except sqlite3.OperationalError as error:
+            log.warning("challenge %s: its message id not stored, so it is cancelled: %s", challenge_id, error)
+            await service.cancel(challenge_id)
+            try:
+                await message.edit(**cancelled_message(snapshot))
+            except discord.HTTPException as failed:
+                log.warning("challenge %s: could not mark its message cancelled: %s", challenge_id, failed)
+            await answer_privately(interaction, NOT_SAVED)
 
     # -- buttons ---------------------------------------------------------------------------
     async def handle_challenge_click(self, interaction: discord.Interaction, click: ChallengeClick | None) -> None:
@@ -203,7 +231,10 @@ class ChallengeCommands(SolitaireCogBase):
             return
         reply: Literal["accepted", "declined"] = "accepted" if click.action == "accept" else "declined"
         snapshot = await service.answer(click.challenge_id, user, reply)
-        await interaction.response.edit_message(**challenge_message(snapshot))
+        try:
+            await interaction.response.edit_message(**challenge_message(snapshot))  # the click first
+        finally:
+            await service.close_if_over(click.challenge_id)  # then the close, and its results post
 
     async def publish_challenge(self, snapshot: ChallengeSnapshot) -> None:
         """Show a snapshot on the public challenge message (failures are logged)."""
@@ -228,6 +259,21 @@ class ChallengeCommands(SolitaireCogBase):
         )
 
 
+NOT_SAVED = (
+    "Your challenge could not be saved (the bot's database is busy), so it is cancelled and its message says so. "
+    "Nothing was played: try `/solitaire challenge` again in a moment."
+)
+
+
+async def _post(interaction: discord.Interaction, shown: dict[str, Any]) -> discord.Message:
+    """Answer the command with the public message (filling the deferred answer, if deferred); return it."""
+    if interaction.response.is_done():
+        return await interaction.edit_original_response(**shown)
+    callback = await interaction.response.send_message(**shown)
+    message = callback.resource if isinstance(callback.resource, discord.Message) else None
+    return message if message is not None else await interaction.original_response()
+
+
 # -- the challenge message --------------------------------------------------------------------
 def challenge_message(snapshot: ChallengeSnapshot) -> dict[str, Any]:
     """Keyword arguments for the challenge message as the snapshot stands (embed and buttons)."""
@@ -245,7 +291,11 @@ def open_embed(snapshot: ChallengeSnapshot) -> discord.Embed:
         closes = f"Closes <t:{deadline}:R> (<t:{deadline}:f>), or once everyone named has answered and played."
     else:
         closes = "No more attempts: it closes once the attempts still running end."
-    scores = "Scores show as they come." if challenge.show_scores else "Scores stay hidden until it closes."
+    scores = (
+        "Scores show as they come, so it is not rated."
+        if challenge.show_scores
+        else "Scores stay hidden until it closes."
+    )
     lines = [
         f"<@{challenge.challenger_id}> challenges {others}: one try each at the same deal, five minutes from the "
         "moment you open your board (**Play**).",
@@ -287,8 +337,23 @@ def results_embed(snapshot: ChallengeSnapshot) -> discord.Embed:
     embed = discord.Embed(
         title=f"🏆 Challenge results · {variant_title(challenge.variant)}", description="\n".join(lines), colour=_COLOUR
     )
-    embed.set_footer(text="ranked as the dailies: points, then time used; equal results share a place")
+    embed.set_footer(
+        text="ranked as the dailies: points, then time used; equal results share a place · "
+        f"? = provisional (under {PROVISIONAL_RACES} races)"
+    )
     return embed
+
+
+def cancelled_message(snapshot: ChallengeSnapshot) -> dict[str, Any]:
+    """Keyword arguments for the message of a challenge cancelled before anyone could play it."""
+    challenge = snapshot.challenge
+    embed = discord.Embed(
+        title=f"⚔️ Challenge cancelled · {variant_title(challenge.variant)}",
+        description=f"<@{challenge.challenger_id}>'s challenge could not be saved, so it is cancelled: "
+        "nobody played it. Start a new one with `/solitaire challenge`.",
+        colour=discord.Colour.light_grey(),
+    )
+    return {"content": None, "embed": embed, "view": None, "allowed_mentions": discord.AllowedMentions.none()}
 
 
 def _result_line(line: Line) -> str:
@@ -297,8 +362,7 @@ def _result_line(line: Line) -> str:
     text = f"{medal} <@{line.user_id}> · **{line.score}** pts · {format_time(line.seconds_used)} · {ending}"
     if line.rating_after is None or line.rating_before is None:
         return f"{text} · not rated"
-    change = round(line.rating_after) - round(line.rating_before)
-    return f"{text} · rating {round(line.rating_after)} ({change:+d})"
+    return f"{text} · {rating_change_text(line.rating_before, line.rating_after, provisional=line.provisional)}"
 
 
 _LABELS: dict[ChallengeAction, tuple[str, discord.ButtonStyle]] = {

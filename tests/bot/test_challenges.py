@@ -24,6 +24,7 @@ from tests.conftest import make_deal_bank
 GUILD, CHANNEL = 1, 5
 ALICE, BOB, CAROL, DAN = 11, 12, 13, 14
 HOUR = 3600.0
+MESSAGE = 9000
 
 
 @pytest_asyncio.fixture
@@ -97,6 +98,7 @@ async def challenge(world: World, *opponents: int, show_scores: bool = False, ho
         hours=hours,
         show_scores=show_scores,
     )
+    await world.challenges.set_message(snapshot.challenge.id, MESSAGE + snapshot.challenge.id)  # the cog posted it
     return snapshot.challenge.id
 
 

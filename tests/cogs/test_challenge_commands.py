@@ -98,7 +98,7 @@ async def test_three_members_one_declines_one_plays_late_a_restart_and_the_close
 
 async def test_open_scores_show_as_they_come_and_it_closes_once_everyone_played(simcord_env, channel, alice, bob):
     message = await open_challenge(alice, channel, bob, open=True)
-    assert "Scores show as they come." in text(message)
+    assert "Scores show as they come, so it is not rated." in text(message)
     await attempt(bob, message)
     await simcord_env.advance_time(3)
     assert f"<@{bob.id}> · **" in text(message) and "pts" in text(message)
