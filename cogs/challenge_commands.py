@@ -7,6 +7,7 @@ ordinary game boards, sent privately.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 import sqlite3
@@ -196,6 +197,8 @@ class ChallengeCommands(SolitaireCogBase):
         except discord.HTTPException as error:  # e.g. the interaction expired: nobody sees the challenge
             log.warning("challenge %s: its message could not be posted, so it is cancelled: %s", challenge_id, error)
             await service.cancel(challenge_id)
+            with contextlib.suppress(discord.HTTPException):  # the interaction may be gone too
+                await answer_privately(interaction, NOT_POSTED)
             return
         try:
             await service.set_message(challenge_id, message.id)
@@ -259,6 +262,7 @@ class ChallengeCommands(SolitaireCogBase):
         )
 
 
+NOT_POSTED = "Discord did not take your challenge's message, so it is cancelled: try `/solitaire challenge` again."
 NOT_SAVED = (
     "Your challenge could not be saved (the bot's database is busy), so it is cancelled and its message says so. "
     "Nothing was played: try `/solitaire challenge` again in a moment."

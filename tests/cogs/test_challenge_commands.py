@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
+import re
+import sqlite3
 from typing import Any
 
 import discord
 import pytest
 
+from bot.challenges import MAX_OPEN_PER_MEMBER, MESSAGE_WRITES
 from bot.storage import challenges as challenges_db
+from cogs import challenge_commands
 from cogs.challenge_commands import parse_challenge_click
 from tests.bot.decks import EASY_NUMBER
 from tests.cogs.test_game_flows import labels, raw_clicks
@@ -148,3 +153,132 @@ async def test_a_challenge_game_is_the_members_one_running_game(simcord_env, cha
     third = await bob.click(message, label="Play")
     assert third.response.ephemeral and "one attempt" in third.response.content
     assert board is not None
+
+
+SLOW = 5.0
+"""Seconds a slow step takes: past Discord's 3 s for a first answer."""
+
+
+def slowed(monkeypatch: Any, owner: Any, name: str, seconds: float = SLOW) -> None:
+    """Make ``owner.name`` (a coroutine function) take ``seconds`` before it runs: a deal solve, a slow post."""
+    real = getattr(owner, name)
+
+    async def slow(*args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(seconds)
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, slow)
+
+
+async def stored_challenges(env: Any) -> list[tuple[int, str, int | None]]:
+    rows = await env.bot.db.fetchall("SELECT id, status, message_id FROM challenges ORDER BY id")
+    return [(row["id"], row["status"], row["message_id"]) for row in rows]
+
+
+async def test_a_member_with_five_open_challenges_is_told_where_they_are_before_any_solve(
+    simcord_env, channel, alice, bob, monkeypatch
+):
+    messages = [await open_challenge(alice, channel, bob) for _ in range(MAX_OPEN_PER_MEMBER)]
+    solves = []
+    monkeypatch.setattr(simcord_env.bot.challenges.deals, "take", lambda variant: solves.append(variant))
+    refused = await alice.slash(channel, "solitaire challenge", opponent=bob)
+    assert not refused.deferred and refused.response.ephemeral, refused
+    shown = refused.response.content
+    assert f"You have {MAX_OPEN_PER_MEMBER} open challenges in this server" in shown
+    assert all(f"/{channel.id}/{message.id}" in shown for message in messages)
+    assert solves == [] and len(await stored_challenges(simcord_env)) == MAX_OPEN_PER_MEMBER
+
+
+async def test_a_challenge_waiting_for_its_deal_defers_and_its_message_works(
+    simcord_env, channel, alice, bob, monkeypatch
+):
+    slowed(monkeypatch, simcord_env.bot.challenges.deals, "take")  # an empty bank: the deal is solved now
+    result = await alice.slash(channel, "solitaire challenge", variant="draw3", opponent=bob)
+    assert result.deferred and not result.ephemeral
+    await simcord_env.advance_time(SLOW)
+    message = result.response
+    assert "⚔️ Challenge" in text(message) and set(labels(message)) == {"Play", "Accept", "Decline"}
+    accepted = await bob.click(message, label="Accept")
+    assert accepted.acknowledged and f"<@{bob.id}> · accepted" in text(message)
+    assert await stored_challenges(simcord_env) == [(1, "open", message.id)]
+
+
+async def test_a_challenge_whose_message_could_not_be_posted_is_cancelled_and_posts_nothing(
+    simcord_env, channel, alice, bob, monkeypatch, caplog
+):
+    slowed(monkeypatch, simcord_env.bot.challenges.deals, "take")
+    simcord_env.inject_error("PATCH", "/webhooks/*/messages/@original", status=500, times=None)
+    result = await alice.slash(channel, "solitaire challenge", variant="draw3", opponent=bob)
+    await simcord_env.advance_time(SLOW)
+    assert await stored_challenges(simcord_env) == [(1, "cancelled", None)]
+    assert "could not be posted, so it is cancelled" in caplog.text
+    simcord_env.backend.faults.clear()
+    await advance(simcord_env, 25 * HOUR)
+    assert await simcord_env.bot.db.fetchall("SELECT id FROM announcements") == []  # no "Nobody played" later
+    told = result.response  # the deferred answer's placeholder, filled by the one followup
+    assert not told.embeds and "so it is cancelled" in told.content
+
+
+async def test_a_message_id_not_stored_is_retried_then_the_message_says_cancelled(
+    simcord_env, channel, alice, bob, monkeypatch
+):
+    real, failures = challenges_db.set_message, [MESSAGE_WRITES]
+
+    async def flaky(db: Any, challenge_id: int, message_id: int) -> None:
+        if failures[0]:
+            failures[0] -= 1
+            raise sqlite3.OperationalError("database is locked")
+        await real(db, challenge_id, message_id)
+
+    monkeypatch.setattr(challenges_db, "set_message", flaky)
+    failures[0] = MESSAGE_WRITES - 1  # fails, then lands on the last try: the buttons work
+    kept = await open_challenge(alice, channel, bob)
+    accepted = await bob.click(kept, label="Accept")
+    assert not accepted.ephemeral and f"<@{bob.id}> · accepted" in text(kept)
+    failures[0] = MESSAGE_WRITES  # every try fails: cancelled, and the message says so
+    result = await alice.slash(channel, "solitaire challenge", variant="draw3", opponent=bob)
+    lost = result.response
+    assert "Challenge cancelled" in text(lost) and not lost.components
+    [told] = [message for message in result.followups if message.ephemeral]
+    assert "could not be saved" in told.content and "cancelled" in told.content
+    assert await stored_challenges(simcord_env) == [(1, "open", kept.id), (2, "cancelled", None)]
+    await advance(simcord_env, 25 * HOUR)
+    posts = await simcord_env.bot.db.fetchall("SELECT subject FROM announcements")
+    assert [row["subject"] for row in posts] == ["1"]  # only the kept one's results
+    assert "Challenge cancelled" in text(lost)
+
+
+async def test_the_decline_that_closes_a_challenge_answers_the_click_before_the_results(
+    simcord_env, channel, alice, bob, monkeypatch
+):
+    message = await open_challenge(alice, channel, bob)
+    await attempt(alice, message)
+    await simcord_env.advance_time(3)
+    slowed(monkeypatch, challenge_commands, "show_results")  # Discord is slow on the results post
+    declined = await bob.click(message, label="Decline")
+    assert declined.acknowledged and not declined.ephemeral
+    await simcord_env.advance_time(SLOW)
+    assert "Challenge results" in text(message) and f"Declined: <@{bob.id}>" in text(message)
+
+
+async def test_results_write_a_provisional_rating_as_the_ratings_command_does(simcord_env, channel, alice, bob):
+    message = await open_challenge(alice, channel, bob)
+    await attempt(alice, message, clicks=("All up", "Draw", "All up", "End game"))
+    await attempt(bob, message)
+    await simcord_env.advance_time(3)
+    board = (await alice.slash(channel, "solitaire ratings", variant="draw3")).response.embeds[0].description
+    for member in (alice, bob):
+        [shown] = re.findall(rf"<@{member.id}> · (\d+\?) · 1 race", board)  # one race: provisional
+        assert re.search(rf"<@{member.id}> · .* · {re.escape(shown)} \([+-]\d+\)", text(message)), text(message)
+    assert "? = provisional" in message.embeds[0].footer.text
+
+
+async def test_an_open_challenge_is_not_rated_and_says_so(simcord_env, channel, alice, bob):
+    message = await open_challenge(alice, channel, bob, open=True)
+    assert "so it is not rated" in text(message)
+    await attempt(bob, message)
+    await attempt(alice, message, clicks=("All up", "Draw", "All up", "End game"))
+    await simcord_env.advance_time(3)
+    assert "Not rated: the scores were shown as they came" in text(message)
+    assert text(message).count("not rated") == 2
+    assert await simcord_env.bot.db.fetchall("SELECT user_id FROM ratings") == []
