@@ -81,11 +81,11 @@ class OpponentsError(ChallengeError):
 class TooManyChallengesError(ChallengeError):
     """A member who already has :data:`MAX_OPEN_PER_MEMBER` open challenges in the server."""
 
-    def __init__(self, open_ones: Sequence[ChallengeRecord]) -> None:
-        where = ", ".join(_where(challenge) for challenge in open_ones)
+    def __init__(self, open_ones: Sequence[ChallengeRecord], opening: int = 0) -> None:
+        where = [_where(challenge) for challenge in open_ones] + [f"{opening} being posted now"] * (opening > 0)
         super().__init__(
-            f"You have {len(open_ones)} open challenges in this server, the most one member may have: {where}. "
-            "A new one can start once one of them closes."
+            f"You have {len(open_ones) + opening} open challenges in this server, the most one member may have: "
+            f"{', '.join(where)}. A new one can start once one of them closes."
         )
 
 
@@ -209,6 +209,8 @@ class ChallengeService:
         self.ownership = ownership
         self._games: dict[int, int] = {}
         self._locks = KeyedLocks()
+        self._opening: dict[tuple[int, int], int] = {}
+        """Challenges each member (server, member) is opening right now: they count against the cap."""
         self._deadlines: dict[int, asyncio.Task[None]] = {}
         self._updates: dict[int, asyncio.Task[None]] = {}
         self._dirty: set[int] = set()
@@ -228,16 +230,23 @@ class ChallengeService:
         opponents: Sequence[int],
         hours: int = DEFAULT_HOURS,
         show_scores: bool = False,
+        on_solve: Callable[[], Awaitable[object]] | None = None,
     ) -> ChallengeSnapshot:
         """Open a challenge on a private deal; it closes ``hours`` from now at the latest.
+
+        Every check comes first; then ``on_solve`` runs if the deal must be solved now (the cog defers its
+        answer: a solve may outlast Discord's 3 s), so a refusal never follows it.
 
         :raises OpponentsError: nobody named, the challenger named, a member twice, more than seven.
         :raises TooManyChallengesError: the challenger has :data:`MAX_OPEN_PER_MEMBER` open ones here.
         """
-        async with self._locks.lock(("open", guild_id, challenger_id)):  # one member's opens, one at a time
-            await self.check_open(
-                guild_id=guild_id, challenger_id=challenger_id, variant=variant, opponents=opponents, hours=hours
-            )
+        member = (guild_id, challenger_id)
+        async with self._locks.lock(("open", *member)):  # count and hold a place at once
+            await self._check_open(guild_id, challenger_id, variant, opponents, hours)
+            self._opening[member] = self._opening.get(member, 0) + 1
+        try:
+            if on_solve is not None and not self.deals.ready(variant):
+                await on_solve()
             deal = (await self.deals.take(variant)).deal  # solved only once every check passed
             now = self.now()
             stored = json.dumps(deal_to_json(ProvenDeal(deal.variant, deal.seed, tuple(deal.deck), ())))
@@ -254,17 +263,16 @@ class ChallengeService:
                 deal=stored,
                 deal_seed=str(deal.seed),
             )
+        finally:
+            if (left := self._opening.pop(member) - 1) > 0:
+                self._opening[member] = left
         self._arm(challenge)
         return await self.snapshot(challenge.id)
 
-    async def check_open(
-        self, *, guild_id: int, challenger_id: int, variant: str, opponents: Sequence[int], hours: int
+    async def _check_open(
+        self, guild_id: int, challenger_id: int, variant: str, opponents: Sequence[int], hours: int
     ) -> None:
-        """Refuse a challenge that may not open, before any deal is solved for it.
-
-        :raises OpponentsError: nobody named, the challenger named, a member twice, more than seven.
-        :raises TooManyChallengesError: the challenger has :data:`MAX_OPEN_PER_MEMBER` open ones here.
-        """
+        """Refuse a challenge that may not open (counting those of the member being opened right now)."""
         find_variant(variant)
         named = list(opponents)
         if not named:
@@ -278,8 +286,9 @@ class ChallengeService:
         if not MIN_HOURS <= hours <= MAX_HOURS:
             raise ValueError(f"a challenge lasts {MIN_HOURS} to {MAX_HOURS} hours, not {hours}")
         open_ones = await challenges_db.open_of_member(self.db, guild_id, challenger_id)
-        if len(open_ones) >= MAX_OPEN_PER_MEMBER:
-            raise TooManyChallengesError(open_ones)
+        opening = self._opening.get((guild_id, challenger_id), 0)
+        if len(open_ones) + opening >= MAX_OPEN_PER_MEMBER:
+            raise TooManyChallengesError(open_ones, opening)
 
     async def set_message(self, challenge_id: int, message_id: int) -> None:
         """Remember the public challenge message (its buttons need it), retrying a failed write a few times.

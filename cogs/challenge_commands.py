@@ -168,25 +168,16 @@ class ChallengeCommands(SolitaireCogBase):
             named = [m for m in (opponent, opponent2, opponent3, opponent4, opponent5, opponent6, opponent7) if m]
             if any(member.bot for member in named):
                 raise OpponentsError("Bots do not play solitaire: name members of this server.")
-            service, guild_id, user = self.bot.challenges, interaction.guild_id, interaction.user.id
-            ids = [member.id for member in named]
-            await service.check_open(guild_id=guild_id, challenger_id=user, variant=variant, opponents=ids, hours=hours)
-            if not service.deals.ready(variant):  # a deal is solved now: Discord waits 3 s for an answer
-                await interaction.response.defer(thinking=True)
-            try:
-                snapshot = await service.open(
-                    guild_id=guild_id,
-                    channel_id=interaction.channel_id or 0,
-                    challenger_id=user,
-                    variant=variant,
-                    opponents=ids,
-                    hours=hours,
-                    show_scores=open,
-                )
-            except ChallengeError:
-                if interaction.response.is_done():  # refused after all (a second open of theirs won the race)
-                    await interaction.delete_original_response()
-                raise
+            snapshot = await self.bot.challenges.open(
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id or 0,
+                challenger_id=interaction.user.id,
+                variant=variant,
+                opponents=[member.id for member in named],
+                hours=hours,
+                show_scores=open,
+                on_solve=lambda: interaction.response.defer(thinking=True),  # a solve may outlast Discord's 3 s
+            )
             await self._show_new_challenge(interaction, snapshot)
 
     async def _show_new_challenge(self, interaction: discord.Interaction, snapshot: ChallengeSnapshot) -> None:

@@ -15,6 +15,7 @@ from bot.storage import challenges as challenges_db
 from cogs import challenge_commands
 from cogs.challenge_commands import parse_challenge_click
 from tests.bot.decks import EASY_NUMBER
+from tests.cogs.test_abuse import slash_burst
 from tests.cogs.test_game_flows import labels, raw_clicks
 
 pytestmark = pytest.mark.usefixtures("no_error_logs")
@@ -282,3 +283,14 @@ async def test_an_open_challenge_is_not_rated_and_says_so(simcord_env, channel, 
     assert "Not rated: the scores were shown as they came" in text(message)
     assert text(message).count("not rated") == 2
     assert await simcord_env.bot.db.fetchall("SELECT user_id FROM ratings") == []
+
+
+async def test_opens_past_the_cap_sent_at_once_refuse_the_extra_ones_privately(simcord_env, channel, alice, bob):
+    for _ in range(MAX_OPEN_PER_MEMBER - 1):
+        await open_challenge(alice, channel, bob)
+    burst = await slash_burst(simcord_env, alice, channel, "solitaire challenge", 3, opponent=bob)
+    [opened] = [result.response for result in burst if not result.response.ephemeral]
+    assert "⚔️ Challenge" in text(opened)
+    refused = [result.response for result in burst if result.response.ephemeral]
+    assert len(refused) == 2 and all(r.ephemeral and "5 open challenges in this server" in r.content for r in refused)
+    assert len(await stored_challenges(simcord_env)) == MAX_OPEN_PER_MEMBER
