@@ -14,6 +14,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any, Literal, cast, get_args
 
+import aiohttp
 import discord
 from discord import app_commands
 
@@ -182,25 +183,33 @@ class ChallengeCommands(SolitaireCogBase):
 
     async def _show_new_challenge(self, interaction: discord.Interaction, snapshot: ChallengeSnapshot) -> None:
         """Post the new challenge's message and store its id; if either fails, cancel the challenge and say so."""
-        service, challenge_id = self.bot.challenges, snapshot.challenge.id
+        challenge_id = snapshot.challenge.id
         try:
             message = await _post(interaction, challenge_message(snapshot))
-        except discord.HTTPException as error:  # e.g. the interaction expired: nobody sees the challenge
+        except DISCORD_FAILURES as error:  # e.g. the interaction expired: nobody sees the challenge
             log.warning("challenge %s: its message could not be posted, so it is cancelled: %s", challenge_id, error)
-            await service.cancel(challenge_id)
-            with contextlib.suppress(discord.HTTPException):  # the interaction may be gone too
-                await answer_privately(interaction, NOT_POSTED)
+            await self._cancel_new_challenge(interaction, snapshot, None, NOT_POSTED)
             return
         try:
-            await service.set_message(challenge_id, message.id)
+            await self.bot.challenges.set_message(challenge_id, message.id)
         except sqlite3.OperationalError as error:
             log.warning("challenge %s: its message id not stored, so it is cancelled: %s", challenge_id, error)
-            await service.cancel(challenge_id)
-            try:
+            await self._cancel_new_challenge(interaction, snapshot, message, NOT_SAVED)
+
+    async def _cancel_new_challenge(
+        self, interaction: discord.Interaction, snapshot: ChallengeSnapshot, message: discord.Message | None, why: str
+    ) -> None:
+        """Cancel a challenge nobody can play, show it cancelled where its message may be, and tell its creator."""
+        await self.bot.challenges.cancel(snapshot.challenge.id)
+        try:
+            if message is not None:
                 await message.edit(**cancelled_message(snapshot))
-            except discord.HTTPException as failed:
-                log.warning("challenge %s: could not mark its message cancelled: %s", challenge_id, failed)
-            await answer_privately(interaction, NOT_SAVED)
+            else:  # it may have been posted after all (a timeout), or never (the interaction expired)
+                await interaction.edit_original_response(**cancelled_message(snapshot))
+        except DISCORD_FAILURES as error:
+            log.info("challenge %s: no message to mark cancelled: %s", snapshot.challenge.id, error)
+        with contextlib.suppress(*DISCORD_FAILURES):  # the interaction may be gone too
+            await answer_privately(interaction, why)
 
     # -- buttons ---------------------------------------------------------------------------
     async def handle_challenge_click(self, interaction: discord.Interaction, click: ChallengeClick | None) -> None:
@@ -253,6 +262,8 @@ class ChallengeCommands(SolitaireCogBase):
         )
 
 
+DISCORD_FAILURES = (discord.HTTPException, TimeoutError, aiohttp.ClientError)
+"""What a call to Discord raises when it fails (refused, expired, timed out, connection lost)."""
 NOT_POSTED = "Discord did not take your challenge's message, so it is cancelled: try `/solitaire challenge` again."
 NOT_SAVED = (
     "Your challenge could not be saved (the bot's database is busy), so it is cancelled and its message says so. "
@@ -344,7 +355,7 @@ def cancelled_message(snapshot: ChallengeSnapshot) -> dict[str, Any]:
     challenge = snapshot.challenge
     embed = discord.Embed(
         title=f"⚔️ Challenge cancelled · {variant_title(challenge.variant)}",
-        description=f"<@{challenge.challenger_id}>'s challenge could not be saved, so it is cancelled: "
+        description=f"<@{challenge.challenger_id}>'s challenge could not be set up, so it is cancelled: "
         "nobody played it. Start a new one with `/solitaire challenge`.",
         colour=discord.Colour.light_grey(),
     )
