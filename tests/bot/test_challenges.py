@@ -323,6 +323,29 @@ async def test_a_member_has_a_few_open_challenges_at_most_refused_before_any_sol
     assert other.challenge.guild_id == GUILD + 1 and solves == ["draw3"]
 
 
+async def test_a_challenge_being_opened_counts_against_the_cap(world, clock, monkeypatch):
+    for _ in range(challenge_module.MAX_OPEN_PER_MEMBER - 1):
+        await challenge(world, BOB)
+    take = world.challenges.deals.take
+
+    async def slow(variant: str) -> Any:
+        await clock.sleep(5)  # the deal is solved now
+        return await take(variant)
+
+    monkeypatch.setattr(world.challenges.deals, "take", slow)
+    deferred = []
+
+    async def defer() -> None:
+        deferred.append(clock.now)
+
+    opening = asyncio.ensure_future(world.challenges.open(**OPENING, on_solve=defer))
+    await clock.advance(1)
+    with pytest.raises(challenge_module.TooManyChallengesError, match="1 being posted now"):
+        await world.challenges.open(**OPENING)
+    await clock.advance(5)
+    assert (await opening).challenge.status == "open" and deferred == [START]  # told before the solve
+
+
 async def test_a_closed_challenge_makes_room_for_a_new_one(world):
     opened = [await challenge(world, BOB) for _ in range(challenge_module.MAX_OPEN_PER_MEMBER)]
     await world.challenges.answer(opened[0], BOB, "declined")
@@ -407,13 +430,8 @@ async def test_closed_challenges_leave_no_lock_or_timer_behind(world):
     service = world.challenges
     assert len(world.results) == 20
     assert len(service._locks) == 0
-    assert (service._deadlines, service._updates, service._dirty, service._last_update, service._games) == (
-        {},
-        {},
-        set(),
-        {},
-        {},
-    )
+    left = (service._deadlines, service._updates, service._dirty, service._last_update, service._games)
+    assert left == ({}, {}, set(), {}, {}) and service._opening == {}
 
 
 async def test_a_closed_challenge_marks_a_provisional_rating(world):
