@@ -362,8 +362,9 @@ async def store_message(world: World, challenge_id: int) -> None:
     await storing
 
 
-async def test_the_message_id_is_retried_then_the_challenge_is_cancelled_and_posts_nothing(world, clock, monkeypatch):
-    real, failures = challenges_db.set_message, [challenge_module.MESSAGE_WRITES - 1]
+def failing_message_writes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Make the next ``failures[0]`` writes of a challenge's message id fail (database locked); return ``failures``."""
+    real, failures = challenges_db.set_message, [0]
 
     async def flaky(db: Database, challenge_id: int, message_id: int) -> None:
         if failures[0]:
@@ -372,6 +373,12 @@ async def test_the_message_id_is_retried_then_the_challenge_is_cancelled_and_pos
         await real(db, challenge_id, message_id)
 
     monkeypatch.setattr(challenges_db, "set_message", flaky)
+    return failures
+
+
+async def test_the_message_id_is_retried_then_the_challenge_is_cancelled_and_posts_nothing(world, clock, monkeypatch):
+    failures = failing_message_writes(monkeypatch)
+    failures[0] = challenge_module.MESSAGE_WRITES - 1
     retried = (await world.challenges.open(**OPENING)).challenge.id
     await store_message(world, retried)  # failures, then the last try lands
     assert await world.challenges.message_of(retried) == MESSAGE + retried

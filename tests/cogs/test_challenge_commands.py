@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-import sqlite3
 from typing import Any
 
 import discord
@@ -15,6 +14,7 @@ from bot.storage import challenges as challenges_db
 from cogs import challenge_commands
 from cogs.challenge_commands import parse_challenge_click
 from tests.bot.decks import EASY_NUMBER
+from tests.bot.test_challenges import failing_message_writes
 from tests.cogs.test_abuse import slash_burst
 from tests.cogs.test_game_flows import labels, raw_clicks
 
@@ -223,15 +223,7 @@ async def test_a_challenge_whose_message_could_not_be_posted_is_cancelled_and_po
 async def test_a_message_id_not_stored_is_retried_then_the_message_says_cancelled(
     simcord_env, channel, alice, bob, monkeypatch
 ):
-    real, failures = challenges_db.set_message, [MESSAGE_WRITES]
-
-    async def flaky(db: Any, challenge_id: int, message_id: int) -> None:
-        if failures[0]:
-            failures[0] -= 1
-            raise sqlite3.OperationalError("database is locked")
-        await real(db, challenge_id, message_id)
-
-    monkeypatch.setattr(challenges_db, "set_message", flaky)
+    failures = failing_message_writes(monkeypatch)
     failures[0] = MESSAGE_WRITES - 1  # fails, then lands on the last try: the buttons work
     kept = await open_challenge(alice, channel, bob)
     accepted = await bob.click(kept, label="Accept")
