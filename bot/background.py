@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Hashable
+from collections.abc import AsyncIterator, Awaitable, Hashable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
 
 log = logging.getLogger(__name__)
 
@@ -45,12 +47,36 @@ class BackgroundTasks:
             await asyncio.gather(*pending, return_exceptions=True)
 
 
+@dataclass
+class _Held:
+    """A key's lock and how many hold or wait for it."""
+
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    users: int = 0
+
+
 class KeyedLocks:
-    """One :class:`asyncio.Lock` per key (a race, a challenge), made when first asked for."""
+    """One :class:`asyncio.Lock` per key (a race, a challenge), kept only while someone holds or waits for it.
+
+    So nothing outlives what it guards: a closed race or challenge leaves no lock behind.
+    """
 
     def __init__(self) -> None:
-        self._locks: dict[Hashable, asyncio.Lock] = {}
+        self._locks: dict[Hashable, _Held] = {}
 
-    def lock(self, key: Hashable) -> asyncio.Lock:
-        """The lock of ``key``."""
-        return self._locks.setdefault(key, asyncio.Lock())
+    def __len__(self) -> int:
+        """How many keys have a lock now (held or awaited)."""
+        return len(self._locks)
+
+    @asynccontextmanager
+    async def lock(self, key: Hashable) -> AsyncIterator[None]:
+        """Hold the lock of ``key`` for the ``async with`` block; forget it once nobody holds or waits for it."""
+        held = self._locks.setdefault(key, _Held())
+        held.users += 1
+        try:
+            async with held.lock:
+                yield
+        finally:
+            held.users -= 1
+            if held.users == 0:
+                del self._locks[key]

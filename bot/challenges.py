@@ -10,7 +10,10 @@ No attempt starts after the deadline; the challenge closes once every named memb
 everyone in it has played, or at the deadline once the attempts still running end. Closing writes the
 places and rating changes (the race rules: :mod:`bot.placing`) and queues the results post
 (:mod:`bot.announcements`) in one transaction, once. Scores stay hidden until then unless the
-challenger chose to show them as they come.
+challenger chose to show them as they come: such an open challenge is never rated (the last to play
+would see the score to beat and could walk away unrated). A member has at most
+:data:`MAX_OPEN_PER_MEMBER` open challenges per server. A challenge whose public message could not be
+shown (or stored) is cancelled: nobody can play it, and it posts nothing.
 """
 
 from __future__ import annotations
@@ -18,8 +21,9 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import sqlite3
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from bot.announcements import Announcement, Announcements
@@ -27,15 +31,18 @@ from bot.background import BackgroundTasks, KeyedLocks
 from bot.competition import deal_from_json, deal_to_json
 from bot.deal_bank import Deal, DealBank
 from bot.errors import BotError
+from bot.ratings import Skill
 from bot.results import entry, rate_results
 from bot.sessions import Clock, FinishSource, Session, SessionManager, Sleep
 from bot.shards import ONE_PROCESS, Ownership
 from bot.storage import Database
 from bot.storage import challenges as challenges_db
 from bot.storage import games as games_db
+from bot.storage import races as races_db
 from bot.storage.challenges import ChallengeRecord, PlayerRecord
 from bot.storage.competition import Pending
 from bot.storage.games import GameRecord
+from bot.storage.races import Placing
 from solitaire import find_variant
 from solitaire.deals import ProvenDeal
 
@@ -44,6 +51,12 @@ log = logging.getLogger(__name__)
 MAX_OPPONENTS = 7
 DEFAULT_HOURS = 24
 MIN_HOURS, MAX_HOURS = 1, 72
+MAX_OPEN_PER_MEMBER = 5
+"""Open challenges one member may have made in a server at once (each holds a deal and a deadline)."""
+MESSAGE_WRITES = 3
+"""Tries at storing the public message's id before the challenge is cancelled (its buttons need it)."""
+MESSAGE_RETRY_SECONDS = 0.5
+OPEN_UNRATED = "the scores were shown as they came (an open challenge is never rated)"
 UPDATE_INTERVAL = 2.0
 """At most one update of a challenge's message in this many seconds (Discord's edit rate limits)."""
 LineState = Literal["challenger", "invited", "accepted", "declined", "playing", "played"]
@@ -63,6 +76,24 @@ class UnknownChallengeError(ChallengeError):
 
 class OpponentsError(ChallengeError):
     """The named members are not a challenge's: nobody, the challenger, a bot, too many."""
+
+
+class TooManyChallengesError(ChallengeError):
+    """A member who already has :data:`MAX_OPEN_PER_MEMBER` open challenges in the server."""
+
+    def __init__(self, open_ones: Sequence[ChallengeRecord], opening: int = 0) -> None:
+        where = [_where(challenge) for challenge in open_ones] + [f"{opening} being posted now"] * (opening > 0)
+        super().__init__(
+            f"You have {len(open_ones) + opening} open challenges in this server, the most one member may have: "
+            f"{', '.join(where)}. A new one can start once one of them closes."
+        )
+
+
+def _where(challenge: ChallengeRecord) -> str:
+    """A link to a challenge's message (its channel, while the message is not stored)."""
+    if challenge.message_id is None:
+        return f"<#{challenge.channel_id}>"
+    return f"https://discord.com/channels/{challenge.guild_id}/{challenge.channel_id}/{challenge.message_id}"
 
 
 class NotNamedError(ChallengeError):
@@ -125,6 +156,8 @@ class Line:
     rating_before: float | None = None
     rating_after: float | None = None
     """``None``: not rated."""
+    provisional: bool = False
+    """Whether the member's rating is still provisional (closed challenges only)."""
 
 
 @dataclass(frozen=True)
@@ -143,7 +176,7 @@ class ChallengeSnapshot:
     @property
     def taking_attempts(self) -> bool:
         """Whether a named member may still answer or play."""
-        return not self.closed and self.now < self.challenge.deadline
+        return self.challenge.status == "open" and self.now < self.challenge.deadline
 
 
 Publisher = Callable[[ChallengeSnapshot], Awaitable[None]]
@@ -176,6 +209,8 @@ class ChallengeService:
         self.ownership = ownership
         self._games: dict[int, int] = {}
         self._locks = KeyedLocks()
+        self._opening: dict[tuple[int, int], int] = {}
+        """Challenges each member (server, member) is opening right now: they count against the cap."""
         self._deadlines: dict[int, asyncio.Task[None]] = {}
         self._updates: dict[int, asyncio.Task[None]] = {}
         self._dirty: set[int] = set()
@@ -195,11 +230,49 @@ class ChallengeService:
         opponents: Sequence[int],
         hours: int = DEFAULT_HOURS,
         show_scores: bool = False,
+        on_solve: Callable[[], Awaitable[object]] | None = None,
     ) -> ChallengeSnapshot:
         """Open a challenge on a private deal; it closes ``hours`` from now at the latest.
 
+        Every check comes first; then ``on_solve`` runs if the deal must be solved now (the cog defers its
+        answer: a solve may outlast Discord's 3 s), so a refusal never follows it.
+
         :raises OpponentsError: nobody named, the challenger named, a member twice, more than seven.
+        :raises TooManyChallengesError: the challenger has :data:`MAX_OPEN_PER_MEMBER` open ones here.
         """
+        member = (guild_id, challenger_id)
+        async with self._locks.lock(("open", *member)):  # count and hold a place at once
+            await self._check_open(guild_id, challenger_id, variant, opponents, hours)
+            self._opening[member] = self._opening.get(member, 0) + 1
+        try:
+            if on_solve is not None and not self.deals.ready(variant):
+                await on_solve()
+            deal = (await self.deals.take(variant)).deal  # solved only once every check passed
+            now = self.now()
+            stored = json.dumps(deal_to_json(ProvenDeal(deal.variant, deal.seed, tuple(deal.deck), ())))
+            challenge = await challenges_db.create_challenge(
+                self.db,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                challenger_id=challenger_id,
+                invited=list(opponents),
+                variant=variant,
+                show_scores=show_scores,
+                now=now,
+                deadline=now + hours * 3600.0,
+                deal=stored,
+                deal_seed=str(deal.seed),
+            )
+        finally:
+            if (left := self._opening.pop(member) - 1) > 0:
+                self._opening[member] = left
+        self._arm(challenge)
+        return await self.snapshot(challenge.id)
+
+    async def _check_open(
+        self, guild_id: int, challenger_id: int, variant: str, opponents: Sequence[int], hours: int
+    ) -> None:
+        """Refuse a challenge that may not open (counting those of the member being opened right now)."""
         find_variant(variant)
         named = list(opponents)
         if not named:
@@ -212,28 +285,39 @@ class ChallengeService:
             raise OpponentsError(f"A challenge names at most {MAX_OPPONENTS} members.")
         if not MIN_HOURS <= hours <= MAX_HOURS:
             raise ValueError(f"a challenge lasts {MIN_HOURS} to {MAX_HOURS} hours, not {hours}")
-        deal = (await self.deals.take(variant)).deal
-        now = self.now()
-        stored = json.dumps(deal_to_json(ProvenDeal(deal.variant, deal.seed, tuple(deal.deck), ())))
-        challenge = await challenges_db.create_challenge(
-            self.db,
-            guild_id=guild_id,
-            channel_id=channel_id,
-            challenger_id=challenger_id,
-            invited=named,
-            variant=variant,
-            show_scores=show_scores,
-            now=now,
-            deadline=now + hours * 3600.0,
-            deal=stored,
-            deal_seed=str(deal.seed),
-        )
-        self._arm(challenge)
-        return await self.snapshot(challenge.id)
+        open_ones = await challenges_db.open_of_member(self.db, guild_id, challenger_id)
+        opening = self._opening.get((guild_id, challenger_id), 0)
+        if len(open_ones) + opening >= MAX_OPEN_PER_MEMBER:
+            raise TooManyChallengesError(open_ones, opening)
 
     async def set_message(self, challenge_id: int, message_id: int) -> None:
-        """Remember the public challenge message."""
-        await challenges_db.set_message(self.db, challenge_id, message_id)
+        """Remember the public challenge message (its buttons need it), retrying a failed write a few times.
+
+        :raises sqlite3.OperationalError: the last try failed too: take the message down and :meth:`cancel`.
+        """
+        for attempt in range(1, MESSAGE_WRITES + 1):
+            try:
+                await challenges_db.set_message(self.db, challenge_id, message_id)
+                return
+            except sqlite3.OperationalError as error:
+                if attempt == MESSAGE_WRITES:
+                    raise
+                log.warning("challenge %s: its message not stored (try %d): %s", challenge_id, attempt, error)
+                await self.sleep(MESSAGE_RETRY_SECONDS * attempt)
+
+    async def cancel(self, challenge_id: int) -> bool:
+        """Cancel a challenge whose message could not be shown (nobody played it): it posts nothing, ever.
+
+        A failed write is logged, not raised: the challenge is then cancelled at its deadline (it has no message).
+        """
+        try:
+            cancelled = await challenges_db.cancel_challenge(self.db, challenge_id, self.now())
+        except sqlite3.OperationalError as error:
+            log.warning("challenge %s: not cancelled now (at its deadline instead): %s", challenge_id, error)
+            return False
+        if cancelled:
+            self._forget(challenge_id)
+        return cancelled
 
     async def message_of(self, challenge_id: int) -> int | None:
         """The public challenge message's id (``None`` until it is stored)."""
@@ -243,7 +327,11 @@ class ChallengeService:
     async def answer(
         self, challenge_id: int, user_id: int, reply: Literal["accepted", "declined"]
     ) -> ChallengeSnapshot:
-        """Accept or decline (a member who accepted may still decline before playing)."""
+        """Accept or decline (a member who accepted may still decline before playing).
+
+        An answer may be the last one the challenge waited for: close it with :meth:`close_if_over`
+        once the click is answered (the results post must not keep the click waiting).
+        """
         async with self._locks.lock(challenge_id):
             challenge = await self._challenge(challenge_id)
             player = await self._player(challenge_id, user_id)
@@ -253,8 +341,11 @@ class ChallengeService:
                 if challenge.status != "open" or self.now() >= challenge.deadline:
                     raise NoMoreAttemptsError(challenge.deadline)
                 raise AlreadyAnsweredError(player.answer if player.game_id is None else "played")
-        await self._try_close(challenge_id)
         return await self.snapshot(challenge_id)
+
+    async def close_if_over(self, challenge_id: int) -> None:
+        """Close the challenge if no more results can come (after an answer: see :meth:`answer`)."""
+        await self._try_close(challenge_id)
 
     async def play(self, challenge_id: int, user_id: int) -> Session:
         """The member's attempt: started now on its own clock (accepting an invitation), or the one running.
@@ -293,10 +384,17 @@ class ChallengeService:
     async def snapshot(self, challenge_id: int) -> ChallengeSnapshot:
         """What the challenge message should show now (scores only when they may be seen)."""
         challenge = await self._challenge(challenge_id)
-        lines = [await self._line(challenge, player) for player in await challenges_db.players(self.db, challenge_id)]
+        players = await challenges_db.players(self.db, challenge_id)
+        races: dict[int, int] = {}
+        if challenge.status == "closed":
+            stored = await races_db.ratings_of(
+                self.db, challenge.guild_id, challenge.variant, [player.user_id for player in players]
+            )
+            races = {user: record.races for user, record in stored.items()}
+        lines = [await self._line(challenge, player, races.get(player.user_id, 0)) for player in players]
         return ChallengeSnapshot(challenge, tuple(lines), self.now())
 
-    async def _line(self, challenge: ChallengeRecord, player: PlayerRecord) -> Line:
+    async def _line(self, challenge: ChallengeRecord, player: PlayerRecord, races: int) -> Line:
         if player.game_id is None:
             return Line(player.user_id, player.answer)
         if self.sessions.get(player.game_id) is not None:
@@ -315,6 +413,7 @@ class ChallengeService:
             place=player.place,
             rating_before=player.rating_before,
             rating_after=player.rating_after if player.rated else None,
+            provisional=Skill(0.0, 0.0, races).provisional,
         )
 
     # -- closing ---------------------------------------------------------------------------
@@ -350,10 +449,15 @@ class ChallengeService:
                 player.answer == "invited" or (player.in_it and player.game_id is None) for player in players
             ):
                 return  # someone may still answer or play
+            if challenge.message_id is None:  # never shown, so never played: nothing to post
+                await self.cancel(challenge_id)
+                return
             entries = [entry(user, record) for user, record in games.items()]
             placings, ratings, unrated = await rate_results(
                 self.db, guild_id=challenge.guild_id, variant=challenge.variant, entries=entries, now=self.now()
             )
+            if challenge.show_scores:
+                placings, ratings, unrated = _unrated(placings), [], OPEN_UNRATED
             closed = await challenges_db.close_challenge(
                 self.db, challenge_id, now=self.now(), placings=placings, ratings=ratings, unrated_reason=unrated
             )
@@ -414,7 +518,7 @@ class ChallengeService:
             self._dirty.discard(challenge_id)
             self._last_update[challenge_id] = self.now()
             snapshot = await self.snapshot(challenge_id)
-            if self.publish is not None and not snapshot.closed:  # the results come through the announcements
+            if self.publish is not None and snapshot.challenge.status == "open":  # results: the announcements
                 try:
                     await self.publish(snapshot)
                 except Exception:
@@ -450,6 +554,11 @@ class ChallengeService:
             if player.user_id == user_id:
                 return player
         raise NotNamedError()
+
+
+def _unrated(placings: Sequence[Placing]) -> list[Placing]:
+    """The places alone: no rating moves."""
+    return [replace(placing, rating_after=None) for placing in placings]
 
 
 def placed_lines(snapshot: ChallengeSnapshot) -> list[Line]:

@@ -41,6 +41,29 @@ class Skill:
         """Whether too few races back this rating."""
         return self.races < PROVISIONAL_RACES
 
+    @property
+    def text(self) -> str:
+        """The rating as players see it (:func:`rating_text`)."""
+        return rating_text(self.display, provisional=self.provisional)
+
+
+def rating_text(display: float, *, provisional: bool) -> str:
+    """A rating as every message writes it: rounded, with ``?`` while provisional.
+
+    >>> rating_text(1155.6, provisional=True), rating_text(1000.2, provisional=False)
+    ('1156?', '1000')
+    """
+    return f"{round(display)}{'?' if provisional else ''}"
+
+
+def rating_change_text(before: float, after: float, *, provisional: bool) -> str:
+    """A rating after a race or challenge and its change, as the results write it.
+
+    >>> rating_change_text(1032.4, 1155.6, provisional=True)
+    '1156? (+124)'
+    """
+    return f"{rating_text(after, provisional=provisional)} ({round(after) - round(before):+d})"
+
 
 def newcomer() -> Skill:
     """The rating of a member who never raced."""

@@ -7,11 +7,14 @@ ordinary game boards, sent privately.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
+import sqlite3
 from dataclasses import dataclass
 from typing import Any, Literal, cast, get_args
 
+import aiohttp
 import discord
 from discord import app_commands
 
@@ -27,6 +30,7 @@ from bot.challenges import (
 )
 from bot.client import UNEXPECTED
 from bot.competition import format_time, variant_title
+from bot.ratings import PROVISIONAL_RACES, rating_change_text
 from cogs.base import SolitaireCogBase
 from cogs.errors import answer_privately, refusals
 from cogs.game_commands import VARIANT_CHOICES
@@ -140,7 +144,7 @@ class ChallengeCommands(SolitaireCogBase):
         opponent6="Another member (optional)",
         opponent7="Another member (optional)",
         hours=f"When it closes at the latest, in hours (default {DEFAULT_HOURS})",
-        open="Show the scores as they come (default: hidden until it closes)",
+        open="Show the scores as they come; an open challenge is not rated (default: hidden until it closes)",
     )
     @app_commands.choices(variant=VARIANT_CHOICES)
     async def challenge(
@@ -173,12 +177,39 @@ class ChallengeCommands(SolitaireCogBase):
                 opponents=[member.id for member in named],
                 hours=hours,
                 show_scores=open,
+                on_solve=lambda: interaction.response.defer(thinking=True),  # a solve may outlast Discord's 3 s
             )
-            callback = await interaction.response.send_message(**challenge_message(snapshot))
-            message = callback.resource if isinstance(callback.resource, discord.Message) else None
-            if message is None:
-                message = await interaction.original_response()
-            await self.bot.challenges.set_message(snapshot.challenge.id, message.id)
+            await self._show_new_challenge(interaction, snapshot)
+
+    async def _show_new_challenge(self, interaction: discord.Interaction, snapshot: ChallengeSnapshot) -> None:
+        """Post the new challenge's message and store its id; if either fails, cancel the challenge and say so."""
+        challenge_id = snapshot.challenge.id
+        try:
+            message = await _post(interaction, challenge_message(snapshot))
+        except DISCORD_FAILURES as error:  # e.g. the interaction expired: nobody sees the challenge
+            log.warning("challenge %s: its message could not be posted, so it is cancelled: %s", challenge_id, error)
+            await self._cancel_new_challenge(interaction, snapshot, None, NOT_POSTED)
+            return
+        try:
+            await self.bot.challenges.set_message(challenge_id, message.id)
+        except sqlite3.OperationalError as error:
+            log.warning("challenge %s: its message id not stored, so it is cancelled: %s", challenge_id, error)
+            await self._cancel_new_challenge(interaction, snapshot, message, NOT_SAVED)
+
+    async def _cancel_new_challenge(
+        self, interaction: discord.Interaction, snapshot: ChallengeSnapshot, message: discord.Message | None, why: str
+    ) -> None:
+        """Cancel a challenge nobody can play, show it cancelled where its message may be, and tell its creator."""
+        await self.bot.challenges.cancel(snapshot.challenge.id)
+        try:
+            if message is not None:
+                await message.edit(**cancelled_message(snapshot))
+            else:  # it may have been posted after all (a timeout), or never (the interaction expired)
+                await interaction.edit_original_response(**cancelled_message(snapshot))
+        except DISCORD_FAILURES as error:
+            log.info("challenge %s: no message to mark cancelled: %s", snapshot.challenge.id, error)
+        with contextlib.suppress(*DISCORD_FAILURES):  # the interaction may be gone too
+            await answer_privately(interaction, why)
 
     # -- buttons ---------------------------------------------------------------------------
     async def handle_challenge_click(self, interaction: discord.Interaction, click: ChallengeClick | None) -> None:
@@ -203,7 +234,10 @@ class ChallengeCommands(SolitaireCogBase):
             return
         reply: Literal["accepted", "declined"] = "accepted" if click.action == "accept" else "declined"
         snapshot = await service.answer(click.challenge_id, user, reply)
-        await interaction.response.edit_message(**challenge_message(snapshot))
+        try:
+            await interaction.response.edit_message(**challenge_message(snapshot))  # the click first
+        finally:
+            await service.close_if_over(click.challenge_id)  # then the close, and its results post
 
     async def publish_challenge(self, snapshot: ChallengeSnapshot) -> None:
         """Show a snapshot on the public challenge message (failures are logged)."""
@@ -228,6 +262,24 @@ class ChallengeCommands(SolitaireCogBase):
         )
 
 
+DISCORD_FAILURES = (discord.HTTPException, TimeoutError, aiohttp.ClientError)
+"""What a call to Discord raises when it fails (refused, expired, timed out, connection lost)."""
+NOT_POSTED = "Discord did not take your challenge's message, so it is cancelled: try `/solitaire challenge` again."
+NOT_SAVED = (
+    "Your challenge could not be saved (the bot's database is busy), so it is cancelled and its message says so. "
+    "Nothing was played: try `/solitaire challenge` again in a moment."
+)
+
+
+async def _post(interaction: discord.Interaction, shown: dict[str, Any]) -> discord.Message:
+    """Answer the command with the public message (filling the deferred answer, if deferred); return it."""
+    if interaction.response.is_done():
+        return await interaction.edit_original_response(**shown)
+    callback = await interaction.response.send_message(**shown)
+    message = callback.resource if isinstance(callback.resource, discord.Message) else None
+    return message if message is not None else await interaction.original_response()
+
+
 # -- the challenge message --------------------------------------------------------------------
 def challenge_message(snapshot: ChallengeSnapshot) -> dict[str, Any]:
     """Keyword arguments for the challenge message as the snapshot stands (embed and buttons)."""
@@ -245,7 +297,11 @@ def open_embed(snapshot: ChallengeSnapshot) -> discord.Embed:
         closes = f"Closes <t:{deadline}:R> (<t:{deadline}:f>), or once everyone named has answered and played."
     else:
         closes = "No more attempts: it closes once the attempts still running end."
-    scores = "Scores show as they come." if challenge.show_scores else "Scores stay hidden until it closes."
+    scores = (
+        "Scores show as they come, so it is not rated."
+        if challenge.show_scores
+        else "Scores stay hidden until it closes."
+    )
     lines = [
         f"<@{challenge.challenger_id}> challenges {others}: one try each at the same deal, five minutes from the "
         "moment you open your board (**Play**).",
@@ -287,8 +343,23 @@ def results_embed(snapshot: ChallengeSnapshot) -> discord.Embed:
     embed = discord.Embed(
         title=f"🏆 Challenge results · {variant_title(challenge.variant)}", description="\n".join(lines), colour=_COLOUR
     )
-    embed.set_footer(text="ranked as the dailies: points, then time used; equal results share a place")
+    embed.set_footer(
+        text="ranked as the dailies: points, then time used; equal results share a place · "
+        f"? = provisional (under {PROVISIONAL_RACES} races)"
+    )
     return embed
+
+
+def cancelled_message(snapshot: ChallengeSnapshot) -> dict[str, Any]:
+    """Keyword arguments for the message of a challenge cancelled before anyone could play it."""
+    challenge = snapshot.challenge
+    embed = discord.Embed(
+        title=f"⚔️ Challenge cancelled · {variant_title(challenge.variant)}",
+        description=f"<@{challenge.challenger_id}>'s challenge could not be set up, so it is cancelled: "
+        "nobody played it. Start a new one with `/solitaire challenge`.",
+        colour=discord.Colour.light_grey(),
+    )
+    return {"content": None, "embed": embed, "view": None, "allowed_mentions": discord.AllowedMentions.none()}
 
 
 def _result_line(line: Line) -> str:
@@ -297,8 +368,7 @@ def _result_line(line: Line) -> str:
     text = f"{medal} <@{line.user_id}> · **{line.score}** pts · {format_time(line.seconds_used)} · {ending}"
     if line.rating_after is None or line.rating_before is None:
         return f"{text} · not rated"
-    change = round(line.rating_after) - round(line.rating_before)
-    return f"{text} · rating {round(line.rating_after)} ({change:+d})"
+    return f"{text} · {rating_change_text(line.rating_before, line.rating_after, provisional=line.provisional)}"
 
 
 _LABELS: dict[ChallengeAction, tuple[str, discord.ButtonStyle]] = {

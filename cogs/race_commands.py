@@ -19,7 +19,7 @@ from bot.announcements import Announcement, Delivery
 from bot.client import UNEXPECTED
 from bot.competition import format_time, variant_title
 from bot.race import MAX_RACERS, MIN_RACERS, RaceError, RaceResult, RaceSnapshot, Standing
-from bot.ratings import PROVISIONAL_RACES, Skill
+from bot.ratings import PROVISIONAL_RACES, Skill, rating_change_text
 from bot.storage import Database
 from bot.storage import races as races_db
 from cogs.base import SolitaireCogBase
@@ -338,9 +338,7 @@ def _result_line(result: RaceResult) -> str:
     line = f"{medal} <@{result.user_id}> · **{result.score}** pts · {format_time(result.seconds_used)} · {ending}"
     if result.rating_after is None:
         return f"{line} · not rated"
-    change = round(result.rating_after) - round(result.rating_before)
-    mark = "?" if result.provisional else ""
-    return f"{line} · {round(result.rating_after)}{mark} ({change:+d})"
+    return f"{line} · {rating_change_text(result.rating_before, result.rating_after, provisional=result.provisional)}"
 
 
 def closed_embed(snapshot: RaceSnapshot) -> discord.Embed:
@@ -404,5 +402,4 @@ def race_stats_lines(rows: list[races_db.RatingRecord], wins: dict[str, int]) ->
 
 
 def _rating_text(row: races_db.RatingRecord) -> str:
-    skill = Skill(row.mu, row.sigma, row.races)
-    return f"{round(skill.display)}{'?' if skill.provisional else ''}"
+    return Skill(row.mu, row.sigma, row.races).text

@@ -47,8 +47,8 @@ def main() -> None:
     after = ChallengeSnapshot(
         replace(CHALLENGE, status="closed", closed_at=T0 + 24 * 3600),
         (
-            Line(1, "played", 1215, 300, "expired", 2, 1000.0, 1012.0),
-            Line(2, "played", 1762, 148, "won", 1, 1042.0, 1071.0),
+            Line(1, "played", 1215, 300, "expired", 2, 1000.0, 1012.0, provisional=True),
+            Line(2, "played", 1762, 148, "won", 1, 1042.0, 1071.0, provisional=True),
             Line(3, "declined"),
             Line(4, "invited"),
         ),

@@ -1,4 +1,4 @@
-"""The ``challenges`` and ``challenge_players`` tables (V012): who is in, their one attempt, places and ratings.
+"""The ``challenges`` and ``challenge_players`` tables (V012, V019): who is in, their one attempt, places and ratings.
 
 Every change of a challenge is one conditional statement or transaction, so clicks arriving together,
 restarts and two processes never do a thing twice: an answer only moves an invitation on, an attempt
@@ -16,7 +16,8 @@ from bot.storage import Database, Row, Transaction
 from bot.storage.games import Link
 from bot.storage.races import Placing, RatingRecord, write_ratings
 
-ChallengeStatus = Literal["open", "closed"]
+ChallengeStatus = Literal["open", "closed", "cancelled"]
+"""``cancelled``: its public message could not be shown; nobody played it, it posts nothing."""
 Answer = Literal["challenger", "invited", "accepted", "declined"]
 
 _COLUMNS = (
@@ -132,6 +133,25 @@ async def open_challenges(db: Database) -> list[ChallengeRecord]:
     """Every open challenge, oldest first (to re-arm their deadlines after a restart)."""
     rows = await db.fetchall(f"SELECT {_COLUMNS} FROM challenges WHERE status = 'open' ORDER BY id")
     return [ChallengeRecord.from_row(row) for row in rows]
+
+
+async def open_of_member(db: Database, guild_id: int, challenger_id: int) -> list[ChallengeRecord]:
+    """The open challenges a member made in a server, oldest first."""
+    rows = await db.fetchall(
+        f"SELECT {_COLUMNS} FROM challenges WHERE guild_id = ? AND challenger_id = ? AND status = 'open' ORDER BY id",
+        (guild_id, challenger_id),
+    )
+    return [ChallengeRecord.from_row(row) for row in rows]
+
+
+async def cancel_challenge(db: Database, challenge_id: int, now: float) -> bool:
+    """Cancel an open challenge nobody has played (its message could not be shown); return whether it did."""
+    changed = await db.execute(
+        "UPDATE challenges SET status = 'cancelled', closed_at = ? WHERE id = ? AND status = 'open'"
+        " AND NOT EXISTS (SELECT 1 FROM challenge_players WHERE challenge_id = ? AND game_id IS NOT NULL)",
+        (now, challenge_id, challenge_id),
+    )
+    return changed.rowcount == 1
 
 
 async def challenge_of_game(db: Database, game_id: int) -> int | None:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_asyncio
@@ -24,6 +27,8 @@ from tests.conftest import make_deal_bank
 GUILD, CHANNEL = 1, 5
 ALICE, BOB, CAROL, DAN = 11, 12, 13, 14
 HOUR = 3600.0
+MESSAGE = 9000
+OPENING = {"guild_id": GUILD, "channel_id": CHANNEL, "challenger_id": ALICE, "variant": "draw3", "opponents": [BOB]}
 
 
 @pytest_asyncio.fixture
@@ -97,6 +102,7 @@ async def challenge(world: World, *opponents: int, show_scores: bool = False, ho
         hours=hours,
         show_scores=show_scores,
     )
+    await world.challenges.set_message(snapshot.challenge.id, MESSAGE + snapshot.challenge.id)  # the cog posted it
     return snapshot.challenge.id
 
 
@@ -291,3 +297,153 @@ async def test_two_processes_close_a_challenge_once_and_post_it_once(db, clock):
     finally:
         await here.close()
         await there.close()
+
+
+def links(world: World, *challenge_ids: int) -> list[str]:
+    return [f"https://discord.com/channels/{GUILD}/{CHANNEL}/{MESSAGE + n}" for n in challenge_ids]
+
+
+async def test_a_member_has_a_few_open_challenges_at_most_refused_before_any_solve(world, monkeypatch):
+    opened = [await challenge(world, BOB) for _ in range(challenge_module.MAX_OPEN_PER_MEMBER)]
+    solves, take = [], world.challenges.deals.take
+
+    async def counted(variant: str) -> Any:
+        solves.append(variant)
+        return await take(variant)
+
+    monkeypatch.setattr(world.challenges.deals, "take", counted)
+    with pytest.raises(challenge_module.TooManyChallengesError) as refused:
+        await challenge(world, CAROL)
+    assert f"You have {len(opened)} open challenges in this server" in str(refused.value)
+    assert all(link in str(refused.value) for link in links(world, *opened))
+    assert solves == [] and len(await challenges_db.open_challenges(world.db)) == len(opened)
+    other = await world.challenges.open(  # the cap is per member and per server
+        guild_id=GUILD + 1, channel_id=CHANNEL, challenger_id=ALICE, variant="draw3", opponents=[BOB]
+    )
+    assert other.challenge.guild_id == GUILD + 1 and solves == ["draw3"]
+
+
+async def test_a_challenge_being_opened_counts_against_the_cap(world, clock, monkeypatch):
+    for _ in range(challenge_module.MAX_OPEN_PER_MEMBER - 1):
+        await challenge(world, BOB)
+    take = world.challenges.deals.take
+
+    async def slow(variant: str) -> Any:
+        await clock.sleep(5)  # the deal is solved now
+        return await take(variant)
+
+    monkeypatch.setattr(world.challenges.deals, "take", slow)
+    deferred = []
+
+    async def defer() -> None:
+        deferred.append(clock.now)
+
+    opening = asyncio.ensure_future(world.challenges.open(**OPENING, on_solve=defer))
+    await clock.advance(1)
+    with pytest.raises(challenge_module.TooManyChallengesError, match="1 being posted now"):
+        await world.challenges.open(**OPENING)
+    await clock.advance(5)
+    assert (await opening).challenge.status == "open" and deferred == [START]  # told before the solve
+
+
+async def test_a_closed_challenge_makes_room_for_a_new_one(world):
+    opened = [await challenge(world, BOB) for _ in range(challenge_module.MAX_OPEN_PER_MEMBER)]
+    await world.challenges.answer(opened[0], BOB, "declined")
+    await play(world, opened[0], ALICE)
+    await world.challenges.close_if_over(opened[0])
+    assert (await challenges_db.get_challenge(world.db, opened[0])).status == "closed"
+    assert await challenge(world, BOB) > opened[-1]
+
+
+async def store_message(world: World, challenge_id: int) -> None:
+    """Store the message of a challenge, its retries waiting on the fake clock."""
+    storing = asyncio.ensure_future(world.challenges.set_message(challenge_id, MESSAGE + challenge_id))
+    await world.clock.advance(challenge_module.MESSAGE_WRITES * challenge_module.MESSAGE_RETRY_SECONDS * 3)
+    await storing
+
+
+def failing_message_writes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Make the next ``failures[0]`` writes of a challenge's message id fail (database locked); return ``failures``."""
+    real, failures = challenges_db.set_message, [0]
+
+    async def flaky(db: Database, challenge_id: int, message_id: int) -> None:
+        if failures[0]:
+            failures[0] -= 1
+            raise sqlite3.OperationalError("database is locked")
+        await real(db, challenge_id, message_id)
+
+    monkeypatch.setattr(challenges_db, "set_message", flaky)
+    return failures
+
+
+async def test_the_message_id_is_retried_then_the_challenge_is_cancelled_and_posts_nothing(world, clock, monkeypatch):
+    failures = failing_message_writes(monkeypatch)
+    failures[0] = challenge_module.MESSAGE_WRITES - 1
+    retried = (await world.challenges.open(**OPENING)).challenge.id
+    await store_message(world, retried)  # failures, then the last try lands
+    assert await world.challenges.message_of(retried) == MESSAGE + retried
+    failures[0] = challenge_module.MESSAGE_WRITES
+    lost = (await world.challenges.open(**OPENING)).challenge.id
+    with pytest.raises(sqlite3.OperationalError):
+        await store_message(world, lost)
+    assert await world.challenges.cancel(lost)
+    with pytest.raises(challenge_module.NoMoreAttemptsError):
+        await world.challenges.play(lost, BOB)
+    await world.challenges.answer(retried, BOB, "declined")
+    await play(world, retried, ALICE)
+    await world.challenges.close_if_over(retried)
+    await clock.advance(25 * HOUR)
+    await world.challenges.settle()
+    assert [snapshot.challenge.id for snapshot in world.results] == [retried]  # the cancelled one posts nothing
+    assert (await challenges_db.get_challenge(world.db, lost)).status == "cancelled"
+
+
+async def test_a_challenge_whose_message_was_never_stored_is_cancelled_at_its_deadline(world, db, clock):
+    unshown = (await world.challenges.open(**OPENING)).challenge.id  # say the cancel itself failed too
+    await clock.advance(24 * HOUR)
+    await world.challenges.settle()
+    assert (await challenges_db.get_challenge(db, unshown)).status == "cancelled"
+    assert world.results == [] and await db.fetchall("SELECT id FROM announcements") == []
+
+
+async def test_an_answer_leaves_the_close_to_the_caller_once_it_answered_the_click(world):
+    challenge_id = await challenge(world, BOB)
+    await play(world, challenge_id, ALICE)
+    snapshot = await world.challenges.answer(challenge_id, BOB, "declined")
+    assert snapshot.challenge.status == "open" and world.results == []  # nothing posted yet
+    await world.challenges.close_if_over(challenge_id)
+    [final] = world.results
+    assert final.closed and states(final)[BOB] == "declined"
+
+
+async def test_an_open_challenge_is_never_rated(world, db):
+    challenge_id = await challenge(world, BOB, show_scores=True)
+    await play(world, challenge_id, BOB)
+    await play(world, challenge_id, ALICE, win=True)
+    [final] = world.results
+    assert final.challenge.unrated_reason == challenge_module.OPEN_UNRATED
+    assert [line.place for line in final.lines] == [1, 2]  # placed, not rated
+    assert all(line.rating_after is None for line in final.lines)
+    assert await db.fetchall("SELECT user_id FROM ratings") == []
+
+
+async def test_closed_challenges_leave_no_lock_or_timer_behind(world):
+    for _ in range(20):
+        challenge_id = await challenge(world, BOB)
+        await world.challenges.answer(challenge_id, BOB, "declined")
+        await play(world, challenge_id, ALICE)
+        await world.challenges.close_if_over(challenge_id)
+    await world.challenges.settle()
+    service = world.challenges
+    assert len(world.results) == 20
+    assert len(service._locks) == 0
+    left = (service._deadlines, service._updates, service._dirty, service._last_update, service._games)
+    assert left == ({}, {}, set(), {}, {}) and service._opening == {}
+
+
+async def test_a_closed_challenge_marks_a_provisional_rating(world):
+    challenge_id = await challenge(world, BOB)
+    await play(world, challenge_id, BOB)
+    await play(world, challenge_id, ALICE, win=True)
+    [final] = world.results
+    assert all(line.provisional for line in final.lines)  # one rated game each: still provisional

@@ -413,6 +413,7 @@ async def test_the_same_two_members_count_for_three_rated_races_a_day(world, clo
     assert (await race_between(world, moves={ALICE: True, BOB: True})).race.unrated_reason is None
     with_carol = await race_between(world, moves={ALICE: True, CAROL: True})  # other opponents count apart
     assert with_carol.race.unrated_reason is None
+    assert len(world.races._locks) == 0 and world.races._live == {}  # finished races leave no lock behind
 
 
 async def test_ratings_stop_being_provisional_after_enough_races(world, clock, db):

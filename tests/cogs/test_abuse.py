@@ -121,9 +121,11 @@ async def slash_burst(env: Any, actor: Any, channel: Any, name: str, times: int,
     parts = name.split()
     root = actors._resolve_visible_command(actor, channel.id, parts[0], AppCommandType.CHAT_INPUT)
     leaf, nesting = sim_interactions.walk_to_subcommand(root, parts[1:])
-    leaf_options, _ = sim_interactions.build_options(actor, name, leaf, options, channel_id=channel.id)
+    leaf_options, resolved = sim_interactions.build_options(actor, name, leaf, options, channel_id=channel.id)
     data = {"id": root["id"], "name": root["name"], "type": AppCommandType.CHAT_INPUT}
     data["options"] = sim_interactions.nest_options(root, nesting, leaf_options)
+    if resolved:  # member, channel and role options
+        data["resolved"] = resolved
     pending = []
     for _ in range(times):
         record, payload = sim_interactions.base_payload(

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
+import re
 from typing import Any
 
 import discord
 import pytest
 
+from bot.challenges import MAX_OPEN_PER_MEMBER, MESSAGE_WRITES
 from bot.storage import challenges as challenges_db
+from cogs import challenge_commands
 from cogs.challenge_commands import parse_challenge_click
 from tests.bot.decks import EASY_NUMBER
+from tests.bot.test_challenges import failing_message_writes
+from tests.cogs.test_abuse import slash_burst
 from tests.cogs.test_game_flows import labels, raw_clicks
 
 pytestmark = pytest.mark.usefixtures("no_error_logs")
@@ -98,7 +104,7 @@ async def test_three_members_one_declines_one_plays_late_a_restart_and_the_close
 
 async def test_open_scores_show_as_they_come_and_it_closes_once_everyone_played(simcord_env, channel, alice, bob):
     message = await open_challenge(alice, channel, bob, open=True)
-    assert "Scores show as they come." in text(message)
+    assert "Scores show as they come, so it is not rated." in text(message)
     await attempt(bob, message)
     await simcord_env.advance_time(3)
     assert f"<@{bob.id}> · **" in text(message) and "pts" in text(message)
@@ -164,3 +170,135 @@ async def test_a_member_name_made_of_markdown_never_shows_raw_in_the_challenge_o
     assert "Challenge results" in shown and f"<@{mallory.id}> · **" in shown  # members are named by mention
     posted = [m.content for m in channel.history()] + [text(m) for m in channel.history() if m.embeds]
     assert not any("phish.example" in post or "@everyone" in post for post in posted)
+
+
+SLOW = 5.0
+"""Seconds a slow step takes: past Discord's 3 s for a first answer."""
+
+
+def slowed(monkeypatch: Any, owner: Any, name: str, seconds: float = SLOW) -> None:
+    """Make ``owner.name`` (a coroutine function) take ``seconds`` before it runs: a deal solve, a slow post."""
+    real = getattr(owner, name)
+
+    async def slow(*args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(seconds)
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, slow)
+
+
+async def stored_challenges(env: Any) -> list[tuple[int, str, int | None]]:
+    rows = await env.bot.db.fetchall("SELECT id, status, message_id FROM challenges ORDER BY id")
+    return [(row["id"], row["status"], row["message_id"]) for row in rows]
+
+
+async def test_a_member_with_five_open_challenges_is_told_where_they_are_before_any_solve(
+    simcord_env, channel, alice, bob, monkeypatch
+):
+    messages = [await open_challenge(alice, channel, bob) for _ in range(MAX_OPEN_PER_MEMBER)]
+    solves = []
+    monkeypatch.setattr(simcord_env.bot.challenges.deals, "take", lambda variant: solves.append(variant))
+    refused = await alice.slash(channel, "solitaire challenge", opponent=bob)
+    assert not refused.deferred and refused.response.ephemeral, refused
+    shown = refused.response.content
+    assert f"You have {MAX_OPEN_PER_MEMBER} open challenges in this server" in shown
+    assert all(f"/{channel.id}/{message.id}" in shown for message in messages)
+    assert solves == [] and len(await stored_challenges(simcord_env)) == MAX_OPEN_PER_MEMBER
+
+
+async def test_a_challenge_waiting_for_its_deal_defers_and_its_message_works(
+    simcord_env, channel, alice, bob, monkeypatch
+):
+    slowed(monkeypatch, simcord_env.bot.challenges.deals, "take")  # an empty bank: the deal is solved now
+    result = await alice.slash(channel, "solitaire challenge", variant="draw3", opponent=bob)
+    assert result.deferred and not result.ephemeral
+    await simcord_env.advance_time(SLOW)
+    message = result.response
+    assert "⚔️ Challenge" in text(message) and set(labels(message)) == {"Play", "Accept", "Decline"}
+    accepted = await bob.click(message, label="Accept")
+    assert accepted.acknowledged and f"<@{bob.id}> · accepted" in text(message)
+    assert await stored_challenges(simcord_env) == [(1, "open", message.id)]
+
+
+async def test_a_challenge_whose_message_could_not_be_posted_is_cancelled_and_posts_nothing(
+    simcord_env, channel, alice, bob, monkeypatch, caplog
+):
+    slowed(monkeypatch, simcord_env.bot.challenges.deals, "take")
+    simcord_env.inject_error("PATCH", "/webhooks/*/messages/@original", status=500, times=None)
+    result = await alice.slash(channel, "solitaire challenge", variant="draw3", opponent=bob)
+    await simcord_env.advance_time(SLOW)
+    assert await stored_challenges(simcord_env) == [(1, "cancelled", None)]
+    assert "could not be posted, so it is cancelled" in caplog.text
+    simcord_env.backend.faults.clear()
+    await advance(simcord_env, 25 * HOUR)
+    assert await simcord_env.bot.db.fetchall("SELECT id FROM announcements") == []  # no "Nobody played" later
+    told = result.response  # the deferred answer's placeholder, filled by the one followup
+    assert not told.embeds and "so it is cancelled" in told.content
+
+
+async def test_a_message_id_not_stored_is_retried_then_the_message_says_cancelled(
+    simcord_env, channel, alice, bob, monkeypatch
+):
+    failures = failing_message_writes(monkeypatch)
+    failures[0] = MESSAGE_WRITES - 1  # fails, then lands on the last try: the buttons work
+    kept = await open_challenge(alice, channel, bob)
+    accepted = await bob.click(kept, label="Accept")
+    assert not accepted.ephemeral and f"<@{bob.id}> · accepted" in text(kept)
+    failures[0] = MESSAGE_WRITES  # every try fails: cancelled, and the message says so
+    result = await alice.slash(channel, "solitaire challenge", variant="draw3", opponent=bob)
+    lost = result.response
+    assert "Challenge cancelled" in text(lost) and not lost.components
+    [told] = [message for message in result.followups if message.ephemeral]
+    assert "could not be saved" in told.content and "cancelled" in told.content
+    assert await stored_challenges(simcord_env) == [(1, "open", kept.id), (2, "cancelled", None)]
+    await advance(simcord_env, 25 * HOUR)
+    posts = await simcord_env.bot.db.fetchall("SELECT subject FROM announcements")
+    assert [row["subject"] for row in posts] == ["1"]  # only the kept one's results
+    assert "Challenge cancelled" in text(lost)
+
+
+async def test_the_decline_that_closes_a_challenge_answers_the_click_before_the_results(
+    simcord_env, channel, alice, bob, monkeypatch
+):
+    message = await open_challenge(alice, channel, bob)
+    await attempt(alice, message)
+    await simcord_env.advance_time(3)
+    slowed(monkeypatch, challenge_commands, "show_results")  # Discord is slow on the results post
+    declined = await bob.click(message, label="Decline")
+    assert declined.acknowledged and not declined.ephemeral
+    await simcord_env.advance_time(SLOW)
+    assert "Challenge results" in text(message) and f"Declined: <@{bob.id}>" in text(message)
+
+
+async def test_results_write_a_provisional_rating_as_the_ratings_command_does(simcord_env, channel, alice, bob):
+    message = await open_challenge(alice, channel, bob)
+    await attempt(alice, message, clicks=("All up", "Draw", "All up", "End game"))
+    await attempt(bob, message)
+    await simcord_env.advance_time(3)
+    board = (await alice.slash(channel, "solitaire ratings", variant="draw3")).response.embeds[0].description
+    for member in (alice, bob):
+        [shown] = re.findall(rf"<@{member.id}> · (\d+\?) · 1 race", board)  # one race: provisional
+        assert re.search(rf"<@{member.id}> · .* · {re.escape(shown)} \([+-]\d+\)", text(message)), text(message)
+    assert "? = provisional" in message.embeds[0].footer.text
+
+
+async def test_an_open_challenge_is_not_rated_and_says_so(simcord_env, channel, alice, bob):
+    message = await open_challenge(alice, channel, bob, open=True)
+    assert "so it is not rated" in text(message)
+    await attempt(bob, message)
+    await attempt(alice, message, clicks=("All up", "Draw", "All up", "End game"))
+    await simcord_env.advance_time(3)
+    assert "Not rated: the scores were shown as they came" in text(message)
+    assert text(message).count("not rated") == 2
+    assert await simcord_env.bot.db.fetchall("SELECT user_id FROM ratings") == []
+
+
+async def test_opens_past_the_cap_sent_at_once_refuse_the_extra_ones_privately(simcord_env, channel, alice, bob):
+    for _ in range(MAX_OPEN_PER_MEMBER - 1):
+        await open_challenge(alice, channel, bob)
+    burst = await slash_burst(simcord_env, alice, channel, "solitaire challenge", 3, opponent=bob)
+    [opened] = [result.response for result in burst if not result.response.ephemeral]
+    assert "⚔️ Challenge" in text(opened)
+    refused = [result.response for result in burst if result.response.ephemeral]
+    assert len(refused) == 2 and all(r.ephemeral and "5 open challenges in this server" in r.content for r in refused)
+    assert len(await stored_challenges(simcord_env)) == MAX_OPEN_PER_MEMBER
