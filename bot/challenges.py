@@ -36,6 +36,7 @@ from bot.storage import games as games_db
 from bot.storage.challenges import ChallengeRecord, PlayerRecord
 from bot.storage.competition import Pending
 from bot.storage.games import GameRecord
+from bot.visibility import EventState
 from solitaire import find_variant
 from solitaire.deals import ProvenDeal
 
@@ -322,7 +323,7 @@ class ChallengeService:
         """Whether the challenge of a challenge game is closed: its deal is public then."""
         challenge_id = await challenges_db.challenge_of_game(self.db, game_id)
         challenge = await challenges_db.get_challenge(self.db, challenge_id) if challenge_id is not None else None
-        return challenge is not None and challenge.status == "closed"
+        return challenge is not None and EventState("challenge", challenge.status).over
 
     async def _on_game_finished(self, session: Session, record: GameRecord, source: FinishSource) -> None:
         if record.mode != "challenge":
