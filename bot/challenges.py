@@ -352,12 +352,10 @@ class ChallengeService:
             ):
                 return  # someone may still answer or play
             entries = [entry(user, record) for user, record in games.items()]
-            placings, ratings, unrated = await rate_results(
+            rate = await rate_results(
                 self.db, guild_id=challenge.guild_id, variant=challenge.variant, entries=entries, now=self.now()
             )
-            closed = await challenges_db.close_challenge(
-                self.db, challenge_id, now=self.now(), placings=placings, ratings=ratings, unrated_reason=unrated
-            )
+            closed = await challenges_db.close_challenge(self.db, challenge_id, now=self.now(), rate=rate)
         if closed:
             self._forget(challenge_id)
             await self.announcements.deliver_due()
