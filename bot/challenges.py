@@ -35,14 +35,15 @@ from bot.ratings import Skill
 from bot.results import entry, rate_results
 from bot.sessions import Clock, FinishSource, Session, SessionManager, Sleep
 from bot.shards import ONE_PROCESS, Ownership
-from bot.storage import Database
+from bot.storage import Database, Transaction
 from bot.storage import challenges as challenges_db
 from bot.storage import games as games_db
 from bot.storage import races as races_db
 from bot.storage.challenges import ChallengeRecord, PlayerRecord
 from bot.storage.competition import Pending
 from bot.storage.games import GameRecord
-from bot.storage.races import Placing
+from bot.storage.races import Rate, Rated
+from bot.visibility import EventState
 from solitaire import find_variant
 from solitaire.deals import ProvenDeal
 
@@ -421,7 +422,7 @@ class ChallengeService:
         """Whether the challenge of a challenge game is closed: its deal is public then."""
         challenge_id = await challenges_db.challenge_of_game(self.db, game_id)
         challenge = await challenges_db.get_challenge(self.db, challenge_id) if challenge_id is not None else None
-        return challenge is not None and challenge.status == "closed"
+        return challenge is not None and EventState("challenge", challenge.status).over
 
     async def _on_game_finished(self, session: Session, record: GameRecord, source: FinishSource) -> None:
         if record.mode != "challenge":
@@ -453,14 +454,12 @@ class ChallengeService:
                 await self.cancel(challenge_id)
                 return
             entries = [entry(user, record) for user, record in games.items()]
-            placings, ratings, unrated = await rate_results(
+            rate = await rate_results(
                 self.db, guild_id=challenge.guild_id, variant=challenge.variant, entries=entries, now=self.now()
             )
             if challenge.show_scores:
-                placings, ratings, unrated = _unrated(placings), [], OPEN_UNRATED
-            closed = await challenges_db.close_challenge(
-                self.db, challenge_id, now=self.now(), placings=placings, ratings=ratings, unrated_reason=unrated
-            )
+                rate = _places_only(rate)
+            closed = await challenges_db.close_challenge(self.db, challenge_id, now=self.now(), rate=rate)
         if closed:
             self._forget(challenge_id)
             await self.announcements.deliver_due()
@@ -556,9 +555,14 @@ class ChallengeService:
         raise NotNamedError()
 
 
-def _unrated(placings: Sequence[Placing]) -> list[Placing]:
-    """The places alone: no rating moves."""
-    return [replace(placing, rating_after=None) for placing in placings]
+def _places_only(rate: Rate) -> Rate:
+    """``rate`` with its places alone: no rating moves (an open challenge is never rated)."""
+
+    async def places(tx: Transaction) -> Rated:
+        rated = await rate(tx)
+        return Rated([replace(placing, rating_after=None) for placing in rated.placings], [], OPEN_UNRATED)
+
+    return places
 
 
 def placed_lines(snapshot: ChallengeSnapshot) -> list[Line]:

@@ -13,11 +13,11 @@ from datetime import UTC, datetime
 from bot.competition import day_bounds
 from bot.placing import Entry, places, rated_players
 from bot.ratings import Skill, newcomer, rate
-from bot.storage import Database
+from bot.storage import Database, Transaction
 from bot.storage import competition as competition_db
 from bot.storage import races as races_db
 from bot.storage.games import GameRecord
-from bot.storage.races import Placing, RatingRecord
+from bot.storage.races import Placing, Rate, Rated, RatingRecord
 from solitaire.moves import is_card_move
 
 
@@ -32,25 +32,32 @@ def entry(user_id: int, record: GameRecord | None, *, left_at: float | None = No
     return Entry(user_id, played, stayed, record.score, record.seconds_used)
 
 
-async def rate_results(
-    db: Database, *, guild_id: int, variant: str, entries: Sequence[Entry], now: float
-) -> tuple[list[Placing], list[RatingRecord], str | None]:
-    """Place every entry and rate those who played, if the event may be rated; why not, if it may not."""
-    placed = places(entries)
+async def rate_results(db: Database, *, guild_id: int, variant: str, entries: Sequence[Entry], now: float) -> Rate:
+    """How to place every entry and rate those who played, if the event may be rated (why not, if it may not).
+
+    The server day is read now; the ratings and the rated games each pair shared that day are read by the
+    returned step, in the transaction that closes the event (:func:`bot.storage.races.record_ratings`).
+    """
     since, until = await server_day(db, guild_id, now)
-    players = [item.user_id for item in entries if item.played]
-    together = await races_db.rated_together(db, guild_id, players, since=since, until=until)
-    rated, unrated = rated_players(entries, together)
-    users = [item.user_id for item in entries]
-    stored = await races_db.ratings_of(db, guild_id, variant, users)
-    before = {user: _skill(stored.get(user)) for user in users}
-    after = dict(zip(rated, rate([before[u] for u in rated], [placed[u] for u in rated]), strict=True))
-    placings = [
-        Placing(user, placed[user], before[user].display, after[user].display if user in after else None)
-        for user in users
-    ]
-    ratings = [RatingRecord(guild_id, variant, user, new.mu, new.sigma, new.races) for user, new in after.items()]
-    return placings, ratings, unrated
+
+    async def rate_now(tx: Transaction) -> Rated:
+        """Place and rate against the ratings and pair counts as the closing transaction reads them."""
+        placed = places(entries)
+        players = [item.user_id for item in entries if item.played]
+        together = await races_db.rated_together(tx, guild_id, players, since=since, until=until)
+        rated, unrated = rated_players(entries, together)
+        users = [item.user_id for item in entries]
+        stored = await races_db.ratings_of(tx, guild_id, variant, users)
+        before = {user: _skill(stored.get(user)) for user in users}
+        after = dict(zip(rated, rate([before[u] for u in rated], [placed[u] for u in rated]), strict=True))
+        placings = [
+            Placing(user, placed[user], before[user].display, after[user].display if user in after else None)
+            for user in users
+        ]
+        ratings = [RatingRecord(guild_id, variant, user, new.mu, new.sigma, new.races) for user, new in after.items()]
+        return Rated(placings, ratings, unrated)
+
+    return rate_now
 
 
 async def server_day(db: Database, guild_id: int, now: float) -> tuple[float, float]:

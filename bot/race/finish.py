@@ -13,7 +13,7 @@ from bot.storage import games as games_db
 from bot.storage import races as races_db
 from bot.storage.competition import Pending
 from bot.storage.games import GameRecord
-from bot.storage.races import Placing, RaceRecord, RacerRecord, RatingRecord
+from bot.storage.races import RaceRecord, RacerRecord, Rate
 
 
 class RaceFinish(RaceStandings):
@@ -69,18 +69,15 @@ class RaceFinish(RaceStandings):
                         if record.is_playing:
                             return
                         games[racer.user_id] = record
-            placings, ratings, unrated = await self._rank(race, members, games)
             finished = await races_db.finish_race(
-                self.db, race_id, now=self.now(), placings=placings, ratings=ratings, unrated_reason=unrated
+                self.db, race_id, now=self.now(), rate=await self._rank(race, members, games)
             )
             if not finished:
                 return
         await self._post_results(race_id)
 
-    async def _rank(
-        self, race: RaceRecord, members: list[RacerRecord], games: dict[int, GameRecord]
-    ) -> tuple[list[Placing], list[RatingRecord], str | None]:
-        """Place every racer and rate those who played, if the race may be rated (:mod:`bot.placing`)."""
+    async def _rank(self, race: RaceRecord, members: list[RacerRecord], games: dict[int, GameRecord]) -> Rate:
+        """How to place every racer and rate those who played, if the race may be rated (:mod:`bot.placing`)."""
         entries = [entry(r.user_id, games.get(r.user_id), left_at=r.left_at) for r in members]
         return await rate_results(
             self.db, guild_id=race.guild_id, variant=race.variant, entries=entries, now=self.now()

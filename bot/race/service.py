@@ -12,6 +12,7 @@ from bot.race.model import LiveRace, Publisher
 from bot.sessions import Clock, SessionManager, Sleep
 from bot.storage import Database
 from bot.storage import races as races_db
+from bot.visibility import EventState
 
 
 class RaceService(RaceLobby):
@@ -59,7 +60,7 @@ class RaceService(RaceLobby):
         """Whether the race of a race game is over (its every racer's game ended): its deal is public then."""
         race_id = await races_db.race_of_game(self.db, game_id)
         race = await races_db.get_race(self.db, race_id) if race_id is not None else None
-        return race is not None and race.status not in ("lobby", "running")
+        return race is not None and EventState("race", race.status).over
 
     async def close(self) -> None:
         """Stop every race task (races stay stored, to resume at the next start)."""

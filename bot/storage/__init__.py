@@ -192,6 +192,17 @@ class Transaction(Queries):
         """Return every row of a query inside the transaction."""
         return await self._fetchall(sql, params)
 
+    async def lock(self, name: str) -> None:
+        """Hold the lock ``name`` until the transaction ends: another transaction locking it waits until then.
+
+        What is read after it is what the last holder committed, so a read and the write that follows it are one
+        step for every holder (two processes included).
+        """
+        await self._lock(name)
+
+    @abstractmethod
+    async def _lock(self, name: str) -> None: ...
+
 
 class Database(ABC):
     """An open database with its migrations applied: SQLite or PostgreSQL, the same statements on both.

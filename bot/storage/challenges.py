@@ -14,7 +14,7 @@ from typing import Literal
 
 from bot.storage import Database, Row, Transaction
 from bot.storage.games import Link
-from bot.storage.races import Placing, RatingRecord, write_ratings
+from bot.storage.races import Rate, record_ratings
 
 ChallengeStatus = Literal["open", "closed", "cancelled"]
 """``cancelled``: its public message could not be shown; nobody played it, it posts nothing."""
@@ -199,30 +199,24 @@ def attempt_link(challenge_id: int, user_id: int, now: float) -> Link:
     return link
 
 
-async def close_challenge(
-    db: Database,
-    challenge_id: int,
-    *,
-    now: float,
-    placings: Sequence[Placing],
-    ratings: Sequence[RatingRecord],
-    unrated_reason: str | None,
-) -> bool:
-    """Close an open challenge once: places, ratings and its results post (``announcements``), together."""
+async def close_challenge(db: Database, challenge_id: int, *, now: float, rate: Rate) -> bool:
+    """Close an open challenge once: places and ratings (``rate``, see :func:`bot.storage.races.record_ratings`)
+    and its results post (``announcements``), together."""
     async with db.transaction() as tx:
-        changed = await tx.execute(
-            "UPDATE challenges SET status = 'closed', closed_at = ?, unrated_reason = ?"
-            " WHERE id = ? AND status = 'open'",
-            (now, unrated_reason, challenge_id),
+        challenge = await tx.fetchone(
+            "UPDATE challenges SET status = 'closed', closed_at = ? WHERE id = ? AND status = 'open'"
+            " RETURNING guild_id",
+            (now, challenge_id),
         )
-        if changed.rowcount != 1:
+        if challenge is None:
             return False
+        rated = await record_ratings(tx, int(challenge["guild_id"]), rate, now)
+        await tx.execute("UPDATE challenges SET unrated_reason = ? WHERE id = ?", (rated.unrated_reason, challenge_id))
         await tx.executemany(
             "UPDATE challenge_players SET place = ?, rating_before = ?, rating_after = ?, rated = ?"
             " WHERE challenge_id = ? AND user_id = ?",
-            [(p.place, p.rating_before, p.rating_after, int(p.rated), challenge_id, p.user_id) for p in placings],
+            [(p.place, p.rating_before, p.rating_after, int(p.rated), challenge_id, p.user_id) for p in rated.placings],
         )
-        await write_ratings(tx, ratings, now)
         await tx.execute(
             "INSERT INTO announcements (guild_id, kind, subject, channel_id, created_at, due_at)"
             " SELECT guild_id, 'challenge', CAST(id AS TEXT), channel_id, CAST(? AS DOUBLE PRECISION),"

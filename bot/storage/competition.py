@@ -36,12 +36,15 @@ from bot.competition import (
 from bot.shards import ONE_PROCESS, Ownership
 from bot.storage import Database, Row, Transaction
 from bot.storage.games import Mode
+from bot.visibility import sql_score_public
 
 FINISHED = "status <> 'playing' AND status <> 'broken'"
 """The condition every partial index of V002 uses for a finished game (keep the wording); a game closed as
 ``broken`` (V005, issue 10) is no result."""
 
 _RANK_ORDER = sql_rank_order()
+_EVENT_MODES = "mode IN ('race', 'challenge')"
+"""The modes whose games belong to a race or a challenge: their scores are public only by its rule."""
 
 
 @dataclass(frozen=True)
@@ -521,11 +524,20 @@ async def _all_time_rank(db: Database, key: tuple[int, str, str], caller_id: int
 
 # -- stats --------------------------------------------------------------------------
 async def member_stats(db: Database, guild_id: int, user_id: int, today: date) -> MemberStats:
-    """Return a member's games, wins, best and average score per variant, and daily streaks as of ``today``."""
+    """Return a member's games, wins, best and average score per variant, and daily streaks as of ``today``.
+
+    Only public scores count (:func:`bot.visibility.score_public`): a race's or a challenge's games are read from
+    ``games`` with that rule (a member has few), the other modes from the ``member_stats`` totals.
+    """
     rows = await db.fetchall(
-        "SELECT variant, sum(games) AS games, sum(wins) AS wins, max(best_score) AS best,"
-        " sum(total_score) AS total FROM member_stats WHERE guild_id = ? AND user_id = ?"
-        " GROUP BY variant ORDER BY variant",
+        "SELECT variant, sum(games) AS games, sum(wins) AS wins, max(best) AS best, sum(total) AS total FROM ("
+        "SELECT variant, games, wins, best_score AS best, total_score AS total FROM member_stats"
+        f" WHERE guild_id = ?1 AND user_id = ?2 AND NOT {_EVENT_MODES}"
+        " UNION ALL SELECT variant, 1, CASE WHEN status = 'won' THEN 1 ELSE 0 END, score, score FROM games"
+        " WHERE id IN (SELECT game_id FROM race_racers WHERE user_id = ?2"
+        " UNION ALL SELECT game_id FROM challenge_players WHERE user_id = ?2)"
+        f" AND guild_id = ?1 AND {_EVENT_MODES} AND {FINISHED} AND {sql_score_public()}"
+        ") AS shown GROUP BY variant ORDER BY variant",
         (guild_id, user_id),
     )
     variants = tuple(VariantStats(r["variant"], r["games"], r["wins"], r["best"], r["total"]) for r in rows)

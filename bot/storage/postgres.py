@@ -286,6 +286,13 @@ class PostgresQueries(Queries):
 class PostgresTransaction(PostgresQueries, Transaction):
     """The statements of one open PostgreSQL transaction (on the connection it holds)."""
 
+    async def _lock(self, name: str) -> None:
+        """Take the advisory lock of ``name`` (a 64-bit hash of it), released when the transaction ends.
+
+        At read committed, every statement after it reads what the previous holder committed.
+        """
+        await self._fetchone("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", (name,))
+
 
 def _cut(connection: asyncpg.Connection) -> None:
     """Terminate a connection at once (a lost one the pool took back already is left alone)."""

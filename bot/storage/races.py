@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, fields
 from typing import Literal
 
@@ -100,6 +100,19 @@ class Placing:
     def rated(self) -> bool:
         """Whether this race moved the racer's rating."""
         return self.rating_after is not None
+
+
+@dataclass(frozen=True)
+class Rated:
+    """What closing a race or a challenge stores: every player's place, the new ratings, why none moved (if so)."""
+
+    placings: Sequence[Placing]
+    ratings: Sequence[RatingRecord]
+    unrated_reason: str | None = None
+
+
+Rate = Callable[[Transaction], Awaitable[Rated]]
+"""Works out a closing race's or challenge's places and ratings in its closing transaction (:func:`record_ratings`)."""
 
 
 class SeatTakenError(Exception):
@@ -284,7 +297,9 @@ async def mark_left(db: Database, race_id: int, user_id: int, now: float) -> boo
     return changed.rowcount == 1
 
 
-async def ratings_of(db: Database, guild_id: int, variant: str, user_ids: Sequence[int]) -> dict[int, RatingRecord]:
+async def ratings_of(
+    db: Database | Transaction, guild_id: int, variant: str, user_ids: Sequence[int]
+) -> dict[int, RatingRecord]:
     """The stored ratings of these members (members with none are missing)."""
     if not user_ids:
         return {}
@@ -297,35 +312,29 @@ async def ratings_of(db: Database, guild_id: int, variant: str, user_ids: Sequen
     return {int(row["user_id"]): _rating(row) for row in rows}
 
 
-async def finish_race(
-    db: Database,
-    race_id: int,
-    *,
-    now: float,
-    placings: Sequence[Placing],
-    ratings: Sequence[RatingRecord],
-    unrated_reason: str | None = None,
-) -> bool:
-    """Write the final places and the new ratings once, give the seats back and queue the results post.
+async def finish_race(db: Database, race_id: int, *, now: float, rate: Rate) -> bool:
+    """Write the final places and the new ratings once (``rate``, see :func:`record_ratings`), give the seats back
+    and queue the results post.
 
     One transaction; returns whether this call did it (the post goes through ``announcements``, retried
     until the race message shows the results).
     """
     async with db.transaction() as tx:
-        changed = await tx.execute(
-            "UPDATE races SET status = 'finished', finished_at = ?, unrated_reason = ?"
-            " WHERE id = ? AND status = 'running'",
-            (now, unrated_reason, race_id),
+        race = await tx.fetchone(
+            "UPDATE races SET status = 'finished', finished_at = ? WHERE id = ? AND status = 'running'"
+            " RETURNING guild_id",
+            (now, race_id),
         )
-        if changed.rowcount != 1:
+        if race is None:
             return False
+        rated = await record_ratings(tx, int(race["guild_id"]), rate, now)
+        await tx.execute("UPDATE races SET unrated_reason = ? WHERE id = ?", (rated.unrated_reason, race_id))
         await tx.executemany(
             "UPDATE race_racers SET place = ?, rating_before = ?, rating_after = ?, rated = ?"
             " WHERE race_id = ? AND user_id = ?",
-            [(p.place, p.rating_before, p.rating_after, int(p.rated), race_id, p.user_id) for p in placings],
+            [(p.place, p.rating_before, p.rating_after, int(p.rated), race_id, p.user_id) for p in rated.placings],
         )
         await tx.execute("DELETE FROM race_seats WHERE race_id = ?", (race_id,))
-        await write_ratings(tx, ratings, now)
         await tx.execute(
             "INSERT INTO announcements (guild_id, kind, subject, channel_id, created_at, due_at)"
             " SELECT guild_id, 'race', CAST(id AS TEXT), channel_id, CAST(? AS DOUBLE PRECISION),"
@@ -335,7 +344,19 @@ async def finish_race(
     return True
 
 
-async def write_ratings(tx: Transaction, ratings: Sequence[RatingRecord], now: float) -> None:
+async def record_ratings(tx: Transaction, guild_id: int, rate: Rate, now: float) -> Rated:
+    """Rate a closing race or challenge of a server and store its new ratings, in the transaction that closes it.
+
+    The server's ratings are locked first (:meth:`Transaction.lock`), so ``rate`` reads the ratings and the pair
+    counts as the last close left them, and two closes at one instant (two processes included) both count.
+    """
+    await tx.lock(f"ratings:{guild_id}")
+    rated = await rate(tx)
+    await _write_ratings(tx, rated.ratings, now)
+    return rated
+
+
+async def _write_ratings(tx: Transaction, ratings: Sequence[RatingRecord], now: float) -> None:
     """Store new ratings (a race's or a challenge's), in the transaction that records their places."""
     await tx.executemany(
         "INSERT INTO ratings (guild_id, variant, user_id, mu, sigma, races, updated_at)"
@@ -347,7 +368,7 @@ async def write_ratings(tx: Transaction, ratings: Sequence[RatingRecord], now: f
 
 
 async def rated_together(
-    db: Database, guild_id: int, user_ids: Sequence[int], *, since: float, until: float
+    db: Database | Transaction, guild_id: int, user_ids: Sequence[int], *, since: float, until: float
 ) -> dict[tuple[int, int], int]:
     """How many rated races and challenges of a server, ended in ``[since, until)``, each pair of these members
     was rated in together.

@@ -191,6 +191,10 @@ class SqliteQueries(Queries):
 class SqliteTransaction(SqliteQueries, Transaction):
     """The statements of one open SQLite transaction."""
 
+    async def _lock(self, name: str) -> None:
+        """Nothing more to take: ``BEGIN IMMEDIATE`` holds the database's one write lock for the whole transaction
+        (other processes' writers wait for it; this process's, for the connection's lock)."""
+
 
 class SqliteDatabase(SqliteQueries, Database):
     """An open SQLite database (aiosqlite, WAL mode) with its migrations applied."""
