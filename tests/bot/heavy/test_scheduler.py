@@ -9,16 +9,22 @@ import tempfile
 import threading
 import time
 from collections.abc import AsyncIterator, Callable
+from functools import partial
 from multiprocessing.connection import Connection
 from pathlib import Path
 
 import pytest
 import pytest_asyncio
 
+from bot.deal_bank import DealBank, solve_numbered
 from bot.heavy import JobTimeoutError, OneJobAtATimeError, Priority, Scheduler, WorkerDiedError, limits_for
+from bot.heavy.jobs import TIMEOUTS
 from bot.heavy.scheduler import MAX_FAILED_STARTS, NICE, SPILL
-from tests.bot.heavy.jobs import blob, die, held, mark, niceness, pid, sleep, started
+from tests.bot.heavy.jobs import blob, die, held, hung, mark, niceness, pid, sleep, started, stops_first, stuck_refill
 from tests.bot.heavy.processes import alive
+
+FEW_SECONDS = 10.0
+"""The longest a member's job may wait on background work (generous: the tests share two busy cores)."""
 
 
 async def until(condition: Callable[[], bool], seconds: float = 30) -> None:
@@ -110,6 +116,44 @@ async def test_less_urgent_jobs_than_starts_run_niced(bot_pool):
     assert await bot_pool.submit(niceness, priority=Priority.PICTURE) == mine
 
 
+async def test_a_stuck_bank_refill_delays_no_members_hint_analysis_start_or_picture(bot_pool, tmp_path):
+    folder = str(tmp_path)
+    await until(lambda: bot_pool.ready == 3)
+    bank = DealBank(solve_numbered, variants=["draw3"], size=1, jobs=bot_pool, private=partial(stuck_refill, folder))
+    bank.start()
+    await until(lambda: started(folder) == ["refill-draw3"])  # it holds a worker and never ends
+    asked = time.perf_counter()
+    members = [
+        bot_pool.submit(mark, folder, priority.name.lower(), priority=priority, owner=member)
+        for member, priority in enumerate((Priority.HINT, Priority.ANALYSIS, Priority.START, Priority.PICTURE))
+    ]
+    assert await asyncio.wait_for(asyncio.gather(*members), FEW_SECONDS) == ["hint", "analysis", "start", "picture"]
+    assert time.perf_counter() - asked < FEW_SECONDS and bot_pool.stuck == 0  # nobody waited for it to be killed
+    (Path(folder) / "refills").touch()
+    await bank.close()
+
+
+async def test_a_background_job_never_takes_the_last_worker_members_may_use(bot_pool, tmp_path):
+    folder = str(tmp_path)
+    await until(lambda: bot_pool.ready == 3)
+    start = bot_pool.submit(held, folder, "start", "starts", priority=Priority.START)
+    await until(lambda: started(folder) == ["start"])
+    refill = bot_pool.submit(held, folder, "refill", "refills", priority=Priority.BACKGROUND)
+    await asyncio.sleep(0.3)
+    assert (bot_pool.holding, bot_pool.waiting) == (1, 1)  # one deal worker busy: the other is kept for members
+    hint = bot_pool.submit(mark, folder, "hint", priority=Priority.HINT)
+    assert await asyncio.wait_for(hint, FEW_SECONDS) == "hint"
+    (Path(folder) / "starts").touch()
+    assert await start == "start"
+    await until(lambda: started(folder) == ["start", "hint", "refill"])  # both free: now it may take one
+    (Path(folder) / "refills").touch()
+    assert await refill == "refill"
+
+
+def test_every_job_has_a_deadline_background_solves_too():
+    assert max(TIMEOUTS.values()) <= 120 and set(TIMEOUTS) == set(Priority)
+
+
 def test_the_limits_keep_workers_for_pictures_and_starts():
     limits = limits_for(1, 2)
     assert limits[Priority.PICTURE] == 3 and limits[Priority.START] == 2
@@ -153,13 +197,36 @@ async def test_a_job_sent_to_a_worker_that_just_died_waits_for_the_fresh_one(one
     assert fresh not in (first, os.getpid()) and one_worker.replaced == 1 and one_worker.fallbacks == 0
 
 
+async def test_a_worker_that_hangs_before_it_is_ready_is_replaced_and_the_job_waiting_for_it_runs(tmp_path):
+    folder = str(tmp_path)
+    jobs = Scheduler(1, target=partial(stops_first, folder), start_timeout=8.0)
+    jobs.start()
+    try:
+        asked = time.perf_counter()
+        solving = jobs.submit(pid, priority=Priority.START)
+        await until(lambda: hung(folder) is not None)
+        stopped = hung(folder)
+        solved_by = await asyncio.wait_for(solving, 60)  # the start-up time, then a fresh worker's warm-up
+        assert solved_by not in (stopped, os.getpid()) and time.perf_counter() - asked < 60
+        assert jobs.replaced == 1 and jobs.fallbacks == 0 and stopped not in jobs.pids
+        await until(lambda: stopped is not None and not alive(stopped))
+    finally:
+        await jobs.close()
+
+
 def never_ready(conn: Connection) -> None:
     """A worker that cannot start (it exits before it is ready)."""
     raise SystemExit(3)
 
 
-async def test_workers_that_cannot_start_are_given_up_and_jobs_run_here():
-    jobs = Scheduler(1, target=never_ready)
+def hangs_before_ready(conn: Connection) -> None:
+    """A worker that never says ready (it hangs while warming up)."""
+    time.sleep(600)
+
+
+@pytest.mark.parametrize("target", [never_ready, hangs_before_ready])
+async def test_workers_that_cannot_start_are_given_up_and_jobs_run_here(target):
+    jobs = Scheduler(1, target=target, start_timeout=1.0)
     jobs.start()
     for _ in range(MAX_FAILED_STARTS + 1):  # every job answered, whatever the workers do
         assert await asyncio.wait_for(jobs.submit(pid, priority=Priority.START), 30) == os.getpid()
