@@ -8,11 +8,10 @@ Workers are spawned processes on pipes that the event loop reads itself (``loop.
 executor thread in the bot's process competes with the loop for the GIL; each holds one job at a
 time. Free workers go to the most urgent job waiting, within **limits**: ``limits[p]`` is the most
 workers that jobs of priority ``p`` *or less urgent* may hold at once, so the workers above that
-limit are always kept for the more urgent (pictures and starts always find one). Background jobs
-(nobody waits for them) count toward the limits of pictures and starts but not toward those of
-hints, analyses and replays, and one starts only if it leaves a worker free for starts (where their
-limit allows two): a background solve never takes the last worker members' jobs may use, so a
-stuck one costs members at most the wait for another member's job. Pictures go to the
+limit are always kept for the more urgent (pictures and starts always find one). The last
+``background_workers`` are background jobs' own: background jobs (nobody waits for them) go only
+to them and nothing else does, so members' jobs never wait for a background solve, even a stuck
+one (without such workers, background jobs share the limits like any other). Pictures go to the
 first ``picture_workers`` (the render workers); a picture waits :data:`SPILL` seconds for one before it
 takes any other free worker, so pictures do not spread over every process of a busy machine (on two
 cores, more processes drawing answered fewer clicks) and still find a worker when a render worker is
@@ -101,9 +100,9 @@ class _Job:
 def limits_for(render_workers: int, deal_workers: int) -> dict[Priority, int]:
     """The limits of a pool of ``render_workers + deal_workers`` processes.
 
-    Pictures may use every worker; starts all but the ``render_workers``; hints, analyses and replays
-    together all but one more (at least one), so a start always finds one; background solves as
-    many, and only while a worker stays free for starts (see :meth:`Scheduler._fits`).
+    Pictures may use every worker; starts all but the ``render_workers``; hints, analyses, replays
+    and background solves together all but one more (at least one), so a start always finds one
+    (the bot's background solves have a worker of their own: see :meth:`Scheduler.for_workers`).
 
     >>> limits_for(1, 2)[Priority.START], limits_for(1, 2)[Priority.ANALYSIS], limits_for(1, 1)[Priority.REPLAY]
     (2, 1, 1)
@@ -126,17 +125,20 @@ class Scheduler:
         target: Serve = serve,
         kept: int = KEPT,
         start_timeout: float = START_TIMEOUT,
+        background_workers: int = 0,
     ) -> None:
         """Run jobs in ``workers`` processes running ``target``, the last ``niced`` of them niced (see the module).
 
         ``picture_workers``: how many of the first workers pictures go to without waiting (default: all).
         ``start_timeout``: seconds a worker has to say ready before it is replaced.
+        ``background_workers``: how many of the last workers run background jobs, and only them.
 
         Nothing starts until :meth:`start`.
         """
         self.workers = workers
         self.niced = niced
         self.picture_workers = workers if picture_workers is None else picture_workers
+        self.background_workers = background_workers
         self.limits = {priority: workers for priority in Priority} | dict(limits or {})
         self._never = {p for p in Priority if min(self.limits[q] for q in Priority if q <= p) <= 0}
         """Priorities no worker may take: their jobs run in this process."""
@@ -163,13 +165,21 @@ class Scheduler:
 
     @classmethod
     def for_workers(cls, render_workers: int, deal_workers: int) -> Scheduler:
-        """The bot's pool: ``RENDER_WORKERS`` kept for pictures, ``DEAL_WORKERS`` for the rest (:func:`limits_for`).
+        """The bot's pool: ``RENDER_WORKERS`` kept for pictures, ``DEAL_WORKERS`` for members' other jobs
+        (:func:`limits_for`), and (with any deal worker) one more of its own for background solves.
 
-        The ``DEAL_WORKERS - 1`` workers that hints, analyses, GIFs and refills use first are niced.
+        The ``DEAL_WORKERS - 1`` workers that hints, analyses and GIFs use first, and the background one, are niced.
         """
         limits = limits_for(render_workers, deal_workers)
-        niced = max(deal_workers - 1, 0)
-        return cls(render_workers + deal_workers, limits=limits, niced=niced, picture_workers=render_workers)
+        background = 1 if deal_workers > 0 else 0
+        niced = max(deal_workers - 1, 0) + background
+        return cls(
+            render_workers + deal_workers + background,
+            limits=limits,
+            niced=niced,
+            picture_workers=render_workers,
+            background_workers=background,
+        )
 
     # -- what callers see -----------------------------------------------------------------
     @property
@@ -270,41 +280,36 @@ class Scheduler:
 
     # -- handing jobs out -----------------------------------------------------------------
     def _fits(self, priority: Priority) -> bool:
-        """Whether one more job of ``priority`` stays within the limit of it and of every more urgent one.
-
-        A background job must also leave room for one more start (where the starts' limit allows two):
-        it never takes the last worker that members' jobs may use.
-        """
-        for level in Priority:
-            if level > priority:
-                break
-            limit = self.limits[level]
-            room = 2 if priority is Priority.BACKGROUND and level is Priority.START and limit > 1 else 1
-            if self._held(level) + room > limit:
-                return False
-        return True
+        """Whether one more job of ``priority`` stays within the limit of it and of every more urgent one
+        (a background job on workers of its own: within its own limit only)."""
+        levels = [priority] if self._apart(priority) else [level for level in Priority if level <= priority]
+        return all(self._held(level) + 1 <= self.limits[level] for level in levels)
 
     def _held(self, level: Priority) -> int:
-        """Workers held by jobs of ``level`` or less urgent, as its limit counts them.
+        """Workers held by jobs of ``level`` or less urgent, as its limit counts them (jobs on workers of
+        their own count only toward their own limit)."""
+        return sum(
+            self._busy[priority]
+            for priority in Priority
+            if priority is level or (priority > level and not self._apart(priority))
+        )
 
-        Background jobs count toward the limits of pictures and starts (the whole pool, the deal
-        workers) and their own, not toward those of hints, analyses and replays (members' share).
-        """
-        members = sum(self._busy[priority] for priority in Priority if level <= priority < Priority.BACKGROUND)
-        counted = level <= Priority.START or level is Priority.BACKGROUND
-        return members + (self._busy[Priority.BACKGROUND] if counted else 0)
+    def _apart(self, priority: Priority) -> bool:
+        """Whether jobs of ``priority`` run on workers of their own (background jobs, with background workers)."""
+        return priority is Priority.BACKGROUND and self.background_workers > 0
 
     def _dispatch(self) -> None:
         """Hand waiting jobs to free workers, most urgent first, each to the worker that suits it (:meth:`_pick`)."""
-        free = [worker for worker in self._pool if worker.idle]
+        first_apart = len(self._pool) - self.background_workers
+        shared = [worker for worker in self._pool[:first_apart] if worker.idle]
+        apart = [worker for worker in self._pool[first_apart:] if worker.idle]
         for priority in Priority:
+            free = apart if self._apart(priority) else shared
             queue = self._queues[priority]
             while queue and free and self._fits(priority):
                 if (worker := self._pick(free, queue[0])) is None:
                     break  # pictures waiting for a render worker
                 self._hand(worker, queue.popleft())
-            if not free:
-                return
 
     def _pick(self, free: list[Worker], job: _Job) -> Worker | None:
         """Take from ``free`` the worker for ``job``: a picture a render worker (another once it has waited

@@ -38,7 +38,8 @@ async def until(condition: Callable[[], bool], seconds: float = 30) -> None:
 
 @pytest_asyncio.fixture
 async def bot_pool() -> AsyncIterator[Scheduler]:
-    """The bot's default pool: 1 worker kept for pictures, 2 for the rest (RENDER_WORKERS=1, DEAL_WORKERS=2)."""
+    """The bot's default pool: 1 worker kept for pictures, 2 for the rest, 1 for background solves (RENDER_WORKERS=1,
+    DEAL_WORKERS=2)."""
     jobs = Scheduler.for_workers(1, 2)
     jobs.start()
     yield jobs
@@ -52,7 +53,7 @@ async def test_pictures_and_starts_find_a_worker_while_a_spammer_asks_for_analys
         for member in (1, 2, 3)
     ]
     start = bot_pool.submit(held, folder, "start-1", "starts", priority=Priority.START)
-    await until(lambda: set(started(folder)) == {"analysis-1", "start-1"} and bot_pool.ready == 3)  # all warm
+    await until(lambda: set(started(folder)) == {"analysis-1", "start-1"} and bot_pool.ready == 4)  # all warm
     picture = await asyncio.wait_for(bot_pool.submit(mark, folder, "picture", priority=Priority.PICTURE), 30)
     assert picture == "picture" and bot_pool.fallbacks == 0  # the third worker, kept for pictures
     second = bot_pool.submit(held, folder, "start-2", "starts", priority=Priority.START)
@@ -68,14 +69,14 @@ async def test_pictures_and_starts_find_a_worker_while_a_spammer_asks_for_analys
 
 async def test_a_picture_waits_a_moment_for_the_render_worker_before_it_takes_another(bot_pool, tmp_path):
     folder = str(tmp_path)
-    await until(lambda: bot_pool.ready == 3)
+    await until(lambda: bot_pool.ready == 4)
     render = bot_pool.pids[0]
     assert await bot_pool.submit(pid, priority=Priority.PICTURE) == render  # idle: the render worker
     busy = bot_pool.submit(held, folder, "picture-1", priority=Priority.PICTURE, timeout=30)
     await until(lambda: started(folder) == ["picture-1"])
     asked = time.perf_counter()
     second = bot_pool.submit(pid, priority=Priority.PICTURE)
-    assert (bot_pool.holding, bot_pool.waiting) == (1, 1)  # two workers idle, and yet it waits
+    assert (bot_pool.holding, bot_pool.waiting) == (1, 1)  # the other workers idle, and yet it waits
     drawn_by = await asyncio.wait_for(second, 10)
     assert drawn_by in bot_pool.pids[1:] and time.perf_counter() - asked >= SPILL and bot_pool.fallbacks == 0
     (Path(folder) / "go").touch()
@@ -86,7 +87,7 @@ async def test_without_render_workers_a_picture_takes_any_free_worker_at_once():
     jobs = Scheduler.for_workers(0, 2)
     jobs.start()
     try:
-        await until(lambda: jobs.ready == 2)
+        await until(lambda: jobs.ready == 3)  # and one for background solves
         drawing = jobs.submit(pid, priority=Priority.PICTURE)
         assert (jobs.holding, jobs.waiting) == (1, 0)
         assert await drawing in jobs.pids
@@ -109,7 +110,7 @@ async def test_free_workers_go_to_the_most_urgent_job_waiting(one_worker, tmp_pa
 
 async def test_less_urgent_jobs_than_starts_run_niced(bot_pool):
     mine = os.getpriority(os.PRIO_PROCESS, 0)
-    await until(lambda: bot_pool.ready == 3)
+    await until(lambda: bot_pool.ready == 4)
     for priority in (Priority.HINT, Priority.ANALYSIS, Priority.REPLAY, Priority.BACKGROUND):
         assert await bot_pool.submit(niceness, priority=priority) == min(mine + NICE, 19)
     assert await bot_pool.submit(niceness, priority=Priority.START) == mine
@@ -118,7 +119,7 @@ async def test_less_urgent_jobs_than_starts_run_niced(bot_pool):
 
 async def test_a_stuck_bank_refill_delays_no_members_hint_analysis_start_or_picture(bot_pool, tmp_path):
     folder = str(tmp_path)
-    await until(lambda: bot_pool.ready == 3)
+    await until(lambda: bot_pool.ready == len(bot_pool.pids))  # all warm
     bank = DealBank(solve_numbered, variants=["draw3"], size=1, jobs=bot_pool, private=partial(stuck_refill, folder))
     bank.start()
     await until(lambda: started(folder) == ["refill-draw3"])  # it holds a worker and never ends
@@ -133,21 +134,29 @@ async def test_a_stuck_bank_refill_delays_no_members_hint_analysis_start_or_pict
     await bank.close()
 
 
-async def test_a_background_job_never_takes_the_last_worker_members_may_use(bot_pool, tmp_path):
+async def test_background_jobs_have_a_worker_of_their_own_and_take_no_other(bot_pool, tmp_path):
     folder = str(tmp_path)
-    await until(lambda: bot_pool.ready == 3)
-    start = bot_pool.submit(held, folder, "start", "starts", priority=Priority.START)
-    await until(lambda: started(folder) == ["start"])
-    refill = bot_pool.submit(held, folder, "refill", "refills", priority=Priority.BACKGROUND)
+    await until(lambda: bot_pool.ready == 4)
+    jobs = [
+        bot_pool.submit(held, folder, name, gate, priority=priority)
+        for name, gate, priority in (
+            ("refill-1", "refills", Priority.BACKGROUND),
+            ("refill-2", "refills", Priority.BACKGROUND),
+            ("start", "members", Priority.START),
+            ("analysis", "members", Priority.ANALYSIS),
+        )
+    ]
+    await until(lambda: set(started(folder)) == {"refill-1", "start", "analysis"})  # all at once, each on its own
+    assert (bot_pool.holding, bot_pool.waiting) == (3, 1)  # the second refill waits for the background worker
+    picture = bot_pool.submit(pid, priority=Priority.PICTURE)
+    assert await asyncio.wait_for(picture, FEW_SECONDS) == bot_pool.pids[0] and bot_pool.fallbacks == 0
+    (Path(folder) / "members").touch()
+    await asyncio.gather(*jobs[2:])
     await asyncio.sleep(0.3)
-    assert (bot_pool.holding, bot_pool.waiting) == (1, 1)  # one deal worker busy: the other is kept for members
-    hint = bot_pool.submit(mark, folder, "hint", priority=Priority.HINT)
-    assert await asyncio.wait_for(hint, FEW_SECONDS) == "hint"
-    (Path(folder) / "starts").touch()
-    assert await start == "start"
-    await until(lambda: started(folder) == ["start", "hint", "refill"])  # both free: now it may take one
+    assert "refill-2" not in started(folder)  # members' workers are free, and yet it waits for its own
     (Path(folder) / "refills").touch()
-    assert await refill == "refill"
+    assert await asyncio.gather(*jobs[:2]) == ["refill-1", "refill-2"]
+    assert await bot_pool.submit(pid, priority=Priority.BACKGROUND) == bot_pool.pids[-1]
 
 
 def test_every_job_has_a_deadline_background_solves_too():
