@@ -11,9 +11,10 @@ playable and comparable, never ranked).
 
 Players first: every job goes through :meth:`DealBank.run`; ``urgent=True`` (the default: a
 player waits: numbered and seeded deals, an empty bank, dailies) is a :attr:`~bot.heavy.Priority.START`
-job, served before every background refill (:attr:`~bot.heavy.Priority.BACKGROUND`), and the
-scheduler's limits keep a worker free for starts. Numbered deals are kept in a :class:`DealCache`
-(the database, in production), so a repeated number costs no solve.
+job, served before every background refill (:attr:`~bot.heavy.Priority.BACKGROUND`), which runs on
+a worker of its own in the bot (:meth:`~bot.heavy.Scheduler.for_workers`): no player waits for one.
+Numbered deals are kept in a :class:`DealCache` (the database, in production), so a repeated number
+costs no solve.
 """
 
 from __future__ import annotations

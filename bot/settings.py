@@ -34,8 +34,8 @@ class Settings(BaseSettings):
     discord_gateway_url: AnyUrl | None = None
     deal_bank_size: int = Field(default=4, ge=0, le=100)
     deal_workers: int = Field(default=2, ge=0, le=max(os.cpu_count() or 1, 1) * 2)
-    """Worker processes for solves, hints, analyses and GIFs; starts may use all, the rest all but one
-    (0: they run in threads of the bot's process, for tests)."""
+    """Worker processes for members' solves, hints, analyses and GIFs; starts may use all, the rest all but one;
+    with any, one more (niced) runs the background solves (0: all in threads of the bot's process, for tests)."""
     render_workers: int = Field(default=1, ge=0, le=max(os.cpu_count() or 1, 1) * 2)
     """Worker processes kept for board pictures, beside the ``deal_workers`` (pictures may use those too)."""
     daily_spares: int = Field(default=1, ge=0, le=10)

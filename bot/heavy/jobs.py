@@ -42,18 +42,17 @@ _WORDS = {
     Priority.BACKGROUND: "deal",
 }
 
-TIMEOUTS: dict[Priority, float | None] = {
+TIMEOUTS: dict[Priority, float] = {
     Priority.PICTURE: 1.5,
     Priority.START: 120.0,
     Priority.HINT: 60.0,
     Priority.ANALYSIS: 120.0,
     Priority.REPLAY: 120.0,
-    Priority.BACKGROUND: None,
+    Priority.BACKGROUND: 120.0,
 }
-"""Seconds from asking to the answer, by default (``None``: no deadline). A picture's is short: past it, the
-picture is drawn in the bot's process and the click still answered within Discord's 3 s."""
-MAX_HOLD = 600.0
-"""Seconds a worker may hold a job without a deadline before it is taken for stuck (killed and replaced)."""
+"""Seconds from asking to the answer, by default: every job has a deadline. A picture's is short: past it, the
+picture is drawn in the bot's process and the click still answered within Discord's 3 s. A background solve
+gets as long as the same solve asked for by a player (a start)."""
 
 
 class HeavyJobError(BotError):

@@ -8,7 +8,10 @@ Workers are spawned processes on pipes that the event loop reads itself (``loop.
 executor thread in the bot's process competes with the loop for the GIL; each holds one job at a
 time. Free workers go to the most urgent job waiting, within **limits**: ``limits[p]`` is the most
 workers that jobs of priority ``p`` *or less urgent* may hold at once, so the workers above that
-limit are always kept for the more urgent (pictures and starts always find one). Pictures go to the
+limit are always kept for the more urgent (pictures and starts always find one). The last
+``background_workers`` are background jobs' own: background jobs (nobody waits for them) go only
+to them and nothing else does, so members' jobs never wait for a background solve, even a stuck
+one (without such workers, background jobs share the limits like any other). Pictures go to the
 first ``picture_workers`` (the render workers); a picture waits :data:`SPILL` seconds for one before it
 takes any other free worker, so pictures do not spread over every process of a busy machine (on two
 cores, more processes drawing answered fewer clicks) and still find a worker when a render worker is
@@ -16,11 +19,13 @@ stuck. The last ``niced`` workers run at a lower CPU priority (nice :data:`NICE`
 than a start go to them first, so on a busy machine an analysis or a GIF takes CPU from nobody who is
 waiting for a board or a start.
 
-A job not answered by its deadline is given up: a ``fallback`` job (a picture) runs in this process
-instead, any other fails with :class:`~bot.heavy.jobs.JobTimeoutError`. A worker holding one job
-longer than that job's time is taken for stuck (e.g. stopped with SIGSTOP): it is killed and a fresh
-one takes its place. A worker that dies is replaced the same way. Without worker processes (``0``,
-the tests) or once workers cannot start at all, jobs run in threads of this process.
+Every job has a deadline. A job not answered by its deadline is given up: a ``fallback`` job (a
+picture) runs in this process instead, any other fails with :class:`~bot.heavy.jobs.JobTimeoutError`.
+A worker holding one job longer than that job's time is taken for stuck (e.g. stopped with SIGSTOP):
+it is killed and a fresh one takes its place. A worker that dies, or is not ready within
+:data:`START_TIMEOUT` of its start (it hangs while warming up), is replaced the same way; jobs
+waiting meanwhile go to another worker or the fresh one. Without worker processes (``0``, the
+tests) or once workers cannot start at all, jobs run in threads of this process.
 """
 
 from __future__ import annotations
@@ -38,7 +43,6 @@ from functools import partial
 from typing import Any, TypeVar
 
 from bot.heavy.jobs import (
-    MAX_HOLD,
     TIMEOUTS,
     HeavyJobError,
     JobTimeoutError,
@@ -54,7 +58,10 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 MAX_FAILED_STARTS = 3
-"""Workers that die before they are ready, in a row, after which every job runs in this process."""
+"""Workers that die or hang before they are ready, in a row, after which every job runs in this process."""
+START_TIMEOUT = 20.0
+"""Seconds a worker has from its start to say ready (about 1.3 s for three at once on two busy cores) before
+it is taken for hung: killed and replaced."""
 NICE = 10
 """How much lower the CPU priority of the niced workers is (``os.setpriority``; raising it needs no privilege)."""
 KEPT = 256
@@ -77,8 +84,8 @@ class _Job:
     key: Hashable | None
     keep: bool
     fallback: bool
-    deadline: float | None
-    """When (:data:`real_seconds`) it must be answered by (``None``: never given up)."""
+    deadline: float
+    """When (:data:`real_seconds`) it must be answered by."""
     hold: float
     """Seconds a worker may hold it before it is taken for stuck."""
     asked: float
@@ -94,7 +101,8 @@ def limits_for(render_workers: int, deal_workers: int) -> dict[Priority, int]:
     """The limits of a pool of ``render_workers + deal_workers`` processes.
 
     Pictures may use every worker; starts all but the ``render_workers``; hints, analyses, replays
-    and background solves together all but one more (at least one), so a start always finds one.
+    and background solves together all but one more (at least one), so a start always finds one
+    (the bot's background solves have a worker of their own: see :meth:`Scheduler.for_workers`).
 
     >>> limits_for(1, 2)[Priority.START], limits_for(1, 2)[Priority.ANALYSIS], limits_for(1, 1)[Priority.REPLAY]
     (2, 1, 1)
@@ -116,20 +124,26 @@ class Scheduler:
         picture_workers: int | None = None,
         target: Serve = serve,
         kept: int = KEPT,
+        start_timeout: float = START_TIMEOUT,
+        background_workers: int = 0,
     ) -> None:
         """Run jobs in ``workers`` processes running ``target``, the last ``niced`` of them niced (see the module).
 
         ``picture_workers``: how many of the first workers pictures go to without waiting (default: all).
+        ``start_timeout``: seconds a worker has to say ready before it is replaced.
+        ``background_workers``: how many of the last workers run background jobs, and only them.
 
         Nothing starts until :meth:`start`.
         """
         self.workers = workers
         self.niced = niced
         self.picture_workers = workers if picture_workers is None else picture_workers
+        self.background_workers = background_workers
         self.limits = {priority: workers for priority in Priority} | dict(limits or {})
         self._never = {p for p in Priority if min(self.limits[q] for q in Priority if q <= p) <= 0}
         """Priorities no worker may take: their jobs run in this process."""
         self._target = target
+        self.start_timeout = start_timeout
         self._context = multiprocessing.get_context("spawn")
         self._pool: list[Worker] = []
         self._queues: dict[Priority, deque[_Job]] = {priority: deque() for priority in Priority}
@@ -143,7 +157,7 @@ class Scheduler:
         self._watch_at = math.inf
         self._failed_starts = 0
         self.replaced = 0
-        """Workers replaced (they died, or were stuck)."""
+        """Workers replaced (they died, were stuck, or were not ready in time)."""
         self.stuck = 0
         """Workers killed for holding a job past its time."""
         self.fallbacks = 0
@@ -151,13 +165,21 @@ class Scheduler:
 
     @classmethod
     def for_workers(cls, render_workers: int, deal_workers: int) -> Scheduler:
-        """The bot's pool: ``RENDER_WORKERS`` kept for pictures, ``DEAL_WORKERS`` for the rest (:func:`limits_for`).
+        """The bot's pool: ``RENDER_WORKERS`` kept for pictures, ``DEAL_WORKERS`` for members' other jobs
+        (:func:`limits_for`), and (with any deal worker) one more of its own for background solves.
 
-        The ``DEAL_WORKERS - 1`` workers that hints, analyses, GIFs and refills use first are niced.
+        The ``DEAL_WORKERS - 1`` workers that hints, analyses and GIFs use first, and the background one, are niced.
         """
         limits = limits_for(render_workers, deal_workers)
-        niced = max(deal_workers - 1, 0)
-        return cls(render_workers + deal_workers, limits=limits, niced=niced, picture_workers=render_workers)
+        background = 1 if deal_workers > 0 else 0
+        niced = max(deal_workers - 1, 0) + background
+        return cls(
+            render_workers + deal_workers + background,
+            limits=limits,
+            niced=niced,
+            picture_workers=render_workers,
+            background_workers=background,
+        )
 
     # -- what callers see -----------------------------------------------------------------
     @property
@@ -225,9 +247,7 @@ class Scheduler:
         if owner is not None and (busy := self._owners.get(owner)) is not None:
             raise OneJobAtATimeError(busy.priority)
         seconds = timeout if timeout is not None else TIMEOUTS[priority]
-        deadline = None if seconds is None else real_seconds() + seconds
-        hold = MAX_HOLD if seconds is None else seconds
-        job = _Job(run, args, priority, owner, key, keep, fallback, deadline, hold, real_seconds())
+        job = _Job(run, args, priority, owner, key, keep, fallback, real_seconds() + seconds, seconds, real_seconds())
         if key is not None:
             self._keys[key] = job
         if owner is not None:
@@ -238,7 +258,7 @@ class Scheduler:
         else:
             self._queues[priority].append(job)
             self._dispatch()
-            self._arm(deadline)
+            self._arm(job.deadline)
             if job.worker is None and not job.done:  # still waiting: it may take another worker at its spill time
                 self._arm(self._spill_time(job))
         return waiter
@@ -260,25 +280,36 @@ class Scheduler:
 
     # -- handing jobs out -----------------------------------------------------------------
     def _fits(self, priority: Priority) -> bool:
-        """Whether one more job of ``priority`` stays within the limit of it and of every more urgent one."""
-        held = 0
-        for level in reversed(Priority):
-            held += self._busy[level]
-            if level <= priority and held + 1 > self.limits[level]:
-                return False
-        return True
+        """Whether one more job of ``priority`` stays within the limit of it and of every more urgent one
+        (a background job on workers of its own: within its own limit only)."""
+        levels = [priority] if self._apart(priority) else [level for level in Priority if level <= priority]
+        return all(self._held(level) + 1 <= self.limits[level] for level in levels)
+
+    def _held(self, level: Priority) -> int:
+        """Workers held by jobs of ``level`` or less urgent, as its limit counts them (jobs on workers of
+        their own count only toward their own limit)."""
+        return sum(
+            self._busy[priority]
+            for priority in Priority
+            if priority is level or (priority > level and not self._apart(priority))
+        )
+
+    def _apart(self, priority: Priority) -> bool:
+        """Whether jobs of ``priority`` run on workers of their own (background jobs, with background workers)."""
+        return priority is Priority.BACKGROUND and self.background_workers > 0
 
     def _dispatch(self) -> None:
         """Hand waiting jobs to free workers, most urgent first, each to the worker that suits it (:meth:`_pick`)."""
-        free = [worker for worker in self._pool if worker.idle]
+        first_apart = len(self._pool) - self.background_workers
+        shared = [worker for worker in self._pool[:first_apart] if worker.idle]
+        apart = [worker for worker in self._pool[first_apart:] if worker.idle]
         for priority in Priority:
+            free = apart if self._apart(priority) else shared
             queue = self._queues[priority]
             while queue and free and self._fits(priority):
                 if (worker := self._pick(free, queue[0])) is None:
                     break  # pictures waiting for a render worker
                 self._hand(worker, queue.popleft())
-            if not free:
-                return
 
     def _pick(self, free: list[Worker], job: _Job) -> Worker | None:
         """Take from ``free`` the worker for ``job``: a picture a render worker (another once it has waited
@@ -358,19 +389,23 @@ class Scheduler:
         self._watch = contextvars.Context().run(self._loop.call_later, delay, self._check)
 
     def _check(self) -> None:
-        """Give up on jobs past their deadline and replace workers holding one past its time; re-arm."""
+        """Give up on jobs past their deadline; replace workers stuck on a job or not ready in time; re-arm."""
         assert self._loop is not None
         self._watch, self._watch_at = None, math.inf
         now = real_seconds()
         for queue in self._queues.values():
-            for job in [job for job in queue if job.deadline is not None and job.deadline <= now]:
+            for job in [job for job in queue if job.deadline <= now]:
                 queue.remove(job)
                 self._give_up_on(job, JobTimeoutError(job.priority))
         for worker in list(self._pool):
+            if worker not in self._pool:
+                continue  # every worker was given up on (see _lost)
             job = worker.job
-            if job is not None and worker.since + job.hold <= now:
+            if not worker.ready and worker.started + self.start_timeout <= now:
+                self._lost(worker, f"was not ready {now - worker.started:.1f} s after its start")
+            elif job is not None and worker.since + job.hold <= now:
                 self._stuck(worker)
-            elif job is not None and job.deadline is not None and job.deadline <= now:
+            elif job is not None and job.deadline <= now:
                 self._give_up_on(job, JobTimeoutError(job.priority))  # its worker may still answer, unheard
         self._dispatch()
         self._arm(min(self._next_times(now), default=None))
@@ -378,14 +413,15 @@ class Scheduler:
     def _next_times(self, now: float) -> Iterator[float]:
         for queue in self._queues.values():
             for job in queue:
-                if job.deadline is not None:
-                    yield job.deadline
+                yield job.deadline
                 if (spill := self._spill_time(job)) is not None and spill > now:
                     yield spill
         for worker in self._pool:
+            if not worker.ready:
+                yield worker.started + self.start_timeout
             if (job := worker.job) is not None:
                 yield worker.since + job.hold
-                if job.deadline is not None and not job.done:
+                if not job.done:
                     yield job.deadline
 
     def _stuck(self, worker: Worker) -> None:
@@ -404,18 +440,21 @@ class Scheduler:
         self._dispatch()
 
     def _died(self, worker: Worker) -> None:
-        """Replace a worker that died (its job runs here or fails); give up on workers that cannot start."""
-        if worker not in self._pool:
-            return
+        """Replace a worker that died (its job runs here or fails)."""
+        if worker in self._pool:
+            self._lost(worker, f"died (exit code {worker.process.exitcode})")
+
+    def _lost(self, worker: Worker, what: str) -> None:
+        """Replace a worker that died or hung before it was ready; give up on workers that cannot start."""
         if not worker.ready:
             self._failed_starts += 1
         if self._failed_starts >= MAX_FAILED_STARTS:
-            log.error("heavy-work workers die before they are ready: running every job in the bot's process")
+            log.error("heavy-work workers die or hang before they are ready: running every job in the bot's process")
             self._pool.remove(worker)
             self._let_go(worker, WorkerDiedError(Priority.BACKGROUND))
             self._stop_all()
             return
-        log.warning("worker %s died (exit code %s): starting a fresh one", worker.process.pid, worker.process.exitcode)
+        log.warning("worker %s %s: starting a fresh one", worker.process.pid, what)
         self._replace(worker)
         job = worker.job
         self._let_go(worker, WorkerDiedError(job.priority if job is not None else Priority.BACKGROUND))
@@ -517,6 +556,7 @@ class Scheduler:
         assert self._loop is not None
         worker = Worker(self._context, self._target, nice=NICE if index >= self.workers - self.niced else 0)
         self._loop.add_reader(worker.conn.fileno(), self._answered, worker)
+        self._arm(worker.started + self.start_timeout)
         return worker
 
     def _unwatch(self, worker: Worker) -> None:

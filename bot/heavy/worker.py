@@ -14,6 +14,7 @@ import contextlib
 import os
 import pickle
 import tempfile
+import time
 from collections.abc import Callable
 from multiprocessing.connection import Connection
 from multiprocessing.context import SpawnContext
@@ -89,6 +90,8 @@ class Worker:
     def __init__(self, context: SpawnContext, target: Serve, *, nice: int = 0) -> None:
         self.conn, child = context.Pipe()
         self.process = context.Process(target=target, args=(child,), daemon=True, name="heavy-worker")
+        self.started = time.perf_counter()
+        """When it was started (``time.perf_counter``): it must say ready within the scheduler's start-up time."""
         self.process.start()
         child.close()
         self.niced = False

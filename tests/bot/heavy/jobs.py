@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import os
+import signal
 import time
+from multiprocessing.connection import Connection
 from pathlib import Path
+
+from bot.heavy.worker import serve
 
 
 def mark(folder: str, name: str) -> str:
@@ -53,3 +57,29 @@ def niceness() -> int:
 def blob(size: int) -> bytes:
     """``size`` bytes (an answer too big for a pipe's buffer, like a replay GIF)."""
     return b"x" * size
+
+
+def stops_first(folder: str, conn: Connection) -> None:
+    """A worker's main: the first one started writes its pid to ``folder/hung`` and stops itself
+    (SIGSTOP) before it is ready, as a worker hanging in its warm-up; the others serve."""
+    try:
+        handle = os.open(Path(folder) / "hung", os.O_WRONLY | os.O_CREAT | os.O_EXCL)
+    except FileExistsError:
+        serve(conn)
+        return
+    os.write(handle, str(os.getpid()).encode())
+    os.close(handle)
+    os.kill(os.getpid(), signal.SIGSTOP)
+    serve(conn)  # only if someone lets it go on
+
+
+def hung(folder: str) -> int | None:
+    """The pid :func:`stops_first` stopped (``None``: none yet)."""
+    path = Path(folder) / "hung"
+    text = path.read_text() if path.exists() else ""
+    return int(text) if text else None
+
+
+def stuck_refill(folder: str, variant: str, key: int) -> str:
+    """A deal bank's private solve that never ends (held until ``folder/refills`` exists, at most 60 s)."""
+    return held(folder, f"refill-{variant}", "refills")

@@ -9,16 +9,22 @@ import tempfile
 import threading
 import time
 from collections.abc import AsyncIterator, Callable
+from functools import partial
 from multiprocessing.connection import Connection
 from pathlib import Path
 
 import pytest
 import pytest_asyncio
 
+from bot.deal_bank import DealBank, solve_numbered
 from bot.heavy import JobTimeoutError, OneJobAtATimeError, Priority, Scheduler, WorkerDiedError, limits_for
+from bot.heavy.jobs import TIMEOUTS
 from bot.heavy.scheduler import MAX_FAILED_STARTS, NICE, SPILL
-from tests.bot.heavy.jobs import blob, die, held, mark, niceness, pid, sleep, started
+from tests.bot.heavy.jobs import blob, die, held, hung, mark, niceness, pid, sleep, started, stops_first, stuck_refill
 from tests.bot.heavy.processes import alive
+
+FEW_SECONDS = 10.0
+"""The longest a member's job may wait on background work (generous: the tests share two busy cores)."""
 
 
 async def until(condition: Callable[[], bool], seconds: float = 30) -> None:
@@ -32,7 +38,8 @@ async def until(condition: Callable[[], bool], seconds: float = 30) -> None:
 
 @pytest_asyncio.fixture
 async def bot_pool() -> AsyncIterator[Scheduler]:
-    """The bot's default pool: 1 worker kept for pictures, 2 for the rest (RENDER_WORKERS=1, DEAL_WORKERS=2)."""
+    """The bot's default pool: 1 worker kept for pictures, 2 for the rest, 1 for background solves (RENDER_WORKERS=1,
+    DEAL_WORKERS=2)."""
     jobs = Scheduler.for_workers(1, 2)
     jobs.start()
     yield jobs
@@ -46,7 +53,7 @@ async def test_pictures_and_starts_find_a_worker_while_a_spammer_asks_for_analys
         for member in (1, 2, 3)
     ]
     start = bot_pool.submit(held, folder, "start-1", "starts", priority=Priority.START)
-    await until(lambda: set(started(folder)) == {"analysis-1", "start-1"} and bot_pool.ready == 3)  # all warm
+    await until(lambda: set(started(folder)) == {"analysis-1", "start-1"} and bot_pool.ready == 4)  # all warm
     picture = await asyncio.wait_for(bot_pool.submit(mark, folder, "picture", priority=Priority.PICTURE), 30)
     assert picture == "picture" and bot_pool.fallbacks == 0  # the third worker, kept for pictures
     second = bot_pool.submit(held, folder, "start-2", "starts", priority=Priority.START)
@@ -62,14 +69,14 @@ async def test_pictures_and_starts_find_a_worker_while_a_spammer_asks_for_analys
 
 async def test_a_picture_waits_a_moment_for_the_render_worker_before_it_takes_another(bot_pool, tmp_path):
     folder = str(tmp_path)
-    await until(lambda: bot_pool.ready == 3)
+    await until(lambda: bot_pool.ready == 4)
     render = bot_pool.pids[0]
     assert await bot_pool.submit(pid, priority=Priority.PICTURE) == render  # idle: the render worker
     busy = bot_pool.submit(held, folder, "picture-1", priority=Priority.PICTURE, timeout=30)
     await until(lambda: started(folder) == ["picture-1"])
     asked = time.perf_counter()
     second = bot_pool.submit(pid, priority=Priority.PICTURE)
-    assert (bot_pool.holding, bot_pool.waiting) == (1, 1)  # two workers idle, and yet it waits
+    assert (bot_pool.holding, bot_pool.waiting) == (1, 1)  # the other workers idle, and yet it waits
     drawn_by = await asyncio.wait_for(second, 10)
     assert drawn_by in bot_pool.pids[1:] and time.perf_counter() - asked >= SPILL and bot_pool.fallbacks == 0
     (Path(folder) / "go").touch()
@@ -80,7 +87,7 @@ async def test_without_render_workers_a_picture_takes_any_free_worker_at_once():
     jobs = Scheduler.for_workers(0, 2)
     jobs.start()
     try:
-        await until(lambda: jobs.ready == 2)
+        await until(lambda: jobs.ready == 3)  # and one for background solves
         drawing = jobs.submit(pid, priority=Priority.PICTURE)
         assert (jobs.holding, jobs.waiting) == (1, 0)
         assert await drawing in jobs.pids
@@ -103,11 +110,57 @@ async def test_free_workers_go_to_the_most_urgent_job_waiting(one_worker, tmp_pa
 
 async def test_less_urgent_jobs_than_starts_run_niced(bot_pool):
     mine = os.getpriority(os.PRIO_PROCESS, 0)
-    await until(lambda: bot_pool.ready == 3)
+    await until(lambda: bot_pool.ready == 4)
     for priority in (Priority.HINT, Priority.ANALYSIS, Priority.REPLAY, Priority.BACKGROUND):
         assert await bot_pool.submit(niceness, priority=priority) == min(mine + NICE, 19)
     assert await bot_pool.submit(niceness, priority=Priority.START) == mine
     assert await bot_pool.submit(niceness, priority=Priority.PICTURE) == mine
+
+
+async def test_a_stuck_bank_refill_delays_no_members_hint_analysis_start_or_picture(bot_pool, tmp_path):
+    folder = str(tmp_path)
+    await until(lambda: bot_pool.ready == len(bot_pool.pids))  # all warm
+    bank = DealBank(solve_numbered, variants=["draw3"], size=1, jobs=bot_pool, private=partial(stuck_refill, folder))
+    bank.start()
+    await until(lambda: started(folder) == ["refill-draw3"])  # it holds a worker and never ends
+    asked = time.perf_counter()
+    members = [
+        bot_pool.submit(mark, folder, priority.name.lower(), priority=priority, owner=member)
+        for member, priority in enumerate((Priority.HINT, Priority.ANALYSIS, Priority.START, Priority.PICTURE))
+    ]
+    assert await asyncio.wait_for(asyncio.gather(*members), FEW_SECONDS) == ["hint", "analysis", "start", "picture"]
+    assert time.perf_counter() - asked < FEW_SECONDS and bot_pool.stuck == 0  # nobody waited for it to be killed
+    (Path(folder) / "refills").touch()
+    await bank.close()
+
+
+async def test_background_jobs_have_a_worker_of_their_own_and_take_no_other(bot_pool, tmp_path):
+    folder = str(tmp_path)
+    await until(lambda: bot_pool.ready == 4)
+    jobs = [
+        bot_pool.submit(held, folder, name, gate, priority=priority)
+        for name, gate, priority in (
+            ("refill-1", "refills", Priority.BACKGROUND),
+            ("refill-2", "refills", Priority.BACKGROUND),
+            ("start", "members", Priority.START),
+            ("analysis", "members", Priority.ANALYSIS),
+        )
+    ]
+    await until(lambda: set(started(folder)) == {"refill-1", "start", "analysis"})  # all at once, each on its own
+    assert (bot_pool.holding, bot_pool.waiting) == (3, 1)  # the second refill waits for the background worker
+    picture = bot_pool.submit(pid, priority=Priority.PICTURE)
+    assert await asyncio.wait_for(picture, FEW_SECONDS) == bot_pool.pids[0] and bot_pool.fallbacks == 0
+    (Path(folder) / "members").touch()
+    await asyncio.gather(*jobs[2:])
+    await asyncio.sleep(0.3)
+    assert "refill-2" not in started(folder)  # members' workers are free, and yet it waits for its own
+    (Path(folder) / "refills").touch()
+    assert await asyncio.gather(*jobs[:2]) == ["refill-1", "refill-2"]
+    assert await bot_pool.submit(pid, priority=Priority.BACKGROUND) == bot_pool.pids[-1]
+
+
+def test_every_job_has_a_deadline_background_solves_too():
+    assert max(TIMEOUTS.values()) <= 120 and set(TIMEOUTS) == set(Priority)
 
 
 def test_the_limits_keep_workers_for_pictures_and_starts():
@@ -153,13 +206,36 @@ async def test_a_job_sent_to_a_worker_that_just_died_waits_for_the_fresh_one(one
     assert fresh not in (first, os.getpid()) and one_worker.replaced == 1 and one_worker.fallbacks == 0
 
 
+async def test_a_worker_that_hangs_before_it_is_ready_is_replaced_and_the_job_waiting_for_it_runs(tmp_path):
+    folder = str(tmp_path)
+    jobs = Scheduler(1, target=partial(stops_first, folder), start_timeout=8.0)
+    jobs.start()
+    try:
+        asked = time.perf_counter()
+        solving = jobs.submit(pid, priority=Priority.START)
+        await until(lambda: hung(folder) is not None)
+        stopped = hung(folder)
+        solved_by = await asyncio.wait_for(solving, 60)  # the start-up time, then a fresh worker's warm-up
+        assert solved_by not in (stopped, os.getpid()) and time.perf_counter() - asked < 60
+        assert jobs.replaced == 1 and jobs.fallbacks == 0 and stopped not in jobs.pids
+        await until(lambda: stopped is not None and not alive(stopped))
+    finally:
+        await jobs.close()
+
+
 def never_ready(conn: Connection) -> None:
     """A worker that cannot start (it exits before it is ready)."""
     raise SystemExit(3)
 
 
-async def test_workers_that_cannot_start_are_given_up_and_jobs_run_here():
-    jobs = Scheduler(1, target=never_ready)
+def hangs_before_ready(conn: Connection) -> None:
+    """A worker that never says ready (it hangs while warming up)."""
+    time.sleep(600)
+
+
+@pytest.mark.parametrize("target", [never_ready, hangs_before_ready])
+async def test_workers_that_cannot_start_are_given_up_and_jobs_run_here(target):
+    jobs = Scheduler(1, target=target, start_timeout=1.0)
     jobs.start()
     for _ in range(MAX_FAILED_STARTS + 1):  # every job answered, whatever the workers do
         assert await asyncio.wait_for(jobs.submit(pid, priority=Priority.START), 30) == os.getpid()
