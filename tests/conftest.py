@@ -2,19 +2,25 @@
 
 ``simcord_env`` (from SimCord's pytest plugin) runs the bot built by ``simcord_bot``;
 ``make_bot()`` builds another bot on the same database (for ``env.restart_bot(make_bot())``).
+On SimCord, the bots' own timers (game clocks, race and challenge intervals) run on SimCord's clock
+alone: time passes for them only when the test advances it, however busy the machine is.
 Deals come from an instant test solver (no worker processes): deal number
 ``EASY_NUMBER`` is a Klondike deck with a known short win (see ``tests/bot/decks.py``).
 """
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import logging
+import weakref
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 import pytest_asyncio
+from simcord import Env, SetupError
 
 from bot.client import SolitaireBot
 from bot.client import make_bot as build_bot
@@ -27,6 +33,14 @@ from tests.bot.decks import EASY_KLONDIKE, EASY_NUMBER, seeded
 pytest_plugins = ["tests.postgres_server"]  # postgres_server, postgres_dsn: a real PostgreSQL server
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run the slowest test, the one that installs the package into a fresh venv, first.
+
+    On several workers (``./scripts/test``: ``-n auto``) it then runs beside the rest instead of after it.
+    """
+    items.sort(key=lambda item: item.get_closest_marker("install") is None)
+
+
 def instant_solver(variant: str, number: int) -> ProvenDeal:
     """Instant stand-in for the solver: the easy deck for ``EASY_NUMBER`` (Klondike), else a plain shuffle.
 
@@ -35,6 +49,34 @@ def instant_solver(variant: str, number: int) -> ProvenDeal:
     if number == EASY_NUMBER and variant in ("draw3", "draw1", "goldrush"):
         return ProvenDeal(variant, number, EASY_KLONDIKE, ())
     return ProvenDeal(variant, number, seeded(number), ())
+
+
+SETTLE_POLL = 0.005
+"""Seconds between SimCord's looks at a bot that is still busy (its default, 0.05 s, is paid in full at each
+step in which a long-lived task of the bot, such as the daily loop, waits for the database)."""
+
+SIMCORD_ENVS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Env] = weakref.WeakKeyDictionary()
+"""The running SimCord environment of each test's event loop (see the ``simcord_env`` fixture below)."""
+
+
+async def virtual_sleep(seconds: float) -> None:
+    """Wait ``seconds`` of the test's clock: on SimCord, only as the test advances time, never in real time.
+
+    SimCord gives a bot's timer a real-time fallback: one that falls due while the test is busy (on a
+    loaded machine, a click can take longer than a race's standings interval) moves the clock by itself,
+    in the middle of the test, and each wait then races the wall clock. Declared as an external wait,
+    the timer is virtual only: the bot settles as soon as its work is done, and the wait ends when the
+    test's ``advance_time`` reaches it. Off SimCord (or outside the bot's own work), a plain sleep.
+    """
+    env = SIMCORD_ENVS.get(asyncio.get_running_loop())
+    if env is not None:
+        try:
+            await env.external_wait(asyncio.sleep(seconds), reason="the bot's timer: advance_time moves it")
+        except SetupError:  # not the bot's own work (a test calling a service directly)
+            pass
+        else:
+            return
+    await asyncio.sleep(seconds)
 
 
 def make_deal_bank(*, size: int = 0, numbers: Callable[[], int] | None = None) -> DealBank[ProvenDeal]:
@@ -105,7 +147,8 @@ class BotFactory:
     """How the bots find the daily deals (competition tests give an instant stand-in)."""
 
     def __call__(self) -> SolitaireBot:
-        bot = build_bot(self.settings, deals=make_deal_bank(numbers=self.numbers), daily_solve=self.daily_solve)
+        deals = make_deal_bank(numbers=self.numbers)
+        bot = build_bot(self.settings, deals=deals, sleep=virtual_sleep, daily_solve=self.daily_solve)
         if self.built is None:
             self.built = []
         self.built.append(bot)
@@ -127,6 +170,22 @@ def no_error_logs(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
     yield
     errors = [r for r in caplog.get_records("call") if r.levelno >= logging.ERROR]
     assert not errors, "the bot logged errors:\n" + "\n".join(r.getMessage() for r in errors)
+
+
+@pytest_asyncio.fixture
+async def simcord_env(simcord_env: Env) -> AsyncIterator[Env]:
+    """SimCord's running environment (its plugin's fixture), known to :func:`virtual_sleep` while it runs.
+
+    It looks whether the bot is idle every :data:`SETTLE_POLL` seconds (SimCord 3.2's ``_settle_internal``,
+    whose ``idle`` every click and every step of ``advance_time`` leaves at its default).
+    """
+    simcord_env._settle_internal = functools.partial(Env._settle_internal, simcord_env, idle=SETTLE_POLL)
+    loop = asyncio.get_running_loop()
+    SIMCORD_ENVS[loop] = simcord_env
+    try:
+        yield simcord_env
+    finally:
+        SIMCORD_ENVS.pop(loop, None)
 
 
 @pytest.fixture
