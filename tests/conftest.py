@@ -2,8 +2,8 @@
 
 ``simcord_env`` (from SimCord's pytest plugin) runs the bot built by ``simcord_bot``;
 ``make_bot()`` builds another bot on the same database (for ``env.restart_bot(make_bot())``).
-On SimCord, the bots' own timers (game clocks, race and challenge intervals) run on SimCord's clock
-alone: time passes for them only when the test advances it, however busy the machine is.
+On SimCord, the bots' own timers (game clocks, the daily loop, race and challenge intervals) run on
+SimCord's clock alone: time passes for them only when the test advances it, however busy the machine is.
 Deals come from an instant test solver (no worker processes): deal number
 ``EASY_NUMBER`` is a Klondike deck with a known short win (see ``tests/bot/decks.py``).
 """
@@ -37,10 +37,14 @@ pytest_plugins = ["tests.postgres_server"]  # postgres_server, postgres_dsn: a r
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Run the slowest test, the one that installs the package into a fresh venv, first.
+    """Give SimCord's tests :data:`SETTLE_TIMEOUT`; run the slowest test, the install test, first.
 
-    On several workers (``./scripts/test``: ``-n auto``) it then runs beside the rest instead of after it.
+    On several workers (``./scripts/test``: ``-n auto``) the install test then runs beside the rest
+    instead of after it.
     """
+    for item in items:
+        if "simcord_env" in getattr(item, "fixturenames", ()) and item.get_closest_marker("simcord") is None:
+            item.add_marker(pytest.mark.simcord(settle_timeout=SETTLE_TIMEOUT))  # options of SimCord's Env
     items.sort(key=lambda item: item.get_closest_marker("install") is None)
 
 
@@ -206,7 +210,6 @@ async def simcord_env(simcord_env: Env) -> AsyncIterator[Env]:
     It looks whether the bot is idle every :data:`SETTLE_POLL` seconds (SimCord 3.2's ``_settle_internal``,
     whose ``idle`` every click and every step of ``advance_time`` leaves at its default).
     """
-    simcord_env.settle_timeout = SETTLE_TIMEOUT
     simcord_env._settle_internal = functools.partial(Env._settle_internal, simcord_env, idle=SETTLE_POLL)
     loop = asyncio.get_running_loop()
     SIMCORD_ENVS[loop] = simcord_env
