@@ -22,8 +22,13 @@ RUN useradd --system --uid 10001 --user-group --create-home solitaire \
     && chown solitaire:solitaire /data
 USER 10001:10001
 WORKDIR /data
-ENV DATABASE_PATH=/data/solitaire.db
+# METRICS_PORT: the /health the HEALTHCHECK below asks (on 127.0.0.1, inside the container).
+ENV DATABASE_PATH=/data/solitaire.db \
+    METRICS_PORT=9108
 VOLUME ["/data"]
+# Healthy once connected to Discord with a database that answers (/health: 200, else 503 or no answer).
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
+    CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:' + os.environ['METRICS_PORT'] + '/health', timeout=4)"]
 # SIGTERM stops the bot cleanly: every move is already saved, running games resume at the next start.
 STOPSIGNAL SIGTERM
 ENTRYPOINT ["solitaire-bot"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 from collections.abc import Awaitable, Callable, Sequence
@@ -19,7 +20,7 @@ from bot.invite import SCOPES, Permission, invite_lines, required
 from bot.metrics import BotMetrics, Sources
 from bot.race import RaceService
 from bot.render_pool import Pictures
-from bot.sessions import Clock, FinishSource, Session, SessionManager
+from bot.sessions import Clock, FinishSource, Session, SessionManager, Sleep
 from bot.settings import Settings
 from bot.shards import Ownership
 from bot.storage import Database, open_database
@@ -104,7 +105,8 @@ class SolitaireBot(commands.Bot):
     """The bot: one :class:`commands.Bot` with the ``/solitaire`` command group.
 
     Services are built in :meth:`setup_hook` (``db``, ``jobs``, ``sessions``, ``deals``); tests pass
-    their own ``deals`` (pre-solved, no processes) and read time from ``now``.
+    their own ``deals`` (pre-solved, no processes), read time from ``now`` and wait with ``sleep``
+    (the game clocks, the daily loop, the race and challenge timers).
     """
 
     db: Database
@@ -124,6 +126,7 @@ class SolitaireBot(commands.Bot):
         *,
         deals: DealBank[Deal] | None = None,
         now: Clock = utc_now,
+        sleep: Sleep = asyncio.sleep,
         daily_solve: Solve = solve_request,
     ) -> None:
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False  # no voice here: no warning
@@ -139,6 +142,7 @@ class SolitaireBot(commands.Bot):
         self.ownership: Ownership = settings.ownership
         """The servers whose clocks, dailies and races this process runs."""
         self.now = now
+        self.sleep = sleep
         self._given_deals = deals
         self._daily_solve = daily_solve
         self._ready_logged = False
@@ -164,7 +168,7 @@ class SolitaireBot(commands.Bot):
             solve_numbered, variants=VARIANTS, size=self.settings.deal_bank_size, jobs=self.jobs
         )
         owns = self.ownership.owns
-        self.sessions = SessionManager(self.db, now=self.now)
+        self.sessions = SessionManager(self.db, now=self.now, sleep=self.sleep)
         self.sessions.add_finish_listener(self._announce_finished)
         self.metrics = BotMetrics(self.metrics_sources())
         if self.settings.metrics_port is not None:
@@ -173,19 +177,21 @@ class SolitaireBot(commands.Bot):
             self.db,
             self.deals,
             now=self.now,
+            sleep=self.sleep,
             secret=self._daily_secret,
             solve=self._daily_solve,
             spares=self.settings.daily_spares,
             ownership=self.ownership,
         )
         self.races = RaceService(
-            self.db, self.sessions, self.deals, now=self.now, announcements=self.daily.announcements
+            self.db, self.sessions, self.deals, now=self.now, sleep=self.sleep, announcements=self.daily.announcements
         )
         self.challenges = ChallengeService(
             self.db,
             self.sessions,
             self.deals,
             now=self.now,
+            sleep=self.sleep,
             announcements=self.daily.announcements,
             ownership=self.ownership,
         )

@@ -23,6 +23,7 @@ from bot.announcements import Announcement, Announcements, Listener
 from bot.champions import ChampionRoles
 from bot.deal_bank import DealBank
 from bot.reminders import Reminders
+from bot.sessions import Sleep
 from bot.shards import ONE_PROCESS, Ownership
 from bot.storage import Database, claims
 from bot.storage import competition as competition_db
@@ -62,6 +63,7 @@ class DailyService:
         deals: DealBank[Any],
         *,
         now: Clock,
+        sleep: Sleep = asyncio.sleep,
         secret: Callable[[], str | None] = lambda: None,
         solve: Solve = solve_request,
         variants: Iterable[str] = VARIANTS,
@@ -74,11 +76,13 @@ class DailyService:
         ``spares``: proven deals kept ready per variant (in the database) for a day deal nobody solved
         ahead, so the first daily of a new server never waits for the solver. ``ownership``: the servers
         whose deals, podiums and posts this process handles (the others belong to other processes).
-        ``lease``: seconds a claim on a post holds (the database's clock).
+        ``lease``: seconds a claim on a post holds (the database's clock). ``sleep``: how the loop waits
+        for what is due next (woken sooner by :meth:`wake`).
         """
         self.db = db
         self.deals = deals
         self.now = now
+        self.sleep = sleep
         self.solve = solve
         self.variants = tuple(variants)
         self._configured_secret = secret
@@ -159,13 +163,17 @@ class DailyService:
                 log.exception("the daily service's round failed")
                 wait = 60.0
             self._wake_at = self.now() + wait
-            self._sleeper = asyncio.get_running_loop().create_task(asyncio.sleep(wait), name="daily-sleep")
+            self._sleeper = asyncio.get_running_loop().create_task(self._nap(wait), name="daily-sleep")
             try:
                 await self._sleeper
             except asyncio.CancelledError:
                 task = asyncio.current_task()
                 if task is not None and task.cancelling():
                     raise  # the service is closing (not woken)
+
+    async def _nap(self, seconds: float) -> None:
+        """Sleep ``seconds`` (a task of its own, so :meth:`wake` can cut it short)."""
+        await self.sleep(seconds)
 
     # -- the server's day ------------------------------------------------------------------
     def moment(self) -> datetime:

@@ -2,29 +2,50 @@
 
 ``simcord_env`` (from SimCord's pytest plugin) runs the bot built by ``simcord_bot``;
 ``make_bot()`` builds another bot on the same database (for ``env.restart_bot(make_bot())``).
+On SimCord, the bots' own timers (game clocks, the daily loop, race and challenge intervals) run on
+SimCord's clock alone: time passes for them only when the test advances it, however busy the machine is.
 Deals come from an instant test solver (no worker processes): deal number
 ``EASY_NUMBER`` is a Klondike deck with a known short win (see ``tests/bot/decks.py``).
 """
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import logging
+import shutil
+import weakref
 from collections.abc import AsyncIterator, Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 import pytest_asyncio
+from simcord import Env, SetupError
 
 from bot.client import SolitaireBot
 from bot.client import make_bot as build_bot
 from bot.deal_bank import DealBank
 from bot.settings import Settings, load_settings
+from bot.storage import open_database
 from solitaire import VARIANTS
 from solitaire.deals import DealRequest, ProvenDeal, solve_request
 from tests.bot.decks import EASY_KLONDIKE, EASY_NUMBER, seeded
 
 pytest_plugins = ["tests.postgres_server"]  # postgres_server, postgres_dsn: a real PostgreSQL server
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Give SimCord's tests :data:`SETTLE_TIMEOUT`; run the slowest test, the install test, first.
+
+    On several workers (``./scripts/test``: ``-n auto``) the install test then runs beside the rest
+    instead of after it.
+    """
+    for item in items:
+        if "simcord_env" in getattr(item, "fixturenames", ()) and item.get_closest_marker("simcord") is None:
+            item.add_marker(pytest.mark.simcord(settle_timeout=SETTLE_TIMEOUT))  # options of SimCord's Env
+    items.sort(key=lambda item: item.get_closest_marker("install") is None)
 
 
 def instant_solver(variant: str, number: int) -> ProvenDeal:
@@ -35,6 +56,40 @@ def instant_solver(variant: str, number: int) -> ProvenDeal:
     if number == EASY_NUMBER and variant in ("draw3", "draw1", "goldrush"):
         return ProvenDeal(variant, number, EASY_KLONDIKE, ())
     return ProvenDeal(variant, number, seeded(number), ())
+
+
+SETTLE_POLL = 0.005
+"""Seconds between SimCord's looks at a bot that is still busy (its default, 0.05 s, is paid in full at each
+step in which a long-lived task of the bot, such as the daily loop, waits for the database)."""
+
+SETTLE_TIMEOUT = 30.0
+"""Real seconds a click or a step of ``advance_time`` may take before SimCord gives up on the bot (its default: 5).
+
+Only a hang runs into it: the bot's own timers are virtual (:func:`virtual_sleep`), so no settle waits one out.
+"""
+
+SIMCORD_ENVS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Env] = weakref.WeakKeyDictionary()
+"""The running SimCord environment of each test's event loop (see the ``simcord_env`` fixture below)."""
+
+
+async def virtual_sleep(seconds: float) -> None:
+    """Wait ``seconds`` of the test's clock: on SimCord, only as the test advances time, never in real time.
+
+    SimCord gives a bot's timer a real-time fallback: one that falls due while the test is busy (on a
+    loaded machine, a click can take longer than a race's standings interval) moves the clock by itself,
+    in the middle of the test, and each wait then races the wall clock. Declared as an external wait,
+    the timer is virtual only: the bot settles as soon as its work is done, and the wait ends when the
+    test's ``advance_time`` reaches it. Off SimCord (or outside the bot's own work), a plain sleep.
+    """
+    env = SIMCORD_ENVS.get(asyncio.get_running_loop())
+    if env is not None:
+        try:
+            await env.external_wait(asyncio.sleep(seconds), reason="the bot's timer: advance_time moves it")
+        except SetupError:  # not the bot's own work (a test calling a service directly)
+            pass
+        else:
+            return
+    await asyncio.sleep(seconds)
 
 
 def make_deal_bank(*, size: int = 0, numbers: Callable[[], int] | None = None) -> DealBank[ProvenDeal]:
@@ -53,12 +108,30 @@ def backend(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
+@pytest.fixture(scope="session")
+def sqlite_migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file with every packaged migration applied, made once per session (each test gets a copy).
+
+    Migrating a new file costs 0.08-0.13 s here; copying the migrated one, a few ms.
+    """
+    path = tmp_path_factory.mktemp("sqlite") / "migrated.db"
+
+    async def migrate() -> None:
+        await (await open_database(path)).close()
+
+    with ThreadPoolExecutor(1) as thread:  # a loop of its own: a test's loop may be running
+        thread.submit(asyncio.run, migrate()).result()
+    return path
+
+
 @pytest.fixture
 def database_target(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> str | Path:
-    """What to open for this test: a new SQLite file, or an emptied, migrated PostgreSQL schema (its URL)."""
+    """What to open for this test: a new migrated SQLite file, or an emptied, migrated PostgreSQL schema (its URL)."""
     if backend == "postgres":
         return str(request.getfixturevalue("postgres_bot_dsn"))
-    return tmp_path / "solitaire.db"
+    path = tmp_path / "solitaire.db"
+    shutil.copyfile(request.getfixturevalue("sqlite_migrated"), path)
+    return path
 
 
 @pytest.fixture
@@ -105,7 +178,8 @@ class BotFactory:
     """How the bots find the daily deals (competition tests give an instant stand-in)."""
 
     def __call__(self) -> SolitaireBot:
-        bot = build_bot(self.settings, deals=make_deal_bank(numbers=self.numbers), daily_solve=self.daily_solve)
+        deals = make_deal_bank(numbers=self.numbers)
+        bot = build_bot(self.settings, deals=deals, sleep=virtual_sleep, daily_solve=self.daily_solve)
         if self.built is None:
             self.built = []
         self.built.append(bot)
@@ -127,6 +201,22 @@ def no_error_logs(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
     yield
     errors = [r for r in caplog.get_records("call") if r.levelno >= logging.ERROR]
     assert not errors, "the bot logged errors:\n" + "\n".join(r.getMessage() for r in errors)
+
+
+@pytest_asyncio.fixture
+async def simcord_env(simcord_env: Env) -> AsyncIterator[Env]:
+    """SimCord's running environment (its plugin's fixture), known to :func:`virtual_sleep` while it runs.
+
+    It looks whether the bot is idle every :data:`SETTLE_POLL` seconds (SimCord 3.2's ``_settle_internal``,
+    whose ``idle`` every click and every step of ``advance_time`` leaves at its default).
+    """
+    simcord_env._settle_internal = functools.partial(Env._settle_internal, simcord_env, idle=SETTLE_POLL)
+    loop = asyncio.get_running_loop()
+    SIMCORD_ENVS[loop] = simcord_env
+    try:
+        yield simcord_env
+    finally:
+        SIMCORD_ENVS.pop(loop, None)
 
 
 @pytest.fixture

@@ -6,6 +6,8 @@ The install test needs the package index (``-m 'not install'`` deselects it offl
 
 from __future__ import annotations
 
+import asyncio
+import json
 import os
 import shlex
 import shutil
@@ -18,6 +20,9 @@ import pytest
 import yaml
 
 from bot.storage import load_migrations, packaged_migrations
+from tests.bot.test_metrics import fake, metrics
+
+__all__ = ["fake", "metrics"]  # the bot's real endpoint, from the metrics tests
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCKERFILE = ROOT / "Dockerfile"
@@ -63,6 +68,34 @@ def test_dockerignore_keeps_the_token_and_databases_out_of_the_build():
     rules = [line for line in (ROOT / ".dockerignore").read_text().splitlines() if line and line[0] != "#"]
     assert rules[0] == "*"  # everything out, then only what the Dockerfile copies back in
     assert not any(rule.startswith("!") and (".env" in rule or ".db" in rule) for rule in rules)
+
+
+@pytest.mark.parametrize(("connected", "healthy"), [(True, True), (False, False)])
+async def test_the_images_healthcheck_asks_the_bots_health_endpoint(metrics, fake, connected, healthy):
+    """Run the HEALTHCHECK command as Docker would, with the image's settings, against the bot's real ``/health``."""
+    steps = dict(instructions())
+    assert "METRICS_PORT=9108" in steps["ENV"]  # the image serves /health by default
+    options, _, command = steps["HEALTHCHECK"].partition("CMD ")
+    assert {"--interval=30s", "--timeout=5s", "--start-period=60s", "--retries=3"} == set(options.split())
+    program, *arguments = json.loads(command)
+    assert program == "python"
+    fake.connected = connected
+    env = {**CLEAN_ENV, "METRICS_PORT": str(metrics.server.port)}  # the port this test's endpoint listens on
+    check = await asyncio.create_subprocess_exec(sys.executable, *arguments, env=env, stderr=subprocess.PIPE)
+    _, err = await asyncio.wait_for(check.communicate(), timeout=60)
+    assert (check.returncode == 0) == healthy, err.decode()
+    assert healthy or b"503" in err  # unhealthy: the endpoint's answer, not a failure to ask it
+
+
+def test_compose_keeps_every_log_bounded_and_the_healthcheck_on_whatever_env_says():
+    compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
+    for name, service in compose["services"].items():
+        logging = service["logging"]
+        assert logging["driver"] == "json-file", name
+        assert logging["options"] == {"max-size": "10m", "max-file": "5"}, name  # at most 50 MB per container
+    # .env.example's blank METRICS_PORT= would turn /health off: compose gives a port unless .env names one
+    assert compose["services"]["bot"]["environment"]["METRICS_PORT"] == "${METRICS_PORT:-9108}"
+    assert (ROOT / ".env.example").read_text().count("\nMETRICS_PORT=\n") == 1
 
 
 def test_compose_runs_the_bot_on_its_volume_and_postgres_only_on_demand():

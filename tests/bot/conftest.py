@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import AsyncIterator
 
 import pytest_asyncio
@@ -9,10 +10,19 @@ import pytest_asyncio
 from bot.heavy import Scheduler
 
 
+@contextlib.asynccontextmanager
+async def running(workers: int) -> AsyncIterator[Scheduler]:
+    """A real pool of ``workers`` spawned workers, closed at the end of the block."""
+    jobs = Scheduler(workers)
+    jobs.start()
+    try:
+        yield jobs
+    finally:
+        await jobs.close()
+
+
 @pytest_asyncio.fixture
 async def one_worker() -> AsyncIterator[Scheduler]:
     """A real pool of one spawned worker, closed afterwards."""
-    jobs = Scheduler(1)
-    jobs.start()
-    yield jobs
-    await jobs.close()
+    async with running(1) as jobs:
+        yield jobs

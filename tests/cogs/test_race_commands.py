@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import time
 from typing import Any
 
 import pytest
@@ -182,11 +183,8 @@ async def test_a_restart_mid_race_resumes_it(simcord_env, make_bot, channel, ali
 
 @pytest.mark.parametrize("backend", ["sqlite"])  # the throttle is in memory: the database plays no part here
 async def test_standings_edit_rate_under_fast_play(simcord_env, channel, alice, bob, carol):
-    # SQLite only: on a loaded machine PostgreSQL's slower clicks let SimCord's real-time fallback for the
-    # standings timer fire mid-test, and its advance may miss the settle deadline (a harness flake, not the bot).
-    # SimCord waits out, in real time, any timer due within its settle timeout: with a timeout below the
-    # standings interval, a click returns at once and the interval passes only as the test advances time.
-    simcord_env.settle_timeout = 1.5
+    # The bot's timers run on SimCord's clock alone (tests/conftest.py, virtual_sleep): a click returns as soon
+    # as the bot is idle, and the standings interval passes only as the test advances time, however slow a click.
     edits = Edits(simcord_env)
     lobby = await open_race(alice, channel, players=3)
     await click(bob, lobby, "Join")
@@ -201,6 +199,26 @@ async def test_standings_edit_rate_under_fast_play(simcord_env, channel, alice, 
     assert len(window) >= 2
     assert all(b - a >= races.STANDINGS_INTERVAL for a, b in itertools.pairwise(window))
     assert "playing" in text(lobby)
+
+
+@pytest.mark.parametrize("backend", ["sqlite"])  # SimCord's clock against the wall clock: no database part
+async def test_a_busy_machine_passes_no_race_time(simcord_env, channel, alice, bob):
+    # Real seconds spent elsewhere (a loaded machine, a slow click) must not move the race's clock: the next
+    # standings edit waits for the test to advance time, not for the wall clock (tests/conftest.py, virtual_sleep).
+    edits = Edits(simcord_env)
+    lobby = await open_race(alice, channel, players=2)
+    await click(bob, lobby, "Join")
+    await simcord_env.advance_time(races.COUNTDOWN_SECONDS)
+    board = await open_board(alice, lobby)
+    await alice.click(board, label="Draw")
+    before, shown = simcord_env.now(), len(edits.times)
+    await alice.click(board, label="Draw")  # within the interval: its edit waits for it
+    assert (simcord_env.now(), len(edits.times)) == (before, shown)  # the click did not wait the interval out
+    time.sleep(races.STANDINGS_INTERVAL + 0.5)  # the event loop gets no turn for longer than the interval
+    await simcord_env.settle()
+    assert (simcord_env.now(), len(edits.times)) == (before, shown)
+    await simcord_env.advance_time(races.STANDINGS_INTERVAL)
+    assert len(edits.times) == shown + 1
 
 
 async def test_forged_and_stale_race_clicks_are_refused_privately(simcord_env, channel, alice, bob):
@@ -218,7 +236,6 @@ async def test_forged_and_stale_race_clicks_are_refused_privately(simcord_env, c
 
 async def finish_a_race_won_by(env: Any, channel: Any, winner: Any, loser: Any) -> Any:
     """A two-racer draw 3 race: ``winner`` clears the easy deck, ``loser`` plays one click of All up and stops."""
-    env.settle_timeout = 1.5  # below the standings interval: see test_standings_edit_rate_under_fast_play
     lobby = await open_race(winner, channel, variant="draw3", players=2)
     await click(loser, lobby, "Join")
     await env.advance_time(races.COUNTDOWN_SECONDS)
