@@ -21,7 +21,7 @@ from bot.storage.deals import StoredDeals
 from bot.storage.games import GameRecord
 from cogs.after_game_buttons import AfterGameButton
 from cogs.base import SolitaireCogBase
-from cogs.board import build_board, edit_stored_board
+from cogs.board import build_board, edit_stored_board, selection_edit
 from cogs.buttons import BoardButton, OfferButton, offer_view
 from cogs.errors import answer_privately, refusals
 from solitaire import END, Status
@@ -256,16 +256,8 @@ class GameCommands(SolitaireCogBase):
         self.sessions.require_playable(click.game_id, interaction.user.id, click.version)
         meaning = resolve_click(session.view(), click.selected, click.action)
         if isinstance(meaning, Select):
-            board = await build_board(
-                session.record,
-                session.view(),
-                click.version,
-                now=self.bot.now(),
-                renders=self.bot.renders,
-                selected=meaning.source,
-                four_colour=session.four_colour,
-            )
-            await interaction.response.edit_message(**board.edit_kwargs())
+            edit = selection_edit(session.record, session.view(), click.version, meaning.source)
+            await interaction.response.edit_message(**edit)
             return
         if isinstance(meaning, AllUp):
             outcome = await self.sessions.play_all_to_foundations(session, version=click.version)
