@@ -101,7 +101,7 @@ class KlondikePad(Pad):
     )
 
     def layout(self, view: BoardView, selected: str | None) -> tuple[ButtonSpec, ...]:
-        """Piles 1-7, Waste Draw Undo, the four suits and (All|Selected card) up, End game; a selection lights its targets."""
+        """Piles 1-7, Waste Draw Undo, the suits, (All|Selected card) up, End game; a selection lights its targets."""
         return _klondike_layout(view.can_undo, selected, _lit_targets(view, selected))
 
     def resolve(self, view: BoardView, selected: str | None, action: str) -> Click:

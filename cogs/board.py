@@ -132,7 +132,7 @@ def board_content(record: GameRecord, view: BoardView, *, selected: str | None =
     if view.status is Status.PLAYING:
         line = f"{head} · score {view.score} · time runs out <t:{int(record.deadline)}:R>"
         if selected:
-            line += f"\nSelected **{source_name(selected)}**: click a green button where it goes (click it again to cancel)."
+            line += f"\nSelected **{source_name(selected)}**: click a green button where it goes (or it, to cancel)."
         return line
     used = view.seconds_used if view.seconds_used is not None else 0
     sheet = " · ".join(f"{label} {points:+d}" for label, points in view.sheet.lines())
