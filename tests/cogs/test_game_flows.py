@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -379,3 +380,38 @@ async def test_a_press_with_no_move_says_why_privately(simcord_env, channel, ali
     result = await alice.click(board, label="Pile 7")
     assert result.response.ephemeral and "no card of that pile can move now" in result.response.content
     assert (await row(simcord_env)).version == 0
+
+
+PACED = ("Draw", "Pile 1", "Pile 4", "Draw", "Pile 2", "Draw")
+"""Presses of a paced game: a selection, its target, one-press moves and draws."""
+
+
+@pytest.mark.parametrize(("late", "restart"), [(0.0, False), (2.0, False), (2.0, True)])
+async def test_a_slow_bot_does_not_eat_the_players_time_even_across_a_restart(
+    simcord_env, channel, alice, make_bot, late, restart
+):
+    """The same presses, 2 s of the player's own from each answer to the next press: the same time used."""
+    board = await start(alice, channel, variant="draw3", deal=EASY_NUMBER)
+
+    def slow_pictures() -> None:  # every picture takes ``late`` seconds more (a slow or busy worker)
+        render = simcord_env.bot.renders.render
+
+        async def late_render(picture: Any) -> bytes:
+            await asyncio.sleep(late)
+            return await render(picture)
+
+        simcord_env.bot.renders.render = late_render
+
+    slow_pictures()
+    for index, name in enumerate(PACED):
+        await click_all(alice, board, name)
+        await simcord_env.advance_time(2)
+        if restart and index == 2:
+            await simcord_env.restart_bot(make_bot())
+            slow_pictures()
+    session = simcord_env.bot.sessions.get(1)
+    assert session.game.log[-1][0] == "draw" and len(session.game.log) == len(PACED) - 1
+    assert abs(session.seconds_at(simcord_env.bot.now()) - 2 * len(PACED)) < 0.1
+    assert session.deadline == pytest.approx(
+        (await row(simcord_env)).started_at + 300 + late * (len(PACED) - 1), abs=0.1
+    )
