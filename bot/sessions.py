@@ -73,8 +73,11 @@ RETRY_MAX = 60.0
 """Backoff (seconds) between attempts to record a clock's expiry the database refused."""
 MAX_CREDIT = 3.0
 """At most this many seconds of the bot's own work on one press are given back to the player's clock."""
-SAVE_CREDIT = 0.05
-"""Credits not yet stored are written at once from this many seconds (smaller ones ride with the next save)."""
+SAVE_CREDIT = 0.25
+"""Credits not yet stored are written at once from this many seconds (smaller ones ride with the next save).
+
+A move's save carries the credit of its press so far; what comes after (the picture, the answer) is
+usually less, so a restart loses at most this much of the player's credits."""
 RECHECK_SECONDS = 0.5
 """At most this long to read back a save whose outcome is unknown (the answer stays inside Discord's 3 s)."""
 BROKEN_NOTICE = (
@@ -123,6 +126,8 @@ class Session:
         """When the bot last answered a press on this game (the earliest a next press can count from)."""
         self.stored_deadline = record.deadline
         """The deadline the database holds (clock credits since are written with the next save)."""
+        self.given = (0.0, 0.0)
+        """The last press credited (its time) and the credit given for it so far (at its save, then its answer)."""
 
     @property
     def id(self) -> int:
@@ -396,7 +401,7 @@ class SessionManager:
             self._push(session, parsed, at)
             return (str(parsed),)
 
-        return await self._command(session, version, apply)
+        return await self._command(session, version, apply, at)
 
     async def play_all_to_foundations(
         self, session: Session, *, version: int | None = None, at: float | None = None
@@ -415,7 +420,7 @@ class SessionManager:
                 raise IllegalMoveError("f: no card can go to a foundation now")
             return tuple(played)
 
-        return await self._command(session, version, apply)
+        return await self._command(session, version, apply, at)
 
     async def take_hint(self, session: Session, *, version: int | None = None) -> Outcome:
         """Charge a hint through the engine (a ``Hints`` line on the score sheet; the result is stored as hinted).
@@ -452,8 +457,13 @@ class SessionManager:
         await self._announce(session, record, source)
         return record
 
-    async def _command(self, session: Session, version: int | None, apply: Callable[[], tuple[str, ...]]) -> Outcome:
-        """Run ``apply`` (engine pushes) under the lock, save, then announce a finish."""
+    async def _command(
+        self, session: Session, version: int | None, apply: Callable[[], tuple[str, ...]], at: float | None = None
+    ) -> Outcome:
+        """Run ``apply`` (engine pushes) under the lock, save, then announce a finish.
+
+        ``at``: the press's time; the bot's work on it so far is credited with this save.
+        """
         expired: GameRecord | None = None
         async with session.lock:
             ended = await self._reconcile_for_command(session)
@@ -471,6 +481,8 @@ class SessionManager:
                     self._restore(session, saved)  # a refusal after some moves (e.g. the move limit) keeps none
                     raise
                 else:
+                    if at is not None:
+                        self._give(session, at, self.now())
                     outcome = await self._settle_or_restore(session, moves, saved)
         if ended is not None:
             await self._announce(session, ended, "clock")
@@ -642,16 +654,14 @@ class SessionManager:
     async def credit(self, session: Session, pressed: float | None, answered: float) -> None:
         """Give the bot's work on a press back to the player's clock: ``pressed`` to ``answered``, at most 3 s.
 
-        The deadline moves out by as much (its clock task sleeps on); credits of at least
-        :data:`SAVE_CREDIT` are stored at once, smaller ones with the game's next save.
+        The deadline moves out by as much (its clock task sleeps on). A move's save already carried the
+        credit up to the save; what is not stored yet is written at once from :data:`SAVE_CREDIT`,
+        else with the game's next save.
         """
         if pressed is None or session.id not in self._sessions:
             return
-        gained = min(max(answered - pressed, 0.0), MAX_CREDIT)
         session.answered = max(session.answered, answered)
-        if gained <= 0:
-            return
-        session.record = replace(session.record, deadline=session.record.deadline + gained)
+        self._give(session, pressed, answered)
         if session.record.deadline - session.stored_deadline >= SAVE_CREDIT:
             deadline = session.record.deadline
             try:
@@ -660,6 +670,15 @@ class SessionManager:
                 log.warning("game %s: clock credit not stored yet (%s); it goes with the next save", session.id, error)
             else:
                 session.stored_deadline = max(session.stored_deadline, deadline)
+
+    @staticmethod
+    def _give(session: Session, pressed: float, until: float) -> None:
+        """Move the deadline out by the bot's work on the press made at ``pressed`` up to ``until`` (<= 3 s in all)."""
+        given = session.given[1] if session.given[0] == pressed else 0.0
+        due = min(max(until - pressed, 0.0), MAX_CREDIT)
+        if due > given:
+            session.record = replace(session.record, deadline=session.record.deadline + due - given)
+            session.given = (pressed, due)
 
     # -- finishing -----------------------------------------------------------------
     async def _finish(self, session: Session) -> GameRecord:
