@@ -177,7 +177,7 @@ def test_a_klondike_press_moves_when_its_card_has_one_place_and_selects_otherwis
                 game.push(rng.choice(moves))
 
 
-def test_a_press_on_a_full_foundation_card_that_fits_nowhere_says_so():
+def test_a_press_on_a_foundation_card_that_fits_on_no_pile_says_so():
     game = new_game("draw3", deck=EASY_KLONDIKE)
     game.play("2-f")
     with pytest.raises(IllegalMoveError, match="fh: that foundation's card fits on no pile now"):
