@@ -3,8 +3,9 @@
 A board button's custom id is ``sol:<game>:<version>:<selected>:<action>``: the game
 id, the game's version when the board was drawn (``Game.version``), the selected
 move source shown on that board (``-`` for none) and the button's action. The
-whole state of a two-click move lives in the ids, so it survives restarts, and a
-click from an older board (another version) is recognised as stale. An offer button's
+whole state of a selection (a source with several places to go) lives in the ids, so
+it survives restarts, and a click from an older board (another version) is recognised
+as stale. An offer button's
 id is ``solr:<game>:resume|end``.
 
 This module is the one definition of both formats: the ``*_ID`` regexes below parse

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Literal, NamedTuple
 
 from solitaire import DRAW, END, UNDO, IllegalMoveError, Move, MoveKind, find_variant
-from solitaire.cards import SUIT_SYMBOLS
+from solitaire.cards import SUIT_SYMBOLS, Card
 from solitaire.moves import FOUNDATION_SOURCES, FRIDAY13_LABELS, PILES
 from solitaire.variants import Family
 from solitaire.view import BoardView
@@ -83,41 +83,56 @@ class Pad(ABC):
 
 
 class KlondikePad(Pad):
-    """Piles, waste and suit foundations select; a second click names the target."""
+    """A press on a card with one place to go moves it; with several it selects, and a lit target completes it."""
 
     actions = frozenset((*PILES, "w", *FOUNDATION_SOURCES, TO_FOUNDATION))
     sources = frozenset((*PILES, "w", *FOUNDATION_SOURCES))
     hint_row = 3
     how_to = (
-        "A move is two clicks: the card to move (**Pile 1**..**Pile 7**, **Waste**, or a suit button to take a card "
-        "back down), then where it goes (a pile, or a suit button for its foundation); click the first one again "
-        "to cancel. **All up** plays every card that can go up to the foundations (with a card selected: "
-        "**Selected card up**). **Draw** turns the stock, **Undo** takes a move back, **End game** stops the clock."
+        "Click the card to move (**Pile 1**..**Pile 7** or **Waste**): if it can go to only one place, it goes "
+        "there at once. If it can go to several, the places it may go light up green: click one (or the "
+        "selected button again to cancel). A suit button takes that foundation's card back down (then click the "
+        "pile). **All up** plays every card that can go up to the foundations. **Draw** turns the stock, "
+        "**Undo** takes a move back, **End game** stops the clock."
     )
     first_tip = (
-        "💡 First game? Click a pile (or **Waste**), then the pile or suit where it goes; "
-        "**All up** plays every card that can go up. More: `/solitaire help`"
+        "💡 First game? Click a pile (or **Waste**): a card with one place to go moves there; with several, "
+        "click a lit button. **All up** plays every card that can go up. More: `/solitaire help`"
     )
 
     def layout(self, view: BoardView, selected: str | None) -> tuple[ButtonSpec, ...]:
-        """Piles 1-7, Waste Draw Undo, the four suits and (All|Selected card) up, End game."""
-        return _klondike_layout(view.can_undo, selected)
+        """Piles 1-7, Waste Draw Undo, the suits, (All|Selected card) up, End game; a selection lights its targets."""
+        return _klondike_layout(view.can_undo, selected, _lit_targets(view, selected))
 
     def resolve(self, view: BoardView, selected: str | None, action: str) -> Click:
-        """Select a source, cancel it, or complete ``source-target`` (a suit button means ``f``)."""
+        """Complete ``selected-target``, cancel the selection, or press a source afresh (a suit button means ``f``)."""
+        if action not in self.actions:
+            raise IllegalMoveError(f"{action}: not a Klondike button")
+        if selected is None:
+            return AllUp() if action == TO_FOUNDATION else _press(view, action)
+        if action == selected:
+            return Select(None)
         if action == TO_FOUNDATION:
-            if selected is None:
-                return AllUp()
             if selected in FOUNDATION_SOURCES:
                 raise IllegalMoveError(f"{selected}-f: that card is already on a foundation")
             return Play(Move.play(selected, "f"))
-        if action not in self.sources:
-            raise IllegalMoveError(f"{action}: not a Klondike button")
-        if selected == action:
-            return Select(None)
-        if selected is None or action == "w" or (action in FOUNDATION_SOURCES and selected in FOUNDATION_SOURCES):
-            return Select(_check_source(view, action))
+        if action == "w" or (action in FOUNDATION_SOURCES and selected in FOUNDATION_SOURCES):
+            return _press(view, action)
         return Play(Move.play(selected, "f" if action in FOUNDATION_SOURCES else action))
+
+    def presses(self, view: BoardView, move: Move) -> tuple[str, ...]:
+        """The presses that play ``move`` on a board showing ``view`` with nothing selected (found by :meth:`resolve`).
+
+        :raises IllegalMoveError: if no presses play it.
+        """
+        if move.kind is not MoveKind.PLAY:
+            return (str(move),)
+        if self.resolve(view, None, move.source) == Play(move):
+            return (move.source,)
+        target = TO_FOUNDATION if move.target == "f" else move.target
+        if self.resolve(view, move.source, target) != Play(move):
+            raise IllegalMoveError(f"{move}: no presses play it")
+        return move.source, target
 
 
 class Friday13Pad(Pad):
@@ -146,12 +161,20 @@ class Friday13Pad(Pad):
         raise IllegalMoveError(f"{action}: not a Friday 13 button")
 
 
-@functools.lru_cache(maxsize=64)
-def _klondike_layout(can_undo: bool, selected: str | None) -> tuple[ButtonSpec, ...]:
-    """The Klondike buttons (a few dozen layouts in all, so each is built once)."""
+@functools.lru_cache(maxsize=512)
+def _klondike_layout(can_undo: bool, selected: str | None, lit: frozenset[str]) -> tuple[ButtonSpec, ...]:
+    """The Klondike buttons (a few hundred layouts in all, so each is built once).
+
+    With a selection, the selected button is blue, the ``lit`` targets green and the other
+    source buttons off; Draw, Undo, All up (then "Selected card up") and End game stay as they are.
+    """
 
     def source(action: str, label: str, row: int) -> ButtonSpec:
-        return ButtonSpec(action, label, row, "success" if action == selected else "secondary")
+        if selected is None:
+            return ButtonSpec(action, label, row)
+        if action == selected:
+            return ButtonSpec(action, label, row, "primary")
+        return ButtonSpec(action, label, row, "success" if action in lit else "secondary", action not in lit)
 
     specs = [source(pile, f"Pile {pile}", index // 5) for index, pile in enumerate(PILES)]
     specs += [
@@ -160,8 +183,12 @@ def _klondike_layout(can_undo: bool, selected: str | None) -> tuple[ButtonSpec, 
         ButtonSpec("undo", "Undo", 1, disabled=not can_undo),
     ]
     specs += [source(action, SUIT_SYMBOLS[suit], 2) for action, suit in FOUNDATION_SOURCES.items()]
-    up = "Selected card up" if selected and selected not in FOUNDATION_SOURCES else "All up"
-    specs += [ButtonSpec(TO_FOUNDATION, up, 2, "primary"), ButtonSpec("end", "End game", 3, "danger")]
+    if selected is None:
+        up = ButtonSpec(TO_FOUNDATION, "All up", 2, "primary")
+    else:
+        lit_up = TO_FOUNDATION in lit
+        up = ButtonSpec(TO_FOUNDATION, "Selected card up", 2, "success" if lit_up else "secondary", not lit_up)
+    specs += [up, ButtonSpec("end", "End game", 3, "danger")]
     return tuple(specs)
 
 
@@ -204,6 +231,45 @@ FRIDAY13_ACTIONS = ACTIONS[Family.FRIDAY13]
 def pad_for(family: Family) -> Pad:
     """The buttons of ``family``'s boards."""
     return PADS[family]
+
+
+def targets_of(view: BoardView, source: str) -> tuple[str, ...]:
+    """Where the card (or a run) at ``source`` may go now, in move notation (``"f"``: its foundation)."""
+    return tuple(move.target for move in view.legal_moves if move.kind is MoveKind.PLAY and move.source == source)
+
+
+def _press(view: BoardView, source: str) -> Click:
+    """A press on ``source`` with nothing selected: its one move, or a selection; :raises IllegalMoveError:."""
+    targets = targets_of(view, _check_source(view, source))
+    if not targets:
+        raise IllegalMoveError(f"{source}: {_NOWHERE.get(source, 'no card of that pile can move now')}")
+    if len(targets) == 1 and source not in FOUNDATION_SOURCES:
+        return Play(Move.play(source, targets[0]))
+    return Select(source)
+
+
+_NOWHERE = {"w": "the waste card fits nowhere now"} | dict.fromkeys(
+    FOUNDATION_SOURCES, "that foundation's card fits on no pile now"
+)
+"""Why a press on a source with cards has no move (a pile's reason is the default)."""
+
+
+def _lit_targets(view: BoardView, selected: str | None) -> frozenset[str]:
+    """The buttons that complete a move from ``selected``: target piles, and for ``f`` its suit and All up."""
+    if selected is None:
+        return frozenset()
+    lit = set(targets_of(view, selected)) - {"f"}
+    if len(lit) < len(targets_of(view, selected)):
+        lit |= {TO_FOUNDATION, _SUIT_BUTTONS[_top_card(view, selected).suit]}
+    return frozenset(lit)
+
+
+_SUIT_BUTTONS = {suit: action for action, suit in FOUNDATION_SOURCES.items()}
+
+
+def _top_card(view: BoardView, source: str) -> Card:
+    """The card a pile or the waste would send up (a source with a move to ``f`` has one)."""
+    return view.waste_fan[-1] if source == "w" else view.tableau[int(source) - 1].cards[-1]
 
 
 def _check_source(view: BoardView, source: str) -> str:

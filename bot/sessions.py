@@ -71,6 +71,13 @@ START_WINDOW = 30.0
 RETRY_FIRST = 1.0
 RETRY_MAX = 60.0
 """Backoff (seconds) between attempts to record a clock's expiry the database refused."""
+MAX_CREDIT = 3.0
+"""At most this many seconds of the bot's own work on one press are given back to the player's clock."""
+SAVE_CREDIT = 0.25
+"""Credits not yet stored are written at once from this many seconds (smaller ones ride with the next save).
+
+A move's save carries the credit of its press so far; what comes after (the picture, the answer) is
+usually less, so a restart loses at most this much of the player's credits."""
 RECHECK_SECONDS = 0.5
 """At most this long to read back a save whose outcome is unknown (the answer stays inside Discord's 3 s)."""
 BROKEN_NOTICE = (
@@ -115,6 +122,12 @@ class Session:
         self.timer: asyncio.Task[None] | None = None
         self.unsure: Attempt | None = None
         """A write that may or may not have landed: checked before the game's next command."""
+        self.answered = record.started_at
+        """When the bot last answered a press on this game (the earliest a next press can count from)."""
+        self.stored_deadline = record.deadline
+        """The deadline the database holds (clock credits since are written with the next save)."""
+        self.given = (0.0, 0.0)
+        """The last press credited (its time) and the credit given for it so far (at its save, then its answer)."""
 
     @property
     def id(self) -> int:
@@ -135,9 +148,14 @@ class Session:
         """The player's view of the game now."""
         return view_of(self.game)
 
+    @property
+    def credit(self) -> float:
+        """Seconds of the bot's own work given back to the player: the deadline moved out by as much."""
+        return max(self.record.deadline - self.record.started_at - self.game.rules.time_limit, 0.0)
+
     def seconds_at(self, now: float) -> float:
-        """The clock reading at ``now``: seconds since the start."""
-        return max(now - self.record.started_at, 0.0)
+        """The clock reading at ``now``: seconds since the start, less the clock credits."""
+        return max(now - self.record.started_at - self.credit, 0.0)
 
     def __repr__(self) -> str:
         return f"<Session {self.id} user={self.owner_id} {self.game!r} v{self.game.version}>"
@@ -364,8 +382,12 @@ class SessionManager:
             log.warning("could not store the board message of game %s: %s", session.id, error)
 
     # -- playing -------------------------------------------------------------------
-    async def play(self, session: Session, move: Move | str, *, version: int | None = None) -> Outcome:
+    async def play(
+        self, session: Session, move: Move | str, *, version: int | None = None, at: float | None = None
+    ) -> Outcome:
         """Apply one command (a :class:`Move` or notation) and save it before returning.
+
+        ``at``: when the press was made (:meth:`press_time`); the clock reads then, not now.
 
         :raises StaleBoardError: ``version`` is not the game's version any more.
         :raises SolitaireError: the engine refused the move (the game is unchanged).
@@ -376,12 +398,14 @@ class SessionManager:
             parsed = session.game.parse_move(move) if isinstance(move, str) else move
             if parsed.kind is MoveKind.HINT:
                 raise IllegalMoveError("hint: ask with the Hint button (casual games), which says the move")
-            self._push(session, parsed)
+            self._push(session, parsed, at)
             return (str(parsed),)
 
-        return await self._command(session, version, apply)
+        return await self._command(session, version, apply, at)
 
-    async def play_all_to_foundations(self, session: Session, *, version: int | None = None) -> Outcome:
+    async def play_all_to_foundations(
+        self, session: Session, *, version: int | None = None, at: float | None = None
+    ) -> Outcome:
         """Play every card that can go to a foundation now, repeatedly, as engine moves.
 
         :raises IllegalMoveError: when no card can go up.
@@ -390,13 +414,13 @@ class SessionManager:
         def apply() -> tuple[str, ...]:
             played: list[str] = []
             while not session.game.is_over and (move := _next_foundation_move(session.game)) is not None:
-                self._push(session, move)
+                self._push(session, move, at)
                 played.append(str(move))
             if not played:
                 raise IllegalMoveError("f: no card can go to a foundation now")
             return tuple(played)
 
-        return await self._command(session, version, apply)
+        return await self._command(session, version, apply, at)
 
     async def take_hint(self, session: Session, *, version: int | None = None) -> Outcome:
         """Charge a hint through the engine (a ``Hints`` line on the score sheet; the result is stored as hinted).
@@ -433,8 +457,13 @@ class SessionManager:
         await self._announce(session, record, source)
         return record
 
-    async def _command(self, session: Session, version: int | None, apply: Callable[[], tuple[str, ...]]) -> Outcome:
-        """Run ``apply`` (engine pushes) under the lock, save, then announce a finish."""
+    async def _command(
+        self, session: Session, version: int | None, apply: Callable[[], tuple[str, ...]], at: float | None = None
+    ) -> Outcome:
+        """Run ``apply`` (engine pushes) under the lock, save, then announce a finish.
+
+        ``at``: the press's time; the bot's work on it so far is credited with this save.
+        """
         expired: GameRecord | None = None
         async with session.lock:
             ended = await self._reconcile_for_command(session)
@@ -452,6 +481,8 @@ class SessionManager:
                     self._restore(session, saved)  # a refusal after some moves (e.g. the move limit) keeps none
                     raise
                 else:
+                    if at is not None:
+                        self._give(session, at, self.now())
                     outcome = await self._settle_or_restore(session, moves, saved)
         if ended is not None:
             await self._announce(session, ended, "clock")
@@ -553,11 +584,11 @@ class SessionManager:
         if version is not None and version != session.game.version:
             raise errors.StaleBoardError()
 
-    def _push(self, session: Session, move: Move) -> None:
+    def _push(self, session: Session, move: Move, at: float | None = None) -> None:
         if session.game.version >= MAX_MOVES:
             raise errors.TooManyMovesError(MAX_MOVES)
         try:
-            session.game.push(move, seconds=session.seconds_at(self.now()))
+            session.game.push(move, seconds=session.seconds_at(self.now() if at is None else at))
         except GameOverError:
             if session.game.status is Status.EXPIRED:
                 raise _ExpiredError() from None
@@ -575,7 +606,10 @@ class SessionManager:
             finished = await self._finish(session)
         else:
             entries = tuple((move, int(seconds)) for move, seconds in game.log[saved:])
-            progress = games_db.Progress(moves=entries, first=saved, score=game.score, version=game.version)
+            deadline = session.record.deadline
+            progress = games_db.Progress(
+                moves=entries, first=saved, score=game.score, version=game.version, deadline=deadline
+            )
             try:
                 stored = await games_db.save_progress(self.db, session.id, progress)
             except OutcomeUnknownError as error:
@@ -586,6 +620,7 @@ class SessionManager:
                 self._forget(session)
                 raise _StaleCopyError(session.id, await games_db.get_game(self.db, session.id))
             session.record = replace(session.record, score=game.score, version=game.version)
+            session.stored_deadline = max(session.stored_deadline, deadline)
         return Outcome(moves=moves, view=session.view(), version=game.version, finished=finished)
 
     async def _finish_or_restore(self, session: Session, saved: int, what: str) -> GameRecord:
@@ -605,6 +640,45 @@ class SessionManager:
         data = game_to_json(session.game)
         data["log"] = data["log"][:version]
         session.game = game_from_json(data)
+
+    # -- clock credits ---------------------------------------------------------------
+    def press_time(self, session: Session, created: float) -> float | None:
+        """When a press counts on the clock: Discord's ``created`` time, clamped between the last answer and now.
+
+        ``None`` where the bot's work is not credited (races share one start and one end): the press counts now.
+        """
+        if not credits_clock(session.record):
+            return None
+        return min(max(created, session.answered), self.now())
+
+    async def credit(self, session: Session, pressed: float | None, answered: float) -> None:
+        """Give the bot's work on a press back to the player's clock: ``pressed`` to ``answered``, at most 3 s.
+
+        The deadline moves out by as much (its clock task sleeps on). A move's save already carried the
+        credit up to the save; what is not stored yet is written at once from :data:`SAVE_CREDIT`,
+        else with the game's next save.
+        """
+        if pressed is None or session.id not in self._sessions:
+            return
+        session.answered = max(session.answered, answered)
+        self._give(session, pressed, answered)
+        if session.record.deadline - session.stored_deadline >= SAVE_CREDIT:
+            deadline = session.record.deadline
+            try:
+                await games_db.move_deadline(self.db, session.id, deadline)
+            except StorageError as error:
+                log.warning("game %s: clock credit not stored yet (%s); it goes with the next save", session.id, error)
+            else:
+                session.stored_deadline = max(session.stored_deadline, deadline)
+
+    @staticmethod
+    def _give(session: Session, pressed: float, until: float) -> None:
+        """Move the deadline out by the bot's work on the press made at ``pressed`` up to ``until`` (<= 3 s in all)."""
+        given = session.given[1] if session.given[0] == pressed else 0.0
+        due = min(max(until - pressed, 0.0), MAX_CREDIT)
+        if due > given:
+            session.record = replace(session.record, deadline=session.record.deadline + due - given)
+            session.given = (pressed, due)
 
     # -- finishing -----------------------------------------------------------------
     async def _finish(self, session: Session) -> GameRecord:
@@ -806,6 +880,11 @@ class SessionManager:
         timer, session.timer = session.timer, None
         if timer is not None and timer is not asyncio.current_task():
             timer.cancel()
+
+
+def credits_clock(record: GameRecord) -> bool:
+    """Whether the bot's work on a press is given back to this game's clock (not in races: one start, one end)."""
+    return record.mode != "race"
 
 
 def _refusal(error: StorageError, what: str) -> errors.NotSavedError:

@@ -83,11 +83,28 @@ async def build_board(
     time_left = max(record.deadline - now, 0.0) if playing else None
     picture = BoardPicture(view, time_left=time_left, selected=selected if playing else None, four_colour=four_colour)
     png = await renders.render(picture)
-    buttons = board_buttons(record.id, version, view, selected) if playing else finished_buttons(record)
-    if playing:
-        add_hint_button(buttons, record, version, view.family)
+    buttons = running_buttons(record, version, view, selected) if playing else finished_buttons(record)
     content = board_content(record, view, selected=selected if playing else None)
     return Board(content, png, buttons, describe_board(view))
+
+
+def selection_edit(record: GameRecord, view: BoardView, version: int, selected: str | None) -> dict[str, Any]:
+    """Keyword arguments to show (or cancel) a selection: the text line and buttons change, the picture stays.
+
+    No ``attachments`` key: Discord keeps a message's attachments when an edit leaves them out,
+    so a selection uploads no picture (the board has not changed since the last one).
+    """
+    return {
+        "content": board_content(record, view, selected=selected),
+        "view": running_buttons(record, version, view, selected),
+    }
+
+
+def running_buttons(record: GameRecord, version: int, view: BoardView, selected: str | None) -> discord.ui.View:
+    """The buttons of a running game's board, with Hint where hints are allowed."""
+    buttons = board_buttons(record.id, version, view, selected)
+    add_hint_button(buttons, record, version, view.family)
+    return buttons
 
 
 def deal_words(record: GameRecord, *, over: bool) -> str:
@@ -115,7 +132,7 @@ def board_content(record: GameRecord, view: BoardView, *, selected: str | None =
     if view.status is Status.PLAYING:
         line = f"{head} · score {view.score} · time runs out <t:{int(record.deadline)}:R>"
         if selected:
-            line += f"\nSelected **{source_name(selected)}**: click where it goes (click it again to cancel)."
+            line += f"\nSelected **{source_name(selected)}**: click a green button where it goes (or it, to cancel)."
         return line
     used = view.seconds_used if view.seconds_used is not None else 0
     sheet = " · ".join(f"{label} {points:+d}" for label, points in view.sheet.lines())

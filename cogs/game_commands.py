@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import discord
 from discord import app_commands
 
 from bot import errors
-from bot.clicks import AllUp, BoardClick, OfferClick, Select, resolve_click
+from bot.clicks import AllUp, BoardClick, OfferClick, Play, Select, resolve_click
 from bot.client import UNEXPECTED
 from bot.deal_bank import SOLVER_VERSION
 from bot.errors import fit_reply
@@ -21,7 +22,7 @@ from bot.storage.deals import StoredDeals
 from bot.storage.games import GameRecord
 from cogs.after_game_buttons import AfterGameButton
 from cogs.base import SolitaireCogBase
-from cogs.board import build_board, edit_stored_board
+from cogs.board import build_board, edit_stored_board, selection_edit
 from cogs.buttons import BoardButton, OfferButton, offer_view
 from cogs.errors import answer_privately, refusals
 from solitaire import END, Status
@@ -40,6 +41,8 @@ MAX_SEED_INPUT = 40
 MAX_MOVE_TEXT = 40
 """Longer ``/solitaire move`` text is refused before parsing (and quoted back as an excerpt)."""
 RESUMED = "Resumed: your board is below."
+Edit = dict[str, Any]
+"""Keyword arguments of a message edit."""
 
 
 def guild_key(interaction: discord.Interaction) -> int:
@@ -254,23 +257,22 @@ class GameCommands(SolitaireCogBase):
         session = await self._playable(click.game_id, interaction.user.id, None)
         self._check_origin(interaction, session, click.custom_id, board=True)
         self.sessions.require_playable(click.game_id, interaction.user.id, click.version)
+        pressed = self.sessions.press_time(session, discord.utils.snowflake_time(interaction.id).timestamp())
         meaning = resolve_click(session.view(), click.selected, click.action)
         if isinstance(meaning, Select):
-            board = await build_board(
-                session.record,
-                session.view(),
-                click.version,
-                now=self.bot.now(),
-                renders=self.bot.renders,
-                selected=meaning.source,
-                four_colour=session.four_colour,
-            )
-            await interaction.response.edit_message(**board.edit_kwargs())
-            return
-        if isinstance(meaning, AllUp):
-            outcome = await self.sessions.play_all_to_foundations(session, version=click.version)
+            edit = selection_edit(session.record, session.view(), click.version, meaning.source)
         else:
-            outcome = await self.sessions.play(session, meaning.move, version=click.version)
+            edit = await self._play_click(session, meaning, click.version, pressed)
+        answered = self.bot.now()
+        await interaction.response.edit_message(**edit)
+        await self.sessions.credit(session, pressed, answered)
+
+    async def _play_click(self, session: Session, meaning: Play | AllUp, version: int, pressed: float | None) -> Edit:
+        """Play a click's move(s) as of ``pressed`` and draw the new board: the edit that shows it."""
+        if isinstance(meaning, AllUp):
+            outcome = await self.sessions.play_all_to_foundations(session, version=version, at=pressed)
+        else:
+            outcome = await self.sessions.play(session, meaning.move, version=version, at=pressed)
         board = await build_board(
             outcome.finished or session.record,
             outcome.view,
@@ -279,7 +281,7 @@ class GameCommands(SolitaireCogBase):
             renders=self.bot.renders,
             four_colour=session.four_colour,
         )
-        await interaction.response.edit_message(**board.edit_kwargs())
+        return board.edit_kwargs()
 
     @staticmethod
     def _check_origin(interaction: discord.Interaction, session: Session, custom_id: str, *, board: bool) -> None:

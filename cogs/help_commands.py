@@ -18,7 +18,7 @@ from discord.ext import commands
 
 from bot.move_words import describe_move
 from bot.onboarding import admin_notes
-from bot.pads import pad_for
+from bot.pads import pad_for, targets_of
 from bot.render_pool import BoardPicture
 from bot.rules_text import markdown
 from bot.storage import StorageError
@@ -51,7 +51,7 @@ INTRO = (
 
 @dataclass(frozen=True)
 class HelpBoard:
-    """The real board the help shows: a sample game mid-way, one pile selected as the first click of a move."""
+    """The real board the help shows: a sample game mid-way, with a source selected if a move needs two clicks."""
 
     game: Game
     view: BoardView
@@ -60,19 +60,26 @@ class HelpBoard:
 
 
 def help_board() -> HelpBoard:
-    """The default game after a few moves, with the source of a pile-to-pile move selected (its first click)."""
+    """The default game after a few moves, and what a click on one of its piles does."""
     game = sample_game(DEFAULT_VARIANT, "mid")
     view = view_of(game)
-    move = next(
-        (m for m in view.legal_moves if m.kind is MoveKind.PLAY and m.source in PILES and m.target in PILES), None
-    )
-    if move is None:
-        return HelpBoard(game, view, None, f"A {view.title} game after {view.move_count} moves.")
+    moves = [m for m in view.legal_moves if m.kind is MoveKind.PLAY and m.source in PILES]
+    head = f"A {view.title} game after {view.move_count} moves."
+    several = next((m for m in moves if len(targets_of(view, m.source)) > 1), None)
+    if several is not None:
+        caption = (
+            f"{head} **Pile {several.source}** was clicked: its cards can go to several places, so its button is "
+            f"blue and the places they may go are green. Clicking **Pile {several.target}** now moves "
+            f"{_card_words(game, several)}."
+        )
+        return HelpBoard(game, view, several.source, caption)
+    if not moves:
+        return HelpBoard(game, view, None, head)
     caption = (
-        f"A {view.title} game after {view.move_count} moves. **Pile {move.source}** was clicked: it is outlined "
-        f"in gold and its button is green. Clicking **Pile {move.target}** now moves {_card_words(game, move)}."
+        f"{head} Clicking **Pile {moves[0].source}** moves {_card_words(game, moves[0])} at once: it has one place "
+        "to go. A card with several places to go is selected instead, and the places it may go light up green."
     )
-    return HelpBoard(game, view, move.source, caption)
+    return HelpBoard(game, view, None, caption)
 
 
 def _card_words(game: Game, move: Move) -> str:

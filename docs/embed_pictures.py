@@ -101,21 +101,32 @@ def draw(message: dict[str, Any], path: Path) -> None:
             pen2.text((left + 14, yy), line, font=small, fill="#b5bac1")
             yy += 15
     y += 10
-    colours = {
-        discord.ButtonStyle.success: "#248046",
-        discord.ButtonStyle.primary: "#5865f2",
-        discord.ButtonStyle.danger: "#da373c",
-        discord.ButtonStyle.secondary: "#4e5058",
-    }
-    x = left
-    for item in view.children if view is not None else []:
+    bottom = draw_buttons(pen2, view, y) if view is not None else y
+    canvas2.crop((0, 0, WIDTH, bottom + 4)).save(path, optimize=True)
+
+
+COLOURS = {
+    discord.ButtonStyle.success: "#248046",
+    discord.ButtonStyle.primary: "#5865f2",
+    discord.ButtonStyle.danger: "#da373c",
+    discord.ButtonStyle.secondary: "#4e5058",
+}
+"""Discord's button colours (dark theme)."""
+
+
+def draw_buttons(pen: ImageDraw.ImageDraw, view: discord.ui.View, y: int, left: int = 12) -> int:
+    """Draw ``view``'s buttons from ``y`` (a new line for each row, wrapped at the width); return the bottom."""
+    font = _font(False, 13)
+    x, row = left, None
+    for item in view.children:
         button = getattr(item, "item", item)
         label = button.label or ""
-        width = int(pen2.textlength(label, font=body_font)) + 24
-        if x + width > WIDTH - 12:
+        width = int(pen.textlength(label, font=font)) + 24
+        if x + width > WIDTH - 12 or (row is not None and item.row != row):
             x, y = left, y + 38
-        pen2.rounded_rectangle((x, y, x + width, y + 30), 4, fill=colours.get(button.style, "#4e5058"))
-        pen2.text((x + 12, y + 7), label, font=body_font, fill="white")
+        row = item.row
+        fill = COLOURS.get(button.style, "#4e5058")
+        pen.rounded_rectangle((x, y, x + width, y + 30), 4, fill=fill if not button.disabled else "#3a3c42")
+        pen.text((x + 12, y + 7), label, font=font, fill="white" if not button.disabled else "#80848e")
         x += width + 8
-    bottom = y + (42 if view is not None else 0)
-    canvas2.crop((0, 0, WIDTH, bottom + 4)).save(path, optimize=True)
+    return y + 42

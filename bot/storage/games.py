@@ -119,6 +119,8 @@ class Progress:
     first: int
     score: int
     version: int
+    deadline: float
+    """The game's deadline, moved out by the clock credits so far."""
 
 
 @dataclass(frozen=True)
@@ -224,8 +226,8 @@ async def save_progress(db: Database, game_id: int, progress: Progress) -> bool:
     version is not ``progress.first`` (the caller's game and the row disagree).
     """
     guard = Write(
-        "UPDATE games SET score = ?, version = ? WHERE id = ? AND status = 'playing' AND version = ?",
-        [(progress.score, progress.version, game_id, progress.first)],
+        "UPDATE games SET score = ?, version = ?, deadline = ? WHERE id = ? AND status = 'playing' AND version = ?",
+        [(progress.score, progress.version, progress.deadline, game_id, progress.first)],
         exactly_one=True,
     )
     moves = Write(
@@ -233,6 +235,14 @@ async def save_progress(db: Database, game_id: int, progress: Progress) -> bool:
         [(game_id, progress.first + index, move, seconds) for index, (move, seconds) in enumerate(progress.moves)],
     )
     return await db.write_batch([guard, moves]) is not None
+
+
+async def move_deadline(db: Database, game_id: int, deadline: float) -> None:
+    """Move a running game's deadline out to ``deadline`` (its clock credits); never in, never once it ended."""
+    await db.execute(
+        "UPDATE games SET deadline = ? WHERE id = ? AND status = 'playing' AND deadline < ?",
+        (deadline, game_id, deadline),
+    )
 
 
 async def game_state(db: Database, record: GameRecord) -> str:

@@ -1,3 +1,5 @@
+import random
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -12,8 +14,9 @@ from bot.clicks import (
     parse_offer_click,
     resolve_click,
 )
-from bot.pads import FRIDAY13_ACTIONS, KLONDIKE_ACTIONS
-from solitaire import DRAW, END, UNDO, IllegalMoveError, Move, new_game, view_of
+from bot.pads import FRIDAY13_ACTIONS, KLONDIKE_ACTIONS, KlondikePad
+from solitaire import DRAW, END, UNDO, IllegalMoveError, Move, MoveKind, new_game, view_of
+from solitaire.moves import PILES
 from tests.bot.decks import EASY_KLONDIKE
 
 
@@ -72,6 +75,9 @@ EASY = view_of(new_game("draw3", deck=EASY_KLONDIKE))
     ("selected", "action", "meaning"),
     [
         (None, "3", Select("3")),
+        (None, "1", Select("1")),
+        (None, "2", Play(Move.play("2", "f"))),
+        (None, "5", Play(Move.play("5", "6"))),
         ("3", "3", Select(None)),
         ("3", "5", Play(Move.play("3", "5"))),
         ("3", "f", Play(Move.play("3", "f"))),
@@ -92,6 +98,7 @@ def test_klondike_clicks(selected, action, meaning):
         (None, "w", "the waste is empty"),
         ("3", "w", "the waste is empty"),
         (None, "fs", "that foundation is empty"),
+        (None, "7", "7: no card of that pile can move now"),
         ("fs", "f", "already on a foundation"),
         (None, "t5", "not a Klondike button"),
     ],
@@ -104,7 +111,7 @@ def test_klondike_clicks_that_mean_nothing(selected, action, message):
 def test_picking_a_foundation_card_follows_the_rules():
     game = new_game("draw3", deck=EASY_KLONDIKE)
     game.play("1-f")
-    assert resolve_click(view_of(game), None, "fs") == Select("fs")
+    assert resolve_click(view_of(game), None, "fs") == Select("fs")  # even with one place to go (the -10 move)
     with pytest.raises(IllegalMoveError, match="fh: that foundation is empty"):
         resolve_click(view_of(game), "fs", "fh")
     assert resolve_click(view_of(game), "fs", "4") == Play(Move.play("fs", "4"))
@@ -140,3 +147,38 @@ def test_the_route_templates_catch_every_valid_id_and_parsing_decides():
     assert re.fullmatch(BOARD_ROUTE, too_big) and parse_board_click(too_big) is None
     assert parse_offer_click(f"solr:{MAX_GAME_ID + 1}:end") is None
     assert not re.fullmatch(BOARD_ROUTE, OfferClick(1, "end").custom_id)  # the two namespaces never overlap
+
+
+def test_a_klondike_press_moves_when_its_card_has_one_place_and_selects_otherwise():
+    rng = random.Random(7)
+    pad = KlondikePad()
+    for variant in ("draw1", "draw3", "goldrush"):
+        for seed in range(6):
+            game = new_game(variant, seed=seed)
+            for _ in range(80):
+                view = view_of(game)
+                for source in ("w", *PILES):
+                    places = {m.target for m in view.legal_moves if m.kind is MoveKind.PLAY and m.source == source}
+                    try:
+                        meaning = resolve_click(view, None, source)
+                    except IllegalMoveError:
+                        assert not places, (variant, seed, source, game.log)
+                        continue
+                    if len(places) == 1:
+                        assert meaning == Play(Move.play(source, places.pop()))
+                    else:
+                        assert meaning == Select(source) and len(places) > 1
+                        assert {pad.presses(view, m)[1] for m in view.legal_moves if m.source == source} == {
+                            "f" if place == "f" else place for place in places
+                        }
+                moves = game.legal_moves()
+                if not moves:
+                    break
+                game.push(rng.choice(moves))
+
+
+def test_a_press_on_a_foundation_card_that_fits_on_no_pile_says_so():
+    game = new_game("draw3", deck=EASY_KLONDIKE)
+    game.play("2-f")
+    with pytest.raises(IllegalMoveError, match="fh: that foundation's card fits on no pile now"):
+        resolve_click(view_of(game), None, "fh")

@@ -443,3 +443,81 @@ async def test_a_command_on_a_stale_copy_changes_nothing_and_loads_the_stored_ga
     finally:
         await fresh.close()
         await stale.close()
+
+
+# -- clock credits: the bot's own work is not on the player's clock ----------------------------
+PRESSES = ("draw", None, "draw", "1-4", None, "draw", "2-f", "draw")
+"""A player's presses: a command, or ``None`` for a press that only selects (no move)."""
+
+
+async def paced_game(db, clock, *, late: float, restart_after: int | None = None, mode: str = "casual"):
+    """Play :data:`PRESSES` at the same player pace (1.5 s from each answer to the next press) with the bot
+    answering ``late`` seconds after each press; return (time used at the end, the stored deadline)."""
+    clock.now = START
+    manager = SessionManager(db, now=clock)
+    session = await start(manager, mode=mode)
+    for index, command in enumerate(PRESSES):
+        created = clock.now
+        clock.now += late  # the bot is busy (a queue, a slow worker) before it answers
+        pressed = manager.press_time(session, created)
+        if command is not None:
+            await manager.play(session, command, at=pressed)
+        await manager.credit(session, pressed, clock.now)
+        clock.now += 1.5  # the player's own time
+        if index == restart_after:
+            await manager.close()
+            manager = SessionManager(db, now=clock)
+            await manager.resume_all()
+            session = manager.get(session.id)
+    used = session.seconds_at(clock.now)
+    outcome = await manager.play(session, "end", at=manager.press_time(session, clock.now))
+    row = await games_db.get_game(db, session.id)
+    await manager.close()
+    assert outcome.finished is not None and row is not None
+    return used, session.game.log, row
+
+
+@pytest.mark.parametrize("restart_after", [None, 3, 4])
+async def test_time_used_is_the_same_whether_the_bot_answers_at_once_or_late(db, clock, restart_after):
+    prompt, prompt_log, prompt_row = await paced_game(db, clock, late=0.0)
+    slow, slow_log, slow_row = await paced_game(db, clock, late=2.0, restart_after=restart_after)
+    assert abs(slow - prompt) < 0.1 and slow == pytest.approx(len(PRESSES) * 1.5)
+    assert slow_log == prompt_log  # the same seconds with every move: a replay or an analysis reads the same
+    assert slow_row.seconds_used == prompt_row.seconds_used
+
+
+async def test_a_late_answer_moves_the_deadline_out_by_at_most_three_seconds_a_press(db, clock):
+    go, slept = asyncio.Event(), []
+
+    async def held_sleep(seconds: float) -> None:
+        slept.append(seconds)
+        await go.wait()
+        clock.now += seconds
+
+    manager = SessionManager(db, now=clock, sleep=held_sleep)
+    session = await start(manager)
+    while not slept:
+        await asyncio.sleep(0)  # the clock task sleeps towards the first deadline
+    pressed = manager.press_time(session, clock.now - 1)
+    assert pressed == START  # a press never counts from before the last answer (here: the start)
+    await manager.credit(session, pressed, START + 5)  # answered 5 s late: 3 s given back
+    assert session.deadline == START + 303
+    row = await games_db.get_game(db, session.id)
+    assert row is not None and row.deadline == START + 303  # stored at once: a restart keeps it
+    done = asyncio.Event()
+
+    async def listener(session, record, source):
+        done.set()
+
+    manager.add_finish_listener(listener)
+    go.set()
+    await asyncio.wait_for(done.wait(), 2)
+    row = await games_db.get_game(db, session.id)
+    assert slept == [300, 3]  # the clock task slept on to the moved deadline
+    assert row is not None and (row.status, row.finished_at, row.seconds_used) == ("expired", START + 303, 300)
+    await manager.close()
+
+
+async def test_races_keep_their_common_clock_without_credits(db, clock):
+    used, _, row = await paced_game(db, clock, late=2.0, mode="race")
+    assert used == pytest.approx(len(PRESSES) * 3.5) and row.deadline == START + 300

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import random
 
+import discord
 import pytest
 
 from bot.storage.games import GameRecord
 from cogs.board import board_buttons, board_content
-from solitaire import new_game, view_of
+from solitaire import MoveKind, new_game, view_of
+from solitaire.moves import PILES
 from tests.bot.decks import EASY_KLONDIKE
 
 
@@ -100,6 +102,36 @@ def test_friday13_enables_exactly_the_engines_legal_foundations():
                 if ":t" in item.custom_id and not item.item.disabled  # type: ignore[attr-defined]
             }
             assert enabled == legal, (seed, game.log)
+            moves = game.legal_moves()
+            if not moves:
+                break
+            game.push(rng.choice(moves))
+
+
+SUITS = {"S": "fs", "H": "fh", "D": "fd", "C": "fc"}
+
+
+def test_a_klondike_selection_lights_exactly_the_legal_targets():
+    rng = random.Random(5)
+    for variant in ("draw1", "draw3", "goldrush"):
+        game = new_game(variant, seed=3)
+        for _ in range(80):
+            view = view_of(game)
+            for source in ("w", *PILES, *SUITS.values()):
+                targets = {m.target for m in view.legal_moves if m.kind is MoveKind.PLAY and m.source == source}
+                if len(targets) < 2 and source not in SUITS.values():
+                    continue
+                shown = board_buttons(1, 0, view, source).children
+                buttons = {item.custom_id.rsplit(":", 1)[1]: item.item for item in shown}  # type: ignore[attr-defined]
+                lit = {action for action, item in buttons.items() if item.style is discord.ButtonStyle.success}
+                expected = targets - {"f"}
+                if "f" in targets:
+                    card = view.waste_fan[-1] if source == "w" else view.tableau[int(source) - 1].cards[-1]
+                    expected |= {"f", SUITS[card.suit]}
+                assert lit == expected, (variant, source, game.log)
+                assert all(not buttons[action].disabled for action in lit | {source, "draw", "end"})
+                off = set(buttons) - lit - {source, "draw", "undo", "end"}
+                assert all(buttons[action].disabled for action in off), (variant, source)
             moves = game.legal_moves()
             if not moves:
                 break

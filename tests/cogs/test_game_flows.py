@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -12,8 +13,9 @@ from simcord.enums import ComponentType, InteractionType
 from simcord.results import InteractionResult
 
 from bot.deal_bank import PrivateDeal
+from bot.pads import KlondikePad
 from bot.storage import games as games_db
-from solitaire import game_from_json, new_game
+from solitaire import game_from_json, new_game, view_of
 from solitaire.deals import ProvenDeal, numbered_deal
 from solitaire.moves import FRIDAY13_LABELS
 from tests.bot.decks import EASY_KLONDIKE as EASY_DECK
@@ -154,8 +156,8 @@ async def test_slash_move_with_autocomplete_in_words(simcord_env, channel, alice
 
 async def test_undo_is_refused_after_a_reveal(simcord_env, channel, alice):
     board = await start(alice, channel, variant="draw3", deal=EASY_NUMBER)
-    await click_all(alice, board, "Pile 1", "♠")  # A♠ up: nothing revealed
-    await click_all(alice, board, "Pile 2", "♥")  # A♥ up: reveals A♦
+    await click_all(alice, board, "Pile 1", "♠")  # A♠ up (it could also go onto pile 4): nothing revealed
+    await click_all(alice, board, "Pile 2")  # A♥ has one place to go: up, at once; it reveals A♦
     refused = await alice.slash(channel, "solitaire undo")
     assert refused.response.ephemeral and "revealed a card" in refused.response.content
     assert labels(board)["Undo"].get("disabled")
@@ -210,7 +212,7 @@ async def test_restart_mid_game_keeps_the_old_board_playable_and_the_clock(simco
     await simcord_env.advance_time(100)
     await simcord_env.restart_bot(make_bot())
     assert simcord_env.bot.sessions.get(1) is not None
-    await click_all(alice, board, "Pile 2", "♥")
+    await click_all(alice, board, "Pile 2")
     assert (await row(simcord_env)).version == 2
     await simcord_env.advance_time(201)
     assert (await row(simcord_env)).status == "expired"
@@ -244,16 +246,13 @@ async def test_commands_without_a_game_and_malformed_clicks_answer_privately(sim
     assert (await row(simcord_env)).version == 0
 
 
-SOURCE_LABELS = {"w": "Waste", "fs": "♠", "fh": "♥", "fd": "♦", "fc": "♣"}
+LABELS = {"w": "Waste", "fs": "♠", "fh": "♥", "fd": "♦", "fc": "♣", "f": "Selected card up", "draw": "Draw"}
 
 
-def clicks_for(move: str) -> list[str]:
-    """The button labels that play ``move`` (notation) on a Klondike board."""
-    if move in ("draw", "undo"):
-        return [move.capitalize()]
-    source, target = move.split("-")
-    first = SOURCE_LABELS.get(source, f"Pile {source}")
-    return [first, "Selected card up" if target == "f" else f"Pile {target}"]
+def clicks_for(game: Any, move: str) -> list[str]:
+    """The labels of the buttons that play ``move`` on a Klondike board showing ``game`` (as the pad resolves)."""
+    presses = KlondikePad().presses(view_of(game), game.parse_move(move))
+    return [LABELS.get(action, f"Pile {action}") for action in presses]
 
 
 async def test_a_proven_deal_is_won_by_replaying_its_solution_with_clicks(simcord_env, channel, alice):
@@ -265,7 +264,7 @@ async def test_a_proven_deal_is_won_by_replaying_its_solution_with_clicks(simcor
     for move in deal.solution:
         if expected.is_over:
             break
-        await click_all(alice, board, *clicks_for(move))
+        await click_all(alice, board, *clicks_for(expected, move))
         expected.play(move)
     record = await row(simcord_env)
     assert expected.status.value == "won" and record.status == "won"
@@ -307,3 +306,112 @@ async def test_a_game_in_direct_messages(simcord_env):
     await carol.click(board, label="Draw")
     record = await games_db.active_game(simcord_env.bot.db, 0, carol.id)
     assert record is not None and record.version == 1
+
+
+def callbacks(env: Any) -> list[Any]:
+    """The bot's interaction answers (callbacks), in order."""
+    return [r for r in env.http_requests if r.method == "POST" and r.path.endswith("/callback")]
+
+
+def lit(message: Any) -> set[str]:
+    """The labels of the board's green (lit) buttons."""
+    return {name for name, button in labels(message).items() if button["style"] == 3 and not button.get("disabled")}
+
+
+async def test_a_press_on_a_card_with_one_place_to_go_moves_it_at_once_and_undo_takes_it_back(
+    simcord_env, channel, alice
+):
+    board = await start(alice, channel, variant="draw3", deal=EASY_NUMBER)
+    await click_all(alice, board, "Pile 2")  # A♥: up is its only move
+    record = await row(simcord_env)
+    assert record.version == 1 and json.loads(await games_db.game_state(simcord_env.bot.db, record))["log"][0][0] == (
+        "2-f"
+    )
+    assert "score 60" in board.content and "Selected" not in board.content
+    await click_all(alice, board, "Pile 1", "Pile 4")  # A♠ could go up too: two presses
+    picture = board.attachments[0].id
+    await click_all(alice, board, "Pile 4")  # now A♠ has one place to go: up
+    game = simcord_env.bot.sessions.get(1).game
+    assert game.log[-1][0] == "4-f" and "score 110" in board.content and board.attachments[0].id != picture
+    await click_all(alice, board, "Undo")
+    assert [entry[0] for entry in game.log[-2:]] == ["4-f", "undo"] and "score 60" in board.content
+    assert (await row(simcord_env)).version == 4
+
+
+async def test_a_press_with_several_places_selects_lights_them_and_keeps_the_picture(simcord_env, channel, alice):
+    board = await start(alice, channel, variant="draw3", deal=EASY_NUMBER)
+    picture = board.attachments[0].id
+    sent = len(callbacks(simcord_env))
+    await click_all(alice, board, "Pile 1")  # A♠: up, or onto pile 4
+    [answer] = callbacks(simcord_env)[sent:]
+    assert "attachments" not in answer.json["data"] and "files" not in str(answer.params)  # nothing uploaded
+    assert [a.id for a in board.attachments] == [picture]  # the picture stays as it was
+    assert "Selected **pile 1**" in board.content and (await row(simcord_env)).version == 0
+    assert lit(board) == {"Pile 4", "♠", "Selected card up"}
+    buttons = labels(board)
+    assert buttons["Pile 1"]["style"] == 1 and not buttons["Pile 1"].get("disabled")  # the selection: blue
+    off = {f"Pile {n}" for n in (2, 3, 5, 6, 7)} | {"Waste", "♥", "♦", "♣"}
+    assert all(buttons[name].get("disabled") for name in off)
+    assert not any(buttons[name].get("disabled") for name in ("Draw", "End game"))
+    await click_all(alice, board, "Pile 1")  # cancels, again without a picture
+    assert [a.id for a in board.attachments] == [picture] and "Selected" not in board.content
+    assert not any(button.get("disabled") for name, button in labels(board).items() if name != "Undo")
+    await click_all(alice, board, "Pile 1", "Pile 4")
+    assert simcord_env.bot.sessions.get(1).game.log[-1][0] == "1-4" and [a.id for a in board.attachments] != [picture]
+
+
+async def test_a_forged_or_stale_press_on_a_lit_target_is_refused(simcord_env, channel, alice):
+    board = await start(alice, channel, variant="draw3", deal=EASY_NUMBER)
+    await click_all(alice, board, "Pile 1")
+    target = labels(board)["Pile 4"]["custom_id"]
+    assert target == "sol:1:0:1:4"
+    (forged,) = await raw_clicks(simcord_env, alice, board, "sol:1:0:1:5")  # pile 5 was never lit: A♠ cannot go there
+    assert forged.ephemeral and forged.response.content.startswith("1-5:")
+    (foreign,) = await raw_clicks(simcord_env, alice, board, "sol:2:0:1:4")  # a lit target of a game that is not hers
+    assert foreign.ephemeral and (await row(simcord_env)).version == 0
+    await click_all(alice, board, "Draw")
+    (stale,) = await raw_clicks(simcord_env, alice, board, target)  # lit on the board before the draw
+    assert stale.ephemeral and "out of date" in stale.response.content
+    assert (await row(simcord_env)).version == 1
+
+
+async def test_a_press_with_no_move_says_why_privately(simcord_env, channel, alice):
+    board = await start(alice, channel, variant="draw3", deal=EASY_NUMBER)
+    result = await alice.click(board, label="Pile 7")
+    assert result.response.ephemeral and "no card of that pile can move now" in result.response.content
+    assert (await row(simcord_env)).version == 0
+
+
+PACED = ("Draw", "Pile 1", "Pile 4", "Draw", "Pile 2", "Draw")
+"""Presses of a paced game: a selection, its target, one-press moves and draws."""
+
+
+@pytest.mark.parametrize(("late", "restart"), [(0.0, False), (2.0, False), (2.0, True)])
+async def test_a_slow_bot_does_not_eat_the_players_time_even_across_a_restart(
+    simcord_env, channel, alice, make_bot, late, restart
+):
+    """The same presses, 2 s of the player's own from each answer to the next press: the same time used."""
+    board = await start(alice, channel, variant="draw3", deal=EASY_NUMBER)
+
+    def slow_pictures() -> None:  # every picture takes ``late`` seconds more (a slow or busy worker)
+        render = simcord_env.bot.renders.render
+
+        async def late_render(picture: Any) -> bytes:
+            await asyncio.sleep(late)
+            return await render(picture)
+
+        simcord_env.bot.renders.render = late_render
+
+    slow_pictures()
+    for index, name in enumerate(PACED):
+        await click_all(alice, board, name)
+        await simcord_env.advance_time(2)
+        if restart and index == 2:
+            await simcord_env.restart_bot(make_bot())
+            slow_pictures()
+    session = simcord_env.bot.sessions.get(1)
+    assert session.game.log[-1][0] == "draw" and len(session.game.log) == len(PACED) - 1
+    assert abs(session.seconds_at(simcord_env.bot.now()) - 2 * len(PACED)) < 0.1
+    assert session.deadline == pytest.approx(
+        (await row(simcord_env)).started_at + 300 + late * (len(PACED) - 1), abs=0.1
+    )

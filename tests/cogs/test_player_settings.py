@@ -78,7 +78,7 @@ async def test_every_board_of_the_player_uses_the_setting(simcord_env, channel, 
     assert renders == [False, True]
     before = await board_png(board)
 
-    await alice.click(board, label="Pile 1")  # a selection, then a move
+    await alice.click(board, label="Pile 1")  # a selection (no new picture), then a move
     await alice.click(board, label="♠")
     await alice.slash(channel, "solitaire draw")  # a slash move redraws the stored board
     await simcord_env.restart_bot(make_bot())  # the resumed game reads the setting again
@@ -87,7 +87,7 @@ async def test_every_board_of_the_player_uses_the_setting(simcord_env, channel, 
     assert "time is up" in board.content
     daily = await alice.slash(channel, "solitaire daily", variant="draw3")
     assert daily.response.ephemeral
-    assert renders == [False] + [True] * 7
+    assert renders == [False] + [True] * 6
     assert await board_png(board) != before
 
     renders.clear()

@@ -16,6 +16,7 @@ from render import render_board
 from solitaire import VARIANTS
 from solitaire.alt_text import describe_board
 from solitaire.deals import DealRequest, ProvenDeal
+from solitaire.moves import PILES
 from tests.bot.decks import EASY_KLONDIKE, EASY_NUMBER
 from tests.bot.faults import LOCKED, WriteFaults
 from tests.cogs.test_game_flows import labels
@@ -73,8 +74,10 @@ async def test_help_is_private_and_shows_the_games_the_buttons_a_real_board_and_
         assert f"`/solitaire {name}` " in commands
     assert embed.image.url == "attachment://help.png"
 
-    board = help_board()  # the picture is that real board, drawn by the real renderer, with its first click made
-    assert board.selected is not None and f"**Pile {board.selected}** was clicked" in fields["The board below"]
+    board = help_board()  # the picture is that real board, drawn by the real renderer, and what a click does
+    pile = board.selected or next(m.source for m in board.view.legal_moves if m.source in PILES)
+    clicked = "was clicked" if board.selected else "at once: it has one place to go"
+    assert f"**Pile {pile}**" in fields["The board below"] and clicked in fields["The board below"]
     [attachment] = shown.attachments
     expected = render_board(board.view, time_left=300 - board.game.log[-1][1], selected=board.selected)
     assert bytes(await attachment.read()) == expected
@@ -83,7 +86,8 @@ async def test_help_is_private_and_shows_the_games_the_buttons_a_real_board_and_
     buttons = labels(shown)  # and its buttons, as a board shows them, but disabled
     assert {spec.label for spec in pad_for(board.view.family).layout(board.view, board.selected)} == set(buttons)
     assert all(button["disabled"] for button in buttons.values())
-    assert buttons[f"Pile {board.selected}"]["style"] == discord.ButtonStyle.success.value
+    selected_style = discord.ButtonStyle.primary if board.selected else discord.ButtonStyle.secondary
+    assert buttons[f"Pile {pile}"]["style"] == selected_style.value
 
 
 # -- the first board's tip ---------------------------------------------------------------------
@@ -93,7 +97,7 @@ async def test_a_players_first_board_carries_the_tip_once_even_across_a_restart(
     first = await start(alice, channel)
     assert first.content.startswith(f"{KLONDIKE_TIP}\n<@{alice.id}> · ")
     await alice.click(first, label="Draw")
-    assert not first.content.startswith(KLONDIKE_TIP)  # the first click's selection line takes over
+    assert not first.content.startswith(KLONDIKE_TIP)  # the next board drops it
     await end(alice, channel)
     assert not (await start(alice, channel)).content.startswith(KLONDIKE_TIP)
     await end(alice, channel)
