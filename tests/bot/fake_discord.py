@@ -32,6 +32,10 @@ class FakeDiscord:
     gateway: list[dict[str, Any]] = field(default_factory=list)
     gateway_urls: list[str] = field(default_factory=list)
     commands: list[dict[str, Any]] = field(default_factory=list)
+    guild_commands: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    """The commands PUT to each server (by id), as the last sync left them."""
+    silent: set[str] = field(default_factory=set)
+    """REST paths (``/users/@me``) and ``/gateway`` that get no answer: the network swallows them."""
     port: int = 0
     _runner: web.AppRunner | None = None
 
@@ -60,6 +64,8 @@ class FakeDiscord:
     async def _rest(self, request: web.Request) -> web.Response:
         path = "/" + request.match_info["path"]
         self.requests.append(f"{request.method} {path}")
+        if path in self.silent:
+            await asyncio.Event().wait()
         if request.headers.get("Authorization") != "Bot fake-token":
             return _json({"message": "401: Unauthorized", "code": 0}, status=401)
         if path == "/users/@me":
@@ -85,10 +91,22 @@ class FakeDiscord:
                 for i, command in enumerate(body)
             ]
             return _json(self.commands)
+        if path.startswith(f"/applications/{APP_ID}/guilds/") and request.method == "PUT":
+            guild = path.split("/")[4]
+            body = await request.json()
+            self.guild_commands[guild] = body
+            return _json(
+                [
+                    {**c, "id": str(2000 + i), "application_id": APP_ID, "guild_id": guild, "version": "1"}
+                    for i, c in enumerate(body)
+                ]
+            )
         return _json({"message": "404: Not Found", "code": 0}, status=404)
 
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
         self.gateway_urls.append(str(request.rel_url))
+        if "/gateway" in self.silent:
+            await asyncio.Event().wait()
         ws = web.WebSocketResponse()
         await ws.prepare(request)
         await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 45000}, "s": None, "t": None}))
