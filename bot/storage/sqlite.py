@@ -41,6 +41,8 @@ _PRAGMAS = (
 )
 THREAD_STOP_WAIT = 5.0
 """Seconds to wait for aiosqlite's thread to stop after a failed connection."""
+THREAD_POLL = 0.005
+"""Seconds between two looks at whether that thread stopped (its last answer needs the event loop)."""
 START_WAIT = 60.0
 """Seconds a starting process keeps retrying while another one holds the file's write lock (its migrations)."""
 _RETRY_PAUSE = 0.05
@@ -320,5 +322,7 @@ async def _connect(target: str) -> aiosqlite.Connection:
     try:
         return await connection
     except BaseException:
-        await asyncio.to_thread(connection._thread.join, THREAD_STOP_WAIT)
+        deadline = time.monotonic() + THREAD_STOP_WAIT
+        while connection._thread.is_alive() and time.monotonic() < deadline:
+            await asyncio.sleep(THREAD_POLL)
         raise
