@@ -1,4 +1,4 @@
-"""``scripts/install-once`` (used by ``scripts/run-bot`` and ``scripts/test``) on a copy of the scripts with a fake project.
+"""``scripts/install-once`` (run by ``scripts/run-bot`` and ``scripts/test``) on a copy in a fake project.
 
 Each case starts from a ``.venv`` a real failure leaves behind; the install is ``pip install pip``, which
 the new ``.venv`` already satisfies: nothing is downloaded.
