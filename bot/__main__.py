@@ -105,7 +105,10 @@ async def _until(event: Awaitable[Any], task: asyncio.Task[Any]) -> None:
 
 
 async def _translated(step: Step, work: Awaitable[Any]) -> None:
-    """Await ``work``; a network failure becomes the one line naming ``step`` and the cause."""
+    """Await ``work``; a network failure becomes the one line naming ``step`` and the cause.
+
+    (A refused token, ``LoginFailure``, is no network failure: it passes through, for its own line.)
+    """
     import aiohttp
     import discord
 
@@ -115,11 +118,7 @@ async def _translated(step: Step, work: Awaitable[Any]) -> None:
     network = (OSError, aiohttp.ClientError, GatewayUnreachableError, discord.GatewayNotFound)
     try:
         await work
-    except discord.LoginFailure:
-        raise
     except (*network, discord.HTTPException, discord.ConnectionClosed) as error:
-        if isinstance(error, discord.PrivilegedIntentsRequired):
-            raise
         raise step_failed(step, error) from error
 
 

@@ -24,7 +24,7 @@ from bot.render_pool import Pictures
 from bot.sessions import Clock, FinishSource, Session, SessionManager
 from bot.settings import Settings
 from bot.shards import Ownership
-from bot.startup import run_step, step_failed, sync_step
+from bot.startup import cause, run_step, step_failed, sync_step
 from bot.storage import Database, dev_guilds, open_database
 from bot.storage.deadlines import patience
 from bot.storage.games import GameRecord
@@ -106,7 +106,7 @@ class FirstGatewayConnection:
         try:
             socket = await self._connect(url, **kwargs)
         except (OSError, aiohttp.ClientError) as error:
-            raise GatewayUnreachableError(str(error).strip() or type(error).__name__) from error
+            raise GatewayUnreachableError(cause(error)) from error
         self.connected = True
         return socket
 
