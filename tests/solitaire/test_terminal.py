@@ -182,7 +182,10 @@ def test_everything_the_terminal_game_prints_fits_80_columns(variant, monkeypatc
     won = play(new_game(variant, deck=won_deal.deck), "\n".join(won_deal.solution) + "\n", colour=True)
     expired = play(new_game(variant, seed=2), SCRIPT + "draw\n" * 10, clock=ticking(20.0))
     monkeypatch.delenv("COLUMNS", raising=False)
-    for argv in (["--help"], ["play", "--help"], ["replay", "--help"], ["hint", "--help"]):
+    for argv in (
+        ["--help"],
+        *([command, "--help"] for command in ("play", "replay", "deal", "solve", "analyze", "hint")),
+    ):
         with pytest.raises(SystemExit):
             main(argv)
     helped = capsys.readouterr().out
