@@ -37,6 +37,8 @@ class FakeDiscord:
     silent: set[str] = field(default_factory=set)
     """REST paths (``/users/@me``) and ``/gateway`` that get no answer: the network swallows them."""
     port: int = 0
+    _released: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set at :meth:`stop`: the requests held by ``silent`` end then (else the server waits a minute for them)."""
     _runner: web.AppRunner | None = None
 
     @property
@@ -58,6 +60,7 @@ class FakeDiscord:
         self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
 
     async def stop(self) -> None:
+        self._released.set()
         if self._runner is not None:
             await self._runner.cleanup()
 
@@ -65,7 +68,7 @@ class FakeDiscord:
         path = "/" + request.match_info["path"]
         self.requests.append(f"{request.method} {path}")
         if path in self.silent:
-            await asyncio.Event().wait()
+            await self._released.wait()
         if request.headers.get("Authorization") != "Bot fake-token":
             return _json({"message": "401: Unauthorized", "code": 0}, status=401)
         if path == "/users/@me":
@@ -103,10 +106,11 @@ class FakeDiscord:
             )
         return _json({"message": "404: Not Found", "code": 0}, status=404)
 
-    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+    async def _gateway(self, request: web.Request) -> web.StreamResponse:
         self.gateway_urls.append(str(request.rel_url))
         if "/gateway" in self.silent:
-            await asyncio.Event().wait()
+            await self._released.wait()
+            return web.Response(status=503)
         ws = web.WebSocketResponse()
         await ws.prepare(request)
         await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 45000}, "s": None, "t": None}))
