@@ -16,7 +16,7 @@ import os
 import signal
 import sys
 from collections.abc import Awaitable, Sequence
-from contextlib import suppress
+from contextlib import AsyncExitStack, suppress
 from typing import TYPE_CHECKING, Any
 
 from bot.settings import Settings, SettingsError, load_settings, settings_source, unknown_settings
@@ -30,25 +30,22 @@ log = logging.getLogger("bot")
 
 
 async def run(settings: Settings) -> None:
-    """Start step by step, run until the bot stops or a SIGINT/SIGTERM arrives, then close it (games stay saved)."""
-    from bot.client import make_bot
-    from bot.metrics import check_port
+    """Start step by step, run until the bot stops or a SIGINT/SIGTERM arrives, then close it (games stay saved).
 
+    A signal during the start ends it at once (the step under way is cancelled).
+    """
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for number in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(number, stop.set)
-    db = await open_database_step(settings)
-    try:
-        if settings.metrics_port is not None:
-            check_port(settings.metrics_host, settings.metrics_port)
-    except BaseException:
-        await db.close()
-        raise
-    async with make_bot(settings, db=db) as bot:
-        await log_in(bot, settings)
-        runner = asyncio.create_task(bot.connect(), name="bot")
-        await first_connection(bot, runner, settings)
+    async with AsyncExitStack() as resources:
+        starting = asyncio.create_task(start(settings, resources), name="start")
+        await _until(stop.wait(), starting)
+        if not starting.done():
+            log.info("shutting down during the start: nothing was running yet")
+            await _cancelled(starting)
+            return
+        bot, runner = starting.result()
         stopper = asyncio.create_task(stop.wait(), name="signals")
         done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
         if stopper in done:
@@ -57,6 +54,25 @@ async def run(settings: Settings) -> None:
         else:
             stopper.cancel()
         await runner
+
+
+async def start(settings: Settings, resources: AsyncExitStack) -> tuple[SolitaireBot, asyncio.Task[None]]:
+    """The steps of the start, in order; return the bot, ready, and the task that runs it.
+
+    What is opened is closed by ``resources`` (the database, then the bot that owns it).
+    """
+    from bot.client import make_bot
+    from bot.metrics import check_port
+
+    db = await open_database_step(settings)
+    resources.push_async_callback(db.close)  # the bot closes it too, when it has it: closing twice is safe
+    if settings.metrics_port is not None:
+        check_port(settings.metrics_host, settings.metrics_port)
+    bot = await resources.enter_async_context(make_bot(settings, db=db))
+    await log_in(bot, settings)
+    runner = asyncio.create_task(bot.connect(), name="bot")
+    await first_connection(bot, runner, settings)
+    return bot, runner
 
 
 async def open_database_step(settings: Settings) -> Database:

@@ -350,3 +350,16 @@ async def test_a_database_that_cannot_be_opened_leaves_no_thread_behind(tmp_path
     with pytest.raises(StorageError):
         await open_database(Path(where.format(tmp=tmp_path)))
     assert set(threading.enumerate()) - before == set()
+
+
+async def test_sigterm_during_a_hanging_step_stops_the_start_at_once(tmp_path):
+    fake = FakeDiscord(silent={"/users/@me"})
+    await fake.start()
+    try:
+        started = asyncio.get_running_loop().time()
+        status, stderr = await run_bot(tmp_path, fake_env(fake, tmp_path), until="logging in to Discord...")
+        took = asyncio.get_running_loop().time() - started
+    finally:
+        await fake.stop()
+    assert status == 0 and took < 20 and "shutting down during the start" in stderr, stderr  # not after 30 s
+    assert "Traceback" not in stderr and "error" not in stderr
