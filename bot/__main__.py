@@ -103,21 +103,33 @@ async def first_connection(bot: SolitaireBot, runner: asyncio.Task[None], settin
 
     step = gateway_step(settings.startup_timeout)
     try:
-        await _translated(step, run_step(step, _until(bot.wait_until_ready(), runner)))
+        await _translated(step, run_step(step, _until(_ready(bot), runner)))
     except BaseException:
         await _cancelled(runner)
         raise
 
 
+async def _ready(bot: SolitaireBot) -> None:
+    """Wait until the bot is ready; :raises GatewayUnreachableError: as soon as its first connection failed."""
+    ready = asyncio.ensure_future(bot.wait_until_ready())
+    failed = asyncio.ensure_future(bot.gateway.wait_failed())
+    try:
+        done, _ = await asyncio.wait({ready, failed}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for waiter in (ready, failed):
+            await _cancelled(waiter)
+    if ready not in done:
+        failed.result()
+
+
 async def _until(event: Awaitable[Any], task: asyncio.Task[Any]) -> None:
-    """Wait for ``event`` or the end of ``task``, whichever comes first; raise ``task``'s error if it ended first."""
+    """Wait for ``event`` or the end of ``task``, whichever comes first; raise the error of the one that ended."""
     waiter = asyncio.ensure_future(event)
     try:
         done, _ = await asyncio.wait({waiter, task}, return_when=asyncio.FIRST_COMPLETED)
     finally:
         await _cancelled(waiter)
-    if waiter not in done:
-        task.result()
+    (waiter if waiter in done else task).result()
 
 
 async def _translated(step: Step, work: Awaitable[Any]) -> None:

@@ -98,6 +98,9 @@ class FirstGatewayConnection:
     def __init__(self, connect: Callable[..., Awaitable[Any]]) -> None:
         self._connect = connect
         self.connected = False
+        self.failure: GatewayUnreachableError | None = None
+        """Why the first connection failed (a sharded bot's shards would retry it: the start stops instead)."""
+        self.failed = asyncio.Event()
 
     async def __call__(self, url: str, **kwargs: Any) -> Any:
         """Connect; :raises GatewayUnreachableError: if the first connection fails."""
@@ -106,9 +109,30 @@ class FirstGatewayConnection:
         try:
             socket = await self._connect(url, **kwargs)
         except (OSError, aiohttp.ClientError) as error:
-            raise GatewayUnreachableError(cause(error)) from error
+            self.failure = GatewayUnreachableError(cause(error))
+            self.failed.set()
+            raise self.failure from error
         self.connected = True
         return socket
+
+    async def wait_failed(self) -> None:
+        """Wait until the first connection failed; :raises GatewayUnreachableError: then."""
+        await self.failed.wait()
+        assert self.failure is not None
+        raise self.failure
+
+
+class ReportedByTheStart(logging.Filter):
+    """Drops discord.py's traceback of a failed first gateway connection: the start reports it in one line."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Keep every record but those carrying a :class:`GatewayUnreachableError`."""
+        return not (record.exc_info and isinstance(record.exc_info[1], GatewayUnreachableError))
+
+
+REPORTED_BY_THE_START = ReportedByTheStart()
+DISCORD_RETRY_LOGGERS = ("discord.client", "discord.shard")
+"""The discord.py loggers that log a failed connection with its traceback before retrying it."""
 
 
 class SolitaireTree(discord.app_commands.CommandTree["SolitaireBot"]):
@@ -180,7 +204,10 @@ class SolitaireBot(commands.Bot):
             self.db = db
         if settings.gateway_url:
             self.http.ws_connect = GatewayRedirect(self.http.ws_connect, settings.gateway_url)  # type: ignore[method-assign]
-        self.http.ws_connect = FirstGatewayConnection(self.http.ws_connect)  # type: ignore[method-assign]
+        self.gateway = FirstGatewayConnection(self.http.ws_connect)
+        self.http.ws_connect = self.gateway  # type: ignore[method-assign]
+        for name in DISCORD_RETRY_LOGGERS:
+            logging.getLogger(name).addFilter(REPORTED_BY_THE_START)
 
     async def setup_hook(self) -> None:
         """Open the database, load the cog, resume running games, fill the deal bank, sync commands.

@@ -244,7 +244,7 @@ async def test_each_start_up_step_is_logged_in_order(tmp_path):
     fake = FakeDiscord()
     await fake.start()
     try:
-        status, stderr = await run_bot(tmp_path, fake_env(fake, tmp_path), until="ready")
+        status, stderr = await run_bot(tmp_path, fake_env(fake, tmp_path), until="connected to the gateway")
     finally:
         await fake.stop()
     assert status == 0, stderr
@@ -272,13 +272,14 @@ async def test_a_step_the_network_swallows_gives_up_after_the_startup_timeout_na
     assert f"INFO    bot.startup: {step}..." in stderr
 
 
-async def test_a_failed_first_gateway_connection_after_a_good_login_is_one_line(tmp_path):
+@pytest.mark.parametrize("shards", ["", "2"], ids=["one-process", "sharded"])
+async def test_a_failed_first_gateway_connection_after_a_good_login_is_one_line(tmp_path, shards):
     from tests.postgres_server import free_port
 
     fake = FakeDiscord()
     await fake.start()
     try:
-        env = fake_env(fake, tmp_path, DISCORD_GATEWAY_URL=f"ws://127.0.0.1:{free_port()}/gateway")
+        env = fake_env(fake, tmp_path, DISCORD_GATEWAY_URL=f"ws://127.0.0.1:{free_port()}/gateway", SHARD_COUNT=shards)
         status, stderr = await run_bot(tmp_path, env)
     finally:
         await fake.stop()
