@@ -8,6 +8,7 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
+import aiohttp
 import discord
 import yarl
 from discord.ext import commands
@@ -23,7 +24,8 @@ from bot.render_pool import Pictures
 from bot.sessions import Clock, FinishSource, Session, SessionManager, Sleep
 from bot.settings import Settings
 from bot.shards import Ownership
-from bot.storage import Database, open_database
+from bot.startup import cause, run_step, step_failed, sync_step
+from bot.storage import Database, dev_guilds, open_database
 from bot.storage.deadlines import patience
 from bot.storage.games import GameRecord
 from bot.storage.health import database_answers
@@ -83,6 +85,56 @@ class GatewayRedirect:
         return await self._connect(self.target(url), **kwargs)
 
 
+class GatewayUnreachableError(Exception):
+    """The first connection to the gateway failed (discord.py would retry it forever, with a traceback each time)."""
+
+
+class FirstGatewayConnection:
+    """Wraps ``HTTPClient.ws_connect``: until one connection succeeded, a failure ends the start.
+
+    Later connections (resumes, reconnects) fail the usual way, and discord.py retries them.
+    """
+
+    def __init__(self, connect: Callable[..., Awaitable[Any]]) -> None:
+        self._connect = connect
+        self.connected = False
+        self.failure: GatewayUnreachableError | None = None
+        """Why the first connection failed (a sharded bot's shards would retry it: the start stops instead)."""
+        self.failed = asyncio.Event()
+
+    async def __call__(self, url: str, **kwargs: Any) -> Any:
+        """Connect; :raises GatewayUnreachableError: if the first connection fails."""
+        if self.connected:
+            return await self._connect(url, **kwargs)
+        try:
+            socket = await self._connect(url, **kwargs)
+        except (OSError, aiohttp.ClientError) as error:
+            self.failure = GatewayUnreachableError(cause(error))
+            self.failed.set()
+            raise self.failure from error
+        self.connected = True
+        return socket
+
+    async def wait_failed(self) -> None:
+        """Wait until the first connection failed; :raises GatewayUnreachableError: then."""
+        await self.failed.wait()
+        assert self.failure is not None
+        raise self.failure
+
+
+class ReportedByTheStart(logging.Filter):
+    """Drops discord.py's traceback of a failed first gateway connection: the start reports it in one line."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Keep every record but those carrying a :class:`GatewayUnreachableError`."""
+        return not (record.exc_info and isinstance(record.exc_info[1], GatewayUnreachableError))
+
+
+REPORTED_BY_THE_START = ReportedByTheStart()
+DISCORD_RETRY_LOGGERS = ("discord.client", "discord.shard")
+"""The discord.py loggers that log a failed connection with its traceback before retrying it."""
+
+
 class SolitaireTree(discord.app_commands.CommandTree["SolitaireBot"]):
     """The command tree: an unexpected error is logged and the player told something went wrong."""
 
@@ -128,7 +180,9 @@ class SolitaireBot(commands.Bot):
         now: Clock = utc_now,
         sleep: Sleep = asyncio.sleep,
         daily_solve: Solve = solve_request,
+        db: Database | None = None,
     ) -> None:
+        """``db``: the database, already opened (``python -m bot`` opens it before logging in); else opened here."""
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False  # no voice here: no warning
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -147,8 +201,16 @@ class SolitaireBot(commands.Bot):
         self._daily_solve = daily_solve
         self._ready_logged = False
         self.command_count = 0
+        self.setting_up = asyncio.Event()
+        """Set when :meth:`setup_hook` begins: the login itself is done."""
+        if db is not None:
+            self.db = db
         if settings.gateway_url:
             self.http.ws_connect = GatewayRedirect(self.http.ws_connect, settings.gateway_url)  # type: ignore[method-assign]
+        self.gateway = FirstGatewayConnection(self.http.ws_connect)
+        self.http.ws_connect = self.gateway  # type: ignore[method-assign]
+        for name in DISCORD_RETRY_LOGGERS:
+            logging.getLogger(name).addFilter(REPORTED_BY_THE_START)
 
     async def setup_hook(self) -> None:
         """Open the database, load the cog, resume running games, fill the deal bank, sync commands.
@@ -156,11 +218,13 @@ class SolitaireBot(commands.Bot):
         The database work of the start (and of the tasks it starts, for a while) is not held to a
         player's deadline: a slow query then must not stop the bot.
         """
+        self.setting_up.set()
         with patience(STARTUP_PATIENCE):
             await self._set_up()
 
     async def _set_up(self) -> None:
-        self.db = await open_database(self.settings.database_target)
+        if not hasattr(self, "db"):
+            self.db = await open_database(self.settings.database_target)
         self.jobs = Scheduler.for_workers(self.settings.render_workers, self.settings.deal_workers)
         self.jobs.start()
         self.renders = Pictures(self.jobs)
@@ -206,7 +270,16 @@ class SolitaireBot(commands.Bot):
             log.info("resumed %d open challenges", len(challenges))
         self.deals.start()
         self._daily_starter = self.loop.create_task(self._start_daily(), name="daily-start")
-        await self._sync_commands()
+        await self._sync_step()
+
+    async def _sync_step(self) -> None:
+        """Sync the commands as a start-up step: logged, with a time limit, a failure named in one line."""
+        where = f"to server {self.settings.dev_guild_id}" if self.settings.dev_guild_id else "to every server"
+        step = sync_step(self.settings.startup_timeout, where)
+        try:
+            await run_step(step, self._sync_commands())
+        except (OSError, aiohttp.ClientError, discord.HTTPException) as error:
+            raise step_failed(step, error) from error
 
     def metrics_sources(self) -> Sources:
         """What the metrics endpoint reads at scrape time (the services must be open)."""
@@ -249,13 +322,31 @@ class SolitaireBot(commands.Bot):
         self.daily.start()
 
     async def _sync_commands(self) -> None:
-        if self.settings.dev_guild_id:
-            guild = discord.Object(id=self.settings.dev_guild_id)
+        """Sync the commands (to DEV_GUILD_ID's server only, if set); clear a former development server's copies."""
+        dev_guild = self.settings.dev_guild_id
+        if dev_guild:
+            guild = discord.Object(id=dev_guild)
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
+        former = await dev_guilds.remembered(self.db)
+        if former is not None and former != dev_guild:
+            await self._clear_guild_commands(former)
+        if former != dev_guild:
+            await dev_guilds.remember(self.db, dev_guild)
         self.command_count = sum(1 for _ in self.tree.walk_commands() if not isinstance(_, discord.app_commands.Group))
+
+    async def _clear_guild_commands(self, guild_id: int) -> None:
+        """Remove the commands copied to a server that is no longer ``DEV_GUILD_ID`` (they would show twice)."""
+        guild = discord.Object(id=guild_id)
+        self.tree.clear_commands(guild=guild)
+        try:
+            await self.tree.sync(guild=guild)
+        except (discord.Forbidden, discord.NotFound):
+            log.info("server %d, the former DEV_GUILD_ID, is out of reach: nothing to clear there", guild_id)
+            return
+        log.info("removed the commands copied to server %d, the former DEV_GUILD_ID", guild_id)
 
     async def on_ready(self) -> None:
         """Log the versions, the ready line and how to invite the bot, the first time it is connected."""

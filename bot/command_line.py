@@ -13,7 +13,7 @@ from datetime import datetime
 from pathlib import Path
 
 from bot.settings import Settings, SettingsError, load_settings
-from bot.storage.backup import BackupError, backup_sqlite
+from bot.storage.backup import BackupError, backup_sqlite, names_a_folder
 from bot.version import bot_version
 
 PROG = "solitaire-bot"
@@ -62,7 +62,10 @@ def build_parser() -> argparse.ArgumentParser:
         description="Copy the SQLite database (DATABASE_PATH) with SQLite's online backup API, even while the "
         "bot runs. PostgreSQL (DATABASE_URL): use pg_dump instead.",
     )
-    backup.add_argument("destination", type=Path, help="a new file, or a folder for solitaire-YYYYMMDD-HHMMSS.db")
+    backup.add_argument(
+        "destination",
+        help="a new file, or a folder for solitaire-YYYYMMDD-HHMMSS.db (ending in /: created if missing)",
+    )
     backup.add_argument("--database", type=Path, help="the SQLite file to copy (default: DATABASE_PATH)")
     return parser
 
@@ -76,7 +79,8 @@ def run_backup(args: argparse.Namespace) -> int:
     """``solitaire-bot backup``: one line on stdout when done, or one ``error:`` line and status 2."""
     try:
         source = args.database or _database_path(load_settings(discord_token=NO_TOKEN_NEEDED))
-        done = backup_sqlite(source, args.destination, now=datetime.now())
+        destination = args.destination
+        done = backup_sqlite(source, Path(destination), now=datetime.now(), folder=names_a_folder(destination))
     except (SettingsError, BackupError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

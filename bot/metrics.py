@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import json
 import logging
+import os
+import socket
 import time
 from collections import Counter as Tally
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
@@ -146,6 +148,21 @@ class MetricsPortError(Exception):
     """The endpoint's port cannot be opened (in use, not allowed): the message says which and why."""
 
 
+def port_error(host: str, port: int, error: OSError) -> MetricsPortError:
+    """The one-line error for a metrics port that cannot be listened on."""
+    reason = os.strerror(error.errno) if error.errno else str(error)
+    return MetricsPortError(f"cannot serve the metrics on {host}:{port} (METRICS_PORT): {reason}")
+
+
+def check_port(host: str, port: int) -> None:
+    """Check, before logging in, that ``host:port`` can be listened on; :raises MetricsPortError: if not."""
+    try:
+        with socket.create_server((host, port)):
+            pass
+    except OSError as error:
+        raise port_error(host, port, error) from error
+
+
 class MetricsServer:
     """The aiohttp server answering ``/metrics`` and ``/health`` on the bot's event loop."""
 
@@ -175,8 +192,7 @@ class MetricsServer:
             await site.start()
         except OSError as error:
             await runner.cleanup()
-            reason = error.strerror or str(error)
-            raise MetricsPortError(f"cannot serve the metrics on {host}:{port} (METRICS_PORT): {reason}") from error
+            raise port_error(host, port, error) from error
         except BaseException:
             await runner.cleanup()
             raise

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import difflib
 import os
+import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
+from dotenv import dotenv_values
 from pydantic import AnyUrl, Field, SecretStr, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
@@ -49,6 +53,8 @@ class Settings(BaseSettings):
     """The bot's total number of shards (unset: one process, not sharded)."""
     shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = None
     """The shards this process runs, e.g. ``0,1`` or ``0-3`` (unset: all of ``shard_count``)."""
+    startup_timeout: float = Field(default=30, gt=0, le=600)
+    """Seconds each network step of the start (logging in, the gateway, syncing commands) may take."""
 
     @field_validator("log_level", mode="before")
     @classmethod
@@ -121,6 +127,23 @@ class Settings(BaseSettings):
             raise ValueError("must be a ws:// or wss:// URL, e.g. ws://localhost:7878")
         return value
 
+    def token_problem(self) -> str | None:
+        """Why ``DISCORD_TOKEN`` cannot be a bot token, in one line (``None``: it may be one), without quoting it.
+
+        A proxy or a test endpoint (``DISCORD_API_BASE``) may take any token without spaces.
+        """
+        token = self.discord_token.get_secret_value()
+        if token.lower().startswith("bot "):
+            return "DISCORD_TOKEN starts with 'Bot ': put the token alone (discord.py adds 'Bot ' itself)"
+        if any(char.isspace() for char in token):
+            return "DISCORD_TOKEN has a space in it: copy the token again from the developer portal (Bot tab)"
+        if self.discord_api_base is None and not TOKEN_SHAPE.fullmatch(token):
+            return (
+                f"DISCORD_TOKEN cannot be a bot token ({len(token)} characters; a token is about 70, in three parts "
+                "joined by dots): copy it again from the developer portal (Bot tab, Reset Token)"
+            )
+        return None
+
     @property
     def ownership(self) -> Ownership:
         """The shards this process runs, and so the servers whose time-driven work it does."""
@@ -159,6 +182,47 @@ def load_settings(**overrides: Any) -> Settings:
         return Settings(**overrides)
     except ValidationError as error:
         raise SettingsError(_explain(error)) from None
+
+
+DOTENV = Path(".env")
+"""The settings file read from the working folder (the environment wins over it)."""
+TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}")
+"""What a bot token looks like: the bot's id in base64, a timestamp and a signature, joined by dots."""
+NOT_OURS = frozenset({"POSTGRES_PASSWORD"})
+"""Names in ``.env`` that are not settings of the bot but belong there (compose.yaml reads them)."""
+OUR_PREFIXES = ("DISCORD_", "DATABASE_", "DEAL_", "RENDER_", "DAILY_", "METRICS_", "SHARD_", "DEV_GUILD", "STARTUP_")
+"""Environment names that look like the bot's settings even when no setting is spelt like them."""
+
+
+def settings_source(dotenv: Path = DOTENV) -> str:
+    """Where the settings came from, for the start-up log: the ``.env`` file read, or only the environment."""
+    if dotenv.is_file():
+        return f"settings read from {dotenv.resolve()} and the environment (the environment wins)"
+    return f"settings read from the environment (no {dotenv.name} file in {Path.cwd()})"
+
+
+def unknown_settings(environ: Mapping[str, str], dotenv: Path = DOTENV) -> list[str]:
+    """One warning per name in ``.env``, or name in the environment that looks like a setting, that is none."""
+    known = {name.upper() for name in Settings.model_fields}
+    in_file = [name for name in dotenv_values(dotenv) if name] if dotenv.is_file() else []
+    suspects = [(name, f"in {dotenv.name}") for name in in_file if name.upper() not in known | NOT_OURS]
+    suspects += [
+        (name, "in the environment")
+        for name in sorted(environ)
+        if name.upper() not in known and name not in in_file and _looks_like_ours(name.upper(), known)
+    ]
+    return [f"{name} {where} is not a setting{_did_you_mean(name, known)}: ignored" for name, where in suspects]
+
+
+def _looks_like_ours(name: str, known: set[str]) -> bool:
+    """Whether an environment name is probably a misspelt setting of the bot."""
+    return name.startswith(OUR_PREFIXES) or bool(difflib.get_close_matches(name, known, n=1, cutoff=0.85))
+
+
+def _did_you_mean(name: str, known: set[str]) -> str:
+    """`` (did you mean RENDER_WORKERS?)`` for a near miss, else nothing."""
+    close = difflib.get_close_matches(name.upper(), sorted(known), n=1, cutoff=0.7)
+    return f" (did you mean {close[0]}?)" if close else ""
 
 
 EXAMPLE_FILE = Path(".env.example")

@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 import platform
-from importlib import metadata
 
-DISTRIBUTION = "solitaire-rush"
-"""The project's name on the package index (pyproject.toml's ``name``)."""
+from solitaire.console import DISTRIBUTION, package_version
+
+__all__ = ["DISTRIBUTION", "bot_version", "version_line"]
 
 
 def bot_version() -> str:
     """The installed version, e.g. ``0.1.0`` (``unknown`` in a tree that was never installed)."""
-    try:
-        return metadata.version(DISTRIBUTION)
-    except metadata.PackageNotFoundError:
-        return "unknown"
+    return package_version()
 
 
 def version_line(library_version: str) -> str:

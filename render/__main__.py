@@ -1,6 +1,8 @@
-"""Write sample pictures: ``python -m render --out docs/images`` (fresh, mid-game and won for every variant).
+"""Write sample pictures: ``python -m render --out DIR`` (fresh, mid-game and won for every variant).
 
-``--phone`` also writes each picture as a phone shows it (``NAME-phone.png``, 400 px wide).
+``--out docs/images`` regenerates the documentation's pictures; without ``--out`` they go to a new
+temporary folder (never over the docs). ``--phone`` also writes each picture as a phone shows it
+(``NAME-phone.png``, 400 px wide).
 """
 
 from __future__ import annotations
@@ -8,6 +10,7 @@ from __future__ import annotations
 import argparse
 import io
 import sys
+import tempfile
 from pathlib import Path
 
 from PIL import Image
@@ -16,6 +19,7 @@ from render import animate
 from render.board import render_board
 from render.layout import PHONE_WIDTH
 from render.samples import STATES, sample_game
+from solitaire.console import OneLineParser, lower_case, until_the_reader_leaves
 from solitaire.variants import VARIANTS
 from solitaire.view import view_of
 
@@ -25,15 +29,23 @@ def main(argv: list[str] | None = None) -> int:
     given = sys.argv[1:] if argv is None else argv
     if given[:1] == ["animate"]:
         return animate.main(given[1:])
-    parser = argparse.ArgumentParser(prog="python -m render", description=__doc__)
-    parser.add_argument("--out", type=Path, default=Path("docs/images"))
-    parser.add_argument("--variants", nargs="+", choices=list(VARIANTS), default=list(VARIANTS))
+    parser = OneLineParser(prog="python -m render", description=__doc__)
+    parser.add_argument("--out", type=Path, help="the folder to write to (default: a new temporary folder)")
+    parser.add_argument("--variants", nargs="+", type=lower_case, choices=list(VARIANTS), default=list(VARIANTS))
     parser.add_argument("--states", nargs="+", choices=STATES, default=["fresh", "mid", "won"])
     parser.add_argument("--four-colour", action="store_true", help="draw clubs green and diamonds blue")
     parser.add_argument("--selected", help="highlight this move source in mid-game pictures (e.g. 3, w)")
     parser.add_argument("--target", help="mark this move target in red in mid-game pictures (e.g. 2, fh, J)")
     parser.add_argument("--phone", action="store_true", help="also write each picture scaled to a phone's width")
     args = parser.parse_args(given)
+    return until_the_reader_leaves(lambda: _write_samples(args))
+
+
+def _write_samples(args: argparse.Namespace) -> int:
+    """Write the pictures the arguments ask for, one line per file."""
+    if args.out is None:
+        args.out = Path(tempfile.mkdtemp(prefix="solitaire-samples-"))
+        print(f"writing to {args.out} (--out DIR to choose the folder)")
     args.out.mkdir(parents=True, exist_ok=True)
     suffix = ("-4c" if args.four_colour else "") + (f"-sel{args.selected}" if args.selected else "")
     suffix += f"-to{args.target}" if args.target else ""

@@ -9,9 +9,9 @@ still over :data:`MAX_BYTES` is drawn again smaller.
 
 from __future__ import annotations
 
-import argparse
 import io
 import math
+import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
@@ -22,6 +22,8 @@ from render import palette as pal
 from render.board import draw_board
 from render.sprites import LOCK
 from solitaire.cards import Card
+from solitaire.console import BAD_ARGUMENTS, OneLineParser, lower_case, shorten_values
+from solitaire.errors import SolitaireError
 from solitaire.game import EXPIRE
 from solitaire.games import new_game
 from solitaire.variants import VARIANTS, Rules
@@ -153,8 +155,8 @@ def _same_size(frames: list[Image.Image]) -> list[Image.Image]:
 
 def main(argv: Sequence[str]) -> int:
     """``python -m render animate --variant V (--seed N | --deck "..") --moves "..." --out FILE.gif``."""
-    parser = argparse.ArgumentParser(prog="python -m render animate", description="write a game as an animated GIF")
-    parser.add_argument("--variant", required=True, choices=sorted(VARIANTS))
+    parser = OneLineParser(prog="python -m render animate", description="write a game as an animated GIF")
+    parser.add_argument("--variant", required=True, type=lower_case, choices=sorted(VARIANTS))
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--seed", type=int)
     source.add_argument("--deck", help="52 cards in notation, first dealt first")
@@ -163,7 +165,11 @@ def main(argv: Sequence[str]) -> int:
     parser.add_argument("--scale", type=float, default=SCALE, help="frame size as a share of the board picture")
     parser.add_argument("--four-colour", action="store_true", help="draw clubs green and diamonds blue")
     args = parser.parse_args(list(argv))
-    game = new_game(args.variant, seed=args.seed, deck=args.deck)
+    try:
+        game = new_game(args.variant, seed=args.seed, deck=args.deck)
+    except SolitaireError as error:
+        print(f"error: {shorten_values(str(error))}", file=sys.stderr)
+        return BAD_ARGUMENTS
     log = [(text, 0) for text in args.moves.split()]
     animation = animate(game.rules, game.deck, log, scale=args.scale, four_colour=args.four_colour)
     with open(args.out, "wb") as out:

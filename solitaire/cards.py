@@ -11,6 +11,11 @@ from solitaire.errors import InvalidCardError, InvalidDeckError
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
 SUIT_SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
+WHITE_SUIT_SYMBOLS = {"C": "\u2667", "D": "\u2662", "H": "\u2661", "S": "\u2664"}
+SYMBOL_SUITS = {symbol: suit for symbols in (SUIT_SYMBOLS, WHITE_SUIT_SYMBOLS) for suit, symbol in symbols.items()}
+"""Suit letters of the symbols the game prints (``♦``), and of their white forms (``♢``)."""
+VARIATION_SELECTORS = str.maketrans("", "", "\ufe0e\ufe0f")
+"""Removes the marks that ask for a text or an emoji form of a symbol (``♦️`` is ``♦`` and one)."""
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 ACE, JACK, QUEEN, KING = 1, 11, 12, 13
 
@@ -20,8 +25,8 @@ class Card(NamedTuple):
 
     >>> Card.parse("10h")
     Card(rank=10, suit='H')
-    >>> str(Card.parse("as")), Card.parse("TH").label
-    ('AS', '10♥')
+    >>> str(Card.parse("as")), Card.parse("TH").label, str(Card.parse("10♦")), str(Card.parse("Q\u2660\ufe0f"))
+    ('AS', '10♥', 'TD', 'QS')
     """
 
     rank: int
@@ -29,13 +34,13 @@ class Card(NamedTuple):
 
     @classmethod
     def parse(cls, text: str) -> Card:
-        """Parse ``TH``, ``10h`` or ``as``; :raises InvalidCardError: otherwise."""
-        cleaned = text.strip().upper()
-        rank_text, suit = cleaned[:-1], cleaned[-1:]
+        """Parse ``TH``, ``10h``, ``as`` or ``10♥`` (as the game prints it); :raises InvalidCardError: otherwise."""
+        cleaned = text.translate(VARIATION_SELECTORS).strip().upper()
+        rank_text, suit = cleaned[:-1], SYMBOL_SUITS.get(cleaned[-1:], cleaned[-1:])
         if rank_text == "10":
             rank_text = "T"
         if len(rank_text) != 1 or rank_text not in RANKS or not suit or suit not in SUITS:
-            raise InvalidCardError(f"invalid card: {text!r} (use rank A23456789TJQK or 10, suit CDHS)")
+            raise InvalidCardError(f"invalid card: {text!r} (use rank A23456789TJQK or 10, suit CDHS or ♣♦♥♠)")
         return cls(RANKS.index(rank_text) + 1, suit)
 
     @property

@@ -18,12 +18,21 @@ from typing import Any, TextIO
 
 from solitaire import after_cli
 from solitaire.cards import format_deck
+from solitaire.console import (
+    BAD_ARGUMENTS,
+    OneLineParser,
+    abbreviated,
+    lower_case,
+    package_version,
+    shorten_values,
+    until_the_reader_leaves,
+)
 from solitaire.deals import MAX_DEAL_NUMBER, numbered_deal
 from solitaire.errors import SolitaireError
 from solitaire.game import Game
 from solitaire.games import new_game
 from solitaire.solver import solve
-from solitaire.terminal import INTERRUPTED, play_loop, stream_reader, terminal_reader, wants_colour
+from solitaire.terminal import INTERRUPTED, fitted, play_loop, stream_reader, terminal_reader, wants_colour
 from solitaire.variants import VARIANTS
 from solitaire.view import view_of
 
@@ -86,18 +95,23 @@ def program_name(argv0: str) -> str:
 def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     """Return the argument parser for every registered subcommand (``prog``: the name in the usage line)."""
     epilog = f"Variants: {', '.join(VARIANTS)}. A bad value or deck: one 'error:' line on stderr, exit status 2."
-    parser = argparse.ArgumentParser(prog=prog or program_name(sys.argv[0]), description=DESCRIPTION, epilog=epilog)
+    parser = OneLineParser(prog=prog or program_name(sys.argv[0]), description=DESCRIPTION, epilog=epilog)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {package_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
     for name, subcommand in _COMMANDS.items():
         subcommand.arguments(sub.add_parser(name, help=subcommand.help))
     return parser
 
 
+def _add_variant_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--variant", required=True, type=lower_case, choices=sorted(VARIANTS))
+
+
 def _add_deal_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--variant", required=True, choices=sorted(VARIANTS))
+    _add_variant_argument(parser)
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--seed", type=int)
-    source.add_argument("--deck", help="52 cards in notation, first dealt first")
+    source.add_argument("--deck", help="52 cards in notation (AS, 10h or 10♥), first dealt first")
 
 
 def game_from_args(args: argparse.Namespace) -> Game:
@@ -155,7 +169,7 @@ def _replay(args: argparse.Namespace, out: TextIO) -> int:
 
 # -- deal -------------------------------------------------------------------------------
 def _deal_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--variant", required=True, choices=sorted(VARIANTS))
+    _add_variant_argument(parser)
     parser.add_argument("--seed", type=int, required=True)
 
 
@@ -167,7 +181,7 @@ def _deal(args: argparse.Namespace, out: TextIO) -> int:
 
 # -- play -------------------------------------------------------------------------------
 def _play_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("variant", choices=sorted(VARIANTS))
+    parser.add_argument("variant", type=lower_case, choices=sorted(VARIANTS))
     source = parser.add_mutually_exclusive_group()
     source.add_argument(
         "--deal", type=int, default=None, help="proven-winnable deal number N (the same as /solitaire start deal:N)"
@@ -178,7 +192,8 @@ def _play_arguments(parser: argparse.ArgumentParser) -> None:
 @command("play", "play in the terminal (a proven-winnable deal unless --seed)", _play_arguments)
 def _play(args: argparse.Namespace, out: TextIO) -> int:
     if args.seed is not None:
-        game, name = new_game(args.variant, seed=args.seed), f"seed {args.seed} (not checked for a win)"
+        seed = abbreviated(str(args.seed))
+        game, name = new_game(args.variant, seed=args.seed), f"seed {seed} (not checked for a win)"
     else:
         number = args.deal if args.deal is not None else random.SystemRandom().randint(1, MAX_DEAL_NUMBER)
         _finite(number, "--deal", low=1, high=MAX_DEAL_NUMBER)
@@ -186,7 +201,7 @@ def _play(args: argparse.Namespace, out: TextIO) -> int:
         out.flush()
         proven = numbered_deal(args.variant, number)
         game, name = new_game(args.variant, deck=proven.deck), f"deal {number} (proven winnable)"
-    out.write(f"{game.rules.title}, {name}. Type help for commands.\n")
+    out.write(fitted(f"{game.rules.title}, {name}. Type help for commands.") + "\n")
     interactive = sys.stdin.isatty()
     reader = terminal_reader() if interactive else stream_reader(sys.stdin, out)
     return play_loop(game, sys.stdin, out, reader=reader, colour=wants_colour(out), alarm=interactive)
@@ -247,12 +262,16 @@ def _hint(args: argparse.Namespace, out: TextIO) -> int:
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     """Run the command line; return the exit status (a bad value or deal: one ``error:`` line, status 2)."""
     args = build_parser().parse_args(argv)
-    stream = out or sys.stdout
+    return until_the_reader_leaves(lambda: _run(args, out or sys.stdout))
+
+
+def _run(args: argparse.Namespace, stream: TextIO) -> int:
+    """Run the chosen subcommand; a bad value or deal is one ``error:`` line and status 2."""
     try:
         return _COMMANDS[args.command].run(args, stream)
     except (SolitaireError, CliError) as error:
-        sys.stderr.write(f"error: {error}\n")
-        return 2
+        sys.stderr.write(f"error: {shorten_values(str(error))}\n")
+        return BAD_ARGUMENTS
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         return INTERRUPTED

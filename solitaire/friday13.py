@@ -21,6 +21,8 @@ if TYPE_CHECKING:  # the knowledge module builds on the engine: its type is only
 LABEL_RANKS = (JACK, QUEEN, KING, ACE, 2, 3, 4, 5, 6, 7, 8, 9, 10)
 """The rank each foundation starts with, left to right."""
 STARTER_RANKS = LABEL_RANKS[:4]
+FOUNDATIONS_PER_LINE = 5
+"""Foundations per line of the text board (five of up to 13 columns: the line fits 80 columns)."""
 _LABEL_ALIASES = {"T": "10", "11": "J", "12": "Q", "13": "K", "1": "A"}
 
 
@@ -214,9 +216,10 @@ class Friday13Game(Game):
 
     @classmethod
     def text_foundations(cls, view: BoardView, cell: CellText) -> list[str]:
-        """Two lines of foundations, seven then six: `` J:  J♠ (1)``."""
+        """Three lines of foundations, five, five and three, to fit 80 columns: `` J:  J♠ (1)``."""
         cells = [f"{f.label:>2}:{cell(f.top)} ({f.count})" for f in view.foundations]
-        return ["  ".join(cells[:7]), "  ".join(cells[7:])]
+        starts = range(0, len(cells), FOUNDATIONS_PER_LINE)
+        return ["  ".join(cells[start : start + FOUNDATIONS_PER_LINE]) for start in starts]
 
     @classmethod
     def foundation_words(cls, foundation: FoundationView) -> str:

@@ -17,7 +17,7 @@ from solitaire.games import engine_for
 from solitaire.variants import Rules
 from solitaire.words import plural
 
-WIDTH = 100
+WIDTH = 80
 """Plain rule text is wrapped to this many characters (a terminal's width)."""
 _NUMBERS = {2: "two", 3: "three", 4: "four", 5: "five"}
 _ORDINALS = {2: "second", 3: "third", 4: "fourth", 5: "fifth"}
@@ -78,13 +78,13 @@ def _limits(rules: Rules) -> str:
 
 
 def stock_rule(rules: Rules) -> str:
-    """The variant's stock rule in plain words, wrapped to :data:`WIDTH`."""
+    """The variant's stock rule in plain words, on one line (:func:`rules_text` wraps it)."""
     sentences = [_passes(rules), _limits(rules)]
-    return textwrap.fill(" ".join(sentence for sentence in sentences if sentence), WIDTH)
+    return " ".join(sentence for sentence in sentences if sentence)
 
 
 def rules_parts(rules: Rules) -> tuple[str, str, str]:
-    """The goal, the stock rule and the scoring of ``rules``' variant, in plain wrapped text."""
+    """The goal, the stock rule and the scoring of ``rules``' variant, in plain text (line breaks only for the eye)."""
     engine = engine_for(rules.family)
     return engine.goal, stock_rule(rules), engine.scoring_rule(rules)
 
@@ -102,5 +102,10 @@ def help_text(rules: Rules) -> str:
 def rules_text(rules: Rules) -> str:
     """Return the rules and scoring of ``rules``' variant in a few plain lines."""
     total = engine_for(rules.family).bonus_total
-    parts = [rules.title, *rules_parts(rules), _CLOCK.format(minutes=rules.time_limit // 60, total=total)]
-    return "\n".join(part for part in parts if part) + "\n"
+    parts = [*rules_parts(rules), _CLOCK.format(minutes=rules.time_limit // 60, total=total)]
+    return "\n".join([rules.title, *(_paragraph(part) for part in parts if part)]) + "\n"
+
+
+def _paragraph(text: str) -> str:
+    """``text`` as one paragraph wrapped to :data:`WIDTH` (its own line breaks are only for the eye)."""
+    return textwrap.fill(" ".join(text.split()), WIDTH)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import io
 import os
+import re
 import signal
+import textwrap
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -25,10 +28,37 @@ ARROWS = ("\u2192", "->")
 """Arrow forms of the move dash, as the Discord autocomplete writes them (``3 → f``)."""
 INTERRUPTED = 130
 """Exit status after Ctrl-C (128 + SIGINT)."""
+COLUMNS = 80
+"""The terminal width everything the game prints fits in (suit symbols are one column each)."""
+TIP = "(the waste's playable card is in [brackets]; type help or rules)"
+"""The line under the first board."""
+_DESCRIPTION_COLUMN = re.compile(r" *\S.*? {2,}")
 
 
 class ClockRanOutError(Exception):
     """The game's clock ran out while the player was typing."""
+
+
+def fitted(text: str, width: int = COLUMNS) -> str:
+    """``text`` with every line longer than ``width`` wrapped at spaces, continued under its own text.
+
+    A continuation lines up with the line's description column (after a run of two spaces, as in
+    the command list) or its indent.
+
+    >>> print(fitted("  undo (or u)   take back the last move (not one that showed you a new card)", 50))
+      undo (or u)   take back the last move (not one
+                    that showed you a new card)
+    """
+    return "\n".join(_fitted_line(line, width) for line in text.split("\n"))
+
+
+def _fitted_line(line: str, width: int) -> str:
+    """One line, wrapped to ``width`` columns if longer."""
+    if len(line) <= width:
+        return line
+    column = _DESCRIPTION_COLUMN.match(line)
+    indent = " " * (column.end() if column and column.end() <= width // 2 else len(line) - len(line.lstrip()))
+    return "\n".join(textwrap.wrap(line, width, subsequent_indent=indent, break_on_hyphens=False))
 
 
 def normalise(line: str) -> str:
@@ -121,7 +151,7 @@ def play_loop(
         out.write(draw_board(view_of(game), time_left=left(), colour=colour) + "\n")
 
     show()
-    out.write(LEGEND + "  (the waste's playable card is in [brackets]; type help or rules)\n")
+    out.write(f"{LEGEND}\n{TIP}\n")
     try:
         while not game.is_over:
             try:
@@ -170,21 +200,23 @@ def _answer(game: Game, line: str, out: TextIO, show: Callable[[], None], second
     if not text:
         return
     if text in ("help", "?", "h"):
-        out.write(help_text(game.rules))
+        out.write(fitted(help_text(game.rules)))
     elif text == "rules":
-        out.write(rules_text(game.rules))
+        out.write(fitted(rules_text(game.rules)))
     elif text == "moves":
-        out.write(" ".join(str(move) for move in game.legal_moves()) + "\n")
+        out.write(fitted(" ".join(str(move) for move in game.legal_moves())) + "\n")
     elif text == "board":
         show()
     elif text == "hint":
-        terminal_hint(game, seconds=seconds, out=out)
+        answer = io.StringIO()
+        terminal_hint(game, seconds=seconds, out=answer)
+        out.write(fitted(answer.getvalue()))
     else:
         try:
             game.play(text, seconds=seconds)
         except SolitaireError as refusal:
             if game.status is not Status.EXPIRED:  # the clock's end is announced by the caller
-                out.write(f"! {refusal_line(refusal, line, game)}\n")
+                out.write(fitted(f"! {refusal_line(refusal, line, game)}") + "\n")
             return
         show()
 

@@ -176,3 +176,26 @@ def test_the_dockerfile_install_steps_give_working_commands(tmp_path):
     )
     expected = (len(load_migrations()), len(load_migrations(packaged_migrations("postgres"))))
     assert shown.stdout.split() == [str(expected[0]), str(expected[1]), "True", "MIT"], shown.stderr
+
+
+ROOT_FILES = {
+    ".dockerignore": "what the image build leaves out",
+    ".env.example": "every setting, commented",
+    ".gitignore": "what git leaves out",
+    "CHANGELOG.md": "what changed, per release",
+    "Dockerfile": "the image",
+    "LICENSE": "the licence",
+    "README.md": "what it is and how to run it",
+    "compose.yaml": "the bot and PostgreSQL in containers",
+    "pyproject.toml": "the package, its dependencies and the tools' settings",
+}
+"""The only files the repository's root may hold, each with why a reader needs it (folders are the packages)."""
+ROOT_FOLDERS = {".ci", "benchmarks", "bot", "cogs", "docs", "render", "scripts", "solitaire", "tests"}
+
+
+def test_the_repository_root_holds_only_what_a_reader_needs():
+    tracked = subprocess.run(
+        ["git", "ls-files", "--full-name"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.split()
+    top = {path.split("/")[0] for path in tracked}
+    assert top - {*ROOT_FILES, *ROOT_FOLDERS} == set(), "stray files at the root: move them, or list them here"

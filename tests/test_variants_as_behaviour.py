@@ -155,7 +155,7 @@ def test_a_fifth_game_of_a_known_family_is_one_registration(monkeypatch):
     view = view_of(game)
     assert len(view.waste_fan) == 2 and view.draw_count == 2
     assert "Draw turns 2 cards; the stock can be turned over without limit, -50 from the second time on." in (
-        rules_text(RUSH_DRAW2)
+        " ".join(rules_text(RUSH_DRAW2).split())  # wrapped to the terminal's width
     )
     assert "\u221250 from the second time on" in bot_rules_text("draw2")
     assert "draw 2" in draw_board(view) and describe_board(view).startswith("Solitaire Rush (draw 2), playing")

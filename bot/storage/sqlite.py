@@ -39,6 +39,10 @@ _PRAGMAS = (
     "PRAGMA synchronous = NORMAL",
     "PRAGMA foreign_keys = ON",
 )
+THREAD_STOP_WAIT = 5.0
+"""Seconds to wait for aiosqlite's thread to stop after a failed connection."""
+THREAD_POLL = 0.005
+"""Seconds between two looks at whether that thread stopped (its last answer needs the event loop)."""
 START_WAIT = 60.0
 """Seconds a starting process keeps retrying while another one holds the file's write lock (its migrations)."""
 _RETRY_PAUSE = 0.05
@@ -211,7 +215,7 @@ class SqliteDatabase(SqliteQueries, Database):
     @classmethod
     async def open(cls, target: str | Path, *, migrations: Traversable | Path | None = None) -> SqliteDatabase:
         """Connect to ``target`` (``":memory:"`` works), switch to WAL and apply pending migrations."""
-        connection = await aiosqlite.connect(str(target), isolation_level=None)
+        connection = await _connect(str(target))
         connection.row_factory = sqlite3.Row
         database = cls(connection, str(target))
         try:
@@ -311,3 +315,18 @@ class SqliteDatabase(SqliteQueries, Database):
         ``None``, with nothing written, when a guard fails."""
         async with self._lock:
             return await self._call(lambda connection: _batch(connection, writes))
+
+
+async def _connect(target: str) -> aiosqlite.Connection:
+    """Connect to the SQLite file ``target``; if that fails, wait for aiosqlite's thread to stop.
+
+    The thread would otherwise answer after the event loop closed, and print a traceback of its own.
+    """
+    connection = aiosqlite.connect(target, isolation_level=None)
+    try:
+        return await connection
+    except BaseException:
+        deadline = time.monotonic() + THREAD_STOP_WAIT
+        while connection._thread.is_alive() and time.monotonic() < deadline:
+            await asyncio.sleep(THREAD_POLL)
+        raise

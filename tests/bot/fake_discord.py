@@ -32,7 +32,13 @@ class FakeDiscord:
     gateway: list[dict[str, Any]] = field(default_factory=list)
     gateway_urls: list[str] = field(default_factory=list)
     commands: list[dict[str, Any]] = field(default_factory=list)
+    guild_commands: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    """The commands PUT to each server (by id), as the last sync left them."""
+    silent: set[str] = field(default_factory=set)
+    """REST paths (``/users/@me``) and ``/gateway`` that get no answer: the network swallows them."""
     port: int = 0
+    _released: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set at :meth:`stop`: the requests held by ``silent`` end then (else the server waits a minute for them)."""
     _runner: web.AppRunner | None = None
 
     @property
@@ -54,12 +60,15 @@ class FakeDiscord:
         self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
 
     async def stop(self) -> None:
+        self._released.set()
         if self._runner is not None:
             await self._runner.cleanup()
 
     async def _rest(self, request: web.Request) -> web.Response:
         path = "/" + request.match_info["path"]
         self.requests.append(f"{request.method} {path}")
+        if path in self.silent:
+            await self._released.wait()
         if request.headers.get("Authorization") != "Bot fake-token":
             return _json({"message": "401: Unauthorized", "code": 0}, status=401)
         if path == "/users/@me":
@@ -85,10 +94,23 @@ class FakeDiscord:
                 for i, command in enumerate(body)
             ]
             return _json(self.commands)
+        if path.startswith(f"/applications/{APP_ID}/guilds/") and request.method == "PUT":
+            guild = path.split("/")[4]
+            body = await request.json()
+            self.guild_commands[guild] = body
+            return _json(
+                [
+                    {**c, "id": str(2000 + i), "application_id": APP_ID, "guild_id": guild, "version": "1"}
+                    for i, c in enumerate(body)
+                ]
+            )
         return _json({"message": "404: Not Found", "code": 0}, status=404)
 
-    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+    async def _gateway(self, request: web.Request) -> web.StreamResponse:
         self.gateway_urls.append(str(request.rel_url))
+        if "/gateway" in self.silent:
+            await self._released.wait()
+            return web.Response(status=503)
         ws = web.WebSocketResponse()
         await ws.prepare(request)
         await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 45000}, "s": None, "t": None}))

@@ -67,14 +67,37 @@ async def test_a_backup_while_another_connection_writes_is_a_whole_checked_datab
         await restored.close()
 
 
-async def test_a_folder_gets_a_dated_file_and_an_existing_file_is_never_overwritten(database, tmp_path):
+async def test_a_folder_gets_a_dated_file_and_backups_in_the_same_second_get_numbered_ones(database, tmp_path):
     folder = tmp_path / "backups"
     folder.mkdir()
-    done = backup_sqlite(database, folder, now=NOW)
-    assert done.path == folder / "solitaire-20261124-140205.db"
+    (folder / "mine.db").write_text("a file of the admin's")
+    paths = [backup_sqlite(database, folder, now=NOW).path for _ in range(3)]
+    assert [path.name for path in paths] == [
+        "solitaire-20261124-140205.db",
+        "solitaire-20261124-140205-2.db",
+        "solitaire-20261124-140205-3.db",
+    ]
+    assert sorted(path.name for path in folder.iterdir()) == sorted([*(path.name for path in paths), "mine.db"])
+    assert (folder / "mine.db").read_text() == "a file of the admin's"
     with pytest.raises(BackupError, match="exists: a backup never overwrites a file"):
-        backup_sqlite(database, folder, now=NOW)
-    assert sorted(path.name for path in folder.iterdir()) == ["solitaire-20261124-140205.db"]
+        backup_sqlite(database, folder / "mine.db", now=NOW)
+
+
+async def test_a_destination_ending_in_a_slash_is_a_folder_created_once_and_reused(database, tmp_path):
+    for _ in range(2):  # a nightly job: the second run finds the folder the first made
+        done = run(tmp_path, "backup", "bk/", DATABASE_PATH=str(database))
+        assert done.returncode == 0 and " to bk/solitaire-20" in done.stdout, done.stderr
+    assert (tmp_path / "bk").is_dir() and len(list((tmp_path / "bk").glob("solitaire-*.db"))) == 2
+    assert not list((tmp_path / "bk").glob(".*"))
+
+
+async def test_a_folder_destination_that_is_a_file_or_deep_in_missing_folders_is_refused(database, tmp_path):
+    (tmp_path / "bk").write_text("")
+    with pytest.raises(BackupError, match="'.*bk' is a file, not a folder"):
+        backup_sqlite(database, tmp_path / "bk", now=NOW, folder=True)
+    with pytest.raises(BackupError, match="the folder '.*no/such' does not exist"):
+        backup_sqlite(database, tmp_path / "no" / "such", now=NOW, folder=True)
+    assert not (tmp_path / "no").exists()
 
 
 @pytest.mark.parametrize(
@@ -83,13 +106,19 @@ async def test_a_folder_gets_a_dated_file_and_an_existing_file_is_never_overwrit
         ("missing.db", "copy.db", "no SQLite database at"),
         ("solitaire.db", "no/such/folder/copy.db", "does not exist"),
         ("text.db", "copy.db", "could not back up"),
+        ("empty.db", "copy.db", "not the bot's database"),
+        ("other.db", "copy.db", "not the bot's database"),
     ],
 )
 async def test_a_backup_that_cannot_be_made_says_why_and_leaves_nothing(database, tmp_path, source, destination, words):
     (tmp_path / "text.db").write_text("not a database, only text long enough to look like a file header" * 20)
+    (tmp_path / "empty.db").write_bytes(b"")
+    with closing(sqlite3.connect(tmp_path / "other.db")) as other:
+        other.execute("CREATE TABLE notes (text TEXT)")
     with pytest.raises(BackupError, match=words):
         backup_sqlite(tmp_path / source, tmp_path / destination, now=NOW)
     assert not (tmp_path / "copy.db").exists() and not list(tmp_path.glob(".*.partial"))
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["empty.db", "other.db", "solitaire.db", "text.db"]
 
 
 def run(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:

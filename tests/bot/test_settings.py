@@ -104,3 +104,20 @@ def test_the_example_file_is_named_only_where_it_exists(tmp_path):
     (tmp_path / ".env.example").write_text("DISCORD_TOKEN=\n")
     with pytest.raises(SettingsError, match=r"\(see \.env\.example\)$"):
         load_settings(discord_token="")
+
+
+@pytest.mark.parametrize(
+    ("token", "api_base", "problem"),
+    [
+        ("MTIzNDU2Nzg5MDEyMzQ1Njc4OQ.GaBcDe.fake-signature-of-a-bot-token-for-tests", None, None),
+        ("hello", None, "cannot be a bot token"),
+        ("MTIzNDU2Nzg5MDEyMzQ1Njc4OQ.GaBcDe", None, "cannot be a bot token"),
+        ("hello", "http://localhost:8080/api/v10", None),  # a proxy or a test endpoint takes any token
+        ("Bot MTIzNDU2Nzg5MDEyMzQ1Njc4OQ.GaBcDe.abcdefghijklmnopqrstuvwxyz", None, "starts with 'Bot '"),
+        ("bot hello", "http://localhost:8080/api/v10", "starts with 'Bot '"),
+        ("hel lo", "http://localhost:8080/api/v10", "has a space in it"),
+    ],
+)
+def test_a_token_that_cannot_be_one_is_named_without_quoting_it(token, api_base, problem):
+    found = load_settings(discord_token=token, discord_api_base=api_base).token_problem()
+    assert found is None if problem is None else (problem in found and "hel" not in found and "MTIz" not in found)

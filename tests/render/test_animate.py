@@ -2,6 +2,7 @@
 
 import io
 
+import pytest
 from PIL import Image
 
 from render.__main__ import main
@@ -77,3 +78,14 @@ def test_a_gif_over_its_byte_cap_is_drawn_smaller():
 def test_sampled_frames_keep_the_deal_and_the_end():
     assert sample(list(range(3002)), 400)[:2] == [0, 8] and sample(list(range(3002)), 400)[-1] == 3001
     assert sample([1, 2, 3], 400) == [1, 2, 3]
+
+
+def test_the_cli_refuses_a_bad_deck_or_argument_in_one_line(tmp_path, capsys):
+    out = str(tmp_path / "game.gif")
+    assert main(["animate", "--variant", "DRAW3", "--deck", "AS AS", "--out", out]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: a deck needs 52 distinct cards") and err.count("\n") == 1
+    with pytest.raises(SystemExit):
+        main(["animate", "--variant", "draw3", "--seed", "x", "--out", out])
+    err = capsys.readouterr().err
+    assert err.startswith("error: argument --seed: invalid int value: 'x'") and err.count("\n") == 1

@@ -1,3 +1,8 @@
+import subprocess
+import sys
+import tempfile
+
+import pytest
 from PIL import Image
 
 from render import palette
@@ -32,3 +37,33 @@ def test_selected_and_target_mark_the_mid_game_pictures(tmp_path):
     for name, marked in (("draw3-mid-selw-to3.png", True), ("draw3-fresh-selw-to3.png", False)):
         colours = dict((i, n) for n, i in Image.open(tmp_path / name).getcolors(256) or [])
         assert (colours.get(alert, 0) > 900) is marked, name
+
+
+def test_without_out_the_pictures_go_to_a_new_temporary_folder_never_over_the_docs(tmp_path, monkeypatch, capsys):
+    docs = tmp_path / "docs" / "images"
+    docs.mkdir(parents=True)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "temp"))
+    (tmp_path / "temp").mkdir()
+    assert main(["--variants", "DRAW3", "--states", "fresh"]) == 0
+    assert list(docs.iterdir()) == []
+    [folder] = (tmp_path / "temp").iterdir()
+    assert [path.name for path in folder.iterdir()] == ["draw3-fresh.png"]
+    assert capsys.readouterr().out.startswith(f"writing to {folder} (--out DIR to choose the folder)\n")
+
+
+def test_a_reader_that_stops_reading_ends_the_command_quietly(tmp_path):
+    """``python -m render --out X | head -1``: the reader goes away after one line."""
+    command = [sys.executable, "-m", "render", "--out", str(tmp_path), "--variants", "draw1", "draw3"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert process.stdout is not None and process.stderr is not None
+    assert process.stdout.readline().startswith(str(tmp_path))
+    process.stdout.close()
+    assert process.wait(timeout=120) == 141 and process.stderr.read() == ""
+
+
+def test_an_argument_error_is_one_line(capsys):
+    with pytest.raises(SystemExit):
+        main(["--variants", "draw9"])
+    err = capsys.readouterr().err
+    assert err.startswith("error: argument --variants: invalid choice: 'draw9'") and err.count("\n") == 1

@@ -177,3 +177,69 @@ def test_help_names_the_command_as_it_was_typed_in_plain_words(command, usage):
     assert "``" not in process.stdout and "public contract" not in process.stdout
     words = " ".join(process.stdout.split())
     assert "replay moves, print or solve a deal" in words and "Variants: draw1, draw3" in words
+
+
+def solitaire(*argv: str, **options) -> subprocess.Popen[str]:
+    """Start ``python -m solitaire`` with pipes on every stream."""
+    pipes = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
+    return subprocess.Popen([sys.executable, "-m", "solitaire", *argv], text=True, **pipes, **options)
+
+
+def test_a_reader_that_stops_reading_ends_the_command_quietly():
+    """``solitaire play ... | head -1``: the reader goes away after one line, the game writes on."""
+    process = solitaire("play", "draw3", "--seed", "3")
+    assert process.stdout is not None and process.stdin is not None and process.stderr is not None
+    assert process.stdout.readline().startswith("Solitaire Rush (draw 3), seed 3")
+    process.stdout.close()
+    process.stdin.write("board\n" * 50 + "quit\n")
+    process.stdin.close()
+    assert process.wait(timeout=60) == 141  # 128 + SIGPIPE, as a shell reports a writer whose reader left
+    assert process.stderr.read() == ""
+
+
+def test_version_names_the_package_version():
+    from solitaire.console import package_version
+
+    done = subprocess.run([sys.executable, "-m", "solitaire", "--version"], capture_output=True, text=True, check=True)
+    assert done.stdout == f"python -m solitaire {package_version()}\n" and package_version() != "unknown"
+
+
+def test_a_variant_may_be_written_in_any_case():
+    assert run("deal", "--variant", "DRAW3", "--seed", "1") == run("deal", "--variant", "draw3", "--seed", "1")
+    assert json.loads(run("replay", "--variant", "Friday13", "--seed", "2", "--json"))["variant"] == "friday13"
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["deal", "--variant", "draw4", "--seed", "1"], "argument --variant: invalid choice: 'draw4'"),
+        (["deal", "--variant", "draw3"], "the following arguments are required: --seed"),
+        (["replay", "--variant", "draw3", "--seed", "x"], "argument --seed: invalid int value: 'x'"),
+        (["shuffle"], "argument command: invalid choice: 'shuffle'"),
+        (["deal", "--variant", "draw3", "--seed", "7" * 5000], "value: '777777777777…777777777777' (5,000 characters)"),
+    ],
+)
+def test_an_argument_error_is_one_error_line_with_long_values_abbreviated(argv, words, capsys):
+    with pytest.raises(SystemExit) as exit:
+        main(argv, io.StringIO())
+    err = capsys.readouterr().err
+    assert exit.value.code == 2 and err.startswith("error: ") and err.count("\n") == 1, err
+    assert words in err and "--help shows the usage" in err and len(err) < 200, err
+
+
+def test_a_long_seed_is_abbreviated_when_the_game_names_it(monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    text = run("play", "draw1", "--seed", "9" * 4000)
+    assert "seed 999999999999…999999999999 (4,000 characters) (not checked for a win)" in " ".join(text.split())
+    assert "9" * 100 not in text
+
+
+def test_a_deck_may_be_written_with_the_suit_symbols_the_game_prints():
+    deck = shuffled_deck(8)
+    plain = run("replay", "--variant", "draw3", "--deck", format_deck(deck), "--moves", "draw 1-f", "--json")
+    for labels in (
+        " ".join(card.label for card in deck),
+        " ".join(card.label + "\ufe0f" for card in deck),  # ♦️: the emoji form a chat may turn ♦ into
+        ", ".join(card.label.replace("10", "T").lower() for card in deck),
+    ):
+        assert run("replay", "--variant", "draw3", "--deck", labels, "--moves", "draw 1-f", "--json") == plain

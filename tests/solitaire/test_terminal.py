@@ -1,7 +1,12 @@
 """The terminal game: what a player types and what the game answers."""
 
 import io
+import itertools
+import re
+import sys
 import time
+import unicodedata
+from collections.abc import Callable
 
 import pytest
 
@@ -133,5 +138,58 @@ def test_a_move_that_is_not_one_is_a_short_line_quoting_what_was_typed_and_point
 
 def test_a_hint_shows_the_score_it_leaves_at_once():
     text = play(new_game("draw3", seed=5), "hint\nquit\n")
-    [hinted] = [line for line in text.splitlines() if "hint: " in line]
+    hinted = " ".join(text.split("hint: ", 1)[1].split("\n> ")[0].split())  # wrapped to the terminal's width
     assert hinted.endswith("guesses of the hidden cards; -50 points: score -50)"), hinted
+
+
+COLUMNS = 80
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+_PROMPTS = re.compile(r"^(> )+")
+SCRIPT = "help\nrules\nmoves\nboard\nfoo bar baz qux quux corge grault garply waldo\n3-5\nw-f\n1-f\nw-J\nhint\nundo\n"
+
+
+def display_width(line: str) -> int:
+    """Columns a terminal gives ``line``: colour codes and variation selectors none, wide characters two."""
+    width = 0
+    for char in _ANSI.sub("", line):
+        if unicodedata.combining(char) or char in "\ufe0e\ufe0f":
+            continue
+        width += 2 if unicodedata.east_asian_width(char) in "WF" else 1
+    return width
+
+
+def too_wide(text: str) -> list[str]:
+    """The lines of ``text`` wider than the terminal (a prompt is followed by the typed line, so it starts one)."""
+    return [line for raw in text.splitlines() if display_width(line := _PROMPTS.sub("", raw)) > COLUMNS]
+
+
+def ticking(step: float) -> Callable[[], float]:
+    """A clock that moves on ``step`` seconds each time it is read."""
+    readings = itertools.count(0.0, step)
+    return lambda: next(readings)
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_everything_the_terminal_game_prints_fits_80_columns(variant, monkeypatch, capsys):
+    from solitaire.cli import main
+    from solitaire.deals import numbered_deal
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO(SCRIPT + "draw\n" * 60 + "end\n"))
+    out = io.StringIO()
+    assert main(["play", variant, "--seed", "1234567890"], out) == 0
+    played = out.getvalue()
+    won_deal = numbered_deal(variant, 1)
+    won = play(new_game(variant, deck=won_deal.deck), "\n".join(won_deal.solution) + "\n", colour=True)
+    expired = play(new_game(variant, seed=2), SCRIPT + "draw\n" * 10, clock=ticking(20.0))
+    monkeypatch.delenv("COLUMNS", raising=False)
+    for argv in (
+        ["--help"],
+        *([command, "--help"] for command in ("play", "replay", "deal", "solve", "analyze", "hint")),
+    ):
+        with pytest.raises(SystemExit):
+            main(argv)
+    helped = capsys.readouterr().out
+    assert "Game won" in won and "Time's up" in expired and f"{VARIANTS[variant].title}: commands" in played
+    for name, text in (("played", played), ("won", won), ("expired", expired), ("--help", helped)):
+        assert too_wide(text) == [], name
+    assert too_wide(rules_text(VARIANTS[variant])) == []  # as written, before the terminal wraps anything
