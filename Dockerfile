@@ -23,8 +23,10 @@ RUN useradd --system --uid 10001 --user-group --create-home solitaire \
 USER 10001:10001
 WORKDIR /data
 # METRICS_PORT: the /health the HEALTHCHECK below asks (on 127.0.0.1, inside the container).
+# ON_BAD_SETTING=wait: a bad setting or token waits for a stop instead of exiting into a restart loop.
 ENV DATABASE_PATH=/data/solitaire.db \
-    METRICS_PORT=9108
+    METRICS_PORT=9108 \
+    ON_BAD_SETTING=wait
 VOLUME ["/data"]
 # Healthy once connected to Discord with a database that answers (/health: 200, else 503 or no answer).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \

@@ -19,7 +19,14 @@ from collections.abc import Awaitable, Sequence
 from contextlib import AsyncExitStack, suppress
 from typing import TYPE_CHECKING, Any
 
-from bot.settings import Settings, SettingsError, load_settings, settings_source, unknown_settings
+from bot.settings import (
+    Settings,
+    SettingsError,
+    load_settings,
+    settings_source,
+    unknown_settings,
+    waits_on_bad_setting,
+)
 
 if TYPE_CHECKING:
     from bot.client import SolitaireBot
@@ -157,6 +164,10 @@ async def _cancelled(task: asyncio.Task[Any]) -> None:
         await task
 
 
+BAD_SETTING = 2
+"""The exit status of a setting or token the bot cannot work with (restarting changes nothing)."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the process exit status."""
     from bot.command_line import parse_arguments, run_backup
@@ -164,6 +175,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse_arguments(argv)
     if args.command == "backup":
         return run_backup(args)
+    status = start_bot()
+    if status == BAD_SETTING and waits_on_bad_setting(os.environ):
+        wait_for_a_stop()
+    return status
+
+
+def wait_for_a_stop() -> None:
+    """Stay stopped until SIGTERM or SIGINT, so a container's restart policy does not retry a bad setting forever."""
+    stops = {signal.SIGTERM, signal.SIGINT}
+    signal.pthread_sigmask(signal.SIG_BLOCK, stops)
+    print(
+        "waiting (ON_BAD_SETTING=wait): fix the setting, then restart (docker compose up -d)",
+        file=sys.stderr,
+        flush=True,
+    )
+    signal.sigwait(stops)
+
+
+def start_bot() -> int:
+    """Read the settings and run the bot until it stops; returns the exit status."""
     try:
         settings = load_settings()
     except SettingsError as error:

@@ -55,6 +55,8 @@ class Settings(BaseSettings):
     """The shards this process runs, e.g. ``0,1`` or ``0-3`` (unset: all of ``shard_count``)."""
     startup_timeout: float = Field(default=30, gt=0, le=600)
     """Seconds each network step of the start (logging in, the gateway, syncing commands) may take."""
+    on_bad_setting: Literal["exit", "wait"] = "exit"
+    """``wait``: after a bad setting or a refused token, stay stopped until SIGTERM (a container is not restarted)."""
 
     @field_validator("log_level", mode="before")
     @classmethod
@@ -243,3 +245,10 @@ def _explain(error: ValidationError) -> str:
             problems.append(f"{name} is invalid ({str(item['msg']).removeprefix(_PYDANTIC_PREFIX)})")
     where = "see .env.example" if EXAMPLE_FILE.is_file() else "solitaire-bot --help lists every setting"
     return f"{'; '.join(problems)} ({where})"
+
+
+def waits_on_bad_setting(environ: Mapping[str, str], dotenv: Path = DOTENV) -> bool:
+    """Whether ``ON_BAD_SETTING=wait`` is set, in the environment or ``.env`` (read apart from the other settings,
+    which may be what is bad)."""
+    value = environ.get("ON_BAD_SETTING") or (dotenv_values(dotenv).get("ON_BAD_SETTING") if dotenv.is_file() else None)
+    return (value or "").strip().lower() == "wait"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -117,6 +118,14 @@ def systemd_units() -> list[str]:
     text = (ROOT / "docs" / "deploy.md").read_text()
     blocks = [block.split("```", 1)[0] for block in text.split("```ini")[1:]]
     return [block for block in blocks if "[Service]" in block]
+
+
+def test_the_image_waits_on_a_bad_setting_so_compose_never_restarts_it_in_a_loop():
+    """Docker restarts only what exits: the image's bot stays stopped on a bad setting (test_main.py runs that)."""
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert re.search(r"^\s+ON_BAD_SETTING=wait$", dockerfile, re.M), dockerfile
+    bot = yaml.safe_load((ROOT / "compose.yaml").read_text())["services"]["bot"]
+    assert "ON_BAD_SETTING" not in bot["environment"]
 
 
 def test_the_documented_systemd_units_do_not_restart_on_a_configuration_error():

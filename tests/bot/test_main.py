@@ -330,6 +330,29 @@ async def test_a_token_that_cannot_be_one_is_refused_before_any_network(tmp_path
     assert not (tmp_path / "g.db").exists()
 
 
+async def test_a_bad_token_in_a_container_waits_for_a_stop_instead_of_exiting_into_a_restart_loop(tmp_path):
+    """With ON_BAD_SETTING=wait (the image sets it), a bad setting stays stopped: Docker restarts only what exits."""
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot",
+        cwd=tmp_path,
+        env={**BASE_ENV, "DISCORD_TOKEN": "hello", "ON_BAD_SETTING": "wait"},
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    assert process.stderr is not None
+    error = (await asyncio.wait_for(process.stderr.readline(), 30)).decode()
+    waiting = (await asyncio.wait_for(process.stderr.readline(), 30)).decode()
+    assert error.startswith("error: DISCORD_TOKEN cannot be a bot token") and "hello" not in error
+    assert waiting.startswith("waiting (ON_BAD_SETTING=wait): fix the setting"), waiting
+    with pytest.raises(TimeoutError):
+        await asyncio.wait_for(asyncio.shield(process.wait()), 1.0)  # still there: nothing to restart
+    process.send_signal(signal.SIGTERM)
+    assert await asyncio.wait_for(process.wait(), 30) == 2
+    assert (await process.stderr.read()) == b""
+
+
 async def test_unknown_settings_that_look_like_ours_are_warned_about_and_the_env_file_is_named(tmp_path):
     settings = f"DISCORD_TOKEN={TOKEN}\nRENDER_WORKER=9\nPOSTGRES_PASSWORD=x\nDATABASE_PATH=/nope/x.db\n"
     (tmp_path / ".env").write_text(settings)
