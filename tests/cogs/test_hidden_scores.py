@@ -7,25 +7,13 @@ from typing import Any
 import pytest
 
 from bot import race as races
-from tests.bot.decks import EASY_NUMBER
 from tests.cogs.test_challenge_commands import attempt, open_challenge
 from tests.cogs.test_challenge_commands import text as challenge_text
-from tests.cogs.test_race_commands import advance, click, open_board, open_race, win_by_clicks
+from tests.cogs.test_race_commands import advance, carol, click, open_board, open_race, simcord_bot, win_by_clicks
 from tests.cogs.test_race_commands import text as race_text
 
 pytestmark = pytest.mark.usefixtures("no_error_logs")
-
-
-@pytest.fixture
-def simcord_bot(make_bot):  # type: ignore[no-untyped-def]
-    """The test bot, dealing the easy deck to every race and challenge."""
-    make_bot.numbers = lambda: EASY_NUMBER
-    return make_bot()
-
-
-@pytest.fixture
-def carol(simcord_env, guild):  # type: ignore[no-untyped-def]
-    return guild.add_member(simcord_env.create_user("carol"))
+__all__ = ["carol", "simcord_bot"]  # the race tests' bot (the easy deck to every race and challenge) and third member
 
 
 async def shown_of(viewer: Any, channel: Any, member: Any) -> str:
