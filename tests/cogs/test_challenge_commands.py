@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import re
 from typing import Any
 
@@ -17,6 +16,7 @@ from tests.bot.decks import EASY_NUMBER
 from tests.bot.test_challenges import failing_message_writes
 from tests.cogs.test_abuse import slash_burst
 from tests.cogs.test_game_flows import labels, raw_clicks
+from tests.conftest import virtual_sleep
 
 pytestmark = pytest.mark.usefixtures("no_error_logs")
 HOUR = 3600.0
@@ -181,10 +181,20 @@ def slowed(monkeypatch: Any, owner: Any, name: str, seconds: float = SLOW) -> No
     real = getattr(owner, name)
 
     async def slow(*args: Any, **kwargs: Any) -> Any:
-        await asyncio.sleep(seconds)
+        await virtual_sleep(seconds)  # on the test's clock: advance_time ends it
         return await real(*args, **kwargs)
 
     monkeypatch.setattr(owner, name, slow)
+
+
+def empty_bank(monkeypatch: Any, deals: Any) -> None:
+    """Make the deal bank empty: no deal ready, and taking one is a solve that outlasts Discord's 3 s."""
+    monkeypatch.setattr(deals, "ready", lambda variant: False)
+    slowed(monkeypatch, deals, "take")
+
+
+RETRIES = 2.0
+"""Seconds of the bot's clock that cover every retry of a message id's write (0.5 s, then 1 s)."""
 
 
 async def stored_challenges(env: Any) -> list[tuple[int, str, int | None]]:
@@ -209,7 +219,7 @@ async def test_a_member_with_five_open_challenges_is_told_where_they_are_before_
 async def test_a_challenge_waiting_for_its_deal_defers_and_its_message_works(
     simcord_env, channel, alice, bob, monkeypatch
 ):
-    slowed(monkeypatch, simcord_env.bot.challenges.deals, "take")  # an empty bank: the deal is solved now
+    empty_bank(monkeypatch, simcord_env.bot.challenges.deals)  # the deal is solved now
     result = await alice.slash(channel, "solitaire challenge", variant="draw3", opponent=bob)
     assert result.deferred and not result.ephemeral
     await simcord_env.advance_time(SLOW)
@@ -223,7 +233,7 @@ async def test_a_challenge_waiting_for_its_deal_defers_and_its_message_works(
 async def test_a_challenge_whose_message_could_not_be_posted_is_cancelled_and_posts_nothing(
     simcord_env, channel, alice, bob, monkeypatch, caplog
 ):
-    slowed(monkeypatch, simcord_env.bot.challenges.deals, "take")
+    empty_bank(monkeypatch, simcord_env.bot.challenges.deals)
     simcord_env.inject_error("PATCH", "/webhooks/*/messages/@original", status=500, times=None)
     result = await alice.slash(channel, "solitaire challenge", variant="draw3", opponent=bob)
     await simcord_env.advance_time(SLOW)
@@ -242,10 +252,12 @@ async def test_a_message_id_not_stored_is_retried_then_the_message_says_cancelle
     failures = failing_message_writes(monkeypatch)
     failures[0] = MESSAGE_WRITES - 1  # fails, then lands on the last try: the buttons work
     kept = await open_challenge(alice, channel, bob)
+    await simcord_env.advance_time(RETRIES)  # the retries wait on the bot's (virtual) clock
     accepted = await bob.click(kept, label="Accept")
     assert not accepted.ephemeral and f"<@{bob.id}> · accepted" in text(kept)
     failures[0] = MESSAGE_WRITES  # every try fails: cancelled, and the message says so
     result = await alice.slash(channel, "solitaire challenge", variant="draw3", opponent=bob)
+    await simcord_env.advance_time(RETRIES)
     lost = result.response
     assert "Challenge cancelled" in text(lost) and not lost.components
     [told] = [message for message in result.followups if message.ephemeral]
