@@ -1,7 +1,7 @@
 """``solitaire-bot`` (``python -m bot``): read the settings, log, run the bot until SIGINT/SIGTERM, shut down cleanly.
 
 The settings are checked before discord.py is even imported, so a bad one stops the bot at once.
-The command line (``--help``, ``--version``, ``backup``) is :mod:`bot.command_line`.
+The command line (``--help``, ``--version``, ``backup``, ``forget``) is :mod:`bot.command_line`.
 """
 
 from __future__ import annotations
@@ -39,11 +39,13 @@ async def run(settings: Settings) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the process exit status."""
-    from bot.command_line import parse_arguments, run_backup
+    from bot.command_line import parse_arguments, run_backup, run_forget
 
     args = parse_arguments(argv)
     if args.command == "backup":
         return run_backup(args)
+    if args.command == "forget":
+        return run_forget(args)
     try:
         settings = load_settings()
     except SettingsError as error:
