@@ -19,6 +19,7 @@ from bot.storage import games as games_db
 from bot.storage import races as races_db
 from bot.storage.champions import Holder
 from bot.storage.races import Placing, RatingRecord
+from tests.bot.test_backup import run
 
 GUILD = 910_000_000_000_000_001
 OTHER_GUILD = 910_000_000_000_000_002
@@ -276,4 +277,28 @@ async def test_a_server_is_not_forgotten_while_someone_plays_there(db: Database)
     await start(db, BOB, "casual")
     with pytest.raises(privacy.StillInPlayError, match="a game in progress"):
         await privacy.forget_server(db, GUILD)
+    assert await rows_holding(db, GUILD) != []
+
+
+# -- the owner's command line ------------------------------------------------------------------
+async def test_the_command_line_forgets_a_member_and_waits_for_a_server_in_play(
+    db: Database, database_target: str | Path, tmp_path: Path
+) -> None:
+    where = (
+        {"DATABASE_URL": database_target}
+        if isinstance(database_target, str)
+        else {"DATABASE_PATH": str(database_target)}
+    )
+    for user in (ALICE, BOB):
+        await everything_of(db, user)
+    await start(db, BOB, "casual")
+
+    done = run(tmp_path, "forget", "member", str(ALICE), **where)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"forgot member {ALICE}: 2 games deleted, 0 race and challenge places kept")
+    assert await rows_holding(db, ALICE) == []
+
+    refused = run(tmp_path, "forget", "server", str(GUILD), **where)
+    assert refused.returncode == 1 and refused.stdout == ""
+    assert refused.stderr == f"not now: server {GUILD} still has a game in progress; try again once it is over\n"
     assert await rows_holding(db, GUILD) != []
