@@ -23,6 +23,8 @@ log = logging.getLogger(__name__)
 CONFIRM_SECONDS = 120.0
 """How long the confirmation buttons wait for a click."""
 NOTHING_CHANGED = "Nothing was changed."
+LOG_LINES = 10
+NO_LOG = "Nothing was moderated in this server yet."
 NOT_MODERATOR = "Only members with the **Manage Server** permission can moderate this server's results."
 FORGET_ME_ASK = (
     "This deletes everything I keep about you, in every server: your games, results, stats, streaks, ratings, "
@@ -75,6 +77,17 @@ def forgotten_text(done: privacy.Forgotten) -> str:
     """The answer once a member is forgotten."""
     kept = f" {done.entries} race or challenge place(s) stay, without your name." if done.entries else ""
     return f"Done: I deleted your {done.games} game(s) and everything else I kept about you.{kept}"
+
+
+def log_line(entry: moderation.LogEntry) -> str:
+    """One moderation action as the log command shows it (a forgotten member shows as such).
+
+    >>> log_line(moderation.LogEntry(1, 7, None, "remove-results", "used a solver", 3, 0.0))
+    '<t:0:d> a forgotten member removed 3 result(s) of <@7>: used a solver'
+    """
+    by = f"<@{entry.moderator_id}>" if entry.moderator_id is not None else "a forgotten member"
+    of = f"<@{entry.user_id}>" if entry.user_id is not None else "a forgotten member"
+    return f"<t:{int(entry.created_at)}:d> {by} removed {entry.results} result(s) of {of}: {entry.reason}"
 
 
 class ModerationCommands(SolitaireCogBase):
@@ -142,3 +155,14 @@ class ModerationCommands(SolitaireCogBase):
             await interaction.response.send_message(
                 fit_reply(ask), view=view, ephemeral=True, allowed_mentions=NO_PINGS
             )
+
+    @moderate.command(name="log", description="The last moderation actions in this server, with their reasons")
+    async def moderation_log(self, interaction: discord.Interaction) -> None:
+        """Show the server's latest moderation actions privately."""
+        async with refusals(interaction):
+            guild_id = await manager_guild(interaction, NOT_MODERATOR)
+            if guild_id is None:
+                return
+            entries = await moderation.moderation_log(self.db, guild_id, limit=LOG_LINES)
+            text = "\n".join(log_line(entry) for entry in entries) or NO_LOG
+            await interaction.response.send_message(fit_reply(text), ephemeral=True, allowed_mentions=NO_PINGS)

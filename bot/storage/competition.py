@@ -35,9 +35,9 @@ from bot.competition import (
 )
 from bot.shards import ONE_PROCESS, Ownership
 from bot.storage import Database, Row, Transaction
-from bot.storage.games import Mode
+from bot.storage.games import BROKEN, REMOVED, Mode
 
-FINISHED = "status <> 'playing' AND status <> 'broken' AND status <> 'removed'"
+FINISHED = f"status <> 'playing' AND status <> '{BROKEN}' AND status <> '{REMOVED}'"
 """A finished game that counts: its first term is the condition every partial index of V002 uses (keep its
 wording); a game closed as ``broken`` (V005) is no result, nor one an admin removed from the boards
 (``removed``, :mod:`bot.storage.moderation`)."""

@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.storage import Database
+from bot.storage.competition import FINISHED
+from bot.storage.games import REMOVED
 
-REMOVED = "removed"
-"""The status of a game whose result an admin removed from the boards."""
 BOARD_MODES = "mode IN ('daily', 'casual')"
 """The games the leaderboards rank."""
 
@@ -46,9 +46,8 @@ async def remove_results(
         key = (guild_id, user_id)
         kept = await tx.execute(
             "INSERT INTO removed_results (game_id, status, log_id) SELECT id, status, ? FROM games"
-            f" WHERE guild_id = ? AND user_id = ? AND {BOARD_MODES}"
-            " AND status <> 'playing' AND status <> 'broken' AND status <> ?",
-            (logged["id"], *key, REMOVED),
+            f" WHERE guild_id = ? AND user_id = ? AND {BOARD_MODES} AND {FINISHED}",
+            (logged["id"], *key),
         )
         await tx.execute(
             "UPDATE games SET status = ? WHERE id IN (SELECT game_id FROM removed_results WHERE log_id = ?)",

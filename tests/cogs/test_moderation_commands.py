@@ -91,6 +91,8 @@ async def test_a_member_without_manage_server_is_refused_privately(simcord_env, 
     assert not refused.components
     assert f"<@{alice.id}>" in "\n".join(await board_lines(bob, channel))
     assert await moderation.moderation_log(simcord_env.bot.db, channel.guild.id) == []
+    log = await private(bob, channel, "solitaire moderate log")
+    assert log.content == refused.content
 
 
 async def test_an_admin_removes_a_members_results_with_a_logged_reason(simcord_env, guild, channel, alice, bob, admin):
@@ -112,6 +114,11 @@ async def test_an_admin_removes_a_members_results_with_a_logged_reason(simcord_e
         "remove-results",
         "used a solver",
         1,
+    )
+    shown = await private(admin, channel, "solitaire moderate log")
+    assert (
+        shown.content
+        == f"<t:{int(entry.created_at)}:d> <@{admin.id}> removed 1 result(s) of <@{alice.id}>: used a solver"
     )
     again = await alice.slash(channel, "solitaire daily", variant="draw3")  # the day's try stays used
     assert again.response.ephemeral and "already" in again.response.content.lower()
