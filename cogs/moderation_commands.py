@@ -23,6 +23,7 @@ log = logging.getLogger(__name__)
 CONFIRM_SECONDS = 120.0
 """How long the confirmation buttons wait for a click."""
 NOTHING_CHANGED = "Nothing was changed."
+NOT_ANSWERED = "Nothing was changed: no answer within 2 minutes."
 LOG_LINES = 10
 NO_LOG = "Nothing was moderated in this server yet."
 NOT_MODERATOR = "Only members with the **Manage Server** permission can moderate this server's results."
@@ -37,9 +38,10 @@ REASON_LENGTH = 300
 class Confirmation(discord.ui.View):
     """Private Confirm and Cancel buttons for one member; ``action`` runs on Confirm and its answer replaces the ask."""
 
-    def __init__(self, owner_id: int, label: str, action: Callable[[], Awaitable[str]]) -> None:
+    def __init__(self, asked: discord.Interaction, label: str, action: Callable[[], Awaitable[str]]) -> None:
         super().__init__(timeout=CONFIRM_SECONDS)
-        self.owner_id = owner_id
+        self.asked = asked
+        self.owner_id = asked.user.id
         self.action = action
         confirm: discord.ui.Button[Confirmation] = discord.ui.Button(label=label, style=discord.ButtonStyle.danger)
         cancel: discord.ui.Button[Confirmation] = discord.ui.Button(label="Cancel", style=discord.ButtonStyle.secondary)
@@ -51,6 +53,13 @@ class Confirmation(discord.ui.View):
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         """Only the member who asked may answer."""
         return interaction.user.id == self.owner_id
+
+    async def on_timeout(self) -> None:
+        """Take the buttons away once nobody answered: nothing changes."""
+        try:
+            await self.asked.edit_original_response(content=NOT_ANSWERED, view=None)
+        except discord.HTTPException as error:
+            log.warning("could not close a confirmation: %s", error)
 
     async def _confirm(self, interaction: discord.Interaction) -> None:
         """Run the action once and show its answer in place of the buttons."""
@@ -112,7 +121,7 @@ class ModerationCommands(SolitaireCogBase):
             log.info("forgot member %s at their request: %s", user_id, done)
             return forgotten_text(done)
 
-        view = Confirmation(user_id, "Forget me", forget)
+        view = Confirmation(interaction, "Forget me", forget)
         await interaction.response.send_message(FORGET_ME_ASK, view=view, ephemeral=True)
 
     @moderate.command(name="remove-results", description="Take a member's results off this server's leaderboards")
@@ -151,7 +160,7 @@ class ModerationCommands(SolitaireCogBase):
                 f"Remove every result of {member.mention} from this server's leaderboards, and their race ratings "
                 f"here? Their games stay stored; their places in races and challenges stay. Reason: {reason}"
             )
-            view = Confirmation(moderator_id, "Remove results", remove)
+            view = Confirmation(interaction, "Remove results", remove)
             await interaction.response.send_message(
                 fit_reply(ask), view=view, ephemeral=True, allowed_mentions=NO_PINGS
             )

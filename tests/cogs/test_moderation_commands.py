@@ -74,6 +74,15 @@ async def test_forget_me_cancelled_changes_nothing(simcord_env, channel, alice):
     assert await rows_holding(simcord_env.bot.db, alice.id) == held
 
 
+async def test_an_unanswered_ask_closes_after_two_minutes(simcord_env, channel, alice):
+    await play_daily(alice, channel)
+    held = await rows_holding(simcord_env.bot.db, alice.id)
+    ask = await private(alice, channel, "solitaire forget-me")
+    await simcord_env.advance_time(121)
+    assert ask.content == "Nothing was changed: no answer within 2 minutes." and not ask.components
+    assert await rows_holding(simcord_env.bot.db, alice.id) == held
+
+
 async def test_forget_me_waits_for_a_game_in_progress(simcord_env, channel, alice):
     started = await alice.slash(channel, "solitaire daily", variant="draw3")
     assert started.response.ephemeral
