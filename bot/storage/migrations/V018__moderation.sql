@@ -19,3 +19,6 @@ CREATE TABLE removed_results (
     status  TEXT    NOT NULL,
     log_id  INTEGER NOT NULL REFERENCES moderation_log (id)
 );
+-- A member's games wherever they played, found without reading every game: forgetting a member
+-- (bot/storage/privacy.py) holds the write lock only for their own rows.
+CREATE INDEX games_user ON games (user_id);
