@@ -6,7 +6,8 @@ forgotten everywhere at once: their own games, stats, ratings, settings and note
 their race and challenge entries keep their place (others' places depend on them) under a stand-in
 id below zero, their game there too, so no row holds their id afterwards. Nothing is forgotten while
 the member (or, for a server, anyone in it) still has a game in progress, a place in an open race,
-or an open challenge: :class:`StillInPlayError` says which, and the caller asks again once it is over.
+or an open challenge (or, for a member, a race or challenge whose results post is still to be made):
+:class:`StillInPlayError` says which, and the caller asks again once it is over.
 """
 
 from __future__ import annotations
@@ -76,7 +77,15 @@ _MEMBER_IN_PLAY = (
         "SELECT 1 AS one FROM challenge_players AS p JOIN challenges AS c ON c.id = p.challenge_id"
         " WHERE c.status = 'open' AND p.user_id = ?1",
     ),
+    (
+        "a race or challenge whose results are still being posted",
+        "SELECT 1 AS one FROM announcements AS a WHERE a.state = 'waiting' AND ("
+        "(a.kind = 'race' AND a.subject IN (SELECT CAST(race_id AS TEXT) FROM race_racers WHERE user_id = ?1))"
+        " OR (a.kind = 'challenge' AND a.subject IN"
+        " (SELECT CAST(challenge_id AS TEXT) FROM challenge_players WHERE user_id = ?1)))",
+    ),
 )
+"""What makes a member wait: their id is still to be shown (a results post names every player)."""
 _SERVER_IN_PLAY = (
     ("a game in progress", "SELECT 1 AS one FROM games WHERE status = 'playing' AND guild_id = ?1"),
     ("a race that is not over", "SELECT 1 AS one FROM races WHERE status IN ('lobby', 'running') AND guild_id = ?1"),

@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from bot.competition import Period
-from bot.storage import Database, champions, moderation, onboarding, players, privacy, reminders, replays
+from bot.shards import ONE_PROCESS
+from bot.storage import Database, champions, claims, moderation, onboarding, players, privacy, reminders, replays
 from bot.storage import challenges as challenges_db
 from bot.storage import competition as competition_db
 from bot.storage import games as games_db
@@ -69,7 +70,17 @@ async def play(db: Database, user: int, mode: games_db.Mode, score: int, *, guil
     return game_id
 
 
-async def race(db: Database, racers: tuple[int, ...], scores: tuple[int, ...], *, guild: int = GUILD) -> int:
+async def post_results(db: Database, kind: str) -> None:
+    """Post every waiting results post of ``kind`` (as the bot does once the race or challenge is over)."""
+    for pending in await claims.due_announcements(db, 10**10, ONE_PROCESS):
+        if pending.kind == kind:
+            assert await claims.claim(db, pending.id, "test")
+            assert await claims.finish(db, pending.id, "test", "posted")
+
+
+async def race(
+    db: Database, racers: tuple[int, ...], scores: tuple[int, ...], *, guild: int = GUILD, posted: bool = True
+) -> int:
     """A finished, rated race of ``racers`` (the first hosts), placed in that order."""
     record = await races_db.create_race(
         db, guild_id=guild, channel_id=1, host_id=racers[0], variant="draw3", capacity=8, now=0.0, lobby_deadline=60.0
@@ -84,6 +95,8 @@ async def race(db: Database, racers: tuple[int, ...], scores: tuple[int, ...], *
     placings = [Placing(user, n, 25.0, 25.0 + n) for n, user in enumerate(racers, start=1)]
     ratings = [RatingRecord(guild, "draw3", user, 25.0 + n, 8.0, 1) for n, user in enumerate(racers, start=1)]
     assert await races_db.finish_race(db, record.id, now=400.0, placings=placings, ratings=ratings)
+    if posted:
+        await post_results(db, "race")
     return record.id
 
 
@@ -110,6 +123,7 @@ async def challenge(db: Database, players_: tuple[int, ...], *, guild: int = GUI
         assert await challenges_db.close_challenge(
             db, record.id, now=500.0, placings=placings, ratings=[], unrated_reason="test"
         )
+        await post_results(db, "challenge")
     return record.id
 
 
@@ -230,7 +244,7 @@ async def test_two_forgotten_racers_of_one_race_keep_their_places_apart(db: Data
     assert {r.user_id: r.place for r in await races_db.racers(db, race_id)} == {-1: 1, BOB: 2, -2: 3}
 
 
-@pytest.mark.parametrize("what", ["game", "race", "challenge"])
+@pytest.mark.parametrize("what", ["game", "race", "challenge", "results"])
 async def test_nothing_is_forgotten_while_the_member_still_plays(db: Database, what: str) -> None:
     await play(db, ALICE, "daily", 300)
     if what == "game":
@@ -243,9 +257,12 @@ async def test_nothing_is_forgotten_while_the_member_still_plays(db: Database, w
         race_id = (await races_db.open_races(db))[0].id
         assert await races_db.add_racer(db, race_id, ALICE, 1.0) == "joined"
         expected = ["a place in a race that is not over"]
-    else:
+    elif what == "challenge":
         await challenge(db, (BOB, ALICE), close=False)
         expected = ["an open challenge"]
+    else:
+        await race(db, (BOB, ALICE), (300, 200), posted=False)  # finished, its results post not yet made
+        expected = ["a race or challenge whose results are still being posted"]
     held = await rows_holding(db, ALICE)
 
     with pytest.raises(privacy.StillInPlayError) as refused:
