@@ -4,7 +4,7 @@ The settings (the token's shape included) are checked before discord.py is even 
 one stops the bot at once. The start is a sequence of logged steps with time limits
 (:mod:`bot.startup`): the database is opened and the metrics port checked before logging in, then
 the login, the set-up (commands synced) and the first gateway connection. Any of them failing ends
-the start with one ``error:`` line. The command line (``--help``, ``--version``, ``backup``) is
+the start with one ``error:`` line. The command line (``--help``, ``--version``, ``backup``, ``forget``) is
 :mod:`bot.command_line`.
 """
 
@@ -170,11 +170,13 @@ BAD_SETTING = 2
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the process exit status."""
-    from bot.command_line import parse_arguments, run_backup
+    from bot.command_line import parse_arguments, run_backup, run_forget
 
     args = parse_arguments(argv)
     if args.command == "backup":
         return run_backup(args)
+    if args.command == "forget":
+        return run_forget(args)
     status = start_bot()
     if status == BAD_SETTING and waits_on_bad_setting(os.environ):
         wait_for_a_stop()

@@ -1,4 +1,4 @@
-"""The ``solitaire-bot`` command line: run the bot (no arguments), ``--help``, ``--version``, ``backup``.
+"""The ``solitaire-bot`` command line: run the bot (no arguments), ``--help``, ``--version``, ``backup``, ``forget``.
 
 Nothing here imports discord: ``--help`` and a settings error answer at once.
 """
@@ -6,6 +6,7 @@ Nothing here imports discord: ``--help`` and a settings error answer at once.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import sys
 import textwrap
 from collections.abc import Sequence
@@ -13,6 +14,7 @@ from datetime import datetime
 from pathlib import Path
 
 from bot.settings import Settings, SettingsError, load_settings
+from bot.storage import StorageError, open_database, privacy
 from bot.storage.backup import BackupError, backup_sqlite, names_a_folder
 from bot.version import bot_version
 
@@ -67,6 +69,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="a new file, or a folder for solitaire-YYYYMMDD-HHMMSS.db (ending in /: created if missing)",
     )
     backup.add_argument("--database", type=Path, help="the SQLite file to copy (default: DATABASE_PATH)")
+    forget = commands.add_parser(
+        "forget",
+        help="delete a member's data (a deletion request) or a server's (after the bot left it)",
+        description="Delete a member's data in every server, or every row of a server, from the database the "
+        "settings name (DATABASE_URL or DATABASE_PATH), even while the bot runs. Refused while the member (or "
+        "anyone in the server) has a game, race or challenge that is not over. See docs/admin.md.",
+    )
+    forget.add_argument("what", choices=("member", "server"), help="a member (user id) or a server (server id)")
+    forget.add_argument("id", type=int, help="the Discord id (Developer Mode: right-click, Copy ID)")
     return parser
 
 
@@ -89,6 +100,35 @@ def run_backup(args: argparse.Namespace) -> int:
         f"{done.games:,} games (checked)"
     )
     return 0
+
+
+def run_forget(args: argparse.Namespace) -> int:
+    """``solitaire-bot forget member|server ID``: one line on stdout when done; 1 while still in play, 2 on errors."""
+    try:
+        settings = load_settings(discord_token=NO_TOKEN_NEEDED)
+        print(asyncio.run(_forget(settings, args.what, args.id)))
+    except privacy.StillInPlayError as busy:
+        print(f"not now: {args.what} {args.id} still has {busy}; try again once it is over", file=sys.stderr)
+        return 1
+    except (SettingsError, StorageError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+async def _forget(settings: Settings, what: str, key: int) -> str:
+    """Forget a member or a server; return the line that says what went."""
+    db = await open_database(settings.database_target)
+    try:
+        if what == "server":
+            return f"forgot server {key}: {await privacy.forget_server(db, key):,} rows deleted"
+        done = await privacy.forget_member(db, key)
+        return (
+            f"forgot member {key}: {done.games:,} games deleted, {done.entries:,} race and challenge places kept "
+            f"without their id, {done.rows:,} other rows deleted or cleared"
+        )
+    finally:
+        await db.close()
 
 
 def _database_path(settings: Settings) -> Path:

@@ -68,6 +68,15 @@ def require_guild(interaction: discord.Interaction) -> int:
     return interaction.guild_id
 
 
+async def manager_guild(interaction: discord.Interaction, refusal: str) -> int | None:
+    """The guild id if the caller has Manage Server there; otherwise answer privately with ``refusal``."""
+    guild_id = require_guild(interaction)
+    if not interaction.permissions.manage_guild:
+        await answer_privately(interaction, refusal)
+        return None
+    return guild_id
+
+
 class CompetitionCommands(SolitaireCogBase):
     """The competition half of the ``/solitaire`` group (a mixin of :class:`cogs.solitaire.Solitaire`)."""
 
@@ -316,11 +325,7 @@ class CompetitionCommands(SolitaireCogBase):
 
     async def _manager_guild(self, interaction: discord.Interaction) -> int | None:
         """The guild id if the caller may change its settings; otherwise answer with the refusal."""
-        guild_id = require_guild(interaction)
-        if not interaction.permissions.manage_guild:
-            await answer_privately(interaction, NOT_MANAGER)
-            return None
-        return guild_id
+        return await manager_guild(interaction, NOT_MANAGER)
 
     # -- the public posts -------------------------------------------------------------------------
     @commands.Cog.listener("on_solitaire_game_finished")

@@ -14,6 +14,7 @@ from cogs.competition_commands import CompetitionCommands
 from cogs.game_commands import GameCommands
 from cogs.habit import HabitCommands
 from cogs.help_commands import HelpCommands
+from cogs.moderation_commands import ModerationCommands
 from cogs.race_commands import RaceCommands
 from cogs.settings_commands import SettingsCommands
 
@@ -27,6 +28,7 @@ class Solitaire(
     SettingsCommands,
     HelpCommands,
     HabitCommands,
+    ModerationCommands,
     commands.GroupCog,
     group_name="solitaire",
     group_description="Timed solitaire games and daily server competitions",

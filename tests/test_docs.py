@@ -16,6 +16,8 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCUMENTS = sorted([ROOT / "README.md", ROOT / "CHANGELOG.md", *(ROOT / "docs").glob("*.md")])
 ISSUE_NUMBER = re.compile(r"\bissues?\s*#?\d+", re.IGNORECASE)
 LINK = re.compile(r"\]\(([^)\s]+)\)")
+WORKPLACE = re.compile(r"farm-|/work/|(?:previous|other|another) engineer", re.IGNORECASE)
+"""A development machine's tools and paths, and who ran what: none of a reader's business."""
 
 
 def _ids(paths: list[Path]) -> list[str]:
@@ -26,6 +28,12 @@ def _ids(paths: list[Path]) -> list[str]:
 def test_no_document_names_an_issue_number(document: Path) -> None:
     """Docs are written for people, not for the tracker."""
     assert ISSUE_NUMBER.findall(document.read_text(encoding="utf-8")) == []
+
+
+@pytest.mark.parametrize("document", DOCUMENTS, ids=_ids(DOCUMENTS))
+def test_no_document_names_the_workplace(document: Path) -> None:
+    """Docs name no development machine's tool or path, and say nothing of who ran what."""
+    assert WORKPLACE.findall(document.read_text(encoding="utf-8")) == []
 
 
 @pytest.mark.parametrize("document", DOCUMENTS, ids=_ids(DOCUMENTS))

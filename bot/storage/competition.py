@@ -35,12 +35,13 @@ from bot.competition import (
 )
 from bot.shards import ONE_PROCESS, Ownership
 from bot.storage import Database, Row, Transaction
-from bot.storage.games import Mode
+from bot.storage.games import BROKEN, REMOVED, Mode
 from bot.visibility import sql_score_public
 
-FINISHED = "status <> 'playing' AND status <> 'broken'"
-"""The condition every partial index of V002 uses for a finished game (keep the wording); a game closed as
-``broken`` (V005, issue 10) is no result."""
+FINISHED = f"status <> 'playing' AND status <> '{BROKEN}' AND status <> '{REMOVED}'"
+"""A finished game that counts: its first term is the condition every partial index of V002 uses (keep its
+wording); a game closed as ``broken`` (V005) is no result, nor one an admin removed from the boards
+(``removed``, :mod:`bot.storage.moderation`)."""
 
 _RANK_ORDER = sql_rank_order()
 _EVENT_MODES = "mode IN ('race', 'challenge')"

@@ -6,7 +6,8 @@ task, and the block raises :class:`TimeoutError` (as ``asyncio.timeout`` would).
 a tick. Why not ``asyncio.timeout``: it arms and cancels a loop timer for every statement, and the
 simulated Discord the tests and benchmarks run the bot on (SimCord) runs every timer armed in the bot's
 context on its own clock, at a cost that grows with the timers armed, and moves that clock (waiting for
-the bot to be idle) whenever one comes due in real time (see docs/deploy.md, "When the database vanishes").
+the bot to be idle) whenever one comes due in real time (see docs/bot.md, "PostgreSQL: a vanished database,
+a lost commit").
 """
 
 from __future__ import annotations

@@ -20,6 +20,8 @@ Mode = Literal["casual", "daily", "race", "challenge"]
 PLAYING = "playing"
 BROKEN = "broken"
 """The status of a game whose stored state could not be rebuilt: closed, not a result (no win, loss or score)."""
+REMOVED = "removed"
+"""The status of a finished game whose result an admin removed from the boards (:mod:`bot.storage.moderation`)."""
 
 _COLUMNS = (
     "id, guild_id, channel_id, user_id, variant, mode, deal_number, daily_date, state, status, score, "

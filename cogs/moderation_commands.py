@@ -1,0 +1,177 @@
+"""``/solitaire forget-me`` and ``/solitaire moderate remove-results``: forget a member, remove a cheater's results.
+
+Both answer privately and act only when the caller confirms with a button; the SQL is
+:mod:`bot.storage.privacy` and :mod:`bot.storage.moderation`, the rules are written in docs/admin.md.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+
+import discord
+from discord import app_commands
+
+from bot.errors import fit_reply
+from bot.storage import moderation, privacy
+from cogs.base import SolitaireCogBase
+from cogs.competition_commands import NO_PINGS, manager_guild
+from cogs.errors import refusals
+
+log = logging.getLogger(__name__)
+
+CONFIRM_SECONDS = 120.0
+"""How long the confirmation buttons wait for a click."""
+NOTHING_CHANGED = "Nothing was changed."
+NOT_ANSWERED = "Nothing was changed: no answer within 2 minutes."
+LOG_LINES = 10
+NO_LOG = "Nothing was moderated in this server yet."
+NOT_MODERATOR = "Only members with the **Manage Server** permission can moderate this server's results."
+FORGET_ME_ASK = (
+    "This deletes everything I keep about you, in every server: your games, results, stats, streaks, ratings, "
+    "settings and reminders. Your places in finished races and challenges stay, without your name, so others' "
+    "places do not change. This cannot be undone."
+)
+REASON_LENGTH = 300
+
+
+class Confirmation(discord.ui.View):
+    """Private Confirm and Cancel buttons for one member; ``action`` runs on Confirm and its answer replaces the ask."""
+
+    def __init__(self, asked: discord.Interaction, label: str, action: Callable[[], Awaitable[str]]) -> None:
+        super().__init__(timeout=CONFIRM_SECONDS)
+        self.asked = asked
+        self.owner_id = asked.user.id
+        self.action = action
+        confirm: discord.ui.Button[Confirmation] = discord.ui.Button(label=label, style=discord.ButtonStyle.danger)
+        cancel: discord.ui.Button[Confirmation] = discord.ui.Button(label="Cancel", style=discord.ButtonStyle.secondary)
+        confirm.callback = self._confirm  # type: ignore[method-assign]
+        cancel.callback = self._cancel  # type: ignore[method-assign]
+        self.add_item(confirm)
+        self.add_item(cancel)
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        """Only the member who asked may answer."""
+        return interaction.user.id == self.owner_id
+
+    async def on_timeout(self) -> None:
+        """Take the buttons away once nobody answered: nothing changes."""
+        try:
+            await self.asked.edit_original_response(content=NOT_ANSWERED, view=None)
+        except discord.HTTPException as error:
+            log.warning("could not close a confirmation: %s", error)
+
+    async def _confirm(self, interaction: discord.Interaction) -> None:
+        """Run the action once and show its answer in place of the buttons."""
+        self.stop()
+        text = await self.action()
+        await interaction.response.edit_message(content=fit_reply(text), view=None, allowed_mentions=NO_PINGS)
+
+    async def _cancel(self, interaction: discord.Interaction) -> None:
+        """Change nothing."""
+        self.stop()
+        await interaction.response.edit_message(content=NOTHING_CHANGED, view=None)
+
+
+def not_now(busy: privacy.StillInPlayError) -> str:
+    """The refusal while the member still plays.
+
+    >>> not_now(privacy.StillInPlayError(["a game in progress"]))
+    'Not now: you still have a game in progress. Ask again once it is over: nothing was deleted.'
+    """
+    return f"Not now: you still have {busy}. Ask again once it is over: nothing was deleted."
+
+
+def forgotten_text(done: privacy.Forgotten) -> str:
+    """The answer once a member is forgotten."""
+    kept = f" {done.entries} race or challenge place(s) stay, without your name." if done.entries else ""
+    return f"Done: I deleted your {done.games} game(s) and everything else I kept about you.{kept}"
+
+
+def log_line(entry: moderation.LogEntry) -> str:
+    """One moderation action as the log command shows it (a forgotten member shows as such).
+
+    >>> log_line(moderation.LogEntry(1, 7, None, "remove-results", "used a solver", 3, 0.0))
+    '<t:0:d> a forgotten member removed 3 result(s) of <@7>: used a solver'
+    """
+    by = f"<@{entry.moderator_id}>" if entry.moderator_id is not None else "a forgotten member"
+    of = f"<@{entry.user_id}>" if entry.user_id is not None else "a forgotten member"
+    return f"<t:{int(entry.created_at)}:d> {by} removed {entry.results} result(s) of {of}: {entry.reason}"
+
+
+class ModerationCommands(SolitaireCogBase):
+    """``forget-me`` and the ``moderate`` group of ``/solitaire`` (a mixin of :class:`cogs.solitaire.Solitaire`)."""
+
+    moderate = app_commands.Group(
+        name="moderate",
+        description="Moderate this server's results (Manage Server permission)",
+        default_permissions=discord.Permissions(manage_guild=True),  # a hint only: Discord ignores it on subgroups
+    )
+
+    @app_commands.command(name="forget-me", description="Delete everything the bot keeps about you (asks first)")
+    async def forget_me(self, interaction: discord.Interaction) -> None:
+        """Ask the member to confirm, then forget them in every server."""
+        user_id = interaction.user.id
+
+        async def forget() -> str:
+            try:
+                done = await privacy.forget_member(self.db, user_id)
+            except privacy.StillInPlayError as busy:
+                return not_now(busy)
+            log.info("forgot member %s at their request: %s", user_id, done)
+            return forgotten_text(done)
+
+        view = Confirmation(interaction, "Forget me", forget)
+        await interaction.response.send_message(FORGET_ME_ASK, view=view, ephemeral=True)
+
+    @moderate.command(name="remove-results", description="Take a member's results off this server's leaderboards")
+    @app_commands.describe(member="Whose results to remove", reason="Why (kept in the moderation log)")
+    async def remove_results(
+        self,
+        interaction: discord.Interaction,
+        member: discord.User,
+        reason: app_commands.Range[str, 1, REASON_LENGTH],
+    ) -> None:
+        """Ask the admin to confirm, then remove the member's results from the server's boards and log why."""
+        async with refusals(interaction):
+            guild_id = await manager_guild(interaction, NOT_MODERATOR)
+            if guild_id is None:
+                return
+            moderator_id = interaction.user.id
+
+            async def remove() -> str:
+                removed = await moderation.remove_results(
+                    self.db, guild_id, member.id, moderator_id=moderator_id, reason=reason, now=self.bot.now()
+                )
+                log.info(
+                    "server %s: moderator %s removed %s results of member %s: %s",
+                    guild_id,
+                    moderator_id,
+                    removed,
+                    member.id,
+                    reason,
+                )
+                return (
+                    f"Removed {removed} result(s) of {member.mention} from this server's leaderboards; their race "
+                    "ratings here start again. Logged with your reason."
+                )
+
+            ask = (
+                f"Remove every result of {member.mention} from this server's leaderboards, and their race ratings "
+                f"here? Their games stay stored; their places in races and challenges stay. Reason: {reason}"
+            )
+            view = Confirmation(interaction, "Remove results", remove)
+            await interaction.response.send_message(
+                fit_reply(ask), view=view, ephemeral=True, allowed_mentions=NO_PINGS
+            )
+
+    @moderate.command(name="log", description="The last moderation actions in this server, with their reasons")
+    async def moderation_log(self, interaction: discord.Interaction) -> None:
+        """Show the server's latest moderation actions privately."""
+        async with refusals(interaction):
+            guild_id = await manager_guild(interaction, NOT_MODERATOR)
+            if guild_id is None:
+                return
+            entries = await moderation.moderation_log(self.db, guild_id, limit=LOG_LINES)
+            text = "\n".join(log_line(entry) for entry in entries) or NO_LOG
+            await interaction.response.send_message(fit_reply(text), ephemeral=True, allowed_mentions=NO_PINGS)

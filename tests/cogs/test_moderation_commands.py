@@ -1,0 +1,133 @@
+"""``/solitaire forget-me`` and ``/solitaire moderate remove-results`` on (simulated) Discord."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+import pytest
+
+from bot.storage import moderation
+from solitaire.deals import DealRequest, ProvenDeal
+from tests.bot.decks import EASY_KLONDIKE
+from tests.bot.test_privacy import rows_holding
+
+pytestmark = pytest.mark.usefixtures("no_error_logs")
+
+
+@pytest.fixture(autouse=True)
+def instant_daily(make_bot) -> None:
+    def solver(request: DealRequest) -> ProvenDeal:
+        return ProvenDeal(request.variant, 0, EASY_KLONDIKE, ())
+
+    make_bot.daily_solve = solver
+
+
+@pytest.fixture
+def admin(simcord_env, guild):
+    admins = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+    return guild.add_member(simcord_env.create_user("root"), roles=[admins])
+
+
+async def play_daily(actor: Any, channel: Any) -> None:
+    started = await actor.slash(channel, "solitaire daily", variant="draw3")
+    assert started.response is not None and started.response.ephemeral, started
+    ended = await actor.slash(channel, "solitaire end")
+    assert "game is over" in ended.response.content
+
+
+async def private(actor: Any, channel: Any, name: str, **options: Any) -> Any:
+    result = await actor.slash(channel, name, **options)
+    assert result.response is not None and result.response.ephemeral, result
+    return result.response
+
+
+async def board_lines(actor: Any, channel: Any) -> list[str]:
+    result = await actor.slash(channel, "solitaire leaderboard", variant="draw3", period="today")
+    lines = (result.response.embeds[0].description or "").splitlines()
+    return [line for line in lines if "<@" in line]
+
+
+# -- forget-me ---------------------------------------------------------------------------
+async def test_forget_me_asks_then_deletes_everything_of_the_member_only(simcord_env, channel, alice, bob):
+    await play_daily(alice, channel)
+    await play_daily(bob, channel)
+    await alice.slash(channel, "solitaire settings", four_colour=True)
+    bob_held = await rows_holding(simcord_env.bot.db, bob.id)
+
+    ask = await private(alice, channel, "solitaire forget-me")
+    assert "cannot be undone" in ask.content
+    assert await rows_holding(simcord_env.bot.db, alice.id) != []  # nothing happens before the click
+    done = (await alice.click(ask, label="Forget me")).response
+
+    assert done.content.startswith("Done: I deleted your 1 game(s)")
+    assert await rows_holding(simcord_env.bot.db, alice.id) == []
+    assert await rows_holding(simcord_env.bot.db, bob.id) == bob_held
+    assert await board_lines(bob, channel) == [f"🥇 <@{bob.id}> — **0** in 0:00"]
+
+
+async def test_forget_me_cancelled_changes_nothing(simcord_env, channel, alice):
+    await play_daily(alice, channel)
+    held = await rows_holding(simcord_env.bot.db, alice.id)
+    ask = await private(alice, channel, "solitaire forget-me")
+    assert (await alice.click(ask, label="Cancel")).response.content == "Nothing was changed."
+    assert await rows_holding(simcord_env.bot.db, alice.id) == held
+
+
+async def test_an_unanswered_ask_closes_after_two_minutes(simcord_env, channel, alice):
+    await play_daily(alice, channel)
+    held = await rows_holding(simcord_env.bot.db, alice.id)
+    ask = await private(alice, channel, "solitaire forget-me")
+    await simcord_env.advance_time(121)
+    assert ask.content == "Nothing was changed: no answer within 2 minutes." and not ask.components
+    assert await rows_holding(simcord_env.bot.db, alice.id) == held
+
+
+async def test_forget_me_waits_for_a_game_in_progress(simcord_env, channel, alice):
+    started = await alice.slash(channel, "solitaire daily", variant="draw3")
+    assert started.response.ephemeral
+    ask = await private(alice, channel, "solitaire forget-me")
+    answer = (await alice.click(ask, label="Forget me")).response.content
+    assert answer == "Not now: you still have a game in progress. Ask again once it is over: nothing was deleted."
+    assert await rows_holding(simcord_env.bot.db, alice.id) != []
+
+
+# -- moderate remove-results ------------------------------------------------------------------
+async def test_a_member_without_manage_server_is_refused_privately(simcord_env, channel, alice, bob):
+    await play_daily(alice, channel)
+    refused = await private(bob, channel, "solitaire moderate remove-results", member=alice, reason="cheating")
+    assert refused.content == "Only members with the **Manage Server** permission can moderate this server's results."
+    assert not refused.components
+    assert f"<@{alice.id}>" in "\n".join(await board_lines(bob, channel))
+    assert await moderation.moderation_log(simcord_env.bot.db, channel.guild.id) == []
+    log = await private(bob, channel, "solitaire moderate log")
+    assert log.content == refused.content
+
+
+async def test_an_admin_removes_a_members_results_with_a_logged_reason(simcord_env, guild, channel, alice, bob, admin):
+    await play_daily(alice, channel)
+    await play_daily(bob, channel)
+    assert len(await board_lines(bob, channel)) == 2
+
+    ask = await private(admin, channel, "solitaire moderate remove-results", member=alice, reason="used a solver")
+    assert "Reason: used a solver" in ask.content
+    assert len(await board_lines(bob, channel)) == 2  # nothing before the click
+    done = (await admin.click(ask, label="Remove results")).response
+
+    assert done.content.startswith(f"Removed 1 result(s) of <@{alice.id}> from this server's leaderboards")
+    assert await board_lines(bob, channel) == [f"🥇 <@{bob.id}> — **0** in 0:00"]
+    [entry] = await moderation.moderation_log(simcord_env.bot.db, guild.id)
+    assert (entry.user_id, entry.moderator_id, entry.action, entry.reason, entry.results) == (
+        alice.id,
+        admin.id,
+        "remove-results",
+        "used a solver",
+        1,
+    )
+    shown = await private(admin, channel, "solitaire moderate log")
+    assert (
+        shown.content
+        == f"<t:{int(entry.created_at)}:d> <@{admin.id}> removed 1 result(s) of <@{alice.id}>: used a solver"
+    )
+    again = await alice.slash(channel, "solitaire daily", variant="draw3")  # the day's try stays used
+    assert again.response.ephemeral and "already" in again.response.content.lower()
