@@ -13,13 +13,24 @@ import pytest
 
 from bot.competition import Period
 from bot.shards import ONE_PROCESS
-from bot.storage import Database, champions, claims, moderation, onboarding, players, privacy, reminders, replays
+from bot.storage import (
+    Database,
+    Transaction,
+    champions,
+    claims,
+    moderation,
+    onboarding,
+    players,
+    privacy,
+    reminders,
+    replays,
+)
 from bot.storage import challenges as challenges_db
 from bot.storage import competition as competition_db
 from bot.storage import games as games_db
 from bot.storage import races as races_db
 from bot.storage.champions import Holder
-from bot.storage.races import Placing, RatingRecord
+from bot.storage.races import Placing, Rate, Rated, RatingRecord
 from tests.bot.test_backup import run
 
 GUILD = 910_000_000_000_000_001
@@ -57,7 +68,7 @@ async def start(db: Database, user: int, mode: games_db.Mode, *, guild: int = GU
 
 async def finish(db: Database, game_id: int, score: int, seconds: int = 100) -> None:
     """Finish a game after one saved move."""
-    assert await games_db.save_progress(db, game_id, games_db.Progress((("W>1", 3),), 0, score, 1))
+    assert await games_db.save_progress(db, game_id, games_db.Progress((("W>1", 3),), 0, score, 1, deadline=300.0))
     result = games_db.Result(
         state="{}", status="ended", score=score, seconds_used=seconds, finished_at=1000.0, version=2
     )
@@ -78,6 +89,15 @@ async def post_results(db: Database, kind: str) -> None:
             assert await claims.finish(db, pending.id, "test", "posted")
 
 
+def fixed(rated: Rated) -> Rate:
+    """A close's rating step that stores ``rated`` as given."""
+
+    async def rate(tx: Transaction) -> Rated:
+        return rated
+
+    return rate
+
+
 async def race(
     db: Database, racers: tuple[int, ...], scores: tuple[int, ...], *, guild: int = GUILD, posted: bool = True
 ) -> int:
@@ -94,7 +114,7 @@ async def race(
         await finish(db, game_id, score)
     placings = [Placing(user, n, 25.0, 25.0 + n) for n, user in enumerate(racers, start=1)]
     ratings = [RatingRecord(guild, "draw3", user, 25.0 + n, 8.0, 1) for n, user in enumerate(racers, start=1)]
-    assert await races_db.finish_race(db, record.id, now=400.0, placings=placings, ratings=ratings)
+    assert await races_db.finish_race(db, record.id, now=400.0, rate=fixed(Rated(placings, ratings)))
     if posted:
         await post_results(db, "race")
     return record.id
@@ -120,9 +140,7 @@ async def challenge(db: Database, players_: tuple[int, ...], *, guild: int = GUI
         await finish(db, game_id, 100 - n)
     if close:
         placings = [Placing(user, n, None, None) for n, user in enumerate(players_, start=1)]
-        assert await challenges_db.close_challenge(
-            db, record.id, now=500.0, placings=placings, ratings=[], unrated_reason="test"
-        )
+        assert await challenges_db.close_challenge(db, record.id, now=500.0, rate=fixed(Rated(placings, [], "test")))
         await post_results(db, "challenge")
     return record.id
 
