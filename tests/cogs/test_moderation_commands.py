@@ -8,19 +8,11 @@ import discord
 import pytest
 
 from bot.storage import moderation
-from solitaire.deals import DealRequest, ProvenDeal
-from tests.bot.decks import EASY_KLONDIKE
 from tests.bot.test_privacy import rows_holding
+from tests.cogs.test_way_in import instant_daily
 
 pytestmark = pytest.mark.usefixtures("no_error_logs")
-
-
-@pytest.fixture(autouse=True)
-def instant_daily(make_bot) -> None:
-    def solver(request: DealRequest) -> ProvenDeal:
-        return ProvenDeal(request.variant, 0, EASY_KLONDIKE, ())
-
-    make_bot.daily_solve = solver
+__all__ = ["instant_daily"]  # the way-in tests' daily, solved at once (an easy deck)
 
 
 @pytest.fixture
