@@ -45,7 +45,16 @@ from typing import Any
 from solitaire.game import Game, Status
 from solitaire.knowledge import Knowledge, guess
 from solitaire.moves import DRAW, MoveKind
-from solitaire.plans import Plan, plan_of_line, play_plan, progress, repeats, steps_forward, talon_plans
+from solitaire.plans import (
+    Plan,
+    plan_of_line,
+    play_plan,
+    progress,
+    repeats,
+    steps_forward,
+    talon_plans,
+    ways_forward,
+)
 from solitaire.shuffle import SplitMix64
 from solitaire.solver import UNWINNABLE, WINNABLE
 from solitaire.solver.position import position_of, solve_position
@@ -64,6 +73,8 @@ CLOSE_SHARE = 0.25
 RETRY_FACTOR = 3
 """When under :data:`MIN_WON` guesses are won, new guesses get this many times the nodes (within half the budget)."""
 MIN_WON = 3
+MAX_WAYS = 12
+"""Shortest ways forward judged at most when no line offers a plan (the nearest first)."""
 SPELLED = 3
 """A plan's moves named one by one in the answer at most (a longer plan's are counted)."""
 
@@ -169,7 +180,9 @@ class _Hinter:
     def _best(self, moves: list[Plan]) -> Hint:
         """Judge the candidates in every won guess, deal more guesses for a close call, choose."""
         candidates = self._candidates(moves)
-        scores = self.judge(candidates, self.won)
+        if not candidates:
+            return self._none(STUCK, "no way forward seen: every move left only goes round in circles")
+        scores = self.judge(candidates, self.won) or dict.fromkeys(candidates, 0)
         judged = len(self.results)
         for _ in range(CLOSE_ROUNDS):
             close = self._close(candidates, scores)
@@ -251,11 +264,15 @@ class _Hinter:
         return [plan for plan in talon_plans(self.knowledge, self.here) if not self._repeats(plan)]
 
     def _candidates(self, moves: list[Plan]) -> list[Plan]:
-        """Moves that step forward, talon plans some line plays or that are safe, and the lines' own plans."""
+        """Moves that step forward, talon plans some line plays or that are safe, and the lines' own plans.
+
+        When there are none (every line goes back to a position already played), the shortest
+        ways to each step forward in reach: moves that step nowhere would only go round in circles.
+        """
         forward = [plan for plan in moves if self._forward(plan)]
         talon = [plan for plan in self._talon() if self.votes[plan] or self._safe(plan)]
         lines = [plan for plan in self.votes if not self._repeats(plan)]
-        return _unique(forward + talon + lines) or moves
+        return _unique(forward + talon + lines) or ways_forward(self.knowledge, self.here)[:MAX_WAYS]
 
     def _repeats(self, plan: Plan) -> bool:
         return repeats(self.knowledge, self.here, plan, strict=len(plan) > 1)
