@@ -9,6 +9,10 @@ salt, and solves each guess with a node budget, so the answer is deterministic. 
    to its first step forward). The candidates are those plans, every legal move that steps
    forward by itself, and the draws that bring a seen stock card up to play it (when a guess's
    line plays it or the play is safe). A move back to a position already played is never one.
+   When there are none (every line wanders back through a position already played), the
+   candidates are the shortest ways to each step forward in reach (:func:`~solitaire.plans.ways_forward`),
+   so following the hints never turns the stock round for nothing; with none of those either,
+   the hint says it sees no way forward.
 2. Every candidate is judged in every won guess (the same guesses for all): is a win left after
    it? A guess's own plan counts without a search. While plans stay close to the best (within
    one guess plus a quarter of the won guesses: a few guesses cannot tell a 70% plan from a
@@ -181,7 +185,7 @@ class _Hinter:
         """Judge the candidates in every won guess, deal more guesses for a close call, choose."""
         candidates = self._candidates(moves)
         if not candidates:
-            return self._none(STUCK, "no way forward seen: every move left only goes round in circles")
+            return self._none(STUCK, "no way forward seen, every move left only goes round in circles")
         scores = self.judge(candidates, self.won) or dict.fromkeys(candidates, 0)
         judged = len(self.results)
         for _ in range(CLOSE_ROUNDS):

@@ -203,6 +203,15 @@ def test_a_shortest_way_forward_is_still_the_shortest_one_move_later():
     assert ways_forward(knowledge_of(game), game)[0] == nearest[1:]
 
 
+def test_no_hint_when_no_way_forward_is_seen(monkeypatch):
+    game = circling_game()
+    game.play("6-2")  # every line from here goes back through a position already played
+    monkeypatch.setattr("solitaire.hint.ways_forward", lambda knowledge, world: [])
+    hint = hint_for(knowledge_of(game), number=1)
+    assert (hint.move, hint.reason, hint.plan) == (None, "stuck", ())
+    assert hint.why.startswith("no way forward seen") and hint.to_dict()["move"] is None
+
+
 def test_no_hint_once_the_game_is_over():
     game = new_game("draw1", seed=3)
     game.play("end")
