@@ -77,8 +77,6 @@ CLOSE_SHARE = 0.25
 RETRY_FACTOR = 3
 """When under :data:`MIN_WON` guesses are won, new guesses get this many times the nodes (within half the budget)."""
 MIN_WON = 3
-MAX_WAYS = 12
-"""Shortest ways forward judged at most when no line offers a plan (the nearest first)."""
 SPELLED = 3
 """A plan's moves named one by one in the answer at most (a longer plan's are counted)."""
 
@@ -276,7 +274,7 @@ class _Hinter:
         forward = [plan for plan in moves if self._forward(plan)]
         talon = [plan for plan in self._talon() if self.votes[plan] or self._safe(plan)]
         lines = [plan for plan in self.votes if not self._repeats(plan)]
-        return _unique(forward + talon + lines) or ways_forward(self.knowledge, self.here)[:MAX_WAYS]
+        return _unique(forward + talon + lines) or ways_forward(self.knowledge, self.here)
 
     def _repeats(self, plan: Plan) -> bool:
         return repeats(self.knowledge, self.here, plan, strict=len(plan) > 1)

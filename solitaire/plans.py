@@ -28,6 +28,8 @@ MAX_PLAN = 60
 """Moves of a solver's line read at most when looking for its first step forward."""
 WAYS_LOOKED = 1_500
 """Positions :func:`ways_forward` looks at most."""
+WAYS_KEPT = 12
+"""Ways :func:`ways_forward` returns at most (the nearest)."""
 
 
 def progress(game: Game) -> tuple[int, int, int]:
@@ -115,12 +117,12 @@ def talon_plans(knowledge: Knowledge, world: Game) -> list[Plan]:
     return plans
 
 
-def ways_forward(knowledge: Knowledge, world: Game, *, limit: int = WAYS_LOOKED) -> list[Plan]:
+def ways_forward(knowledge: Knowledge, world: Game, *, most: int = WAYS_KEPT, limit: int = WAYS_LOOKED) -> list[Plan]:
     """The shortest plans from ``world`` to the steps forward it can reach, nearest first.
 
     A breadth-first search (each board once, never through a position played in the same pass,
     never ending on a board seen while the player knew as much) that ends a plan at its first
-    step forward and stops after ``limit`` positions. Only a step
+    step forward and stops at ``most`` ways or after ``limit`` positions. Only a step
     forward can show a card, so every move of a plan but its last is the same in every guess.
     A player who follows such a plan gets one move nearer a step forward with every move: the
     rest of it is again a shortest way.
@@ -128,7 +130,7 @@ def ways_forward(knowledge: Knowledge, world: Game, *, limit: int = WAYS_LOOKED)
     before, seen = progress(world), len(world.seen)
     boards, plans, looked = {world.layout_key()}, [], 0
     frontier: deque[tuple[Game, Plan]] = deque([(world, ())])
-    while frontier and looked < limit:
+    while frontier and looked < limit and len(plans) < most:
         game, plan = frontier.popleft()
         for move in game.legal_moves():
             child, path = game.branch(), (*plan, str(move))
@@ -142,4 +144,4 @@ def ways_forward(knowledge: Knowledge, world: Game, *, limit: int = WAYS_LOOKED)
                 frontier.append((child, path))
             elif child.status in (Status.PLAYING, Status.WON):
                 plans.append(path)
-    return plans
+    return plans[:most]
