@@ -26,7 +26,7 @@ Plan = tuple[str, ...]
 
 MAX_PLAN = 60
 """Moves of a solver's line read at most when looking for its first step forward."""
-WAYS_LOOKED = 1_500
+WAYS_LOOKED = 4_000
 """Positions :func:`ways_forward` looks at most."""
 WAYS_KEPT = 12
 """Ways :func:`ways_forward` returns at most (the nearest)."""
