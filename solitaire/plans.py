@@ -128,7 +128,8 @@ def ways_forward(knowledge: Knowledge, world: Game, *, most: int = WAYS_KEPT, li
     rest of it is again a shortest way.
     """
     before, seen = progress(world), len(world.seen)
-    boards, plans, looked = {world.layout_key()}, [], 0
+    boards, looked = {world.layout_key()}, 0
+    plans: list[Plan] = []
     frontier: deque[tuple[Game, Plan]] = deque([(world, ())])
     while frontier and looked < limit and len(plans) < most:
         game, plan = frontier.popleft()
