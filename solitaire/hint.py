@@ -9,10 +9,10 @@ salt, and solves each guess with a node budget, so the answer is deterministic. 
    to its first step forward). The candidates are those plans, every legal move that steps
    forward by itself, and the draws that bring a seen stock card up to play it (when a guess's
    line plays it or the play is safe). A move back to a position already played is never one.
-   When there are none (every line wanders back through a position already played), the
-   candidates are the shortest ways to each step forward in reach (:func:`~solitaire.plans.ways_forward`),
-   so following the hints never turns the stock round for nothing; with none of those either,
-   the hint says it sees no way forward.
+   When there are none (every line wanders back through a position already played) and passes
+   are unlimited, the candidates are the shortest ways to each step forward in reach
+   (:func:`~solitaire.plans.ways_forward`), so following the hints never turns the stock round
+   for nothing; with none of those either, the hint says it sees no way forward.
 2. Every candidate is judged in every won guess (the same guesses for all): is a win left after
    it? A guess's own plan counts without a search. While plans stay close to the best (within
    one guess plus a quarter of the won guesses: a few guesses cannot tell a 70% plan from a
@@ -268,13 +268,18 @@ class _Hinter:
     def _candidates(self, moves: list[Plan]) -> list[Plan]:
         """Moves that step forward, talon plans some line plays or that are safe, and the lines' own plans.
 
-        When there are none (every line goes back to a position already played), the shortest
-        ways to each step forward in reach: moves that step nowhere would only go round in circles.
+        When there are none (every line goes back to a position already played) and the stock
+        can be turned round for good (no pass limit), the shortest ways to each step forward in
+        reach: moves that step nowhere would only go round in circles. With a pass limit, every
+        move (the limit ends any circling).
         """
         forward = [plan for plan in moves if self._forward(plan)]
         talon = [plan for plan in self._talon() if self.votes[plan] or self._safe(plan)]
         lines = [plan for plan in self.votes if not self._repeats(plan)]
-        return _unique(forward + talon + lines) or ways_forward(self.knowledge, self.here)
+        found = _unique(forward + talon + lines)
+        if found or self.here.rules.max_passes is not None:
+            return found or moves
+        return ways_forward(self.knowledge, self.here)
 
     def _repeats(self, plan: Plan) -> bool:
         return repeats(self.knowledge, self.here, plan, strict=len(plan) > 1)
