@@ -4,7 +4,9 @@ A deal counts when ``solve --max-nodes 200000`` proves it winnable (seeds scanne
 ``--start``). The follower plays only the hinted moves (hint numbers 1, 2, ..., salt 0) until the
 game ends, no hint comes or ``--cap`` moves; the greedy player sees only what a player sees and
 plays a foundation move first, then one that turns a face-down card, then waste to pile, else
-draws, never repeating a position. Both cores work (a process pool): say the load when quoting.
+draws, never repeating a position. ``most_visits`` is the most times a game stood at one board
+(in any pass: a game going round in circles shows it). Both cores work (a process pool): say the
+load when quoting.
 
 Run: ``.venv/bin/python benchmarks/bench_hint_quality.py`` (``--deals N`` per variant, ``--workers W``).
 """
@@ -48,6 +50,8 @@ class Outcome:
     """Seconds per hint (the follower only)."""
     repeats: int = 0
     """Moves that led back to a position of the same pass (must stay 0)."""
+    visits: Counter[str] = field(default_factory=Counter)
+    """How often the game stood at each board, in any pass (a game going round in circles shows it)."""
 
 
 def proven(job: tuple[str, int]) -> tuple[str, int, bool]:
@@ -71,6 +75,7 @@ def follow_hints(job: tuple[str, int, int]) -> Outcome:
             outcome.end = f"no hint ({hint.reason})"
             break
         outcome.repeats += _play(game, hint.move)
+        outcome.visits[game.layout_key()] += 1
     return _ended(outcome, game, cap)
 
 
@@ -85,6 +90,7 @@ def play_greedy(job: tuple[str, int, int]) -> Outcome:
             outcome.end = "no move"
             break
         outcome.repeats += _play(game, str(move))
+        outcome.visits[game.layout_key()] += 1
     return _ended(outcome, game, cap)
 
 
@@ -187,18 +193,21 @@ def main() -> None:
         wins = [o.seed for o in results if o.variant == variant and o.player == "hints" and o.end == "won"]
         print(f"  deals the follower won: {wins}")
     repeats = sum(o.repeats for o in results)
+    most = max((max(o.visits.values(), default=0) for o in results), default=0)
     load = os.getloadavg()[0]
     p50, p95 = _percentile(times, 0.5) * 1000, _percentile(times, 0.95) * 1000
     longest = max(times, default=0) * 1000
     print(
         f"{len(times)} hints: p50 {p50:.0f} ms, p95 {p95:.0f} ms, max {longest:.0f} ms; positions repeated "
-        f"{repeats}; {time.perf_counter() - began:.0f} s with {args.workers} workers (load {load:.2f})"
+        f"{repeats}; one board at most {most} times in a game; "
+        f"{time.perf_counter() - began:.0f} s with {args.workers} workers (load {load:.2f})"
     )
     line |= {
         "hints": len(times),
         "hint_p50_ms": round(p50),
         "hint_p95_ms": round(p95),
         "repeats": repeats,
+        "most_visits": most,
     }
     print(" ".join(f"{key}={value}" for key, value in line.items()) + f" load1={load:.2f}")
 

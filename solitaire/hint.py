@@ -9,6 +9,10 @@ salt, and solves each guess with a node budget, so the answer is deterministic. 
    to its first step forward). The candidates are those plans, every legal move that steps
    forward by itself, and the draws that bring a seen stock card up to play it (when a guess's
    line plays it or the play is safe). A move back to a position already played is never one.
+   When there are none (every line wanders back through a position already played) and passes
+   are unlimited, the candidates are the shortest ways to each step forward in reach
+   (:func:`~solitaire.plans.ways_forward`), so following the hints never turns the stock round
+   for nothing; with none of those either, the hint says it sees no way forward.
 2. Every candidate is judged in every won guess (the same guesses for all): is a win left after
    it? A guess's own plan counts without a search. While plans stay close to the best (within
    one guess plus a quarter of the won guesses: a few guesses cannot tell a 70% plan from a
@@ -45,7 +49,16 @@ from typing import Any
 from solitaire.game import Game, Status
 from solitaire.knowledge import Knowledge, guess
 from solitaire.moves import DRAW, MoveKind
-from solitaire.plans import Plan, plan_of_line, play_plan, progress, repeats, steps_forward, talon_plans
+from solitaire.plans import (
+    Plan,
+    plan_of_line,
+    play_plan,
+    progress,
+    repeats,
+    steps_forward,
+    talon_plans,
+    ways_forward,
+)
 from solitaire.shuffle import SplitMix64
 from solitaire.solver import UNWINNABLE, WINNABLE
 from solitaire.solver.position import position_of, solve_position
@@ -169,7 +182,9 @@ class _Hinter:
     def _best(self, moves: list[Plan]) -> Hint:
         """Judge the candidates in every won guess, deal more guesses for a close call, choose."""
         candidates = self._candidates(moves)
-        scores = self.judge(candidates, self.won)
+        if not candidates:
+            return self._none(STUCK, "no way forward seen, every move left only goes round in circles")
+        scores = self.judge(candidates, self.won) or dict.fromkeys(candidates, 0)
         judged = len(self.results)
         for _ in range(CLOSE_ROUNDS):
             close = self._close(candidates, scores)
@@ -251,11 +266,20 @@ class _Hinter:
         return [plan for plan in talon_plans(self.knowledge, self.here) if not self._repeats(plan)]
 
     def _candidates(self, moves: list[Plan]) -> list[Plan]:
-        """Moves that step forward, talon plans some line plays or that are safe, and the lines' own plans."""
+        """Moves that step forward, talon plans some line plays or that are safe, and the lines' own plans.
+
+        When there are none (every line goes back to a position already played) and the stock
+        can be turned round for good (no pass limit), the shortest ways to each step forward in
+        reach: moves that step nowhere would only go round in circles. With a pass limit, every
+        move (the limit ends any circling).
+        """
         forward = [plan for plan in moves if self._forward(plan)]
         talon = [plan for plan in self._talon() if self.votes[plan] or self._safe(plan)]
         lines = [plan for plan in self.votes if not self._repeats(plan)]
-        return _unique(forward + talon + lines) or moves
+        found = _unique(forward + talon + lines)
+        if found or self.here.rules.max_passes is not None:
+            return found or moves
+        return ways_forward(self.knowledge, self.here)
 
     def _repeats(self, plan: Plan) -> bool:
         return repeats(self.knowledge, self.here, plan, strict=len(plan) > 1)

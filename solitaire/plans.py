@@ -13,10 +13,11 @@ showed nothing: suggested only when nothing else is left).
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Sequence
 
 from solitaire.errors import SolitaireError
-from solitaire.game import Game
+from solitaire.game import Game, Status
 from solitaire.knowledge import Knowledge
 from solitaire.moves import DRAW
 
@@ -25,6 +26,10 @@ Plan = tuple[str, ...]
 
 MAX_PLAN = 60
 """Moves of a solver's line read at most when looking for its first step forward."""
+WAYS_LOOKED = 4_000
+"""Positions :func:`ways_forward` looks at most."""
+WAYS_KEPT = 12
+"""Ways :func:`ways_forward` returns at most (the nearest)."""
 
 
 def progress(game: Game) -> tuple[int, int, int]:
@@ -110,3 +115,34 @@ def talon_plans(knowledge: Knowledge, world: Game) -> list[Plan]:
             break
         plans += [("draw",) * draws + (str(move),) for move in game.legal_moves() if move.source == "w"]
     return plans
+
+
+def ways_forward(knowledge: Knowledge, world: Game, *, most: int = WAYS_KEPT, limit: int = WAYS_LOOKED) -> list[Plan]:
+    """The shortest plans from ``world`` to the steps forward it can reach, nearest first.
+
+    A breadth-first search (each board once, never through a position played in the same pass,
+    never ending on a board seen while the player knew as much) that ends a plan at its first
+    step forward and stops at ``most`` ways or after ``limit`` positions. Only a step
+    forward can show a card, so every move of a plan but its last is the same in every guess.
+    A player who follows such a plan gets one move nearer a step forward with every move: the
+    rest of it is again a shortest way.
+    """
+    before, seen = progress(world), len(world.seen)
+    boards, looked = {world.layout_key()}, 0
+    plans: list[Plan] = []
+    frontier: deque[tuple[Game, Plan]] = deque([(world, ())])
+    while frontier and looked < limit and len(plans) < most:
+        game, plan = frontier.popleft()
+        for move in game.legal_moves():
+            child, path = game.branch(), (*plan, str(move))
+            child.push(move)
+            looked += 1
+            forward, key = child.is_over or steps_forward(before, seen, child), child.layout_key()
+            if key in boards or been_here(knowledge, child, strict=forward):
+                continue
+            boards.add(key)
+            if not forward:
+                frontier.append((child, path))
+            elif child.status in (Status.PLAYING, Status.WON):
+                plans.append(path)
+    return plans[:most]

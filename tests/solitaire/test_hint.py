@@ -2,16 +2,18 @@
 
 import io
 import json
+from collections import Counter
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from render.samples import play_greedy
-from solitaire import VARIANTS, GameOverError, format_deck, game_from_json, game_to_json, new_game
+from solitaire import VARIANTS, Game, GameOverError, format_deck, game_from_json, game_to_json, new_game
 from solitaire.cli import main, play_loop
 from solitaire.hint import DEFAULT_SAMPLES, _Hinter, hint_for, hint_seed
 from solitaire.knowledge import knowledge_of
+from solitaire.plans import progress, ways_forward
 from solitaire.view import view_of
 from tests.solitaire.positions import klondike, reshuffle_unseen
 
@@ -149,6 +151,65 @@ def test_following_the_hints_never_repeats_a_position(variant):
         game.play(hint.move)
         assert (game.layout_key(), game.recycles) not in positions
         positions.add((game.layout_key(), game.recycles))
+
+
+CIRCLING = """
+draw draw draw draw draw draw draw draw draw draw w-5 4-5 4-1 draw draw 1-5 6-1 6-7 draw draw draw
+draw draw draw draw draw draw draw w-2 7-2 draw draw draw draw w-f draw draw draw draw draw w-7 3-7
+w-2 draw draw draw w-7 2-7 draw 5-2 draw draw w-7 draw draw draw draw draw draw draw w-3 4-3 draw
+draw w-f 2-3 draw draw draw draw w-2 3-2 7-3 draw draw draw draw draw draw w-5 draw w-f draw draw
+draw w-f 2-f 7-f 7-2 7-2 2-6 2-f 6-2 6-f 3-f 2-f w-2 draw draw w-1 draw draw draw draw draw w-5 draw
+draw draw draw w-7 3-7 3-f 4-2 6-4 6-f draw draw draw draw w-6 5-6 5-6 5-1 2-5 2-f draw w-1 w-1 7-1
+7-f w-6 2-6 2-f
+"""
+"""Deal 73015 of draw 3 as the hints once played it: every card known, 15 home, three in the stock, and winnable.
+
+From here the hints used to turn the stock round for the rest of the game (each solver line went
+back to a position already played, so every move looked as good as a draw).
+"""
+
+
+def circling_game() -> Game:
+    """Deal 73015 of draw 3 after the moves of :data:`CIRCLING`."""
+    game = new_game("draw3", seed=73015)
+    for text in CIRCLING.split():
+        game.play(text)
+    return game
+
+
+def test_following_the_hints_makes_progress_instead_of_turning_the_stock_round():
+    game = circling_game()
+    start, boards = progress(game), Counter([game.layout_key()])
+    for number in range(game.move_count + 1, game.move_count + 41):
+        hint = hint_for(knowledge_of(game), number=number)
+        if hint.move is None:
+            assert hint.reason == "stuck" and "no way forward" in hint.why
+            break
+        game.play(hint.move)
+        boards[game.layout_key()] += 1
+        assert max(boards.values()) <= 2, f"a position came back again after {hint.move} (plan {hint.plan})"
+        if game.is_over:
+            break
+    assert game.status.value == "won" or progress(game) > start
+
+
+def test_a_shortest_way_forward_is_still_the_shortest_one_move_later():
+    game = circling_game()
+    ways = ways_forward(knowledge_of(game), game)
+    assert [len(way) for way in ways] == sorted(len(way) for way in ways)
+    nearest = ways[0]
+    assert len(nearest) == 3 and nearest[-2:] == ("fd-2", "w-2")  # a step aside, a card down, the waste card on it
+    game.play(nearest[0])
+    assert ways_forward(knowledge_of(game), game)[0] == nearest[1:]
+
+
+def test_no_hint_when_no_way_forward_is_seen(monkeypatch):
+    game = circling_game()
+    game.play("6-2")  # every line from here goes back through a position already played
+    monkeypatch.setattr("solitaire.hint.ways_forward", lambda knowledge, world: [])
+    hint = hint_for(knowledge_of(game), number=1)
+    assert (hint.move, hint.reason, hint.plan) == (None, "stuck", ())
+    assert hint.why.startswith("no way forward seen") and hint.to_dict()["move"] is None
 
 
 def test_no_hint_once_the_game_is_over():
