@@ -7,7 +7,10 @@ Both answer privately and act only when the caller confirms with a button; the S
 from __future__ import annotations
 
 import logging
+import re
+import secrets
 from collections.abc import Awaitable, Callable
+from typing import Any, cast
 
 import discord
 from discord import app_commands
@@ -15,6 +18,7 @@ from discord import app_commands
 from bot.errors import fit_reply
 from bot.storage import moderation, privacy
 from cogs.base import SolitaireCogBase
+from cogs.buttons import COG_NAME
 from cogs.competition_commands import NO_PINGS, manager_guild
 from cogs.errors import refusals
 
@@ -24,6 +28,9 @@ CONFIRM_SECONDS = 120.0
 """How long the confirmation buttons wait for a click."""
 NOTHING_CHANGED = "Nothing was changed."
 NOT_ANSWERED = "Nothing was changed: no answer within 2 minutes."
+EXPIRED = "That question has expired (I was restarted since): nothing was changed. Run the command again."
+CONFIRM_ROUTE = r"solc:(?P<nonce>[0-9a-f]{16}):(?P<answer>yes|no)"
+"""The id of a confirmation's buttons: a random nonce per question and the answer."""
 LOG_LINES = 10
 NO_LOG = "Nothing was moderated in this server yet."
 NOT_MODERATOR = "Only members with the **Manage Server** permission can moderate this server's results."
@@ -36,15 +43,27 @@ REASON_LENGTH = 300
 
 
 class Confirmation(discord.ui.View):
-    """Private Confirm and Cancel buttons for one member; ``action`` runs on Confirm and its answer replaces the ask."""
+    """Private Confirm and Cancel buttons for one member; ``action`` runs on Confirm and its answer replaces the ask.
 
-    def __init__(self, asked: discord.Interaction, label: str, action: Callable[[], Awaitable[str]]) -> None:
+    Its buttons' ids name a nonce kept in ``asked_here`` (the cog's, for this run); a click on the buttons of
+    a question asked before a restart is answered by :class:`StaleConfirmation` instead of failing.
+    """
+
+    def __init__(
+        self, asked: discord.Interaction, label: str, action: Callable[[], Awaitable[str]], asked_here: set[str]
+    ) -> None:
         super().__init__(timeout=CONFIRM_SECONDS)
         self.asked = asked
         self.owner_id = asked.user.id
         self.action = action
-        confirm: discord.ui.Button[Confirmation] = discord.ui.Button(label=label, style=discord.ButtonStyle.danger)
-        cancel: discord.ui.Button[Confirmation] = discord.ui.Button(label="Cancel", style=discord.ButtonStyle.secondary)
+        nonce = secrets.token_hex(8)
+        asked_here.add(nonce)
+        confirm: discord.ui.Button[Confirmation] = discord.ui.Button(
+            label=label, style=discord.ButtonStyle.danger, custom_id=f"solc:{nonce}:yes"
+        )
+        cancel: discord.ui.Button[Confirmation] = discord.ui.Button(
+            label="Cancel", style=discord.ButtonStyle.secondary, custom_id=f"solc:{nonce}:no"
+        )
         confirm.callback = self._confirm  # type: ignore[method-assign]
         cancel.callback = self._cancel  # type: ignore[method-assign]
         self.add_item(confirm)
@@ -71,6 +90,30 @@ class Confirmation(discord.ui.View):
         """Change nothing."""
         self.stop()
         await interaction.response.edit_message(content=NOTHING_CHANGED, view=None)
+
+
+class StaleConfirmation(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CONFIRM_ROUTE):
+    """A confirmation button whose question this process never asked (asked before a restart): say it expired."""
+
+    def __init__(self, nonce: str, item: discord.ui.Button[Any]) -> None:
+        super().__init__(item)
+        self.nonce = nonce
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> StaleConfirmation:
+        """Rebuild the button from a clicked id."""
+        button = item if isinstance(item, discord.ui.Button) else discord.ui.Button()
+        button.custom_id = match.string
+        return cls(match["nonce"], button)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Answer a question of an earlier run privately; a question of this run is its live view's to answer."""
+        cog = cast(Any, interaction.client).get_cog(COG_NAME)
+        if isinstance(cog, ModerationCommands) and self.nonce in cog.asked_here:
+            return
+        await interaction.response.edit_message(content=EXPIRED, view=None)
 
 
 def not_now(busy: privacy.StillInPlayError) -> str:
@@ -102,6 +145,18 @@ def log_line(entry: moderation.LogEntry) -> str:
 class ModerationCommands(SolitaireCogBase):
     """``forget-me`` and the ``moderate`` group of ``/solitaire`` (a mixin of :class:`cogs.solitaire.Solitaire`)."""
 
+    asked_here: set[str]
+    """The nonces of the confirmations this run asked (a few a day, kept for the run)."""
+
+    async def load_moderation_commands(self) -> None:
+        """Answer the confirmation buttons of questions asked before a restart."""
+        self.asked_here = set()
+        self.bot.add_dynamic_items(StaleConfirmation)
+
+    async def unload_moderation_commands(self) -> None:
+        """Forget the stale-confirmation answer."""
+        self.bot.remove_dynamic_items(StaleConfirmation)
+
     moderate = app_commands.Group(
         name="moderate",
         description="Moderate this server's results (Manage Server permission)",
@@ -121,7 +176,7 @@ class ModerationCommands(SolitaireCogBase):
             log.info("forgot member %s at their request: %s", user_id, done)
             return forgotten_text(done)
 
-        view = Confirmation(interaction, "Forget me", forget)
+        view = Confirmation(interaction, "Forget me", forget, self.asked_here)
         await interaction.response.send_message(FORGET_ME_ASK, view=view, ephemeral=True)
 
     @moderate.command(name="remove-results", description="Take a member's results off this server's leaderboards")
@@ -160,7 +215,7 @@ class ModerationCommands(SolitaireCogBase):
                 f"Remove every result of {member.mention} from this server's leaderboards, and their race ratings "
                 f"here? Their games stay stored; their places in races and challenges stay. Reason: {reason}"
             )
-            view = Confirmation(interaction, "Remove results", remove)
+            view = Confirmation(interaction, "Remove results", remove, self.asked_here)
             await interaction.response.send_message(
                 fit_reply(ask), view=view, ephemeral=True, allowed_mentions=NO_PINGS
             )

@@ -55,6 +55,7 @@ class Solitaire(
         await self.load_race_commands()
         await self.load_challenge_commands()
         await self.load_habit()
+        await self.load_moderation_commands()
 
     async def cog_unload(self) -> None:
         """Forget the persistent buttons; stop posting the daily announcements."""
@@ -63,6 +64,7 @@ class Solitaire(
         await self.unload_race_commands()
         await self.unload_challenge_commands()
         await self.unload_habit()
+        await self.unload_moderation_commands()
 
 
 async def setup(bot: commands.Bot) -> None:

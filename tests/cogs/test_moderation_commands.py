@@ -8,6 +8,7 @@ import discord
 import pytest
 
 from bot.storage import moderation
+from cogs.moderation_commands import EXPIRED
 from tests.bot.test_privacy import rows_holding
 from tests.cogs.test_way_in import instant_daily
 
@@ -73,6 +74,20 @@ async def test_an_unanswered_ask_closes_after_two_minutes(simcord_env, channel, 
     await simcord_env.advance_time(121)
     assert ask.content == "Nothing was changed: no answer within 2 minutes." and not ask.components
     assert await rows_holding(simcord_env.bot.db, alice.id) == held
+
+
+async def test_a_confirmation_asked_before_a_restart_says_it_expired_and_changes_nothing(
+    simcord_env, channel, alice, make_bot
+):
+    await play_daily(alice, channel)
+    held = await rows_holding(simcord_env.bot.db, alice.id)
+    ask = await private(alice, channel, "solitaire forget-me")
+    await simcord_env.restart_bot(make_bot())
+    clicked = await alice.click(ask, label="Forget me")
+    assert clicked.acknowledged and ask.content == EXPIRED and not ask.components
+    assert await rows_holding(simcord_env.bot.db, alice.id) == held
+    again = await private(alice, channel, "solitaire forget-me")  # a question of this run still works
+    assert (await alice.click(again, label="Cancel")).response.content == "Nothing was changed."
 
 
 async def test_forget_me_waits_for_a_game_in_progress(simcord_env, channel, alice):
