@@ -15,7 +15,8 @@ how many of them were winnable after all (the headroom) and how many unwinnable.
 
 ``--max-nodes N`` gives every deal a budget of N nodes instead of time: results and node counts
 are then the same on every run, so ``us_per_node`` (time over all deals / their nodes) compares
-two versions of the solver that should search alike (run both under ``farm-bench --vs``).
+two versions of the solver that should search alike (run each a few times in turn, e.g. under
+``/usr/bin/time -v``, and compare the medians).
 """
 
 from __future__ import annotations

@@ -30,9 +30,13 @@ def test_no_document_names_an_issue_number(document: Path) -> None:
     assert ISSUE_NUMBER.findall(document.read_text(encoding="utf-8")) == []
 
 
-@pytest.mark.parametrize("document", DOCUMENTS, ids=_ids(DOCUMENTS))
+READ_BY_PEOPLE = sorted([*DOCUMENTS, *(ROOT / "benchmarks").glob("*.py"), *(ROOT / "scripts").glob("*")])
+"""Docs, and the benchmarks and scripts whose usage lines people copy."""
+
+
+@pytest.mark.parametrize("document", READ_BY_PEOPLE, ids=_ids(READ_BY_PEOPLE))
 def test_no_document_names_the_workplace(document: Path) -> None:
-    """Docs name no development machine's tool or path, and say nothing of who ran what."""
+    """Docs, benchmarks and scripts name no development machine's tool or path, nor say who ran what."""
     assert WORKPLACE.findall(document.read_text(encoding="utf-8")) == []
 
 
