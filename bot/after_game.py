@@ -15,6 +15,7 @@ from typing import Literal, TypeVar
 from bot.analysis_words import analysis_text, game_after
 from bot.clicks import MAX_GAME_ID
 from bot.errors import BotError
+from bot.modes import mode_of
 from bot.move_words import move_places
 from bot.render_pool import BoardPicture, draw
 from bot.storage.games import GameRecord
@@ -64,7 +65,7 @@ class ReplayPostedError(BotError):
 
 def hints_allowed(record: GameRecord) -> bool:
     """Whether hints may be taken in this game (casual games only)."""
-    return record.mode == "casual"
+    return mode_of(record.mode).hints
 
 
 def check_hints_allowed(record: GameRecord) -> None:
@@ -86,13 +87,10 @@ def check_after_game(record: GameRecord, what: str, *, over: bool) -> None:
     """
     if record.is_playing:
         raise NotFinishedError()
-    if record.mode == "casual" or over:
+    opens_when = mode_of(record.mode).opens_when
+    if opens_when is None or over:
         return
-    if record.mode == "daily":
-        raise NotYetError(what, "once this server's day is over and every daily of that day is finished")
-    if record.mode == "challenge":
-        raise NotYetError(what, "when the challenge closes")
-    raise NotYetError(what, "when the race ends")
+    raise NotYetError(what, opens_when)
 
 
 def analyze_state(state: str, budget_ms: float = DEFAULT_BUDGET_MS) -> Analysis:

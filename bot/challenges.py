@@ -31,6 +31,7 @@ from bot.background import BackgroundTasks, KeyedLocks
 from bot.competition import deal_from_json, deal_to_json
 from bot.deal_bank import Deal, DealBank
 from bot.errors import BotError
+from bot.modes import CHALLENGE, mode_of
 from bot.ratings import Skill
 from bot.results import entry, rate_results
 from bot.sessions import Clock, FinishSource, Session, SessionManager, Sleep
@@ -425,7 +426,7 @@ class ChallengeService:
         return challenge is not None and EventState("challenge", challenge.status).over
 
     async def _on_game_finished(self, session: Session, record: GameRecord, source: FinishSource) -> None:
-        if record.mode != "challenge":
+        if mode_of(record.mode) is not CHALLENGE:
             return
         challenge_id = self._games.pop(record.id, None) or await challenges_db.challenge_of_game(self.db, record.id)
         if challenge_id is not None:

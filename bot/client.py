@@ -19,6 +19,7 @@ from bot.deal_bank import Deal, DealBank, solve_numbered
 from bot.heavy import Scheduler
 from bot.invite import SCOPES, Permission, invite_lines, required
 from bot.metrics import BotMetrics, Sources
+from bot.modes import CHALLENGE, DAILY, RACE, mode_of
 from bot.race import RaceService
 from bot.render_pool import Pictures
 from bot.sessions import Clock, FinishSource, Session, SessionManager, Sleep
@@ -304,13 +305,14 @@ class SolitaireBot(commands.Bot):
 
     async def competition_over(self, record: GameRecord) -> bool:
         """Whether nobody can still gain from a finished game's deal (after-game gates, see ``bot.after_game``)."""
-        if record.mode == "daily" and record.daily_date is not None:
+        mode = mode_of(record.mode)
+        if mode is DAILY and record.daily_date is not None:
             return await self.daily.day_over(record.guild_id, record.daily_date)
-        if record.mode == "race":
+        if mode is RACE:
             return await self.races.over_for_game(record.id)
-        if record.mode == "challenge":
+        if mode is CHALLENGE:
             return await self.challenges.over_for_game(record.id)
-        return record.mode == "casual"
+        return mode.opens_when is None
 
     def _daily_secret(self) -> str | None:
         secret = self.settings.daily_secret

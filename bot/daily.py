@@ -22,6 +22,7 @@ from bot import competition
 from bot.announcements import Announcement, Announcements, Listener
 from bot.champions import ChampionRoles
 from bot.deal_bank import DealBank
+from bot.modes import DAILY, mode_of
 from bot.reminders import Reminders
 from bot.sessions import Sleep
 from bot.shards import ONE_PROCESS, Ownership
@@ -285,7 +286,7 @@ class DailyService:
     # -- results -----------------------------------------------------------------------------
     async def game_finished(self, record: GameRecord) -> None:
         """Queue a finished daily's public line and post it; post its day's podium too if that day is over."""
-        if record.mode != "daily":
+        if mode_of(record.mode) is not DAILY:
             return
         await competition_db.queue_result(self.db, record.id, self.now())
         async with self._round:

@@ -30,6 +30,7 @@ from typing import Literal
 from bot import errors
 from bot.after_game import check_hints_allowed
 from bot.deal_bank import Deal
+from bot.modes import mode_of
 from bot.storage import ConstraintError, Database, OutcomeUnknownError, StorageError, players
 from bot.storage import games as games_db
 from bot.storage.games import PLAYING, GameRecord, Mode
@@ -884,7 +885,7 @@ class SessionManager:
 
 def credits_clock(record: GameRecord) -> bool:
     """Whether the bot's work on a press is given back to this game's clock (not in races: one start, one end)."""
-    return record.mode != "race"
+    return mode_of(record.mode).credits_clock
 
 
 def _refusal(error: StorageError, what: str) -> errors.NotSavedError:

@@ -10,6 +10,7 @@ from typing import Any
 import discord
 
 from bot.clicks import BoardClick, source_name
+from bot.modes import mode_of
 from bot.pads import ButtonSpec, pad_for
 from bot.render_pool import BoardPicture, Pictures
 from bot.sessions import Session
@@ -113,12 +114,9 @@ def deal_words(record: GameRecord, *, over: bool) -> str:
     A ranked deal's seed is shown only once its game is over; a race board never shows it (the
     race message does, once the race is over), so no racer can pass it on mid-race.
     """
-    if record.mode == "daily":
-        return f"daily {record.daily_date}"
-    if record.mode == "race":
-        return "race deal"
-    if record.mode == "challenge":
-        return "challenge deal"
+    kind = mode_of(record.mode).deal_kind
+    if kind is not None:
+        return f"{kind} {record.daily_date}" if record.daily_date is not None else kind
     if record.practice:
         named = f"deal #{record.deal_number}" if record.deal_number is not None else f"seed `{record.deal_seed}`"
         return f"practice, not ranked: {named}"

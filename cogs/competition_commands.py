@@ -184,8 +184,7 @@ class CompetitionCommands(SolitaireCogBase):
                 caller_id=interaction.user.id,
             )
             embed = discord.Embed(
-                title=f"{competition.variant_title(variant)} · {'daily' if mode == 'daily' else 'casual'} · "
-                + _period_words(board.period, today),
+                title=f"{competition.variant_title(variant)} · {mode} · " + _period_words(board.period, today),
                 description="\n".join(competition.leaderboard_lines(board, interaction.user.id)),
             )
             await interaction.response.send_message(embed=embed, allowed_mentions=NO_PINGS)

@@ -13,6 +13,7 @@ from bot.clicks import AllUp, BoardClick, OfferClick, Play, Select, resolve_clic
 from bot.client import UNEXPECTED
 from bot.deal_bank import SOLVER_VERSION
 from bot.errors import fit_reply
+from bot.modes import mode_of
 from bot.move_words import describe_move
 from bot.rules_text import rules_text
 from bot.sessions import FinishSource, Outcome, Session
@@ -327,7 +328,7 @@ class GameCommands(SolitaireCogBase):
                 self._check_origin(interaction, session, click.custom_id, board=False)
                 if click.action == "resume":
                     await interaction.response.edit_message(content=RESUMED, view=None)
-                    await self.send_board(interaction, session, ephemeral=session.record.mode != "casual")
+                    await self.send_board(interaction, session, ephemeral=mode_of(session.record.mode).private_board)
                     return
                 outcome = await self.sessions.play(session, END)
                 await interaction.response.edit_message(content=_played_text(outcome), view=None)

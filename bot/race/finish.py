@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from bot.announcements import Announcement
+from bot.modes import RACE, mode_of
 from bot.race.model import END_GRACE, STANDINGS_INTERVAL
 from bot.race.standings import RaceStandings, final_standing
 from bot.results import entry, rate_results
@@ -43,7 +44,7 @@ class RaceFinish(RaceStandings):
         next and tries to finish each race it re-arms: a finish started here would race it (and
         :meth:`resume` would then list the race or not depending on which came first).
         """
-        if record.mode != "race" or source == "restart":
+        if mode_of(record.mode) is not RACE or source == "restart":
             return
         race_id = self._games.get(record.id) or await races_db.race_of_game(self.db, record.id)
         if race_id is None:

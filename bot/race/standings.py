@@ -6,6 +6,7 @@ import json
 import logging
 from dataclasses import replace
 
+from bot.modes import RACE, mode_of
 from bot.race.core import RaceCore
 from bot.race.model import STANDINGS_INTERVAL, LiveRace, RaceResult, RaceSnapshot, Standing
 from bot.ratings import Skill
@@ -85,7 +86,7 @@ class RaceStandings(RaceCore):
         return tuple(sorted(rows, key=lambda r: r.place))
 
     def _on_move(self, session: Session) -> None:
-        if session.record.mode == "race" and (race_id := self._games.get(session.id)) is not None:
+        if mode_of(session.record.mode) is RACE and (race_id := self._games.get(session.id)) is not None:
             self._touch(race_id)
 
     def _touch(self, race_id: int) -> None:

@@ -9,6 +9,7 @@ import logging
 from bot import errors
 from bot.competition import deal_from_json, deal_to_json
 from bot.deal_bank import Deal
+from bot.modes import RACE, mode_of
 from bot.race.errors import (
     GameOverLeaveError,
     LobbyClosedError,
@@ -85,7 +86,11 @@ class RaceStart(RaceFinish):
             )
         except errors.ActiveGameError:
             running = self.sessions.active_for(race.guild_id, user_id)
-            if running is not None and running.record.mode == "race" and running.record.started_at == race.start_at:
+            if (
+                running is not None
+                and mode_of(running.record.mode) is RACE
+                and running.record.started_at == race.start_at
+            ):
                 return running  # stored before a restart cut the start short
             log.info("racer %s of race %s has another game running: left out", user_id, race.id)
             return None

@@ -33,6 +33,7 @@ from bot.competition import (
     sql_ranks_before_terms,
     streak,
 )
+from bot.modes import mode_of, sql_modes
 from bot.shards import ONE_PROCESS, Ownership
 from bot.storage import Database, Row, Transaction
 from bot.storage.games import BROKEN, REMOVED, Mode
@@ -44,7 +45,7 @@ wording); a game closed as ``broken`` (V005) is no result, nor one an admin remo
 (``removed``, :mod:`bot.storage.moderation`)."""
 
 _RANK_ORDER = sql_rank_order()
-_EVENT_MODES = "mode IN ('race', 'challenge')"
+_EVENT_MODES = sql_modes(lambda mode: mode.event)
 """The modes whose games belong to a race or a challenge: their scores are public only by its rule."""
 
 
@@ -420,8 +421,8 @@ async def unannounced(
 # -- leaderboards -------------------------------------------------------------------
 def _mode_is(mode: Mode) -> str:
     """Return the mode condition as a literal, so SQLite can use the partial indexes."""
-    if mode not in ("daily", "casual"):
-        raise ValueError(f"unknown mode {mode!r}")
+    if not mode_of(mode).on_boards:
+        raise ValueError(f"no leaderboard for mode {mode!r}")
     return f"mode = '{mode}'"
 
 
@@ -450,7 +451,7 @@ async def leaderboard(
     if days is None:
         top, caller, total = await _all_time(db, guild_id, variant, mode, caller_id, limit)
     else:
-        if mode == "daily":
+        if mode_of(mode).by_daily_date:
             where = "daily_date BETWEEN ? AND ?"
             span: tuple[Any, Any] = (days[0].isoformat(), days[1].isoformat())
         else:

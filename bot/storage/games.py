@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, fields
 from typing import Literal
 
+from bot.modes import DAILY, mode_of
 from bot.storage import ConstraintError, Database, Row, Transaction, Write
 
 Mode = Literal["casual", "daily", "race", "challenge"]
@@ -151,7 +152,7 @@ async def insert_game(db: Database, game: NewGame, *, link: Link | None = None) 
     :raises InLobbyError: a casual game or daily of a member in an open race lobby there.
     :raises LinkRefusedError: ``link`` refused the game.
     """
-    lobby = "0 = 1" if game.mode == "race" else _SEATED_IN_LOBBY
+    lobby = "0 = 1" if mode_of(game.mode).from_lobby else _SEATED_IN_LOBBY
     try:
         async with db.transaction() as tx:
             row = await tx.fetchone(
@@ -191,7 +192,7 @@ async def insert_game(db: Database, game: NewGame, *, link: Link | None = None) 
 async def _played_daily(db: Database, game: NewGame) -> bool:
     """Whether the player already has this daily: asked after a refused insert, so the answer does not
     depend on which unique index a backend checks first (a running daily breaks both)."""
-    if game.mode != "daily":
+    if mode_of(game.mode) is not DAILY:
         return False
     row = await db.fetchone(
         "SELECT 1 FROM games WHERE guild_id = ? AND user_id = ? AND variant = ? AND daily_date = ? AND mode = 'daily'",

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.modes import sql_modes
 from bot.storage import Database
 from bot.storage.competition import FINISHED
 from bot.storage.games import REMOVED
 
-BOARD_MODES = "mode IN ('daily', 'casual')"
+BOARD_MODES = sql_modes(lambda mode: mode.on_boards)
 """The games the leaderboards rank."""
 
 
