@@ -25,15 +25,7 @@ class Standings:
         self._db = db
 
     async def leaderboard(
-        self,
-        *,
-        guild_id: int,
-        variant: str,
-        mode: Mode,
-        period: Period,
-        today: date,
-        timezone: str,
-        caller_id: int,
+        self, guild_id: int, variant: str, mode: Mode, period: Period, *, today: date, timezone: str, caller_id: int
     ) -> Leaderboard:
         """The top 10 of a daily or casual board over ``period`` (days of ``timezone``), and the caller's rank."""
         return await competition_db.leaderboard(
