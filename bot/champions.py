@@ -182,6 +182,10 @@ class ChampionRoles:
         """Make the role changes through ``port`` (``None``: none now; changes wait and are retried)."""
         self.port = port
 
+    async def choose(self, guild_id: int, role_id: int | None, *, podium_after: str) -> None:
+        """Set (or clear) the server's champion role and queue the change of its holders (see ``set_champion_role``)."""
+        await champions_db.set_champion_role(self.db, guild_id, role_id, podium_after=podium_after, now=self.now())
+
     async def compose(self, pending: competition_db.Pending) -> Announcement | None:
         """Work out the change wanted now; ``None`` when the holders are already as wanted."""
         config = await competition_db.guild_config(self.db, pending.guild_id)

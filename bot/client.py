@@ -14,12 +14,17 @@ import yarl
 from discord.ext import commands
 
 from bot.challenges import ChallengeService
+from bot.compete.moderation import Moderation
+from bot.compete.standings import Standings
 from bot.daily import DailyService, Solve
-from bot.deal_bank import Deal, DealBank, solve_numbered
+from bot.deal_bank import SOLVER_VERSION, Deal, DealBank, solve_numbered
+from bot.finished_games import FinishedGames
 from bot.heavy import Scheduler
 from bot.invite import SCOPES, Permission, invite_lines, required
 from bot.metrics import BotMetrics, Sources
 from bot.modes import CHALLENGE, DAILY, RACE, mode_of
+from bot.onboarding import Onboarding
+from bot.preferences import Preferences
 from bot.race import RaceService
 from bot.render_pool import Pictures
 from bot.sessions import Clock, FinishSource, Session, SessionManager, Sleep
@@ -28,6 +33,7 @@ from bot.shards import Ownership
 from bot.startup import cause, run_step, step_failed, sync_step
 from bot.storage import Database, dev_guilds, open_database
 from bot.storage.deadlines import patience
+from bot.storage.deals import StoredDeals
 from bot.storage.games import GameRecord
 from bot.storage.health import database_answers
 from bot.version import version_line
@@ -172,6 +178,11 @@ class SolitaireBot(commands.Bot):
     races: RaceService
     challenges: ChallengeService
     renders: Pictures
+    finished: FinishedGames
+    preferences: Preferences
+    standings: Standings
+    moderation: Moderation
+    onboarding: Onboarding
 
     def __init__(
         self,
@@ -232,6 +243,8 @@ class SolitaireBot(commands.Bot):
         self.deals = self._given_deals or DealBank(
             solve_numbered, variants=VARIANTS, size=self.settings.deal_bank_size, jobs=self.jobs
         )
+        if self.deals.cache is None:
+            self.deals.use_cache(StoredDeals(self.db, SOLVER_VERSION))
         owns = self.ownership.owns
         self.sessions = SessionManager(self.db, now=self.now, sleep=self.sleep)
         self.sessions.add_finish_listener(self._announce_finished)
@@ -260,6 +273,11 @@ class SolitaireBot(commands.Bot):
             announcements=self.daily.announcements,
             ownership=self.ownership,
         )
+        self.finished = FinishedGames(self.db, over=self.competition_over, now=self.now)
+        self.preferences = Preferences(self.db, self.sessions)
+        self.standings = Standings(self.db)
+        self.moderation = Moderation(self.db, now=self.now)
+        self.onboarding = Onboarding(self.db, now=self.now)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         resumed, finished = await self.sessions.resume_all(owns=owns)

@@ -185,6 +185,24 @@ class DailyService:
         """The server's date now."""
         return (await competition_db.guild_config(self.db, guild_id)).clock.date_at(self.moment())
 
+    async def server_config(self, guild_id: int) -> competition_db.GuildConfig:
+        """A server's competition settings (the defaults if it has none)."""
+        return await competition_db.guild_config(self.db, guild_id)
+
+    async def result(self, guild_id: int, user_id: int, variant: str, day: date) -> competition.DailyResult | None:
+        """A member's finished daily of ``day`` and ``variant`` with its rank, or ``None`` (not played, or running)."""
+        return await competition_db.daily_result(self.db, guild_id, user_id, variant, day.isoformat())
+
+    async def set_channel(self, guild_id: int, channel_id: int | None, *, podium_after: str) -> None:
+        """Set (or clear) the competition channel; a first one's podiums begin with the day after ``podium_after``."""
+        await competition_db.set_channel(self.db, guild_id, channel_id, podium_after=podium_after)
+        self.wake()
+
+    async def set_champion_role(self, guild_id: int, role_id: int | None, *, podium_after: str) -> None:
+        """Set (or clear) the champion role, its holders changed with the next round (first podium as above)."""
+        await self.champions.choose(guild_id, role_id, podium_after=podium_after)
+        self.wake()
+
     async def change_zone(self, guild_id: int, zone: str) -> competition.DayClock:
         """Choose the server's time zone (a validated IANA name): it applies from the next day."""
         config = await competition_db.guild_config(self.db, guild_id)

@@ -13,7 +13,7 @@ from bot.competition import DEFAULT_TIMEZONE
 from bot.sessions import Clock
 from bot.storage import Database, StorageError
 from bot.storage.competition import GuildConfig
-from bot.storage.onboarding import CHAMPION_PROBLEM, EVERY_SERVER, SERVER_SETUP, give_note
+from bot.storage.onboarding import CHAMPION_PROBLEM, EVERY_SERVER, FIRST_BOARD, SERVER_SETUP, give_note
 
 log = logging.getLogger(__name__)
 
@@ -91,3 +91,7 @@ class Onboarding:
             return False
         self.remember(note, user_id, guild_id)
         return first
+
+    async def first_board(self, user_id: int) -> bool:
+        """Record the first-board tip as given to ``user_id``; return whether this is their first board."""
+        return await self.first_time(FIRST_BOARD, user_id)

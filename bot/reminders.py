@@ -131,3 +131,11 @@ class Reminders:
             await players_db.refuse_reminders(self.db, reminder.user_id, self.now())
             return Delivery.DECLINED
         return Delivery.POSTED if outcome is DmOutcome.SENT else Delivery.FAILED
+
+    async def take_refusal(self, user_id: int) -> bool:
+        """Whether a closed DM turned the player's reminders off, not told yet; taken, so it is told once."""
+        return await players_db.refusal_waiting(self.db, user_id) and await players_db.take_refusal(self.db, user_id)
+
+    async def restore_refusal(self, user_id: int) -> None:
+        """Put back a refusal whose telling failed (it is told at the player's next command instead)."""
+        await players_db.restore_refusal(self.db, user_id, self.now())

@@ -194,6 +194,10 @@ class SessionManager:
         """The running session of game ``game_id``, or ``None``."""
         return self._sessions.get(game_id)
 
+    async def stored(self, game_id: int) -> GameRecord | None:
+        """Game ``game_id`` as the database holds it (running or finished), or ``None``."""
+        return await games_db.get_game(self.db, game_id)
+
     def active_for(self, guild_id: int, user_id: int) -> Session | None:
         """The player's running session in this guild (0 for DMs), or ``None``."""
         game_id = self._players.get((guild_id, user_id))

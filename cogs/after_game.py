@@ -10,28 +10,16 @@ answers privately with a link to it.
 
 from __future__ import annotations
 
-import contextlib
 import io
 import logging
 
 import discord
 
 from bot import errors
-from bot.after_game import (
-    AfterGameClick,
-    ReplayPostedError,
-    analysis_reply,
-    check_after_game,
-    check_hints_allowed,
-    hint_of,
-    replay_of,
-)
+from bot.after_game import AfterGameClick, analysis_reply, check_hints_allowed, hint_of, replay_of
 from bot.client import UNEXPECTED
 from bot.heavy import Priority
 from bot.move_words import describe_move
-from bot.storage import StorageError
-from bot.storage import games as games_db
-from bot.storage import replays as replays_db
 from bot.storage.games import GameRecord
 from cogs.base import SolitaireCogBase
 from cogs.board import build_board, edit_stored_board
@@ -62,18 +50,8 @@ class AfterGameCommands(SolitaireCogBase):
             log.exception("after-game click %s failed", click)
             await answer_privately(interaction, UNEXPECTED)
 
-    async def _finished_game(self, interaction: discord.Interaction, game_id: int, what: str) -> GameRecord:
-        """The player's own finished game, once nobody can gain from ``what`` any more."""
-        record = await games_db.get_game(self.db, game_id)
-        if record is None:
-            raise errors.UnknownGameError()
-        if record.user_id != interaction.user.id:
-            raise errors.NotYourGameError(record.user_id)
-        check_after_game(record, what, over=await self.bot.competition_over(record))
-        return record
-
     async def _analyze(self, interaction: discord.Interaction, click: AfterGameClick) -> None:
-        record = await self._finished_game(interaction, click.game_id, "Analysis")
+        record = await self.bot.finished.own(click.game_id, interaction.user.id, "Analysis")
         solving = self.bot.jobs.submit(
             analysis_reply,
             record.state,
@@ -88,26 +66,14 @@ class AfterGameCommands(SolitaireCogBase):
         await interaction.edit_original_response(content=reply.text, attachments=[picture])
 
     async def _replay(self, interaction: discord.Interaction, click: AfterGameClick) -> None:
-        record = await self._finished_game(interaction, click.game_id, "The replay")
-        claimed = await replays_db.claim_replay(
-            self.db,
-            record.id,
-            guild_id=interaction.guild_id or 0,
-            channel_id=interaction.channel_id or 0,
-            now=self.bot.now(),
+        record = await self.bot.finished.own(click.game_id, interaction.user.id, "The replay")
+
+        async def post() -> int:
+            return (await self._post_replay(interaction, record)).id
+
+        await self.bot.finished.share_replay(
+            record, guild_id=interaction.guild_id or 0, channel_id=interaction.channel_id or 0, post=post
         )
-        if not claimed:
-            raise ReplayPostedError(await replays_db.shared_replay(self.db, record.id))
-        try:
-            message = await self._post_replay(interaction, record)
-        except BaseException:
-            with contextlib.suppress(StorageError):
-                await replays_db.release_replay(self.db, record.id)
-            raise
-        try:
-            await replays_db.replay_posted(self.db, record.id, message.id)
-        except StorageError as error:  # posted all the same; its claim runs out after replays_db.LEASE
-            log.warning("could not record the replay post of game %s: %s", record.id, error)
 
     async def _post_replay(self, interaction: discord.Interaction, record: GameRecord) -> discord.Message:
         """Draw the replay GIF in a worker and post it in the channel with the score line."""

@@ -13,7 +13,6 @@ from bot.deal_bank import Deal, DealBank
 from bot.onboarding import Onboarding
 from bot.sessions import Session, SessionManager
 from bot.settings import Settings
-from bot.storage import Database
 from bot.storage.games import GameRecord
 from solitaire.variants import Family
 
@@ -27,7 +26,6 @@ class SolitaireCogBase(commands.Cog, ABC, metaclass=CompositeMetaClass):
 
     bot: SolitaireBot
     settings: Settings
-    db: Database
     sessions: SessionManager
     deals: DealBank[Deal]
     daily: DailyService

@@ -1,8 +1,8 @@
 """``/solitaire daily|leaderboard|stats|config`` and the competition's public posts.
 
 A mixin of :class:`cogs.solitaire.Solitaire`: the runtime (deals, rollovers, podiums, retries) is
-:class:`bot.daily.DailyService`, the rules :mod:`bot.competition`, the SQL
-:mod:`bot.storage.competition`; this module only translates commands and posts messages.
+:class:`bot.daily.DailyService`, the rules :mod:`bot.competition`, the boards and stats
+:class:`bot.compete.standings.Standings`; this module only translates commands and posts messages.
 """
 
 from __future__ import annotations
@@ -22,10 +22,7 @@ from bot.champions import champion_role_refusals
 from bot.errors import fit_reply
 from bot.invite import permission_name
 from bot.onboarding import champion_warning
-from bot.stats_card import stats_card
-from bot.storage import champions as champions_db
-from bot.storage import competition as competition_db
-from bot.storage import races as races_db
+from bot.storage.competition import GuildConfig
 from bot.storage.games import GameRecord, Mode
 from cogs.base import SolitaireCogBase
 from cogs.buttons import offer_view
@@ -140,7 +137,7 @@ class CompetitionCommands(SolitaireCogBase):
         self, interaction: discord.Interaction, guild_id: int, variant: str, today: date
     ) -> bool:
         """Answer with the earlier attempt's result and rank if today's daily was played; return whether it was."""
-        result = await competition_db.daily_result(self.db, guild_id, interaction.user.id, variant, today.isoformat())
+        result = await self.daily.result(guild_id, interaction.user.id, variant, today)
         if result is None:
             return False
         await answer_privately(interaction, competition.already_played_line(result, today))
@@ -166,15 +163,14 @@ class CompetitionCommands(SolitaireCogBase):
             guild_id = require_guild(interaction)
             if games == "ratings":
                 note = PERIOD_NOT_FOR_RATINGS if period is not None else ""
-                embed = await rating_board_of(self.db, guild_id, variant, interaction.user.id, note=note)
+                embed = await rating_board_of(self.bot.standings, guild_id, variant, interaction.user.id, note=note)
                 await interaction.response.send_message(embed=embed, allowed_mentions=NO_PINGS)
                 return
-            config = await competition_db.guild_config(self.db, guild_id)
+            config = await self.daily.server_config(guild_id)
             now = self.daily.moment()
             today = config.clock.date_at(now)
             mode: Mode = "casual" if games == "casual" else "daily"
-            board = await competition_db.leaderboard(
-                self.db,
+            board = await self.bot.standings.leaderboard(
                 guild_id=guild_id,
                 variant=variant,
                 mode=mode,
@@ -197,14 +193,13 @@ class CompetitionCommands(SolitaireCogBase):
             guild_id = require_guild(interaction)
             who = member or interaction.user
             today = await self.daily.today(guild_id)
-            found = await competition_db.member_stats(self.db, guild_id, who.id, today)
+            found = await self.bot.standings.member_stats(guild_id, who.id, today)
             lines = (
                 competition.stats_lines(found) if found.games else [f"<@{who.id}> has not finished a game here yet."]
             )
-            rated = await races_db.member_ratings(self.db, guild_id, who.id)
-            lines += race_stats_lines(rated, await races_db.first_places(self.db, guild_id, who.id))
+            lines += race_stats_lines(*await self.bot.standings.member_ratings(guild_id, who.id))
             embed = discord.Embed(title=f"Solitaire stats: {quoted(who.display_name)}", description="\n".join(lines))
-            card = await stats_card(self.db, guild_id, found, name=who.display_name, today=today)
+            card = await self.bot.standings.stats_card(guild_id, found, name=who.display_name, today=today)
             png = await self.bot.renders.render(card)
             alt = fit_reply(describe_stats_card(card), ALT_TEXT_LIMIT)
             embed.set_image(url=f"attachment://{STATS_PICTURE}")
@@ -234,8 +229,7 @@ class CompetitionCommands(SolitaireCogBase):
                 )
                 return
             config, now, yesterday = await self._config_now(guild_id)
-            await competition_db.set_channel(self.db, guild_id, channel.id if channel else None, podium_after=yesterday)
-            self.daily.wake()
+            await self.daily.set_channel(guild_id, channel.id if channel else None, podium_after=yesterday)
             if channel is None:
                 text = "Daily podiums will no longer be posted."
             else:
@@ -243,7 +237,7 @@ class CompetitionCommands(SolitaireCogBase):
                     f"Daily results and podiums will be posted in {channel.mention}: the next podium "
                     f"{_next_podium(config, now)}."
                 )
-            config = await competition_db.guild_config(self.db, guild_id)
+            config = await self.daily.server_config(guild_id)
             await interaction.response.send_message(text + _champion_warning(config), ephemeral=True)
 
     def _missing_permissions(self, interaction: discord.Interaction, channel: discord.TextChannel) -> list[str]:
@@ -279,7 +273,7 @@ class CompetitionCommands(SolitaireCogBase):
                     f"(<t:{rollover}:R>), so everyone keeps today's try and nobody gets a second one; "
                     f"after that the day rolls over at 00:00 {zone}."
                 )
-            config = await competition_db.guild_config(self.db, guild_id)
+            config = await self.daily.server_config(guild_id)
             await interaction.response.send_message(text + config_warnings(config), ephemeral=True)
 
     @config_timezone.autocomplete("timezone")
@@ -300,10 +294,7 @@ class CompetitionCommands(SolitaireCogBase):
                 await answer_privately(interaction, problem)
                 return
             config, now, yesterday = await self._config_now(guild_id)
-            await champions_db.set_champion_role(
-                self.db, guild_id, role.id if role else None, podium_after=yesterday, now=now.timestamp()
-            )
-            self.daily.wake()
+            await self.daily.set_champion_role(guild_id, role.id if role else None, podium_after=yesterday)
             if role is None:
                 text = "No champion role any more: I take it back from the members I gave it to."
             else:
@@ -313,12 +304,12 @@ class CompetitionCommands(SolitaireCogBase):
                     "I never touch members I did not give it to. The winners of the last day with a podium, "
                     "if any, get it now."
                 )
-            config = await competition_db.guild_config(self.db, guild_id)
+            config = await self.daily.server_config(guild_id)
             await interaction.response.send_message(text + _channel_warning(config), ephemeral=True)
 
-    async def _config_now(self, guild_id: int) -> tuple[competition_db.GuildConfig, datetime, str]:
+    async def _config_now(self, guild_id: int) -> tuple[GuildConfig, datetime, str]:
         """The server's settings, the moment, and yesterday (a first podium comes for a day after it)."""
-        config = await competition_db.guild_config(self.db, guild_id)
+        config = await self.daily.server_config(guild_id)
         now = self.daily.moment()
         return config, now, (config.clock.date_at(now) - timedelta(days=1)).isoformat()
 
@@ -367,23 +358,23 @@ def champion_role_problem(interaction: discord.Interaction, role: discord.Role) 
     return f"I can't make {role.mention} the champion role: {'; and '.join(refusals)}. Fix it or choose another role."
 
 
-def _next_podium(config: competition_db.GuildConfig, now: datetime) -> str:
+def _next_podium(config: GuildConfig, now: datetime) -> str:
     """When the next podium is due, in words: once the day ends (a Discord timestamp) and its last daily is over."""
     return f"once the day ends <t:{int(config.clock.next_rollover(now).timestamp())}:R> and its last daily is over"
 
 
-def config_warnings(config: competition_db.GuildConfig) -> str:
+def config_warnings(config: GuildConfig) -> str:
     """The admins' warnings about refused posts and role changes (else nothing)."""
     return _channel_warning(config) + _champion_warning(config)
 
 
-def _champion_warning(config: competition_db.GuildConfig) -> str:
+def _champion_warning(config: GuildConfig) -> str:
     """A warning for the admins when the last change of the champion role failed (else nothing)."""
     warning = champion_warning(config)
     return f"\n{warning}" if warning is not None else ""
 
 
-def _channel_warning(config: competition_db.GuildConfig) -> str:
+def _channel_warning(config: GuildConfig) -> str:
     """A warning for the admins when the competition channel refused the bot's last post (else nothing)."""
     if config.channel_id is None or config.channel_problem is None:
         return ""

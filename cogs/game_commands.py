@@ -11,15 +11,12 @@ from discord import app_commands
 from bot import errors
 from bot.clicks import AllUp, BoardClick, OfferClick, Play, Select, resolve_click
 from bot.client import UNEXPECTED
-from bot.deal_bank import SOLVER_VERSION
 from bot.errors import fit_reply
 from bot.modes import mode_of
 from bot.move_words import describe_move
 from bot.rules_text import rules_text
 from bot.sessions import FinishSource, Outcome, Session
 from bot.storage import StorageError
-from bot.storage import games as games_db
-from bot.storage.deals import StoredDeals
 from bot.storage.games import GameRecord
 from cogs.after_game_buttons import AfterGameButton
 from cogs.base import SolitaireCogBase
@@ -58,8 +55,6 @@ class GameCommands(SolitaireCogBase):
         """Register the persistent buttons and the board refresh of games the clock ends."""
         self.bot.add_dynamic_items(BoardButton, OfferButton, AfterGameButton)
         self.sessions.add_finish_listener(self._refresh_finished_board)
-        if self.deals.cache is None:
-            self.deals.use_cache(StoredDeals(self.db, SOLVER_VERSION))
 
     async def unload_game_commands(self) -> None:
         """Forget the persistent buttons."""
@@ -307,7 +302,7 @@ class GameCommands(SolitaireCogBase):
         A game running in the database but not here (this process dropped a stale copy) is loaded.
         """
         if self.sessions.get(game_id) is None:
-            record = await games_db.get_game(self.db, game_id)
+            record = await self.sessions.stored(game_id)
             if record is None:
                 raise errors.UnknownGameError()
             if record.user_id != user_id:

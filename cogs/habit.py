@@ -19,7 +19,6 @@ from bot import competition
 from bot.champions import RoleChange, RoleFacts, RolePort, ServerRole, Setter
 from bot.reminders import DmOutcome, Reminder
 from bot.storage import StorageError
-from bot.storage import players as players_db
 from cogs.base import SolitaireCogBase
 from cogs.quoting import quoted
 
@@ -117,15 +116,13 @@ class HabitCommands(SolitaireCogBase):
             return
         user_id = interaction.user.id
         try:
-            if not await players_db.refusal_waiting(self.db, user_id) or not await players_db.take_refusal(
-                self.db, user_id
-            ):
+            if not await self.daily.reminders.take_refusal(user_id):
                 return
             try:
                 await interaction.followup.send(REMINDERS_REFUSED, ephemeral=True)
             except discord.HTTPException as error:
                 log.warning("could not tell user %s their reminders are off: %s", user_id, error)
-                await players_db.restore_refusal(self.db, user_id, self.bot.now())
+                await self.daily.reminders.restore_refusal(user_id)
         except StorageError as error:
             log.warning("could not check the reminders of user %s: %s", user_id, error)
 

@@ -22,8 +22,6 @@ from bot.pads import pad_for, targets_of
 from bot.render_pool import BoardPicture
 from bot.rules_text import markdown
 from bot.storage import StorageError
-from bot.storage import competition as competition_db
-from bot.storage.onboarding import FIRST_BOARD
 from bot.version import bot_version
 from cogs.base import SolitaireCogBase
 from cogs.errors import refusals
@@ -165,7 +163,7 @@ class HelpCommands(SolitaireCogBase):
 
     async def first_board_tip(self, user_id: int, family: Family) -> str | None:
         """The tip for the player's first board, once (``None`` for every later board)."""
-        if await self.onboarding.first_time(FIRST_BOARD, user_id):
+        if await self.onboarding.first_board(user_id):
             return pad_for(family).first_tip
         return None
 
@@ -176,7 +174,7 @@ class HelpCommands(SolitaireCogBase):
         if guild_id is None or not interaction.permissions.manage_guild or not interaction.response.is_done():
             return
         try:
-            for note, text in admin_notes(await competition_db.guild_config(self.db, guild_id)):
+            for note, text in admin_notes(await self.daily.server_config(guild_id)):
                 if await self.onboarding.first_time(note, user_id, guild_id):
                     await interaction.followup.send(text, ephemeral=True)
         except (StorageError, discord.HTTPException) as error:

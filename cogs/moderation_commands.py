@@ -1,7 +1,7 @@
 """``/solitaire forget-me`` and ``/solitaire moderate remove-results``: forget a member, remove a cheater's results.
 
-Both answer privately and act only when the caller confirms with a button; the SQL is
-:mod:`bot.storage.privacy` and :mod:`bot.storage.moderation`, the rules are written in docs/admin.md.
+Both answer privately and act only when the caller confirms with a button; the work is
+:class:`bot.compete.moderation.Moderation`'s, the rules are written in docs/admin.md.
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ import discord
 from discord import app_commands
 
 from bot.errors import fit_reply
-from bot.storage import moderation, privacy
+from bot.storage.moderation import LogEntry
+from bot.storage.privacy import Forgotten, StillInPlayError
 from cogs.base import SolitaireCogBase
 from cogs.buttons import COG_NAME
 from cogs.competition_commands import NO_PINGS, manager_guild
@@ -116,25 +117,25 @@ class StaleConfirmation(discord.ui.DynamicItem[discord.ui.Button[Any]], template
         await interaction.response.edit_message(content=EXPIRED, view=None)
 
 
-def not_now(busy: privacy.StillInPlayError) -> str:
+def not_now(busy: StillInPlayError) -> str:
     """The refusal while the member still plays.
 
-    >>> not_now(privacy.StillInPlayError(["a game in progress"]))
+    >>> not_now(StillInPlayError(["a game in progress"]))
     'Not now: you still have a game in progress. Ask again once it is over: nothing was deleted.'
     """
     return f"Not now: you still have {busy}. Ask again once it is over: nothing was deleted."
 
 
-def forgotten_text(done: privacy.Forgotten) -> str:
+def forgotten_text(done: Forgotten) -> str:
     """The answer once a member is forgotten."""
     kept = f" {done.entries} race or challenge place(s) stay, without your name." if done.entries else ""
     return f"Done: I deleted your {done.games} game(s) and everything else I kept about you.{kept}"
 
 
-def log_line(entry: moderation.LogEntry) -> str:
+def log_line(entry: LogEntry) -> str:
     """One moderation action as the log command shows it (a forgotten member shows as such).
 
-    >>> log_line(moderation.LogEntry(1, 7, None, "remove-results", "used a solver", 3, 0.0))
+    >>> log_line(LogEntry(1, 7, None, "remove-results", "used a solver", 3, 0.0))
     '<t:0:d> a forgotten member removed 3 result(s) of <@7>: used a solver'
     """
     by = f"<@{entry.moderator_id}>" if entry.moderator_id is not None else "a forgotten member"
@@ -170,8 +171,8 @@ class ModerationCommands(SolitaireCogBase):
 
         async def forget() -> str:
             try:
-                done = await privacy.forget_member(self.db, user_id)
-            except privacy.StillInPlayError as busy:
+                done = await self.bot.moderation.forget_member(user_id)
+            except StillInPlayError as busy:
                 return not_now(busy)
             log.info("forgot member %s at their request: %s", user_id, done)
             return forgotten_text(done)
@@ -195,8 +196,8 @@ class ModerationCommands(SolitaireCogBase):
             moderator_id = interaction.user.id
 
             async def remove() -> str:
-                removed = await moderation.remove_results(
-                    self.db, guild_id, member.id, moderator_id=moderator_id, reason=reason, now=self.bot.now()
+                removed = await self.bot.moderation.remove_results(
+                    guild_id, member.id, moderator_id=moderator_id, reason=reason
                 )
                 log.info(
                     "server %s: moderator %s removed %s results of member %s: %s",
@@ -227,6 +228,6 @@ class ModerationCommands(SolitaireCogBase):
             guild_id = await manager_guild(interaction, NOT_MODERATOR)
             if guild_id is None:
                 return
-            entries = await moderation.moderation_log(self.db, guild_id, limit=LOG_LINES)
+            entries = await self.bot.moderation.log(guild_id, limit=LOG_LINES)
             text = "\n".join(log_line(entry) for entry in entries) or NO_LOG
             await interaction.response.send_message(fit_reply(text), ephemeral=True, allowed_mentions=NO_PINGS)

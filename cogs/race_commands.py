@@ -17,11 +17,11 @@ from discord import app_commands
 
 from bot.announcements import Announcement, Delivery
 from bot.client import UNEXPECTED
+from bot.compete.standings import Standings
 from bot.competition import format_time, variant_title
 from bot.race import MAX_RACERS, MIN_RACERS, RaceError, RaceResult, RaceSnapshot, Standing
 from bot.ratings import PROVISIONAL_RACES, Skill, rating_change_text
-from bot.storage import Database
-from bot.storage import races as races_db
+from bot.storage.races import RatingRecord
 from cogs.base import SolitaireCogBase
 from cogs.errors import answer_privately, refusals
 from cogs.game_commands import VARIANT_CHOICES
@@ -163,11 +163,10 @@ class RaceCommands(SolitaireCogBase):
             if interaction.guild_id is None:
                 raise NotInServerError()
             if member is not None:
-                rows = await races_db.member_ratings(self.db, interaction.guild_id, member.id)
-                wins = await races_db.first_places(self.db, interaction.guild_id, member.id)
+                rows, wins = await self.bot.standings.member_ratings(interaction.guild_id, member.id)
                 embed = member_ratings_embed(member.id, rows, wins)
             else:
-                embed = await rating_board_of(self.db, interaction.guild_id, variant, interaction.user.id)
+                embed = await rating_board_of(self.bot.standings, interaction.guild_id, variant, interaction.user.id)
             await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
 
     # -- buttons -------------------------------------------------------------------------
@@ -351,14 +350,14 @@ def closed_embed(snapshot: RaceSnapshot) -> discord.Embed:
     )
 
 
-async def rating_board_of(db: Database, guild_id: int, variant: str, caller: int, *, note: str = "") -> discord.Embed:
-    """The rating board of a variant, as ``/solitaire ratings`` and ``leaderboard games: ratings`` show it."""
-    return rating_board_embed(variant, await races_db.rating_board(db, guild_id, variant), caller, note=note)
-
-
-def rating_board_embed(
-    variant: str, board: list[races_db.RatingRecord], caller: int, *, note: str = ""
+async def rating_board_of(
+    standings: Standings, guild_id: int, variant: str, caller: int, *, note: str = ""
 ) -> discord.Embed:
+    """The rating board of a variant, as ``/solitaire ratings`` and ``leaderboard games: ratings`` show it."""
+    return rating_board_embed(variant, await standings.rating_board(guild_id, variant), caller, note=note)
+
+
+def rating_board_embed(variant: str, board: list[RatingRecord], caller: int, *, note: str = "") -> discord.Embed:
     """The best displayed ratings of a server and variant (provisional ones marked), then the caller's rank."""
     ranked = sorted(board, key=lambda r: (-Skill(r.mu, r.sigma, r.races).display, r.user_id))
     lines = []
@@ -379,7 +378,7 @@ def rating_board_embed(
     return embed
 
 
-def member_ratings_embed(user_id: int, rows: list[races_db.RatingRecord], wins: dict[str, int]) -> discord.Embed:
+def member_ratings_embed(user_id: int, rows: list[RatingRecord], wins: dict[str, int]) -> discord.Embed:
     """One member's rating, races and first places per variant."""
     return discord.Embed(
         title="🏁 Race ratings",
@@ -388,7 +387,7 @@ def member_ratings_embed(user_id: int, rows: list[races_db.RatingRecord], wins: 
     )
 
 
-def race_stats_lines(rows: list[races_db.RatingRecord], wins: dict[str, int]) -> list[str]:
+def race_stats_lines(rows: list[RatingRecord], wins: dict[str, int]) -> list[str]:
     """A member's race lines for ``/solitaire stats``: a heading, then rating, races and first places per variant."""
     if not rows:
         return []
@@ -401,5 +400,5 @@ def race_stats_lines(rows: list[races_db.RatingRecord], wins: dict[str, int]) ->
     return lines
 
 
-def _rating_text(row: races_db.RatingRecord) -> str:
+def _rating_text(row: RatingRecord) -> str:
     return Skill(row.mu, row.sigma, row.races).text

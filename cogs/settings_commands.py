@@ -6,7 +6,6 @@ import discord
 from discord import app_commands
 
 from bot.reminders import MIN_STREAK, REMIND_BEFORE
-from bot.storage import players
 from cogs.base import SolitaireCogBase
 from cogs.errors import refusals
 
@@ -62,7 +61,7 @@ class SettingsCommands(SolitaireCogBase):
         async with refusals(interaction):
             user_id = interaction.user.id
             if four_colour is None and reminders is None:
-                current = await players.player_settings(self.db, user_id)
+                current = await self.bot.preferences.of(user_id)
                 text = "\n".join(
                     (
                         four_colour_text(current.four_colour, changed=False),
@@ -73,12 +72,11 @@ class SettingsCommands(SolitaireCogBase):
                 return
             lines = []
             if reminders is not None:
-                await players.set_reminders(self.db, user_id, reminders)
+                await self.bot.preferences.set_reminders(user_id, reminders)
                 lines.append(reminders_text(reminders, changed=True))
             running = []
             if four_colour is not None:
-                await players.set_four_colour(self.db, user_id, four_colour)
-                running = self.sessions.set_four_colour(user_id, four_colour)
+                running = await self.bot.preferences.set_four_colour(user_id, four_colour)
                 lines.insert(0, four_colour_text(four_colour, changed=True))
             await interaction.response.send_message("\n".join(lines), ephemeral=True)
             for session in running:

@@ -7,7 +7,6 @@ from typing import cast
 from discord.ext import commands
 
 from bot.client import SolitaireBot
-from bot.onboarding import Onboarding
 from cogs.after_game import AfterGameCommands
 from cogs.challenge_commands import ChallengeCommands
 from cogs.competition_commands import CompetitionCommands
@@ -38,11 +37,10 @@ class Solitaire(
     def __init__(self, bot: SolitaireBot) -> None:
         self.bot = bot
         self.settings = bot.settings
-        self.db = bot.db
         self.sessions = bot.sessions
         self.deals = bot.deals
         self.daily = bot.daily
-        self.onboarding = Onboarding(bot.db, now=bot.now)
+        self.onboarding = bot.onboarding
         super().__init__()
 
     async def cog_load(self) -> None:
