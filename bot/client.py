@@ -14,12 +14,13 @@ import yarl
 from discord.ext import commands
 
 from bot.challenges import ChallengeService
+from bot.compete.over import CompetitionsOver
 from bot.daily import DailyService, Solve
 from bot.deal_bank import Deal, DealBank, solve_numbered
 from bot.heavy import Scheduler
 from bot.invite import SCOPES, Permission, invite_lines, required
 from bot.metrics import BotMetrics, Sources
-from bot.modes import CHALLENGE, DAILY, RACE, mode_of
+from bot.modes import CHALLENGE, DAILY, RACE
 from bot.race import RaceService
 from bot.render_pool import Pictures
 from bot.sessions import Clock, FinishSource, Session, SessionManager, Sleep
@@ -260,6 +261,13 @@ class SolitaireBot(commands.Bot):
             announcements=self.daily.announcements,
             ownership=self.ownership,
         )
+        self.competitions_over = CompetitionsOver(
+            {
+                DAILY: self.daily.over_for_record,
+                RACE: self.races.events.over_for_record,
+                CHALLENGE: self.challenges.events.over_for_record,
+            }
+        )
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         resumed, finished = await self.sessions.resume_all(owns=owns)
@@ -305,14 +313,7 @@ class SolitaireBot(commands.Bot):
 
     async def competition_over(self, record: GameRecord) -> bool:
         """Whether nobody can still gain from a finished game's deal (after-game gates, see ``bot.after_game``)."""
-        mode = mode_of(record.mode)
-        if mode is DAILY and record.daily_date is not None:
-            return await self.daily.day_over(record.guild_id, record.daily_date)
-        if mode is RACE:
-            return await self.races.over_for_game(record.id)
-        if mode is CHALLENGE:
-            return await self.challenges.over_for_game(record.id)
-        return mode.opens_when is None
+        return await self.competitions_over.over(record)
 
     def _daily_secret(self) -> str | None:
         secret = self.settings.daily_secret
