@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from bot.announcements import Announcements
-from bot.compete.events import GroupEvents
+from bot.compete.events import EventTables, GroupEvents
 from bot.competition import deal_from_json, deal_to_json
 from bot.deal_bank import Deal, DealBank
 from bot.errors import BotError
@@ -43,7 +43,6 @@ from bot.storage import races as races_db
 from bot.storage.challenges import ChallengeRecord, PlayerRecord
 from bot.storage.games import GameRecord
 from bot.storage.races import Rate, Rated
-from bot.visibility import EventKind
 from solitaire import find_variant
 from solitaire.deals import ProvenDeal
 
@@ -191,9 +190,15 @@ class ChallengeService:
     challenge may close, the entries, how the results are stored.
     """
 
-    kind: EventKind = "challenge"
-    open_status = "open"
-    closed_status = "closed"
+    tables = EventTables(
+        "challenge",
+        "open",
+        "closed",
+        challenges_db.get_challenge,
+        UnknownChallengeError,
+        challenges_db.players,
+        challenges_db.challenge_of_game,
+    )
     restarts_wait_for_resume = False
 
     def __init__(
@@ -428,22 +433,6 @@ class ChallengeService:
     async def over_for_game(self, game_id: int) -> bool:
         """Whether the challenge of a challenge game is closed: its deal is public then."""
         return await self.events.over_for_game(game_id)
-
-    async def find(self, event_id: int) -> ChallengeRecord | None:
-        """The stored challenge, or ``None``."""
-        return await challenges_db.get_challenge(self.db, event_id)
-
-    def unknown(self) -> Exception:
-        """The refusal for a challenge that does not exist."""
-        return UnknownChallengeError()
-
-    async def event_of_game(self, game_id: int) -> int | None:
-        """The challenge a game is the attempt of, or ``None``."""
-        return await challenges_db.challenge_of_game(self.db, game_id)
-
-    async def members(self, event_id: int) -> list[PlayerRecord]:
-        """The challenge's named members and its challenger."""
-        return await challenges_db.players(self.db, event_id)
 
     async def may_close(self, event: ChallengeRecord, members: Sequence[PlayerRecord]) -> bool:
         """Whether no more results can come; a challenge never shown (so never played) is cancelled instead."""

@@ -11,7 +11,8 @@ it its rules (composition: nothing here reads the service's own state).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Generic, Protocol, TypeVar
 
 from bot.announcements import Announcement, Announcements
@@ -68,8 +69,9 @@ EventT = TypeVar("EventT", bound=EventRecord)
 MemberT = TypeVar("MemberT", bound=MemberRecord)
 
 
-class EventRules(Protocol[EventT, MemberT]):
-    """What one kind of group event answers for itself; :class:`GroupEvents` runs everything else."""
+@dataclass(frozen=True)
+class EventTables(Generic[EventT, MemberT]):
+    """Where one kind of group event is stored, and the statuses the close reads and writes."""
 
     kind: EventKind
     """Its name: its games' mode, its announcements' kind, its tasks' prefix."""
@@ -77,20 +79,22 @@ class EventRules(Protocol[EventT, MemberT]):
     """The status of an event that may still close (``running`` for a race)."""
     closed_status: str
     """The status a close stores (``finished`` for a race)."""
+    find: Callable[[Database, int], Awaitable[EventT | None]]
+    """The stored event, or ``None``."""
+    unknown: Callable[[], Exception]
+    """The refusal for an event that does not exist."""
+    members: Callable[[Database, int], Awaitable[list[MemberT]]]
+    """The event's members in their stored order."""
+    event_of_game: Callable[[Database, int], Awaitable[int | None]]
+    """The event a game belongs to, or ``None``."""
+
+
+class EventRules(Protocol[EventT, MemberT]):
+    """What one kind of group event answers for itself (the hooks); :class:`GroupEvents` runs everything else."""
+
+    tables: EventTables[EventT, MemberT]
     restarts_wait_for_resume: bool
     """A game ended by a restart is left to the service's resume, which tries to close each event it re-arms."""
-
-    async def find(self, event_id: int) -> EventT | None:
-        """The stored event, or ``None``."""
-
-    def unknown(self) -> Exception:
-        """The refusal for an event that does not exist."""
-
-    async def event_of_game(self, game_id: int) -> int | None:
-        """The stored event a game belongs to, or ``None``."""
-
-    async def members(self, event_id: int) -> Sequence[MemberT]:
-        """The event's members in their stored order."""
 
     async def may_close(self, event: EventT, members: Sequence[MemberT]) -> bool:
         """Whether the event may close now, every game of it being over (it may end it otherwise, under its lock)."""
@@ -111,51 +115,48 @@ class EventRules(Protocol[EventT, MemberT]):
         """What the results post of a closed event shows (its announcement's payload)."""
 
 
+@dataclass(eq=False)
 class GroupEvents(Generic[EventT, MemberT]):
-    """The shared lifecycle: the games of every event, its lock and tasks, what its games' finishes do, one close."""
+    """The shared lifecycle: the games of every event, its lock and tasks, what its games' finishes do, one close.
 
-    def __init__(
-        self,
-        rules: EventRules[EventT, MemberT],
-        db: Database,
-        sessions: SessionManager,
-        announcements: Announcements,
-        *,
-        now: Clock,
-        sleep: Sleep = asyncio.sleep,
-    ) -> None:
-        """Run the events ``rules`` describes: hear their games end on ``sessions``, post via ``announcements``."""
-        self.rules = rules
-        self.db = db
-        self.now = now
-        self.sleep = sleep
-        self.announcements = announcements
-        self.kind = rules.kind
-        self.games: dict[int, int] = {}
-        """The event of each game this process dealt or resumed, by game id (until the game is over)."""
-        self.locks = KeyedLocks()
-        """One lock per event: joins, answers, starts and the close take it."""
-        self.tasks = BackgroundTasks(rules.kind)
-        sessions.add_finish_listener(self._on_game_finished, mode=mode_of(rules.kind))
-        announcements.register(rules.kind, self._compose_results)
+    Built, it hears the finishes of its kind's games on ``sessions`` and composes its results posts.
+    """
+
+    rules: EventRules[EventT, MemberT]
+    db: Database
+    sessions: SessionManager
+    announcements: Announcements
+    now: Clock
+    sleep: Sleep = asyncio.sleep
+    games: dict[int, int] = field(default_factory=dict)
+    """The event of each game this process dealt or resumed, by game id (until the game is over)."""
+    locks: KeyedLocks = field(default_factory=KeyedLocks)
+    """One lock per event: joins, answers, starts and the close take it."""
+
+    def __post_init__(self) -> None:
+        self.tables = self.rules.tables
+        self.kind = self.tables.kind
+        self.tasks = BackgroundTasks(self.kind)
+        self.sessions.add_finish_listener(self._on_game_finished, mode=mode_of(self.kind))
+        self.announcements.register(self.kind, self._compose_results)
 
     async def event(self, event_id: int) -> EventT:
         """The stored event; :raises: the rules' refusal for an unknown one."""
-        event = await self.rules.find(event_id)
+        event = await self.tables.find(self.db, event_id)
         if event is None:
-            raise self.rules.unknown()
+            raise self.tables.unknown()
         return event
 
     async def track(self, event_id: int) -> None:
         """Note the games of an event already dealt (after a restart), so their finishes find it at once."""
-        for member in await self.rules.members(event_id):
+        for member in await self.tables.members(self.db, event_id):
             if member.game_id is not None:
                 self.games[member.game_id] = event_id
 
     async def over_for_game(self, game_id: int) -> bool:
         """Whether the event of one of its games is over: nobody can still gain from its deal or its scores."""
-        event_id = await self.rules.event_of_game(game_id)
-        event = await self.rules.find(event_id) if event_id is not None else None
+        event_id = await self.tables.event_of_game(self.db, game_id)
+        event = await self.tables.find(self.db, event_id) if event_id is not None else None
         return event is not None and EventState(self.kind, event.status).over
 
     async def over_for_record(self, record: GameRecord) -> bool:
@@ -166,7 +167,7 @@ class GroupEvents(Generic[EventT, MemberT]):
         """Note a game of an event ending and close the event if it was the last game running."""
         if source == "restart" and self.rules.restarts_wait_for_resume:
             return
-        event_id = self.games.pop(record.id, None) or await self.rules.event_of_game(record.id)
+        event_id = self.games.pop(record.id, None) or await self.tables.event_of_game(self.db, record.id)
         if event_id is None:
             return
         self.rules.heard(event_id, session, record)
@@ -176,9 +177,9 @@ class GroupEvents(Generic[EventT, MemberT]):
         """Close the event if no more results can come: places, ratings, results post in one write; post once."""
         async with self.locks.lock(event_id):
             event = await self.event(event_id)
-            if event.status != self.rules.open_status:
+            if event.status != self.tables.open_status:
                 return
-            members = await self.rules.members(event_id)
+            members = await self.tables.members(self.db, event_id)
             games = await _finished_games(self.db, members)
             if games is None or not await self.rules.may_close(event, members):
                 return
@@ -203,8 +204,8 @@ class GroupEvents(Generic[EventT, MemberT]):
 
     async def _compose_results(self, pending: Pending) -> Announcement | None:
         """The results post of a closed event, as of now (``None``: no such closed event)."""
-        event = await self.rules.find(int(pending.subject))
-        if event is None or event.status != self.rules.closed_status:
+        event = await self.tables.find(self.db, int(pending.subject))
+        if event is None or event.status != self.tables.closed_status:
             return None
         payload = await self.rules.results(event.id)
         return Announcement(

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
+from bot.compete.events import EventTables
 from bot.placing import Entry
 from bot.race.errors import UnknownRaceError
 from bot.race.model import RaceSnapshot
@@ -14,39 +16,23 @@ from bot.storage import Database
 from bot.storage import races as races_db
 from bot.storage.games import GameRecord
 from bot.storage.races import RaceRecord, RacerRecord, Rate
-from bot.visibility import EventKind
+
+RACES = EventTables(
+    "race", "running", "finished", races_db.get_race, UnknownRaceError, races_db.racers, races_db.race_of_game
+)
+"""Where races are stored: a running race may finish, a finished one has its results."""
 
 
+@dataclass(eq=False)
 class RaceRules:
     """A race closes once every racer's game is over; it places every racer, those who left last."""
 
-    kind: EventKind = "race"
-    open_status = "running"
-    closed_status = "finished"
-    restarts_wait_for_resume = True
+    db: Database
+    standings: RaceStandings
+    now: Clock
+    tables: EventTables[RaceRecord, RacerRecord] = RACES
+    restarts_wait_for_resume: bool = True
     """A race game ended by a restart is left to the resume, which tries to finish each race it re-arms."""
-
-    def __init__(self, db: Database, standings: RaceStandings, *, now: Clock) -> None:
-        """Read and finish races in ``db``; ``standings`` shows them."""
-        self.db = db
-        self.standings = standings
-        self.now = now
-
-    async def find(self, event_id: int) -> RaceRecord | None:
-        """The stored race, or ``None``."""
-        return await races_db.get_race(self.db, event_id)
-
-    def unknown(self) -> Exception:
-        """The refusal for a race that does not exist."""
-        return UnknownRaceError()
-
-    async def event_of_game(self, game_id: int) -> int | None:
-        """The race a game belongs to, or ``None``."""
-        return await races_db.race_of_game(self.db, game_id)
-
-    async def members(self, event_id: int) -> list[RacerRecord]:
-        """The racers in joining order."""
-        return await races_db.racers(self.db, event_id)
 
     async def may_close(self, event: RaceRecord, members: Sequence[RacerRecord]) -> bool:
         """A running race finishes as soon as every racer's game is over."""

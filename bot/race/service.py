@@ -70,11 +70,11 @@ class RaceService:
         self.now = now
         self.sleep = sleep
         self.announcements = announcements or Announcements(db, now=now)
-        self.standings = RaceStandings(db, sessions, now=now, sleep=sleep, publish=publish)
+        self.standings = RaceStandings(db, sessions, now, sleep, publish)
         self.events = GroupEvents(
-            RaceRules(db, self.standings, now=now), db, sessions, self.announcements, now=now, sleep=sleep
+            RaceRules(db, self.standings, now), db, sessions, self.announcements, now=now, sleep=sleep
         )
-        self.starts = RaceStart(db, sessions, deals, self.standings, self.events, now=now, sleep=sleep)
+        self.starts = RaceStart(db, sessions, deals, self.standings, self.events, now, sleep)
         self.publish_count = self.standings.publish_count
         """Standings and results handed to ``publish``, per race (for tests and benchmarks)."""
         self._live = self.standings.live
@@ -199,9 +199,7 @@ class RaceService:
     async def start(self, race_id: int, user_id: int) -> RaceSnapshot:
         """Start a lobby now (host only, two racers or more)."""
         async with self._locks.lock(race_id):
-            race = await self._lobby(race_id)
-            if race.host_id != user_id:
-                raise HostOnlyError("start")
+            race = await self._hosted_lobby(race_id, user_id, "start")
             if len(await races_db.racers(self.db, race_id)) < MIN_RACERS:
                 raise TooFewRacersError()
             await self.starts.start(race)
@@ -210,9 +208,7 @@ class RaceService:
     async def cancel(self, race_id: int, user_id: int) -> RaceSnapshot:
         """Cancel a lobby (host only)."""
         async with self._locks.lock(race_id):
-            race = await self._lobby(race_id)
-            if race.host_id != user_id:
-                raise HostOnlyError("cancel")
+            await self._hosted_lobby(race_id, user_id, "cancel")
             await self._close_lobby(race_id, "cancelled")
         return await self.snapshot(race_id)
 
@@ -312,4 +308,11 @@ class RaceService:
         race = await self._race(race_id)
         if race.status != "lobby":
             raise LobbyClosedError(race.status)
+        return race
+
+    async def _hosted_lobby(self, race_id: int, user_id: int, action: str) -> RaceRecord:
+        """The open lobby, if ``user_id`` hosts it; :raises HostOnlyError: another member asks to ``action`` it."""
+        race = await self._lobby(race_id)
+        if race.host_id != user_id:
+            raise HostOnlyError(action)
         return race

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
 from bot.background import BackgroundTasks
 from bot.race.errors import UnknownRaceError
@@ -30,23 +30,21 @@ async def load_race(db: Database, race_id: int) -> RaceRecord:
     return race
 
 
+@dataclass(eq=False)
 class RaceStandings:
     """The live races of this process: snapshots of their message and the coalesced standings updates."""
 
-    def __init__(
-        self, db: Database, sessions: SessionManager, *, now: Clock, sleep: Sleep, publish: Publisher | None
-    ) -> None:
-        """Read races in ``db`` and their games on ``sessions``; ``publish`` shows the lobby and the standings."""
-        self.db = db
-        self.sessions = sessions
-        self.now = now
-        self.sleep = sleep
-        self.publish = publish
-        self.publish_count: dict[int, int] = {}
-        """Standings and results handed to ``publish``, per race (for tests and benchmarks)."""
-        self.live: dict[int, LiveRace] = {}
-        """Every open race this process runs, by id."""
-        self._tasks = BackgroundTasks("race")
+    db: Database
+    sessions: SessionManager
+    now: Clock
+    sleep: Sleep
+    publish: Publisher | None
+    """Shows the lobby and the live standings on the race message (the cog sets it)."""
+    publish_count: dict[int, int] = field(default_factory=dict)
+    """Standings and results handed to ``publish``, per race (for tests and benchmarks)."""
+    live: dict[int, LiveRace] = field(default_factory=dict)
+    """Every open race this process runs, by id."""
+    _tasks: BackgroundTasks = field(default_factory=lambda: BackgroundTasks("race"))
 
     async def snapshot(self, race_id: int) -> RaceSnapshot:
         """What the race message should show now."""

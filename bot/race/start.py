@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+from dataclasses import dataclass
 
 from bot import errors
 from bot.compete.events import GroupEvents
@@ -31,28 +32,19 @@ from solitaire.deals import ProvenDeal
 log = logging.getLogger(__name__)
 
 
+@dataclass(eq=False)
 class RaceStart:
     """Starts races and runs them to their end, hands racers their boards, and takes racers out of a running race."""
 
-    def __init__(
-        self,
-        db: Database,
-        sessions: SessionManager,
-        deals: DealBank[Deal],
-        standings: RaceStandings,
-        events: GroupEvents[RaceRecord, RacerRecord],
-        *,
-        now: Clock,
-        sleep: Sleep,
-    ) -> None:
-        """Deal from ``deals`` onto ``sessions``; a race's games go into ``events``, its clock into ``standings``."""
-        self.db = db
-        self.sessions = sessions
-        self.deals = deals
-        self.standings = standings
-        self.events = events
-        self.now = now
-        self.sleep = sleep
+    db: Database
+    sessions: SessionManager
+    deals: DealBank[Deal]
+    standings: RaceStandings
+    """Holds the live races (each race's clock is its task there)."""
+    events: GroupEvents[RaceRecord, RacerRecord]
+    """Where a race's games go, and what finishes it at its end."""
+    now: Clock
+    sleep: Sleep
 
     async def start(self, race: RaceRecord) -> None:
         """Deal one private proven deal to every racer on one clock (the caller holds the race's lock).
