@@ -68,7 +68,6 @@ class RaceService:
         self.sessions = sessions
         self.deals = deals
         self.now = now
-        self.sleep = sleep
         self.announcements = announcements or Announcements(db, now=now)
         self.standings = RaceStandings(db, sessions, now, sleep, publish)
         self.events = GroupEvents(
@@ -89,6 +88,15 @@ class RaceService:
     @publish.setter
     def publish(self, publish: Publisher | None) -> None:
         self.standings.publish = publish
+
+    @property
+    def sleep(self) -> Sleep:
+        """How every part of the service waits (the standings throttle, the clocks, the delayed results post)."""
+        return self.standings.sleep
+
+    @sleep.setter
+    def sleep(self, sleep: Sleep) -> None:
+        self.standings.sleep = self.starts.sleep = self.events.sleep = sleep
 
     async def snapshot(self, race_id: int) -> RaceSnapshot:
         """What the race message should show now."""
