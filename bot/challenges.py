@@ -26,25 +26,23 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from bot.announcements import Announcement, Announcements
-from bot.background import BackgroundTasks, KeyedLocks
+from bot.announcements import Announcements
+from bot.compete.events import EventTables, GroupEvents
 from bot.competition import deal_from_json, deal_to_json
 from bot.deal_bank import Deal, DealBank
 from bot.errors import BotError
-from bot.modes import CHALLENGE, mode_of
+from bot.placing import Entry
 from bot.ratings import Skill
-from bot.results import entry, rate_results
-from bot.sessions import Clock, FinishSource, Session, SessionManager, Sleep
+from bot.results import entry
+from bot.sessions import Clock, Session, SessionManager, Sleep
 from bot.shards import ONE_PROCESS, Ownership
 from bot.storage import Database, Transaction
 from bot.storage import challenges as challenges_db
 from bot.storage import games as games_db
 from bot.storage import races as races_db
 from bot.storage.challenges import ChallengeRecord, PlayerRecord
-from bot.storage.competition import Pending
 from bot.storage.games import GameRecord
 from bot.storage.races import Rate, Rated
-from bot.visibility import EventState
 from solitaire import find_variant
 from solitaire.deals import ProvenDeal
 
@@ -186,7 +184,22 @@ Publisher = Callable[[ChallengeSnapshot], Awaitable[None]]
 
 
 class ChallengeService:
-    """Opens challenges, takes answers and attempts, closes them once and posts their results."""
+    """Opens challenges, takes answers and attempts; closes them once and posts their results (:class:`GroupEvents`).
+
+    It answers the group-event hooks itself (:class:`~bot.compete.events.EventRules`): who plays, when a
+    challenge may close, the entries, how the results are stored.
+    """
+
+    tables = EventTables(
+        "challenge",
+        "open",
+        "closed",
+        challenges_db.get_challenge,
+        UnknownChallengeError,
+        challenges_db.players,
+        challenges_db.challenge_of_game,
+    )
+    restarts_wait_for_resume = False
 
     def __init__(
         self,
@@ -209,17 +222,15 @@ class ChallengeService:
         self.announcements = announcements or Announcements(db, now=now)
         self.publish = publish
         self.ownership = ownership
-        self._games: dict[int, int] = {}
-        self._locks = KeyedLocks()
+        self.events = GroupEvents(self, db, sessions, self.announcements, now=now, sleep=sleep)
+        self._games = self.events.games
+        self._locks = self.events.locks
         self._opening: dict[tuple[int, int], int] = {}
         """Challenges each member (server, member) is opening right now: they count against the cap."""
         self._deadlines: dict[int, asyncio.Task[None]] = {}
         self._updates: dict[int, asyncio.Task[None]] = {}
         self._dirty: set[int] = set()
         self._last_update: dict[int, float] = {}
-        self._tasks = BackgroundTasks("challenge")
-        sessions.add_finish_listener(self._on_game_finished)
-        self.announcements.register("challenge", self._compose_results)
 
     # -- opening ---------------------------------------------------------------------------
     async def open(
@@ -418,68 +429,53 @@ class ChallengeService:
             provisional=Skill(0.0, 0.0, races).provisional,
         )
 
-    # -- closing ---------------------------------------------------------------------------
+    # -- closing (the hooks of the shared close) ------------------------------------------------
     async def over_for_game(self, game_id: int) -> bool:
         """Whether the challenge of a challenge game is closed: its deal is public then."""
-        challenge_id = await challenges_db.challenge_of_game(self.db, game_id)
-        challenge = await challenges_db.get_challenge(self.db, challenge_id) if challenge_id is not None else None
-        return challenge is not None and EventState("challenge", challenge.status).over
+        return await self.events.over_for_game(game_id)
 
-    async def _on_game_finished(self, session: Session, record: GameRecord, source: FinishSource) -> None:
-        if mode_of(record.mode) is not CHALLENGE:
-            return
-        challenge_id = self._games.pop(record.id, None) or await challenges_db.challenge_of_game(self.db, record.id)
-        if challenge_id is not None:
-            self._touch(challenge_id)
-            self._tasks.spawn(self._try_close(challenge_id), f"challenge-close-{challenge_id}")
+    async def may_close(self, event: ChallengeRecord, members: Sequence[PlayerRecord]) -> bool:
+        """Whether no more results can come; a challenge never shown (so never played) is cancelled instead."""
+        if self.now() < event.deadline and any(
+            player.answer == "invited" or (player.in_it and player.game_id is None) for player in members
+        ):
+            return False  # someone may still answer or play
+        if event.message_id is None:  # never shown, so never played: nothing to post
+            await self.cancel(event.id)
+            return False
+        return True
+
+    def entries(self, members: Sequence[PlayerRecord], games: dict[int, GameRecord]) -> list[Entry]:
+        """Those who played, as the placing rules read them."""
+        return [entry(user, record) for user, record in games.items()]
+
+    async def store(self, event: ChallengeRecord, rate: Rate) -> bool:
+        """Close the challenge with its places and ratings (places alone, scores shown as they came) and its post."""
+        rate = _places_only(rate) if event.show_scores else rate
+        return await challenges_db.close_challenge(self.db, event.id, now=self.now(), rate=rate)
+
+    def heard(self, event_id: int, session: Session, record: GameRecord) -> None:
+        """An attempt ended: the message shows it."""
+        self._touch(event_id)
+
+    def closed(self, event_id: int) -> float:
+        """Forget the closed challenge's timers; its results post goes at once."""
+        self._forget(event_id)
+        return 0.0
+
+    async def results(self, event_id: int) -> ChallengeSnapshot:
+        """The closed challenge's results post."""
+        return await self.snapshot(event_id)
 
     async def _try_close(self, challenge_id: int) -> None:
-        """Close the challenge if no more results can come: places, ratings and the results post, in one write."""
-        async with self._locks.lock(challenge_id):
-            challenge = await self._challenge(challenge_id)
-            if challenge.status != "open":
-                return
-            players = await challenges_db.players(self.db, challenge_id)
-            games: dict[int, GameRecord] = {}
-            for player in players:
-                record = await games_db.get_game(self.db, player.game_id) if player.game_id is not None else None
-                if record is not None:
-                    if record.is_playing:
-                        return  # an attempt is running: it ends within its five minutes
-                    games[player.user_id] = record
-            if self.now() < challenge.deadline and any(
-                player.answer == "invited" or (player.in_it and player.game_id is None) for player in players
-            ):
-                return  # someone may still answer or play
-            if challenge.message_id is None:  # never shown, so never played: nothing to post
-                await self.cancel(challenge_id)
-                return
-            entries = [entry(user, record) for user, record in games.items()]
-            rate = await rate_results(
-                self.db, guild_id=challenge.guild_id, variant=challenge.variant, entries=entries, now=self.now()
-            )
-            if challenge.show_scores:
-                rate = _places_only(rate)
-            closed = await challenges_db.close_challenge(self.db, challenge_id, now=self.now(), rate=rate)
-        if closed:
-            self._forget(challenge_id)
-            await self.announcements.deliver_due()
-            self.announcements.queued()  # the delivering loop looks again (a failed post's retry is due later)
-
-    async def _compose_results(self, pending: Pending) -> Announcement | None:
-        """The results post of a closed challenge, as of now (``None``: no such closed challenge)."""
-        challenge = await challenges_db.get_challenge(self.db, int(pending.subject))
-        if challenge is None or challenge.status != "closed":
-            return None
-        snapshot = await self.snapshot(challenge.id)
-        return Announcement(
-            challenge.guild_id, challenge.channel_id, "challenge", "", False, subject=pending.subject, payload=snapshot
-        )
+        await self.events.try_close(challenge_id)
 
     # -- timers, updates, restarts -----------------------------------------------------------------
     def _arm(self, challenge: ChallengeRecord) -> None:
         """Close the challenge at its deadline (once the attempts running then end)."""
-        self._deadlines[challenge.id] = self._tasks.spawn(self._at_deadline(challenge), f"challenge-{challenge.id}")
+        self._deadlines[challenge.id] = self.events.tasks.spawn(
+            self._at_deadline(challenge), f"challenge-{challenge.id}"
+        )
 
     async def _at_deadline(self, challenge: ChallengeRecord) -> None:
         while (remaining := challenge.deadline - self.now()) > 0:
@@ -493,9 +489,7 @@ class ChallengeService:
         for challenge in await challenges_db.open_challenges(self.db):
             if challenge.id in self._deadlines or not owns(challenge.guild_id):
                 continue
-            for player in await challenges_db.players(self.db, challenge.id):
-                if player.game_id is not None:
-                    self._games[player.game_id] = challenge.id
+            await self.events.track(challenge.id)
             self._arm(challenge)
             resumed.append(challenge.id)
             await self._try_close(challenge.id)
@@ -506,7 +500,7 @@ class ChallengeService:
         self._dirty.add(challenge_id)
         task = self._updates.get(challenge_id)
         if task is None or task.done():
-            self._updates[challenge_id] = self._tasks.spawn(
+            self._updates[challenge_id] = self.events.tasks.spawn(
                 self._update(challenge_id), f"challenge-update-{challenge_id}"
             )
 
@@ -526,13 +520,13 @@ class ChallengeService:
 
     async def close(self) -> None:
         """Stop every timer (challenges stay stored, to resume at the next start)."""
-        await self._tasks.cancel_all()
+        await self.events.stop()
         self._deadlines.clear()
         self._updates.clear()
 
     async def settle(self) -> None:
         """Wait for the closes already under way (tests)."""
-        await self._tasks.settle("challenge-close")
+        await self.events.settle()
 
     # -- helpers -------------------------------------------------------------------------------
     def _forget(self, challenge_id: int) -> None:
@@ -544,10 +538,7 @@ class ChallengeService:
         self._last_update.pop(challenge_id, None)
 
     async def _challenge(self, challenge_id: int) -> ChallengeRecord:
-        challenge = await challenges_db.get_challenge(self.db, challenge_id)
-        if challenge is None:
-            raise UnknownChallengeError()
-        return challenge
+        return await self.events.event(challenge_id)
 
     async def _player(self, challenge_id: int, user_id: int) -> PlayerRecord:
         for player in await challenges_db.players(self.db, challenge_id):

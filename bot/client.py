@@ -15,6 +15,7 @@ from discord.ext import commands
 
 from bot.challenges import ChallengeService
 from bot.compete.moderation import Moderation
+from bot.compete.over import CompetitionsOver
 from bot.compete.standings import Standings
 from bot.daily import DailyService, Solve
 from bot.deal_bank import SOLVER_VERSION, Deal, DealBank, solve_numbered
@@ -22,7 +23,7 @@ from bot.finished_games import FinishedGames
 from bot.heavy import Scheduler
 from bot.invite import SCOPES, Permission, invite_lines, required
 from bot.metrics import BotMetrics, Sources
-from bot.modes import CHALLENGE, DAILY, RACE, mode_of
+from bot.modes import CHALLENGE, DAILY, RACE
 from bot.onboarding import Onboarding
 from bot.preferences import Preferences
 from bot.race import RaceService
@@ -273,6 +274,13 @@ class SolitaireBot(commands.Bot):
             announcements=self.daily.announcements,
             ownership=self.ownership,
         )
+        self.competitions_over = CompetitionsOver(
+            {
+                DAILY: self.daily.over_for_record,
+                RACE: self.races.events.over_for_record,
+                CHALLENGE: self.challenges.events.over_for_record,
+            }
+        )
         self.finished = FinishedGames(self.db, over=self.competition_over, now=self.now)
         self.preferences = Preferences(self.db, self.sessions)
         self.standings = Standings(self.db)
@@ -323,14 +331,7 @@ class SolitaireBot(commands.Bot):
 
     async def competition_over(self, record: GameRecord) -> bool:
         """Whether nobody can still gain from a finished game's deal (after-game gates, see ``bot.after_game``)."""
-        mode = mode_of(record.mode)
-        if mode is DAILY and record.daily_date is not None:
-            return await self.daily.day_over(record.guild_id, record.daily_date)
-        if mode is RACE:
-            return await self.races.over_for_game(record.id)
-        if mode is CHALLENGE:
-            return await self.challenges.over_for_game(record.id)
-        return mode.opens_when is None
+        return await self.competitions_over.over(record)
 
     def _daily_secret(self) -> str | None:
         secret = self.settings.daily_secret

@@ -402,6 +402,10 @@ class DailyService:
         config = await competition_db.guild_config(self.db, guild_id)
         return await self._day_over(config, daily_date, config.clock.date_at(self.moment()))
 
+    async def over_for_record(self, record: GameRecord) -> bool:
+        """Whether the day of a finished daily game is over (its deal is public then)."""
+        return record.daily_date is not None and await self.day_over(record.guild_id, record.daily_date)
+
     async def _day_over(self, config: competition_db.GuildConfig, daily_date: str, today: date) -> bool:
         """Whether no more results can come for ``daily_date`` (so a rank is final)."""
         if daily_date >= today.isoformat():

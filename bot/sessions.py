@@ -30,7 +30,7 @@ from typing import Literal
 from bot import errors
 from bot.after_game import check_hints_allowed
 from bot.deal_bank import Deal
-from bot.modes import mode_of
+from bot.modes import GameMode, mode_of
 from bot.storage import ConstraintError, Database, OutcomeUnknownError, StorageError, players
 from bot.storage import games as games_db
 from bot.storage.games import PLAYING, GameRecord, Mode
@@ -172,23 +172,23 @@ class SessionManager:
         self.sleep = sleep
         self._sessions: dict[int, Session] = {}
         self._players: dict[tuple[int, int], int] = {}
-        self._listeners: list[FinishListener] = []
+        self._listeners: list[tuple[GameMode | None, FinishListener]] = []
         self._starting: dict[tuple[int, int], str] = {}
         """Members with an action under way in a server (:meth:`hold`): ``"start"`` or another action."""
         self._recent_starts: dict[int, deque[float]] = {}
         self._noticed: set[tuple[int, int]] = set()
         """Players with a notice waiting (loaded by :meth:`resume_all`, kept as notices come and go)."""
-        self._move_listeners: list[MoveListener] = []
+        self._move_listeners: list[tuple[GameMode | None, MoveListener]] = []
         self._closed = False
 
     # -- lookups -------------------------------------------------------------------
-    def add_finish_listener(self, listener: FinishListener) -> None:
-        """Call ``listener(session, record, source)`` after each game's result is stored."""
-        self._listeners.append(listener)
+    def add_finish_listener(self, listener: FinishListener, *, mode: GameMode | None = None) -> None:
+        """Call ``listener(session, record, source)`` once a game's result is stored (of ``mode`` only, if given)."""
+        self._listeners.append((mode, listener))
 
-    def add_move_listener(self, listener: MoveListener) -> None:
-        """Call ``listener(session)`` after each accepted command is saved (it must not block)."""
-        self._move_listeners.append(listener)
+    def add_move_listener(self, listener: MoveListener, *, mode: GameMode | None = None) -> None:
+        """Call ``listener(session)`` after each accepted command is saved (of ``mode`` only, if given; no blocking)."""
+        self._move_listeners.append((mode, listener))
 
     def get(self, game_id: int) -> Session | None:
         """The running session of game ``game_id``, or ``None``."""
@@ -495,8 +495,10 @@ class SessionManager:
         if expired is not None:
             await self._announce(session, expired, "clock")
             raise errors.TimeUpError()
-        for listener in self._move_listeners:
-            listener(session)
+        mode = mode_of(session.record.mode)
+        for wanted, listener in self._move_listeners:
+            if wanted is None or wanted is mode:
+                listener(session)
         if outcome.finished is not None:
             await self._announce(session, outcome.finished, "command")
         return outcome
@@ -724,7 +726,10 @@ class SessionManager:
         return record
 
     async def _announce(self, session: Session, record: GameRecord, source: FinishSource) -> None:
-        for listener in list(self._listeners):
+        mode = mode_of(record.mode)
+        for wanted, listener in list(self._listeners):
+            if wanted is not None and wanted is not mode:
+                continue
             try:
                 await listener(session, record, source)
             except Exception:

@@ -1,1 +1,1 @@
-"""Competing: the services of the daily, races, challenges, their boards and stats, and moderating their results."""
+"""Competing: the daily, races and challenges (one group-event lifecycle), their boards, stats and moderation."""

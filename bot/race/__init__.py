@@ -8,10 +8,10 @@ decides when a race starts and ends, ranks the racers as the dailies do, updates
 ratings once (claimed in the database) and hands what the public race message should
 show to ``publish``: at most one standings update per race every :data:`STANDINGS_INTERVAL`.
 
-The parts, each built on the one before: :mod:`~bot.race.core` (state and helpers),
-:mod:`~bot.race.standings` (what the message shows), :mod:`~bot.race.finish` (the end, places,
-ratings, results), :mod:`~bot.race.start` (the common start), :mod:`~bot.race.lobby` (lobbies)
-and :mod:`~bot.race.service` (the service, and resuming races after a restart).
+The service is composed of parts, none built on another: :mod:`~bot.race.standings` (what the message
+shows), :mod:`~bot.race.start` (the common start, boards, the clock to the end) and :mod:`~bot.race.finish`
+(the race's hooks of the close it shares with challenges, :mod:`bot.compete.events`); :mod:`~bot.race.service`
+holds the lobbies and resumes races after a restart.
 """
 
 from bot.race.errors import (

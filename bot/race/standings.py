@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
-from bot.modes import RACE, mode_of
-from bot.race.core import RaceCore
-from bot.race.model import STANDINGS_INTERVAL, LiveRace, RaceResult, RaceSnapshot, Standing
+from bot.background import BackgroundTasks
+from bot.race.errors import UnknownRaceError
+from bot.race.model import STANDINGS_INTERVAL, LiveRace, Publisher, RaceResult, RaceSnapshot, Standing
 from bot.ratings import Skill
-from bot.sessions import Session
+from bot.sessions import Clock, Session, SessionManager, Sleep
+from bot.storage import Database
 from bot.storage import games as games_db
 from bot.storage import races as races_db
 from bot.storage.games import GameRecord
@@ -20,12 +22,33 @@ from solitaire import Game, game_from_json
 log = logging.getLogger(__name__)
 
 
-class RaceStandings(RaceCore):
-    """Snapshots of a race and the coalesced standings updates."""
+async def load_race(db: Database, race_id: int) -> RaceRecord:
+    """The stored race; :raises UnknownRaceError: there is none."""
+    race = await races_db.get_race(db, race_id)
+    if race is None:
+        raise UnknownRaceError()
+    return race
+
+
+@dataclass(eq=False)
+class RaceStandings:
+    """The live races of this process: snapshots of their message and the coalesced standings updates."""
+
+    db: Database
+    sessions: SessionManager
+    now: Clock
+    sleep: Sleep
+    publish: Publisher | None
+    """Shows the lobby and the live standings on the race message (the cog sets it)."""
+    publish_count: dict[int, int] = field(default_factory=dict)
+    """Standings and results handed to ``publish``, per race (for tests and benchmarks)."""
+    live: dict[int, LiveRace] = field(default_factory=dict)
+    """Every open race this process runs, by id."""
+    _tasks: BackgroundTasks = field(default_factory=lambda: BackgroundTasks("race"))
 
     async def snapshot(self, race_id: int) -> RaceSnapshot:
         """What the race message should show now."""
-        race = await self._race(race_id)
+        race = await load_race(self.db, race_id)
         members = await races_db.racers(self.db, race_id)
         ids = tuple(r.user_id for r in members)
         if race.status == "running":
@@ -35,7 +58,7 @@ class RaceStandings(RaceCore):
         return RaceSnapshot(race, ids)
 
     async def _standings(self, race: RaceRecord, members: list[RacerRecord]) -> tuple[Standing, ...]:
-        live = self._live.get(race.id)
+        live = self.live.get(race.id)
         finals = live.finals if live is not None else {}
         waiting = race.start_at is not None and self.now() < race.start_at
         rows = []
@@ -85,13 +108,31 @@ class RaceStandings(RaceCore):
             )
         return tuple(sorted(rows, key=lambda r: r.place))
 
-    def _on_move(self, session: Session) -> None:
-        if mode_of(session.record.mode) is RACE and (race_id := self._games.get(session.id)) is not None:
-            self._touch(race_id)
+    def note_final(self, race_id: int, session: Session, record: GameRecord) -> None:
+        """Note a racer's final line (their game just finished) and update the standings."""
+        live = self.live.get(race_id)
+        if live is not None:
+            live.finals[record.id] = final_standing(record.user_id, record, session.game)
+            self.touch(race_id)
 
-    def _touch(self, race_id: int) -> None:
+    def forget(self, race_id: int) -> float:
+        """Stop updating a finished race; return how long its results post waits (the interval after the last edit)."""
+        live = self.live.pop(race_id, None)
+        if live is None:
+            return 0.0
+        for task in (live.task, live.flush):
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
+        return live.last_publish + STANDINGS_INTERVAL - self.now() if live.last_publish is not None else 0.0
+
+    async def stop(self) -> None:
+        """Stop every standings update and forget the live races (they stay stored)."""
+        await self._tasks.cancel_all()
+        self.live.clear()
+
+    def touch(self, race_id: int) -> None:
         """Note that the standings changed: update them now, or as soon as the interval allows (coalesced)."""
-        live = self._live.get(race_id)
+        live = self.live.get(race_id)
         if live is None:
             return
         live.dirty = True
@@ -99,24 +140,24 @@ class RaceStandings(RaceCore):
             live.flush = self._tasks.spawn(self._flush(race_id), f"race-standings-{race_id}")
 
     async def _flush(self, race_id: int) -> None:
-        live = self._live.get(race_id)
-        while live is not None and live.dirty and race_id in self._live:
+        live = self.live.get(race_id)
+        while live is not None and live.dirty and race_id in self.live:
             if live.last_publish is not None and (wait := live.last_publish + STANDINGS_INTERVAL - self.now()) > 0:
                 await self.sleep(wait)
             live.dirty = False
             await self._publish_standings(race_id)
 
     async def _publish_standings(self, race_id: int) -> None:
-        live = self._live.get(race_id)
+        live = self.live.get(race_id)
         if live is None or live.race.status != "running":
             return
         snapshot = await self.snapshot(race_id)
         if snapshot.standings == live.shown:
             return
         live.shown = snapshot.standings
-        await self._publish(live, snapshot)
+        await self.show(live, snapshot)
 
-    async def _publish(self, live: LiveRace, snapshot: RaceSnapshot) -> None:
+    async def show(self, live: LiveRace, snapshot: RaceSnapshot) -> None:
         """Hand a snapshot to the publisher, never sooner than the interval after the previous one."""
         while live.last_publish is not None and (wait := live.last_publish + STANDINGS_INTERVAL - self.now()) > 0:
             await self.sleep(wait)

@@ -1,14 +1,16 @@
-"""The start of a race: one proven deal for every racer on one clock; boards and leaving mid-race."""
+"""The start of a race: one proven deal for every racer on one clock, to its end; boards and leaving mid-race."""
 
 from __future__ import annotations
 
 import contextlib
 import json
 import logging
+from dataclasses import dataclass
 
 from bot import errors
+from bot.compete.events import GroupEvents
 from bot.competition import deal_from_json, deal_to_json
-from bot.deal_bank import Deal
+from bot.deal_bank import Deal, DealBank
 from bot.modes import RACE, mode_of
 from bot.race.errors import (
     GameOverLeaveError,
@@ -18,21 +20,33 @@ from bot.race.errors import (
     NotStartedYetError,
     RaceOverError,
 )
-from bot.race.finish import RaceFinish
-from bot.race.model import COUNTDOWN_SECONDS, LiveRace
-from bot.sessions import Session
+from bot.race.model import COUNTDOWN_SECONDS, END_GRACE, LiveRace
+from bot.race.standings import RaceStandings, load_race
+from bot.sessions import Clock, Session, SessionManager, Sleep
+from bot.storage import Database
 from bot.storage import races as races_db
-from bot.storage.races import RaceRecord
+from bot.storage.races import RaceRecord, RacerRecord
 from solitaire import END, find_variant
 from solitaire.deals import ProvenDeal
 
 log = logging.getLogger(__name__)
 
 
-class RaceStart(RaceFinish):
-    """Starts races, hands racers their boards, and takes racers out of a running race."""
+@dataclass(eq=False)
+class RaceStart:
+    """Starts races and runs them to their end, hands racers their boards, and takes racers out of a running race."""
 
-    async def _start(self, race: RaceRecord) -> None:
+    db: Database
+    sessions: SessionManager
+    deals: DealBank[Deal]
+    standings: RaceStandings
+    """Holds the live races (each race's clock is its task there)."""
+    events: GroupEvents[RaceRecord, RacerRecord]
+    """Where a race's games go, and what finishes it at its end."""
+    now: Clock
+    sleep: Sleep
+
+    async def start(self, race: RaceRecord) -> None:
         """Deal one private proven deal to every racer on one clock (the caller holds the race's lock).
 
         The deal comes from the private bank like a ranked casual game's: nobody can compute it, and
@@ -45,21 +59,42 @@ class RaceStart(RaceFinish):
         if not await races_db.claim_start(
             self.db, race.id, start_at=start_at, end_at=end_at, deal=stored, seed=str(deal.seed)
         ):
-            raise LobbyClosedError((await self._race(race.id)).status)
-        live = self._live.setdefault(race.id, LiveRace(race))
+            raise LobbyClosedError((await load_race(self.db, race.id)).status)
+        live = self.standings.live.setdefault(race.id, LiveRace(race))
         if live.task is not None:
             live.task.cancel()
-        live.race = await self._race(race.id)
-        await self._deal_all(live.race, deal)
-        live.task = self._tasks.spawn(self._run(race.id), f"race-{race.id}")
+        live.race = await load_race(self.db, race.id)
+        await self.deal_all(live.race, deal)
+        self.run(live)
 
-    async def _shared_deal(self, race: RaceRecord) -> Deal:
+    def run(self, live: LiveRace) -> None:
+        """Run a started race to its end (its clock: the task the race keeps)."""
+        live.task = self.events.tasks.spawn(self._run(live.race.id), f"race-{live.race.id}")
+
+    async def _run(self, race_id: int) -> None:
+        """Sleep until the race's end, then end the games still running and finish the race."""
+        live = self.standings.live[race_id]
+        end_at = live.race.end_at
+        assert end_at is not None
+        while (remaining := end_at + END_GRACE - self.now()) > 0:
+            await self.sleep(remaining)
+        live.task = None
+        await self._expire_games(race_id)
+        await self.events.try_close(race_id)
+
+    async def _expire_games(self, race_id: int) -> None:
+        for racer in await races_db.racers(self.db, race_id):
+            session = self.sessions.get(racer.game_id) if racer.game_id is not None else None
+            if session is not None:
+                await self.sessions.expire(session, source="clock")
+
+    async def shared_deal(self, race: RaceRecord) -> Deal:
         """The race's deal as stored at its start (a race before private deals: its public number)."""
         if race.deal is not None:
             return deal_from_json(json.loads(race.deal))
         return (await self.deals.numbered(race.variant, race.deal_number or 0)).deal
 
-    async def _deal_all(self, race: RaceRecord, deal: Deal) -> None:
+    async def deal_all(self, race: RaceRecord, deal: Deal) -> None:
         """Start the game of every racer without one (at the start, or after a restart mid-start)."""
         assert race.start_at is not None
         for racer in await races_db.racers(self.db, race.id):
@@ -70,7 +105,7 @@ class RaceStart(RaceFinish):
                 await races_db.mark_left(self.db, race.id, racer.user_id, self.now())
                 continue
             await races_db.set_game(self.db, race.id, racer.user_id, session.id)
-            self._games[session.id] = race.id
+            self.events.games[session.id] = race.id
 
     async def _start_game(self, race: RaceRecord, user_id: int, deal: Deal) -> Session | None:
         try:
@@ -101,7 +136,7 @@ class RaceStart(RaceFinish):
         :raises NotStartedError: before the common start instant.
         :raises RaceOverError: the racer's game is over.
         """
-        race = await self._race(race_id)
+        race = await load_race(self.db, race_id)
         if race.status == "lobby":
             raise NotStartedYetError()
         racer = next((r for r in await races_db.racers(self.db, race_id) if r.user_id == user_id), None)
@@ -117,7 +152,7 @@ class RaceStart(RaceFinish):
             raise RaceOverError()
         return session
 
-    async def _leaver(self, race: RaceRecord, user_id: int) -> Session | None:
+    async def leaver(self, race: RaceRecord, user_id: int) -> Session | None:
         """The running game of a racer who may leave this running race (``None`` if they were never dealt one).
 
         :raises NotRacerError: not in the race. :raises RaceOverError: already left.
@@ -133,12 +168,12 @@ class RaceStart(RaceFinish):
             raise GameOverLeaveError()
         return session
 
-    async def _leave_running(self, race: RaceRecord, user_id: int) -> None:
+    async def leave_running(self, race: RaceRecord, user_id: int) -> None:
         """End a racer's game and rank them after everyone who stayed; a racer whose game is over keeps their result.
 
         :raises GameOverLeaveError: the racer's game is already over (nothing changes).
         """
-        session = await self._leaver(race, user_id)
+        session = await self.leaver(race, user_id)
         await races_db.mark_left(self.db, race.id, user_id, self.now())
         if session is not None:
             with contextlib.suppress(errors.BotError):

@@ -4,18 +4,19 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 import pytest
 import pytest_asyncio
 
 from bot import errors
+from bot.modes import RACE
 from bot.sessions import SessionManager
 from bot.shards import Ownership, shard_of
 from bot.storage import Database, players
 from bot.storage import games as games_db
-from solitaire import DRAW, IllegalMoveError, InvalidMoveError, Move
+from solitaire import DRAW, END, IllegalMoveError, InvalidMoveError, Move
 from solitaire.deals import ProvenDeal
 from tests.bot.decks import EASY_KLONDIKE, seeded
 from tests.bot.faults import LostAnswers
@@ -521,3 +522,26 @@ async def test_a_late_answer_moves_the_deadline_out_by_at_most_three_seconds_a_p
 async def test_races_keep_their_common_clock_without_credits(db, clock):
     used, _, row = await paced_game(db, clock, late=2.0, mode="race")
     assert used == pytest.approx(len(PRESSES) * 3.5) and row.deadline == START + 300
+
+
+async def test_a_listener_for_one_mode_hears_only_the_games_of_that_mode(manager):
+    finished: dict[str, list[int]] = {"race": [], "any": []}
+    moved: dict[str, set[int]] = {"race": set(), "any": set()}
+
+    def finish_listener(which: str) -> Callable[..., Awaitable[None]]:
+        async def listener(session, record, source):
+            finished[which].append(record.id)
+
+        return listener
+
+    manager.add_finish_listener(finish_listener("race"), mode=RACE)
+    manager.add_finish_listener(finish_listener("any"))
+    manager.add_move_listener(lambda session: moved["race"].add(session.id), mode=RACE)
+    manager.add_move_listener(lambda session: moved["any"].add(session.id))
+    casual = await start(manager, user=7)
+    race = await start(manager, user=8, mode="race")
+    for session in (casual, race):
+        await manager.play(session, DRAW)
+        await manager.play(session, END)
+    assert finished == {"race": [race.id], "any": [casual.id, race.id]}
+    assert moved == {"race": {race.id}, "any": {casual.id, race.id}}
