@@ -18,7 +18,6 @@ import discord
 
 from bot import errors
 from bot.after_game import (
-    AfterGameClick,
     ReplayPostedError,
     analysis_reply,
     check_after_game,
@@ -26,6 +25,7 @@ from bot.after_game import (
     hint_of,
     replay_of,
 )
+from bot.clicks import AfterGameClick, Owner
 from bot.client import UNEXPECTED
 from bot.heavy import Priority
 from bot.move_words import describe_move
@@ -35,6 +35,7 @@ from bot.storage import replays as replays_db
 from bot.storage.games import GameRecord
 from cogs.base import SolitaireCogBase
 from cogs.board import build_board, edit_stored_board
+from cogs.buttons import origin_of
 from cogs.errors import answer_privately, refusals
 from solitaire.knowledge import knowledge_of
 from solitaire.scoring import HINT_PENALTY
@@ -62,18 +63,17 @@ class AfterGameCommands(SolitaireCogBase):
             log.exception("after-game click %s failed", click)
             await answer_privately(interaction, UNEXPECTED)
 
-    async def _finished_game(self, interaction: discord.Interaction, game_id: int, what: str) -> GameRecord:
+    async def _finished_game(self, interaction: discord.Interaction, click: AfterGameClick, what: str) -> GameRecord:
         """The player's own finished game, once nobody can gain from ``what`` any more."""
-        record = await games_db.get_game(self.db, game_id)
+        record = await games_db.get_game(self.db, click.game_id)
         if record is None:
             raise errors.UnknownGameError()
-        if record.user_id != interaction.user.id:
-            raise errors.NotYourGameError(record.user_id)
+        click.check(origin_of(interaction, click.custom_id), Owner(user_id=record.user_id))
         check_after_game(record, what, over=await self.bot.competition_over(record))
         return record
 
     async def _analyze(self, interaction: discord.Interaction, click: AfterGameClick) -> None:
-        record = await self._finished_game(interaction, click.game_id, "Analysis")
+        record = await self._finished_game(interaction, click, "Analysis")
         solving = self.bot.jobs.submit(
             analysis_reply,
             record.state,
@@ -88,7 +88,7 @@ class AfterGameCommands(SolitaireCogBase):
         await interaction.edit_original_response(content=reply.text, attachments=[picture])
 
     async def _replay(self, interaction: discord.Interaction, click: AfterGameClick) -> None:
-        record = await self._finished_game(interaction, click.game_id, "The replay")
+        record = await self._finished_game(interaction, click, "The replay")
         claimed = await replays_db.claim_replay(
             self.db,
             record.id,
