@@ -471,10 +471,11 @@ class SessionManager:
         click.check(origin, Owner(record.user_id, record.guild_id, record.message_id))
         self.require_playable(click.game_id, origin.user_id, click.version)
         pressed = self.press_time(session, press.created)
-        meaning = resolve_click(session.view(), click.selected, click.action)
+        view = session.view()
+        meaning = resolve_click(view, click.selected, click.action)
         result: Pressed
         if isinstance(meaning, Select):
-            result = Selection(session, session.view(), click.version, meaning.source)
+            result = Selection(session, view, click.version, meaning.source)
         elif isinstance(meaning, AllUp):
             result = Played(session, await self.play_all_to_foundations(session, version=click.version, at=pressed))
         else:

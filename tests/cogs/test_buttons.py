@@ -5,6 +5,8 @@ from __future__ import annotations
 import ast
 import inspect
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -63,28 +65,26 @@ def _count_calls_from_outside(sessions: SessionManager, monkeypatch: pytest.Monk
     calls: list[str] = []
     depth = [0]
 
+    @contextmanager
+    def outermost(name: str) -> Iterator[None]:
+        if depth[0] == 0:
+            calls.append(name)
+        depth[0] += 1
+        try:
+            yield
+        finally:
+            depth[0] -= 1
+
     def counted(name: str, method: Any) -> Any:
-        if inspect.iscoroutinefunction(method):
-
-            async def call_async(*args: Any, **kwargs: Any) -> Any:
-                calls.append(name) if depth[0] == 0 else None
-                depth[0] += 1
-                try:
-                    return await method(*args, **kwargs)
-                finally:
-                    depth[0] -= 1
-
-            return call_async
+        async def call_async(*args: Any, **kwargs: Any) -> Any:
+            with outermost(name):
+                return await method(*args, **kwargs)
 
         def call(*args: Any, **kwargs: Any) -> Any:
-            calls.append(name) if depth[0] == 0 else None
-            depth[0] += 1
-            try:
+            with outermost(name):
                 return method(*args, **kwargs)
-            finally:
-                depth[0] -= 1
 
-        return call
+        return call_async if inspect.iscoroutinefunction(method) else call
 
     for name, method in inspect.getmembers(sessions, inspect.ismethod):
         if not name.startswith("_"):
