@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -40,8 +39,6 @@ MAX_SEED_INPUT = 40
 MAX_MOVE_TEXT = 40
 """Longer ``/solitaire move`` text is refused before parsing (and quoted back as an excerpt)."""
 RESUMED = "Resumed: your board is below."
-Edit = dict[str, Any]
-"""Keyword arguments of a message edit."""
 
 
 def guild_key(interaction: discord.Interaction) -> int:
