@@ -1,4 +1,4 @@
-"""After the game: when analysis and replays open, the buttons' ids, and the heavy jobs behind them.
+"""After the game: when analysis and replays open, and the heavy jobs behind the buttons (ids: :mod:`bot.clicks`).
 
 Nothing here knows Discord. The jobs (analysis, hint, replay GIF) are picklable functions that the
 cog hands to the heavy-work scheduler (:mod:`bot.heavy`) at their priority, one at a time per member.
@@ -7,13 +7,11 @@ cog hands to the heavy-work scheduler (:mod:`bot.heavy`) at their priority, one 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Literal, TypeVar
+from typing import TypeVar
 
 from bot.analysis_words import analysis_text, game_after
-from bot.clicks import MAX_GAME_ID
 from bot.errors import BotError
 from bot.modes import mode_of
 from bot.move_words import move_places
@@ -145,41 +143,3 @@ def replay_of(state: str) -> Replay:
     final = view_of(game)
     animation = animate(game.rules, game.deck, game.log)
     return Replay(animation.data, game.rules.title, final.status.value, final.score, final.move_count)
-
-
-# -- the buttons' custom ids ----------------------------------------------------------
-AFTER_PREFIX = "solag"
-_AFTER_ID = re.compile(r"^solag:(?P<game>\d{1,19}):(?P<action>analyze|replay|hint)(?::(?P<version>\d{1,9}))?$")
-AfterAction = Literal["analyze", "replay", "hint"]
-
-
-@dataclass(frozen=True)
-class AfterGameClick:
-    """An Analyze / Share replay button of a finished game, or the Hint button of a running one (with its version)."""
-
-    game_id: int
-    action: AfterAction
-    version: int | None = None
-
-    @property
-    def custom_id(self) -> str:
-        """The button's custom id: ``solag:<game>:<action>[:<version>]``."""
-        tail = f":{self.version}" if self.version is not None else ""
-        return f"{AFTER_PREFIX}:{self.game_id}:{self.action}{tail}"
-
-
-def parse_after_game_click(custom_id: str) -> AfterGameClick | None:
-    """Read an after-game button's custom id; ``None`` if malformed (a hint needs its version, the others none).
-
-    Custom ids are untrusted: a game number beyond SQLite's 64-bit range is malformed too.
-    """
-    match = _AFTER_ID.match(custom_id)
-    if match is None or int(match["game"]) > MAX_GAME_ID:
-        return None
-    action: AfterAction = (
-        "analyze" if match["action"] == "analyze" else "replay" if match["action"] == "replay" else "hint"
-    )
-    version = int(match["version"]) if match["version"] is not None else None
-    if (action == "hint") != (version is not None):
-        return None
-    return AfterGameClick(int(match["game"]), action, version)

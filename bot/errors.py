@@ -76,10 +76,10 @@ class BadClickError(BotError):
 
 
 class NotInServerError(BotError):
-    """A competition command was used outside a server (in DMs)."""
+    """A competition command was used outside a server (in DMs): ``what`` belongs to a server."""
 
-    def __init__(self) -> None:
-        super().__init__("Daily competitions belong to a server: use this command in one.")
+    def __init__(self, what: str = "Daily competitions") -> None:
+        super().__init__(f"{what} belong to a server: use this command in one.")
 
 
 EXCERPT_LENGTH = 24
@@ -127,6 +127,20 @@ class ChangedElsewhereError(BotError):
             "That game changed meanwhile (another copy of the bot saved it): nothing was changed here."
             " Use `/solitaire start` to get its latest board."
         )
+
+
+class BadRaceClickError(BotError):
+    """An unreadable race button id, or one pasted onto another message."""
+
+    def __init__(self) -> None:
+        super().__init__("That button is not one I understand: open a new race with `/solitaire race`.")
+
+
+class BadChallengeClickError(BotError):
+    """An unreadable challenge button id, or one pasted onto another message."""
+
+    def __init__(self) -> None:
+        super().__init__("That button is not one I understand: start a challenge with `/solitaire challenge`.")
 
 
 class ForeignClickError(BotError):

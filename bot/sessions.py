@@ -29,8 +29,10 @@ from typing import Literal
 
 from bot import errors
 from bot.after_game import check_hints_allowed
+from bot.clicks import BoardClick, Origin, Owner, resolve_click
 from bot.deal_bank import Deal
 from bot.modes import GameMode, mode_of
+from bot.pads import AllUp, Select
 from bot.storage import ConstraintError, Database, OutcomeUnknownError, StorageError, players
 from bot.storage import games as games_db
 from bot.storage.games import PLAYING, GameRecord, Mode
@@ -109,6 +111,39 @@ class Outcome:
     version: int
     finished: GameRecord | None
     """The final row when this command ended the game."""
+
+
+@dataclass(frozen=True)
+class BoardPress:
+    """A press of a board button, as the cog hands it over: the click, where it was made and when."""
+
+    click: BoardClick
+    origin: Origin
+    created: float
+    """When Discord created the press (unix seconds, from its id)."""
+
+
+@dataclass(frozen=True)
+class Selection:
+    """A press that selects a source (or cancels the selection): the board again, the source's targets lit."""
+
+    session: Session
+    view: BoardView
+    version: int
+    source: str | None
+
+
+@dataclass(frozen=True)
+class Played:
+    """A press that played one command (or every card that can go up): what the engine did."""
+
+    session: Session
+    outcome: Outcome
+
+
+Pressed = Selection | Played
+Answer = Callable[[Pressed], Awaitable[float]]
+"""Shows a press's result to the player; returns when that answer went out (the press's credit counts to then)."""
 
 
 class Session:
@@ -225,6 +260,25 @@ class SessionManager:
         if version is not None and version != session.game.version:
             raise errors.StaleBoardError()
         return session
+
+    async def playable(self, game_id: int, user_id: int) -> Session:
+        """The running game a button names, loaded if only the database has it (this process dropped its copy).
+
+        :raises UnknownGameError: no such game.
+        :raises NotYourGameError: it belongs to someone else.
+        :raises GameEndedError: it is over (or could not be rebuilt: closed as broken).
+        """
+        if self.get(game_id) is None:
+            record = await games_db.get_game(self.db, game_id)
+            if record is None:
+                raise errors.UnknownGameError()
+            if record.user_id != user_id:
+                raise errors.NotYourGameError(record.user_id)
+            if not record.is_playing:
+                raise errors.GameEndedError(record.status)
+            if await self.load(record) is None:
+                raise errors.GameEndedError("broken")
+        return self.require_playable(game_id, user_id)
 
     @property
     def running(self) -> list[Session]:
@@ -407,6 +461,30 @@ class SessionManager:
             return (str(parsed),)
 
         return await self._command(session, version, apply, at)
+
+    async def press(self, press: BoardPress, answer: Answer) -> None:
+        """Answer a board button's press: check it, select or play as of its press, show it, credit the clock.
+
+        The refusals come in this order: the game (unknown, another member's, over), the message (another
+        server's, not carrying the button, not the game's board), the board's version, then the engine's.
+        ``answer`` shows the result; the bot's work from the press until that answer went out is given back.
+        """
+        click, origin = press.click, press.origin
+        session = await self.playable(click.game_id, origin.user_id)
+        record = session.record
+        click.check(origin, Owner(record.user_id, record.guild_id, record.message_id))
+        self.require_playable(click.game_id, origin.user_id, click.version)
+        pressed = self.press_time(session, press.created)
+        view = session.view()
+        meaning = resolve_click(view, click.selected, click.action)
+        result: Pressed
+        if isinstance(meaning, Select):
+            result = Selection(session, view, click.version, meaning.source)
+        elif isinstance(meaning, AllUp):
+            result = Played(session, await self.play_all_to_foundations(session, version=click.version, at=pressed))
+        else:
+            result = Played(session, await self.play(session, meaning.move, version=click.version, at=pressed))
+        await self.credit(session, pressed, await answer(result))
 
     async def play_all_to_foundations(
         self, session: Session, *, version: int | None = None, at: float | None = None

@@ -16,7 +16,8 @@ import logging
 import discord
 
 from bot import errors
-from bot.after_game import AfterGameClick, analysis_reply, check_hints_allowed, hint_of, replay_of
+from bot.after_game import analysis_reply, check_hints_allowed, hint_of, replay_of
+from bot.clicks import AfterGameClick
 from bot.client import UNEXPECTED
 from bot.heavy import Priority
 from bot.move_words import describe_move

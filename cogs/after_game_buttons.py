@@ -1,46 +1,21 @@
-"""The after-game buttons (persistent ``DynamicItem``): Analyze, Share replay and Hint.
+"""The after-game buttons on a board: Analyze, Share replay and Hint.
 
-Their state is in the custom id (``solag:<game>:<action>[:<version>]``, see :mod:`bot.after_game`),
-so they work after restarts; like the board buttons, they hand a click to the cog
-(:func:`cogs.buttons.click_handler`), whose :mod:`cogs.after_game` mixin answers it.
+Their state is in the custom id (``solag:<game>:<action>[:<version>]``, see :mod:`bot.clicks`), so they
+work after restarts; like every button (:mod:`cogs.buttons`), they hand a click to the cog, whose
+:mod:`cogs.after_game` mixin answers it.
 """
 
 from __future__ import annotations
 
-import re
-from typing import Any
-
 import discord
 
-from bot.after_game import AfterGameClick, hints_allowed, parse_after_game_click
+from bot.after_game import hints_allowed
+from bot.clicks import AfterGameClick
 from bot.pads import pad_for
 from bot.storage.games import GameRecord
-from cogs.buttons import click_handler
+from cogs.buttons import AfterGameButton
 from solitaire.scoring import HINT_PENALTY
 from solitaire.variants import Family
-
-Button = discord.ui.Button[discord.ui.View]
-
-
-class AfterGameButton(discord.ui.DynamicItem[Button], template=r"solag:\S{0,96}"):
-    """Analyze / Share replay / Hint; a malformed id still gets a private answer."""
-
-    def __init__(self, click: AfterGameClick | None, item: Button, *, custom_id: str | None = None) -> None:
-        item.custom_id = click.custom_id if click is not None else (custom_id or "solag:?")
-        super().__init__(item)
-        self.click = click
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> AfterGameButton:
-        """Rebuild the button from a clicked id."""
-        button = item if isinstance(item, discord.ui.Button) else discord.ui.Button()
-        return cls(parse_after_game_click(match.string), button, custom_id=match.string)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        """Hand the click to the cog."""
-        await click_handler(interaction).handle_after_game_click(interaction, self.click)
 
 
 def finished_buttons(record: GameRecord) -> discord.ui.View:

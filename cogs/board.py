@@ -16,7 +16,7 @@ from bot.render_pool import BoardPicture, Pictures
 from bot.sessions import Session
 from bot.storage.games import GameRecord
 from cogs.after_game_buttons import add_hint_button, finished_buttons
-from cogs.buttons import BoardButton
+from cogs.buttons import BoardButton, ClickButton
 from solitaire import Status
 from solitaire.alt_text import describe_board
 from solitaire.view import BoardView
@@ -153,7 +153,7 @@ _STYLES = {style.name: style for style in discord.ButtonStyle}
 """A pad's colour names (``primary``, ``success`` ...) as Discord button styles."""
 
 
-def _button(click: BoardClick, spec: ButtonSpec) -> BoardButton:
+def _button(click: BoardClick, spec: ButtonSpec) -> ClickButton[BoardClick]:
     item: discord.ui.Button[discord.ui.View] = discord.ui.Button(
         label=spec.label, style=_STYLES[spec.style], row=spec.row, disabled=spec.disabled
     )

@@ -1,39 +1,70 @@
 """Persistent buttons (``DynamicItem``): their state is in the custom id, so they work after restarts.
 
-The buttons only parse their id and hand the click to the cog (``COG_NAME``, through
-:func:`click_handler`); a malformed id still reaches the cog (as ``None``) so the player gets an
-answer. The id formats and the templates that route them here are defined once, in :mod:`bot.clicks`
-(the after-game buttons' in :mod:`bot.after_game`).
+One generic button, :class:`ClickButton`, and one subclass per custom-id format made from the format's
+value (:func:`button_type`), since discord.py routes by each class's template. A button only parses
+its id and hands the click to the cog (``COG_NAME``, through :func:`click_handler`); a malformed id
+still reaches the cog (as ``None``) so the player gets an answer. The formats, their parsers and their
+ownership checks are defined once, in :mod:`bot.clicks`.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any, Protocol, cast, runtime_checkable
+from collections.abc import Awaitable, Callable
+from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast, runtime_checkable
 
 import discord
 
-from bot.after_game import AfterGameClick
-from bot.clicks import BOARD_ROUTE, OFFER_ROUTE, BoardClick, OfferClick, parse_board_click, parse_offer_click
-from bot.client import SolitaireBot
+from bot.clicks import (
+    AFTER_GAME,
+    BOARD,
+    CHALLENGE,
+    CONFIRM,
+    OFFER,
+    RACE,
+    AfterGameClick,
+    BoardClick,
+    ButtonClick,
+    ChallengeClick,
+    ConfirmClick,
+    IdFormat,
+    OfferClick,
+    Origin,
+    RaceClick,
+)
 
 COG_NAME = "Solitaire"
+"""The cog that answers every button of the bot."""
 
 Button = discord.ui.Button[discord.ui.View]
+C = TypeVar("C", bound=ButtonClick)
 
 
 @runtime_checkable
 class ClickHandler(Protocol):
-    """What the cog offers the buttons."""
+    """What the cog offers the buttons (``None``: an unreadable id, answered privately)."""
 
     async def handle_board_click(self, interaction: discord.Interaction, click: BoardClick | None) -> None:
-        """Answer a click on a board button (``None``: unreadable id)."""
+        """Answer a click on a board button."""
 
     async def handle_offer_click(self, interaction: discord.Interaction, click: OfferClick | None) -> None:
-        """Answer a click on a resume/end offer button (``None``: unreadable id)."""
+        """Answer a click on a resume/end offer button."""
 
     async def handle_after_game_click(self, interaction: discord.Interaction, click: AfterGameClick | None) -> None:
-        """Answer Analyze, Share replay or Hint (``None``: unreadable id)."""
+        """Answer Analyze, Share replay or Hint."""
+
+    async def handle_race_click(self, interaction: discord.Interaction, click: RaceClick | None) -> None:
+        """Answer a button of a race message."""
+
+    async def handle_challenge_click(self, interaction: discord.Interaction, click: ChallengeClick | None) -> None:
+        """Answer a button of a challenge message."""
+
+    async def handle_confirm_click(self, interaction: discord.Interaction, click: ConfirmClick | None) -> None:
+        """Answer a confirmation's button whose question may have been asked before a restart."""
+
+
+Handle = Callable[[ClickHandler, discord.Interaction, C | None], Awaitable[None]]
+"""Which of the cog's handlers a format's clicks go to."""
 
 
 def click_handler(interaction: discord.Interaction) -> ClickHandler:
@@ -44,47 +75,73 @@ def click_handler(interaction: discord.Interaction) -> ClickHandler:
     return cog
 
 
-class BoardButton(discord.ui.DynamicItem[Button], template=BOARD_ROUTE):
-    """A button of a game board: ``sol:<game>:<version>:<selected>:<action>``."""
+def origin_of(interaction: discord.Interaction, custom_id: str) -> Origin:
+    """Where a press of ``custom_id`` was made: member, server (0 in DMs), message and whether it carries the id."""
+    message = interaction.message
+    return Origin(
+        user_id=interaction.user.id,
+        guild_id=interaction.guild_id or 0,
+        message_id=message.id if message is not None else None,
+        carries=message is not None and _carries(message, custom_id),
+        ephemeral=message is not None and message.flags.ephemeral,
+    )
 
-    def __init__(self, click: BoardClick | None, item: Button, *, custom_id: str | None = None) -> None:
-        item.custom_id = click.custom_id if click is not None else (custom_id or "sol:?")
+
+def _carries(message: discord.Message, custom_id: str) -> bool:
+    """Whether ``message`` (as Discord sent it with the click) has a component with ``custom_id``."""
+    for row in message.components:
+        for child in getattr(row, "children", ()):
+            if getattr(child, "custom_id", None) == custom_id:
+                return True
+    return False
+
+
+class ClickButton(discord.ui.DynamicItem[Button], Generic[C], template=r"(?!)"):
+    """A button written in one custom-id format; its subclasses (one per format) come from :func:`button_type`."""
+
+    format: ClassVar[IdFormat[Any]]
+    handle: ClassVar[Handle[Any]]
+
+    def __init__(self, click: C | None, item: Button, *, custom_id: str | None = None) -> None:
+        item.custom_id = click.custom_id if click is not None else (custom_id or f"{self.format.prefix}:?")
         super().__init__(item)
         self.click = click
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> BoardButton:
-        """Rebuild the button from a clicked id (keeping the clicked component's look)."""
+    ) -> ClickButton[C]:
+        """Rebuild the button from a clicked id (keeping the clicked component's look); malformed: ``None``."""
         button = item if isinstance(item, discord.ui.Button) else discord.ui.Button()
-        return cls(parse_board_click(match.string), button, custom_id=match.string)
+        return cls(cls.format.parse(match.string), button, custom_id=match.string)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        """Hand the click to the cog (counted and timed for the metrics endpoint)."""
-        with cast(SolitaireBot, interaction.client).metrics.move_click(interaction.guild_id):
-            await click_handler(interaction).handle_board_click(interaction, self.click)
+        """Hand the click to the cog's handler of this format."""
+        await type(self).handle(click_handler(interaction), interaction, self.click)
 
 
-class OfferButton(discord.ui.DynamicItem[Button], template=OFFER_ROUTE):
-    """A button of the "you already have a game running" offer: ``solr:<game>:resume|end``."""
+def button_type(name: str, format: IdFormat[C], handle: Handle[C]) -> type[ClickButton[C]]:
+    """The persistent button class of ``format``: routes every id of its namespace to ``handle``."""
 
-    def __init__(self, click: OfferClick | None, item: Button, *, custom_id: str | None = None) -> None:
-        item.custom_id = click.custom_id if click is not None else (custom_id or "solr:?")
-        super().__init__(item)
-        self.click = click
+    class FormatButton(ClickButton[C], template=format.route):
+        __doc__ = f"A button written as ``{format.prefix}:…`` ({name})."
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> OfferButton:
-        """Rebuild the button from a clicked id."""
-        button = item if isinstance(item, discord.ui.Button) else discord.ui.Button()
-        return cls(parse_offer_click(match.string), button, custom_id=match.string)
+    FormatButton.format = format
+    FormatButton.handle = staticmethod(handle)
+    FormatButton.__name__ = FormatButton.__qualname__ = name
+    return FormatButton
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        """Hand the click to the cog."""
-        await click_handler(interaction).handle_offer_click(interaction, self.click)
+
+BoardButton = button_type("BoardButton", BOARD, lambda cog, i, click: cog.handle_board_click(i, click))
+OfferButton = button_type("OfferButton", OFFER, lambda cog, i, click: cog.handle_offer_click(i, click))
+AfterGameButton = button_type(
+    "AfterGameButton", AFTER_GAME, lambda cog, i, click: cog.handle_after_game_click(i, click)
+)
+RaceButton = button_type("RaceButton", RACE, lambda cog, i, click: cog.handle_race_click(i, click))
+ChallengeButton = button_type("ChallengeButton", CHALLENGE, lambda cog, i, click: cog.handle_challenge_click(i, click))
+ConfirmButton = button_type("ConfirmButton", CONFIRM, lambda cog, i, click: cog.handle_confirm_click(i, click))
+BUTTON_TYPES = (BoardButton, OfferButton, AfterGameButton, RaceButton, ChallengeButton, ConfirmButton)
+"""Every persistent button type, registered once when the cog loads."""
 
 
 def offer_view(game_id: int) -> discord.ui.View:

@@ -9,29 +9,29 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import re
 import sqlite3
-from dataclasses import dataclass
-from typing import Any, Literal, cast, get_args
+from typing import Any, Literal
 
 import aiohttp
 import discord
 from discord import app_commands
 
+from bot import errors
 from bot.announcements import Announcement, Delivery
 from bot.challenges import (
     DEFAULT_HOURS,
     MAX_HOURS,
     MIN_HOURS,
-    ChallengeError,
     ChallengeSnapshot,
     Line,
     OpponentsError,
 )
+from bot.clicks import ChallengeAction, ChallengeClick, Owner
 from bot.client import UNEXPECTED
 from bot.competition import format_time, variant_title
 from bot.ratings import PROVISIONAL_RACES, rating_change_text
 from cogs.base import SolitaireCogBase
+from cogs.buttons import ChallengeButton, origin_of
 from cogs.errors import answer_privately, refusals
 from cogs.game_commands import VARIANT_CHOICES
 from cogs.public_messages import check_channel, show_results
@@ -39,10 +39,6 @@ from solitaire.variants import DEFAULT_VARIANT
 
 log = logging.getLogger(__name__)
 
-COG_NAME = "Solitaire"
-ChallengeAction = Literal["accept", "decline", "play"]
-_ACTIONS: tuple[str, ...] = get_args(ChallengeAction)
-_CLICK = re.compile(r"chal:(?P<challenge>[1-9][0-9]{0,17}):(?P<action>[a-z]{1,8})")
 _COLOUR = discord.Colour.dark_gold()
 _MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
 _ENDINGS = {"won": "✅ won", "ended": "ended", "stuck": "stuck", "expired": "⏱ time up"}
@@ -54,82 +50,18 @@ _STATES = {
     "playing": "playing now",
     "played": "✅ played",
 }
-Button = discord.ui.Button[discord.ui.View]
-
-
-class NotInServerError(ChallengeError):
-    """Challenges belong to a server."""
-
-    def __init__(self) -> None:
-        super().__init__("Challenges belong to a server: use this command in one.")
-
-
-class BadChallengeClickError(ChallengeError):
-    """An unreadable challenge button id, or one pasted onto another message."""
-
-    def __init__(self) -> None:
-        super().__init__("That button is not one I understand: start a challenge with `/solitaire challenge`.")
-
-
-@dataclass(frozen=True)
-class ChallengeClick:
-    """A challenge button: ``chal:<challenge id>:<action>``."""
-
-    challenge_id: int
-    action: ChallengeAction
-
-    @property
-    def custom_id(self) -> str:
-        """The button's custom id."""
-        return f"chal:{self.challenge_id}:{self.action}"
-
-
-def parse_challenge_click(custom_id: str) -> ChallengeClick | None:
-    """Read a challenge button id (untrusted), or ``None``.
-
-    >>> parse_challenge_click("chal:3:play"), parse_challenge_click("chal:3:fly"), parse_challenge_click("chal:0:play")
-    (ChallengeClick(challenge_id=3, action='play'), None, None)
-    """
-    match = _CLICK.fullmatch(custom_id)
-    if match is None or match["action"] not in _ACTIONS:
-        return None
-    return ChallengeClick(int(match["challenge"]), cast(ChallengeAction, match["action"]))
-
-
-class ChallengeButton(discord.ui.DynamicItem[Button], template=r"chal:\S{0,40}"):
-    """A button of the challenge message (persistent: its whole state is in the id)."""
-
-    def __init__(self, click: ChallengeClick | None, item: Button, *, custom_id: str | None = None) -> None:
-        item.custom_id = click.custom_id if click is not None else (custom_id or "chal:?")
-        super().__init__(item)
-        self.click = click
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> ChallengeButton:
-        """Rebuild the button from a clicked id."""
-        button = item if isinstance(item, discord.ui.Button) else discord.ui.Button()
-        return cls(parse_challenge_click(match.string), button, custom_id=match.string)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        """Hand the click to the cog."""
-        cog = cast(Any, interaction.client).get_cog(COG_NAME)
-        await cog.handle_challenge_click(interaction, self.click)
 
 
 class ChallengeCommands(SolitaireCogBase):
     """The challenge part of the ``/solitaire`` group (a mixin of :class:`cogs.solitaire.Solitaire`)."""
 
     async def load_challenge_commands(self) -> None:
-        """Register the challenge buttons; show the service's updates and results on the challenge messages."""
-        self.bot.add_dynamic_items(ChallengeButton)
+        """Show the challenge service's updates and results on the challenge messages."""
         self.bot.challenges.publish = self.publish_challenge
         self.bot.challenges.announcements.add_listener(self.post_challenge_results, kinds=("challenge",))
 
     async def unload_challenge_commands(self) -> None:
-        """Forget the challenge buttons and messages."""
-        self.bot.remove_dynamic_items(ChallengeButton)
+        """Forget the challenge messages."""
         self.bot.challenges.publish = None
         self.bot.challenges.announcements.remove_listener(self.post_challenge_results)
 
@@ -164,7 +96,7 @@ class ChallengeCommands(SolitaireCogBase):
         """Open a public challenge: the named members accept or decline, everyone in plays the same deal once."""
         async with refusals(interaction):
             if interaction.guild_id is None:
-                raise NotInServerError()
+                raise errors.NotInServerError("Challenges")
             check_channel(interaction, "challenge")
             named = [m for m in (opponent, opponent2, opponent3, opponent4, opponent5, opponent6, opponent7) if m]
             if any(member.bot for member in named):
@@ -223,10 +155,10 @@ class ChallengeCommands(SolitaireCogBase):
 
     async def _challenge_click(self, interaction: discord.Interaction, click: ChallengeClick | None) -> None:
         if click is None:
-            raise BadChallengeClickError()
+            raise errors.BadChallengeClickError()
         service, user = self.bot.challenges, interaction.user.id
-        if interaction.message is None or interaction.message.id != await service.message_of(click.challenge_id):
-            raise BadChallengeClickError()  # a challenge id pasted onto another message
+        stored = Owner(message_id=await service.message_of(click.challenge_id))
+        click.check(origin_of(interaction, click.custom_id), stored)  # not a challenge id pasted elsewhere
         if click.action == "play":
             async with self.sessions.reserve_start(interaction.guild_id or 0, user):
                 session = await service.play(click.challenge_id, user)

@@ -3,25 +3,23 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 import discord
 from discord import app_commands
 
 from bot import errors
-from bot.clicks import AllUp, BoardClick, OfferClick, Play, Select, resolve_click
+from bot.clicks import BoardClick, OfferClick, Owner
 from bot.client import UNEXPECTED
 from bot.errors import fit_reply
 from bot.modes import mode_of
 from bot.move_words import describe_move
 from bot.rules_text import rules_text
-from bot.sessions import FinishSource, Outcome, Session
+from bot.sessions import BoardPress, FinishSource, Outcome, Pressed, Selection, Session
 from bot.storage import StorageError
 from bot.storage.games import GameRecord
-from cogs.after_game_buttons import AfterGameButton
 from cogs.base import SolitaireCogBase
 from cogs.board import build_board, edit_stored_board, selection_edit
-from cogs.buttons import BoardButton, OfferButton, offer_view
+from cogs.buttons import offer_view, origin_of
 from cogs.errors import answer_privately, refusals
 from solitaire import END, Status
 from solitaire.deals import MAX_DEAL_NUMBER
@@ -39,8 +37,6 @@ MAX_SEED_INPUT = 40
 MAX_MOVE_TEXT = 40
 """Longer ``/solitaire move`` text is refused before parsing (and quoted back as an excerpt)."""
 RESUMED = "Resumed: your board is below."
-Edit = dict[str, Any]
-"""Keyword arguments of a message edit."""
 
 
 def guild_key(interaction: discord.Interaction) -> int:
@@ -52,13 +48,11 @@ class GameCommands(SolitaireCogBase):
     """The game half of the ``/solitaire`` group (a mixin of :class:`cogs.solitaire.Solitaire`)."""
 
     async def load_game_commands(self) -> None:
-        """Register the persistent buttons and the board refresh of games the clock ends."""
-        self.bot.add_dynamic_items(BoardButton, OfferButton, AfterGameButton)
+        """Refresh the boards of games the clock ends; keep the deal bank's deals stored."""
         self.sessions.add_finish_listener(self._refresh_finished_board)
 
     async def unload_game_commands(self) -> None:
-        """Forget the persistent buttons."""
-        self.bot.remove_dynamic_items(BoardButton, OfferButton, AfterGameButton)
+        """Nothing to undo: the buttons are registered by the cog (:mod:`cogs.solitaire`)."""
 
     # -- slash commands --------------------------------------------------------------
     @app_commands.command(name="start", description="Start a 5-minute game")
@@ -239,79 +233,38 @@ class GameCommands(SolitaireCogBase):
             log.warning("could not deliver notices to user %s: %s", user_id, error)
 
     async def handle_board_click(self, interaction: discord.Interaction, click: BoardClick | None) -> None:
-        """Answer a board button: select a source, or play, then redraw the clicked board."""
-        try:
-            async with refusals(interaction):
-                await self._board_click(interaction, click)
-        except Exception:
-            log.exception("board click %s failed", click)
-            await _answer_unexpected(interaction)
+        """Hand a board button's press to the sessions in one call (counted and timed for the metrics endpoint)."""
+        with self.bot.metrics.move_click(interaction.guild_id):
+            try:
+                async with refusals(interaction):
+                    if click is None:
+                        raise errors.BadClickError()
+                    created = discord.utils.snowflake_time(interaction.id).timestamp()
+                    press = BoardPress(click, origin_of(interaction, click.custom_id), created)
+                    await self.sessions.press(press, lambda pressed: self._show_press(interaction, pressed))
+            except Exception:
+                log.exception("board click %s failed", click)
+                await _answer_unexpected(interaction)
 
-    async def _board_click(self, interaction: discord.Interaction, click: BoardClick | None) -> None:
-        if click is None:
-            raise errors.BadClickError()
-        session = await self._playable(click.game_id, interaction.user.id, None)
-        self._check_origin(interaction, session, click.custom_id, board=True)
-        self.sessions.require_playable(click.game_id, interaction.user.id, click.version)
-        pressed = self.sessions.press_time(session, discord.utils.snowflake_time(interaction.id).timestamp())
-        meaning = resolve_click(session.view(), click.selected, click.action)
-        if isinstance(meaning, Select):
-            edit = selection_edit(session.record, session.view(), click.version, meaning.source)
+    async def _show_press(self, interaction: discord.Interaction, pressed: Pressed) -> float:
+        """Redraw the pressed board: the selection's lit targets, or the board after the move; return when answered."""
+        session = pressed.session
+        if isinstance(pressed, Selection):
+            edit = selection_edit(session.record, pressed.view, pressed.version, pressed.source)
         else:
-            edit = await self._play_click(session, meaning, click.version, pressed)
+            outcome = pressed.outcome
+            board = await build_board(
+                outcome.finished or session.record,
+                outcome.view,
+                outcome.version,
+                now=self.bot.now(),
+                renders=self.bot.renders,
+                four_colour=session.four_colour,
+            )
+            edit = board.edit_kwargs()
         answered = self.bot.now()
         await interaction.response.edit_message(**edit)
-        await self.sessions.credit(session, pressed, answered)
-
-    async def _play_click(self, session: Session, meaning: Play | AllUp, version: int, pressed: float | None) -> Edit:
-        """Play a click's move(s) as of ``pressed`` and draw the new board: the edit that shows it."""
-        if isinstance(meaning, AllUp):
-            outcome = await self.sessions.play_all_to_foundations(session, version=version, at=pressed)
-        else:
-            outcome = await self.sessions.play(session, meaning.move, version=version, at=pressed)
-        board = await build_board(
-            outcome.finished or session.record,
-            outcome.view,
-            outcome.version,
-            now=self.bot.now(),
-            renders=self.bot.renders,
-            four_colour=session.four_colour,
-        )
-        return board.edit_kwargs()
-
-    @staticmethod
-    def _check_origin(interaction: discord.Interaction, session: Session, custom_id: str, *, board: bool) -> None:
-        """Refuse a click sent from another server or from a message that is not this game's board (or an offer).
-
-        Offers are always private (ephemeral) messages, and a board is the one message stored for its game.
-
-        :raises ForeignClickError: the game is another server's, or the message does not carry this button.
-        :raises StaleBoardError: the message is not the game's current board.
-        """
-        message = interaction.message
-        if session.record.guild_id != guild_key(interaction) or message is None or not _carries(message, custom_id):
-            raise errors.ForeignClickError()
-        if board and message.id != session.record.message_id:
-            raise errors.StaleBoardError()
-        if not board and not message.flags.ephemeral:
-            raise errors.ForeignClickError()
-
-    async def _playable(self, game_id: int, user_id: int, version: int | None) -> Session:
-        """The running game a click or offer names, or the refusal that fits (over, foreign, stale).
-
-        A game running in the database but not here (this process dropped a stale copy) is loaded.
-        """
-        if self.sessions.get(game_id) is None:
-            record = await self.sessions.stored(game_id)
-            if record is None:
-                raise errors.UnknownGameError()
-            if record.user_id != user_id:
-                raise errors.NotYourGameError(record.user_id)
-            if not record.is_playing:
-                raise errors.GameEndedError(record.status)
-            if await self.sessions.load(record) is None:
-                raise errors.GameEndedError("broken")
-        return self.sessions.require_playable(game_id, user_id, version)
+        return answered
 
     async def handle_offer_click(self, interaction: discord.Interaction, click: OfferClick | None) -> None:
         """Answer the resume/end offer: post a fresh board, or end the running game."""
@@ -319,8 +272,9 @@ class GameCommands(SolitaireCogBase):
             async with refusals(interaction):
                 if click is None:
                     raise errors.BadClickError()
-                session = await self._playable(click.game_id, interaction.user.id, None)
-                self._check_origin(interaction, session, click.custom_id, board=False)
+                session = await self.sessions.playable(click.game_id, interaction.user.id)
+                record = session.record
+                click.check(origin_of(interaction, click.custom_id), Owner(record.user_id, record.guild_id))
                 if click.action == "resume":
                     await interaction.response.edit_message(content=RESUMED, view=None)
                     await self.send_board(interaction, session, ephemeral=mode_of(session.record.mode).private_board)
@@ -351,15 +305,6 @@ async def _answer_unexpected(interaction: discord.Interaction) -> None:
         await answer_privately(interaction, UNEXPECTED)
     except discord.HTTPException as error:
         log.warning("could not answer interaction %s: %s", interaction.id, error)
-
-
-def _carries(message: discord.Message, custom_id: str) -> bool:
-    """Whether ``message`` (as Discord sent it with the click) has a component with ``custom_id``."""
-    for row in message.components:
-        for child in getattr(row, "children", ()):
-            if getattr(child, "custom_id", None) == custom_id:
-                return True
-    return False
 
 
 def _result_notice(session: Session, record: GameRecord) -> str:

@@ -7,19 +7,17 @@ Both answer privately and act only when the caller confirms with a button; the w
 from __future__ import annotations
 
 import logging
-import re
 import secrets
 from collections.abc import Awaitable, Callable
-from typing import Any, cast
 
 import discord
 from discord import app_commands
 
+from bot.clicks import ConfirmClick
 from bot.errors import fit_reply
 from bot.storage.moderation import LogEntry
 from bot.storage.privacy import Forgotten, StillInPlayError
 from cogs.base import SolitaireCogBase
-from cogs.buttons import COG_NAME
 from cogs.competition_commands import NO_PINGS, manager_guild
 from cogs.errors import refusals
 
@@ -30,8 +28,6 @@ CONFIRM_SECONDS = 120.0
 NOTHING_CHANGED = "Nothing was changed."
 NOT_ANSWERED = "Nothing was changed: no answer within 2 minutes."
 EXPIRED = "That question has expired (I was restarted since): nothing was changed. Run the command again."
-CONFIRM_ROUTE = r"solc:(?P<nonce>[0-9a-f]{16}):(?P<answer>yes|no)"
-"""The id of a confirmation's buttons: a random nonce per question and the answer."""
 LOG_LINES = 10
 NO_LOG = "Nothing was moderated in this server yet."
 NOT_MODERATOR = "Only members with the **Manage Server** permission can moderate this server's results."
@@ -47,7 +43,7 @@ class Confirmation(discord.ui.View):
     """Private Confirm and Cancel buttons for one member; ``action`` runs on Confirm and its answer replaces the ask.
 
     Its buttons' ids name a nonce kept in ``asked_here`` (the cog's, for this run); a click on the buttons of
-    a question asked before a restart is answered by :class:`StaleConfirmation` instead of failing.
+    a question asked before a restart is answered by :meth:`ModerationCommands.handle_confirm_click` instead.
     """
 
     def __init__(
@@ -60,10 +56,10 @@ class Confirmation(discord.ui.View):
         nonce = secrets.token_hex(8)
         asked_here.add(nonce)
         confirm: discord.ui.Button[Confirmation] = discord.ui.Button(
-            label=label, style=discord.ButtonStyle.danger, custom_id=f"solc:{nonce}:yes"
+            label=label, style=discord.ButtonStyle.danger, custom_id=ConfirmClick(nonce, "yes").custom_id
         )
         cancel: discord.ui.Button[Confirmation] = discord.ui.Button(
-            label="Cancel", style=discord.ButtonStyle.secondary, custom_id=f"solc:{nonce}:no"
+            label="Cancel", style=discord.ButtonStyle.secondary, custom_id=ConfirmClick(nonce, "no").custom_id
         )
         confirm.callback = self._confirm  # type: ignore[method-assign]
         cancel.callback = self._cancel  # type: ignore[method-assign]
@@ -91,30 +87,6 @@ class Confirmation(discord.ui.View):
         """Change nothing."""
         self.stop()
         await interaction.response.edit_message(content=NOTHING_CHANGED, view=None)
-
-
-class StaleConfirmation(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CONFIRM_ROUTE):
-    """A confirmation button whose question this process never asked (asked before a restart): say it expired."""
-
-    def __init__(self, nonce: str, item: discord.ui.Button[Any]) -> None:
-        super().__init__(item)
-        self.nonce = nonce
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> StaleConfirmation:
-        """Rebuild the button from a clicked id."""
-        button = item if isinstance(item, discord.ui.Button) else discord.ui.Button()
-        button.custom_id = match.string
-        return cls(match["nonce"], button)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        """Answer a question of an earlier run privately; a question of this run is its live view's to answer."""
-        cog = cast(Any, interaction.client).get_cog(COG_NAME)
-        if isinstance(cog, ModerationCommands) and self.nonce in cog.asked_here:
-            return
-        await interaction.response.edit_message(content=EXPIRED, view=None)
 
 
 def not_now(busy: StillInPlayError) -> str:
@@ -150,13 +122,17 @@ class ModerationCommands(SolitaireCogBase):
     """The nonces of the confirmations this run asked (a few a day, kept for the run)."""
 
     async def load_moderation_commands(self) -> None:
-        """Answer the confirmation buttons of questions asked before a restart."""
+        """Start this run's record of the questions asked."""
         self.asked_here = set()
-        self.bot.add_dynamic_items(StaleConfirmation)
 
     async def unload_moderation_commands(self) -> None:
-        """Forget the stale-confirmation answer."""
-        self.bot.remove_dynamic_items(StaleConfirmation)
+        """Nothing to undo: the confirmation buttons are the cog's (:mod:`cogs.buttons`)."""
+
+    async def handle_confirm_click(self, interaction: discord.Interaction, click: ConfirmClick | None) -> None:
+        """Answer a question of an earlier run privately; a question of this run is its live view's to answer."""
+        if click is None or click.nonce in self.asked_here:
+            return
+        await interaction.response.edit_message(content=EXPIRED, view=None)
 
     moderate = app_commands.Group(
         name="moderate",

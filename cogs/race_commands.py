@@ -8,21 +8,22 @@ refusals into private answers. Boards are the ordinary game boards, sent private
 from __future__ import annotations
 
 import logging
-import re
-from dataclasses import dataclass
-from typing import Any, Literal, cast, get_args
+from typing import Any
 
 import discord
 from discord import app_commands
 
+from bot import errors
 from bot.announcements import Announcement, Delivery
+from bot.clicks import Owner, RaceAction, RaceClick
 from bot.client import UNEXPECTED
 from bot.compete.standings import Standings
 from bot.competition import format_time, variant_title
-from bot.race import MAX_RACERS, MIN_RACERS, RaceError, RaceResult, RaceSnapshot, Standing
+from bot.race import MAX_RACERS, MIN_RACERS, RaceResult, RaceSnapshot, Standing
 from bot.ratings import PROVISIONAL_RACES, Skill, rating_change_text
 from bot.storage.races import RatingRecord
 from cogs.base import SolitaireCogBase
+from cogs.buttons import RaceButton, origin_of
 from cogs.errors import answer_privately, refusals
 from cogs.game_commands import VARIANT_CHOICES
 from cogs.public_messages import check_channel, show_results
@@ -31,95 +32,26 @@ from solitaire.words import plural
 
 log = logging.getLogger(__name__)
 
-COG_NAME = "Solitaire"
-RaceAction = Literal["join", "leave", "quit", "start", "cancel", "board"]
-"""``leave`` on a running race asks first; ``quit`` (the private confirmation's button) leaves."""
-_ACTIONS: tuple[str, ...] = get_args(RaceAction)
-_CLICK = re.compile(r"race:(?P<race>[1-9][0-9]{0,17}):(?P<action>[a-z]{1,8})")
 _VARIANTS = VARIANT_CHOICES
 _COLOUR = discord.Colour.dark_green()
 _MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
 _BOARD_SIZE = 10
-Button = discord.ui.Button[discord.ui.View]
 LEAVE_QUESTION = (
     "Leave the race? Your game ends now and you are ranked after everyone who stays (your score is kept). "
     "Dismiss this message to stay."
 )
 
 
-class NotInServerError(RaceError):
-    """Races belong to a server."""
-
-    def __init__(self) -> None:
-        super().__init__("Races belong to a server: use this command in one.")
-
-
-class BadRaceClickError(RaceError):
-    """An unreadable race button id."""
-
-    def __init__(self) -> None:
-        super().__init__("That button is not one I understand: open a new race with `/solitaire race`.")
-
-
-@dataclass(frozen=True)
-class RaceClick:
-    """A race button: ``race:<race id>:<action>``."""
-
-    race_id: int
-    action: RaceAction
-
-    @property
-    def custom_id(self) -> str:
-        """The button's custom id."""
-        return f"race:{self.race_id}:{self.action}"
-
-
-def parse_race_click(custom_id: str) -> RaceClick | None:
-    """Read a race button id (untrusted), or ``None``.
-
-    >>> parse_race_click("race:12:join"), parse_race_click("race:12:fly"), parse_race_click("race:0:join")
-    (RaceClick(race_id=12, action='join'), None, None)
-    """
-    match = _CLICK.fullmatch(custom_id)
-    if match is None or match["action"] not in _ACTIONS:
-        return None
-    return RaceClick(int(match["race"]), cast(RaceAction, match["action"]))
-
-
-class RaceButton(discord.ui.DynamicItem[Button], template=r"race:\S{0,40}"):
-    """A button of the race message (persistent: its whole state is in the id)."""
-
-    def __init__(self, click: RaceClick | None, item: Button, *, custom_id: str | None = None) -> None:
-        item.custom_id = click.custom_id if click is not None else (custom_id or "race:?")
-        super().__init__(item)
-        self.click = click
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> RaceButton:
-        """Rebuild the button from a clicked id."""
-        button = item if isinstance(item, discord.ui.Button) else discord.ui.Button()
-        return cls(parse_race_click(match.string), button, custom_id=match.string)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        """Hand the click to the cog."""
-        cog = cast(Any, interaction.client).get_cog(COG_NAME)
-        await cog.handle_race_click(interaction, self.click)
-
-
 class RaceCommands(SolitaireCogBase):
     """The race part of the ``/solitaire`` group (a mixin of :class:`cogs.solitaire.Solitaire`)."""
 
     async def load_race_commands(self) -> None:
-        """Register the race buttons; show the race service's updates and results on the race messages."""
-        self.bot.add_dynamic_items(RaceButton)
+        """Show the race service's updates and results on the race messages."""
         self.bot.races.publish = self.publish_race
         self.bot.races.announcements.add_listener(self.post_race_results, kinds=("race",))
 
     async def unload_race_commands(self) -> None:
-        """Forget the race buttons and the race messages."""
-        self.bot.remove_dynamic_items(RaceButton)
+        """Forget the race messages."""
         self.bot.races.publish = None
         self.bot.races.announcements.remove_listener(self.post_race_results)
 
@@ -137,7 +69,7 @@ class RaceCommands(SolitaireCogBase):
         """Open a public race lobby in this channel."""
         async with refusals(interaction):
             if interaction.guild_id is None:
-                raise NotInServerError()
+                raise errors.NotInServerError("Races")
             check_channel(interaction, "race")
             snapshot = await self.bot.races.open(
                 guild_id=interaction.guild_id,
@@ -161,7 +93,7 @@ class RaceCommands(SolitaireCogBase):
         """Show the rating board of a variant, or one member's ratings and races."""
         async with refusals(interaction):
             if interaction.guild_id is None:
-                raise NotInServerError()
+                raise errors.NotInServerError("Races")
             if member is not None:
                 rows, wins = await self.bot.standings.member_ratings(interaction.guild_id, member.id)
                 embed = member_ratings_embed(member.id, rows, wins)
@@ -181,22 +113,20 @@ class RaceCommands(SolitaireCogBase):
 
     async def _race_click(self, interaction: discord.Interaction, click: RaceClick | None) -> None:
         if click is None:
-            raise BadRaceClickError()
+            raise errors.BadRaceClickError()
         races, user = self.bot.races, interaction.user.id
         if click.action == "board":
             session = await races.board(click.race_id, user)
             await self.send_board(interaction, session, ephemeral=True)
             return
+        stored = Owner(message_id=await races.message_of(click.race_id)) if click.on_race_message else Owner()
+        click.check(origin_of(interaction, click.custom_id), stored)
         if click.action == "quit":  # the confirmation, always a private message of its own
-            if interaction.message is None or not interaction.message.flags.ephemeral:
-                raise BadRaceClickError()
             await races.leave_running(click.race_id, user)
             await interaction.response.edit_message(
                 content="You left the race: you are ranked after everyone who stayed, with your score.", view=None
             )
             return
-        if interaction.message is not None and interaction.message.id != await races.message_of(click.race_id):
-            raise BadRaceClickError()  # a race id pasted onto another message
         if click.action == "leave" and await races.leaving_ends_a_game(click.race_id, user):
             await interaction.response.send_message(LEAVE_QUESTION, view=_view(click.race_id, "quit"), ephemeral=True)
             return

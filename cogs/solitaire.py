@@ -8,6 +8,7 @@ from discord.ext import commands
 
 from bot.client import SolitaireBot
 from cogs.after_game import AfterGameCommands
+from cogs.buttons import BUTTON_TYPES
 from cogs.challenge_commands import ChallengeCommands
 from cogs.competition_commands import CompetitionCommands
 from cogs.game_commands import GameCommands
@@ -48,6 +49,7 @@ class Solitaire(
 
         Also make the daily service's champion role changes and streak reminders through this cog.
         """
+        self.bot.add_dynamic_items(*BUTTON_TYPES)
         await self.load_game_commands()
         await self.load_competition_commands()
         await self.load_race_commands()
@@ -57,6 +59,7 @@ class Solitaire(
 
     async def cog_unload(self) -> None:
         """Forget the persistent buttons; stop posting the daily announcements."""
+        self.bot.remove_dynamic_items(*BUTTON_TYPES)
         await self.unload_game_commands()
         await self.unload_competition_commands()
         await self.unload_race_commands()

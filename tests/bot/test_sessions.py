@@ -545,3 +545,92 @@ async def test_a_listener_for_one_mode_hears_only_the_games_of_that_mode(manager
         await manager.play(session, END)
     assert finished == {"race": [race.id], "any": [casual.id, race.id]}
     assert moved == {"race": {race.id}, "any": {casual.id, race.id}}
+
+
+# -- one press, one call: the cog hands a board button's press over and shows what comes back ----------
+def board_press(game_id: int, action: str, *, user: int = 7, guild: int = 1, message: int = 9, **origin):
+    from bot.clicks import BoardClick, Origin
+    from bot.sessions import BoardPress
+
+    where = {"message_id": message, "carries": True, **origin}
+    return BoardPress(BoardClick(game_id, 0, None, action), Origin(user, guild, **where), START + 10)
+
+
+async def test_a_press_plays_as_of_the_press_and_credits_until_the_answer_went_out(manager, clock):
+    from bot.sessions import Played
+
+    session = await start(manager)
+    await manager.set_board(session, channel_id=5, message_id=9, token=None)
+    shown = []
+
+    async def answer(pressed) -> float:
+        shown.append(pressed)
+        clock.now += 1.0  # drawing the new board
+        return clock.now  # the answer goes out
+
+    clock.now = START + 12  # the bot reads the press 2 s after Discord made it
+    await manager.press(board_press(session.id, "draw"), answer)
+    [played] = shown
+    assert isinstance(played, Played) and played.outcome.version == 1 and played.outcome.moves == ("draw",)
+    assert session.game.log[-1] == (str(DRAW), 10)  # logged at the press, not when the bot got to it
+    assert session.deadline == START + 303  # 3 s of the bot's work (at most 3) given back
+
+
+async def test_a_press_that_selects_shows_the_selection_and_is_credited_too(manager, clock):
+    from bot.sessions import Selection
+
+    session = await start(manager)
+    await manager.set_board(session, channel_id=5, message_id=9, token=None)
+    shown = []
+
+    async def answer(pressed) -> float:
+        shown.append(pressed)
+        return START + 11
+
+    clock.now = START + 11
+    await manager.press(board_press(session.id, "3"), answer)
+    assert shown == [Selection(session, session.view(), 0, "3")] and session.game.version == 0
+    assert session.deadline == START + 301
+
+
+@pytest.mark.parametrize(
+    ("where", "refusal"),
+    [
+        ({"user": 8}, errors.NotYourGameError),
+        ({"guild": 2}, errors.ForeignClickError),
+        ({"carries": False}, errors.ForeignClickError),
+        ({"message": 10}, errors.StaleBoardError),
+        ({"game": 99}, errors.UnknownGameError),
+    ],
+)
+async def test_a_press_from_elsewhere_is_refused_before_anything_is_shown(manager, where, refusal):
+    session = await start(manager)
+    await manager.set_board(session, channel_id=5, message_id=9, token=None)
+
+    async def answer(pressed) -> float:
+        raise AssertionError("nothing is shown for a refused press")
+
+    where = dict(where)  # the parameters are shared by both backends
+    game = where.pop("game", session.id)
+    with pytest.raises(refusal):
+        await manager.press(board_press(game, "draw", **where), answer)
+    assert session.game.version == 0 and session.deadline == START + 300
+
+
+async def test_a_press_on_a_game_only_the_database_runs_loads_it(db, clock):
+    first = SessionManager(db, now=clock)
+    session = await start(first)
+    await first.set_board(session, channel_id=5, message_id=9, token=None)
+    await first.close()
+    fresh = SessionManager(db, now=clock)
+    versions = []
+
+    async def answer(pressed) -> float:
+        versions.append(pressed.outcome.version)
+        return clock.now
+
+    try:
+        await fresh.press(board_press(session.id, "draw"), answer)
+        assert versions == [1] and await stored(db, fresh.require_playable(session.id, 7)) == 1
+    finally:
+        await fresh.close()

@@ -13,7 +13,7 @@ from PIL import Image
 
 from bot import after_game as after_game_jobs
 from bot import render_pool
-from bot.after_game import AfterGameClick, parse_after_game_click
+from bot.clicks import AfterGameClick, parse_after_game_click
 from bot.move_words import describe_move
 from bot.storage import games as games_db
 from bot.storage import replays as replays_db

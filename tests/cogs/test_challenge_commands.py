@@ -9,9 +9,9 @@ import discord
 import pytest
 
 from bot.challenges import MAX_OPEN_PER_MEMBER, MESSAGE_WRITES
+from bot.clicks import parse_challenge_click
 from bot.storage import challenges as challenges_db
 from cogs import challenge_commands
-from cogs.challenge_commands import parse_challenge_click
 from tests.bot.decks import EASY_NUMBER
 from tests.bot.test_challenges import failing_message_writes
 from tests.cogs.test_abuse import slash_burst

@@ -9,10 +9,11 @@ from typing import Any
 import pytest
 
 from bot import race as races
+from bot.clicks import parse_race_click
 from bot.ratings import Skill
 from bot.storage import games as games_db
 from bot.storage import races as races_db
-from cogs.race_commands import parse_race_click, rating_board_embed
+from cogs.race_commands import rating_board_embed
 from tests.bot.decks import EASY_NUMBER
 from tests.cogs.test_game_flows import labels, raw_clicks
 
