@@ -9,7 +9,7 @@ its own five-minute clock from the moment they open it. Each attempt is an ordin
 No attempt starts after the deadline; the challenge closes once every named member has answered and
 everyone in it has played, or at the deadline once the attempts still running end. Closing writes the
 places and rating changes (the race rules: :mod:`bot.placing`) and queues the results post
-(:mod:`bot.announcements`) in one transaction, once. Scores stay hidden until then unless the
+(:mod:`bot.outbox.announcements`) in one transaction, once. Scores stay hidden until then unless the
 challenger chose to show them as they come: such an open challenge is never rated (the last to play
 would see the score to beat and could walk away unrated). A member has at most
 :data:`MAX_OPEN_PER_MEMBER` open challenges per server. A challenge whose public message could not be
@@ -26,12 +26,12 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from bot.announcements import Announcement, Announcements
 from bot.background import BackgroundTasks, KeyedLocks
-from bot.competition import deal_from_json, deal_to_json
+from bot.compete.daily_deals import deal_from_json, deal_to_json
 from bot.deal_bank import Deal, DealBank
 from bot.errors import BotError
 from bot.modes import CHALLENGE, mode_of
+from bot.outbox.announcements import Announcement, Announcements
 from bot.ratings import Skill
 from bot.results import entry, rate_results
 from bot.sessions import Clock, FinishSource, Session, SessionManager, Sleep
@@ -41,8 +41,8 @@ from bot.storage import challenges as challenges_db
 from bot.storage import games as games_db
 from bot.storage import races as races_db
 from bot.storage.challenges import ChallengeRecord, PlayerRecord
-from bot.storage.competition import Pending
 from bot.storage.games import GameRecord
+from bot.storage.outbox import Pending
 from bot.storage.races import Rate, Rated
 from bot.visibility import EventState
 from solitaire import find_variant

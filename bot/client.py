@@ -15,23 +15,23 @@ from discord.ext import commands
 
 from bot.challenges import ChallengeService
 from bot.daily import DailyService, Solve
-from bot.deal_bank import Deal, DealBank, solve_numbered
+from bot.deal_bank import Deal, DealBank
 from bot.heavy import Scheduler
 from bot.invite import SCOPES, Permission, invite_lines, required
 from bot.metrics import BotMetrics, Sources
 from bot.modes import CHALLENGE, DAILY, RACE, mode_of
 from bot.race import RaceService
 from bot.render_pool import Pictures
+from bot.runtime.services import Needs, Services
 from bot.sessions import Clock, FinishSource, Session, SessionManager, Sleep
 from bot.settings import Settings
 from bot.shards import Ownership
 from bot.startup import cause, run_step, step_failed, sync_step
-from bot.storage import Database, dev_guilds, open_database
+from bot.storage import Database, dev_guilds
 from bot.storage.deadlines import patience
 from bot.storage.games import GameRecord
 from bot.storage.health import database_answers
 from bot.version import version_line
-from solitaire import VARIANTS
 from solitaire.deals import solve_request
 
 log = logging.getLogger(__name__)
@@ -157,21 +157,56 @@ class SolitaireTree(discord.app_commands.CommandTree["SolitaireBot"]):
 class SolitaireBot(commands.Bot):
     """The bot: one :class:`commands.Bot` with the ``/solitaire`` command group.
 
-    Services are built in :meth:`setup_hook` (``db``, ``jobs``, ``sessions``, ``deals``); tests pass
+    Its services are built in :meth:`setup_hook` by the composition root (:class:`Services`) and read
+    here under their usual names (``db``, ``jobs``, ``sessions``, ``deals``, ``daily``, ...); tests pass
     their own ``deals`` (pre-solved, no processes), read time from ``now`` and wait with ``sleep``
-    (the game clocks, the daily loop, the race and challenge timers).
+    (the game clocks, the daily loop, the outbox, the race and challenge timers).
     """
 
-    db: Database
-    jobs: Scheduler
-    """The one door for heavy work: pictures, solves, hints, analyses and GIFs (:mod:`bot.heavy`)."""
-    sessions: SessionManager
-    deals: DealBank[Deal]
-    metrics: BotMetrics
-    daily: DailyService
-    races: RaceService
-    challenges: ChallengeService
-    renders: Pictures
+    @property
+    def db(self) -> Database:
+        """The database."""
+        return self.services.db
+
+    @property
+    def jobs(self) -> Scheduler:
+        """The one door for heavy work: pictures, solves, hints, analyses and GIFs (:mod:`bot.heavy`)."""
+        return self.services.jobs
+
+    @property
+    def renders(self) -> Pictures:
+        """The pictures, drawn through :attr:`jobs`."""
+        return self.services.renders
+
+    @property
+    def deals(self) -> DealBank[Deal]:
+        """The bank of solved casual deals."""
+        return self.services.deals
+
+    @property
+    def sessions(self) -> SessionManager:
+        """The running games."""
+        return self.services.sessions
+
+    @property
+    def metrics(self) -> BotMetrics:
+        """The operations endpoint."""
+        return self.services.metrics
+
+    @property
+    def daily(self) -> DailyService:
+        """The daily competition."""
+        return self.services.daily
+
+    @property
+    def races(self) -> RaceService:
+        """The races."""
+        return self.services.races
+
+    @property
+    def challenges(self) -> ChallengeService:
+        """The challenges."""
+        return self.services.challenges
 
     def __init__(
         self,
@@ -198,14 +233,12 @@ class SolitaireBot(commands.Bot):
         """The servers whose clocks, dailies and races this process runs."""
         self.now = now
         self.sleep = sleep
-        self._given_deals = deals
-        self._daily_solve = daily_solve
+        self.services = Services(settings, Needs(now=now, sleep=sleep, deals=deals, daily_solve=daily_solve, db=db))
+        """Every service, built in :meth:`setup_hook` and closed by :meth:`close_services` (the composition root)."""
         self._ready_logged = False
         self.command_count = 0
         self.setting_up = asyncio.Event()
         """Set when :meth:`setup_hook` begins: the login itself is done."""
-        if db is not None:
-            self.db = db
         if settings.gateway_url:
             self.http.ws_connect = GatewayRedirect(self.http.ws_connect, settings.gateway_url)  # type: ignore[method-assign]
         self.gateway = FirstGatewayConnection(self.http.ws_connect)
@@ -224,42 +257,8 @@ class SolitaireBot(commands.Bot):
             await self._set_up()
 
     async def _set_up(self) -> None:
-        if not hasattr(self, "db"):
-            self.db = await open_database(self.settings.database_target)
-        self.jobs = Scheduler.for_workers(self.settings.render_workers, self.settings.deal_workers)
-        self.jobs.start()
-        self.renders = Pictures(self.jobs)
-        self.deals = self._given_deals or DealBank(
-            solve_numbered, variants=VARIANTS, size=self.settings.deal_bank_size, jobs=self.jobs
-        )
         owns = self.ownership.owns
-        self.sessions = SessionManager(self.db, now=self.now, sleep=self.sleep)
-        self.sessions.add_finish_listener(self._announce_finished)
-        self.metrics = BotMetrics(self.metrics_sources())
-        if self.settings.metrics_port is not None:
-            await self.metrics.serve(self.settings.metrics_port, host=self.settings.metrics_host)
-        self.daily = DailyService(
-            self.db,
-            self.deals,
-            now=self.now,
-            sleep=self.sleep,
-            secret=self._daily_secret,
-            solve=self._daily_solve,
-            spares=self.settings.daily_spares,
-            ownership=self.ownership,
-        )
-        self.races = RaceService(
-            self.db, self.sessions, self.deals, now=self.now, sleep=self.sleep, announcements=self.daily.announcements
-        )
-        self.challenges = ChallengeService(
-            self.db,
-            self.sessions,
-            self.deals,
-            now=self.now,
-            sleep=self.sleep,
-            announcements=self.daily.announcements,
-            ownership=self.ownership,
-        )
+        await self.services.open(finished=self._announce_finished, sources=self.metrics_sources)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         resumed, finished = await self.sessions.resume_all(owns=owns)
@@ -270,7 +269,7 @@ class SolitaireBot(commands.Bot):
         if challenges := await self.challenges.resume(owns=owns):
             log.info("resumed %d open challenges", len(challenges))
         self.deals.start()
-        self._daily_starter = self.loop.create_task(self._start_daily(), name="daily-start")
+        self.services.start_when(self.wait_until_ready)
         await self._sync_step()
 
     async def _sync_step(self) -> None:
@@ -313,15 +312,6 @@ class SolitaireBot(commands.Bot):
         if mode is CHALLENGE:
             return await self.challenges.over_for_game(record.id)
         return mode.opens_when is None
-
-    def _daily_secret(self) -> str | None:
-        secret = self.settings.daily_secret
-        return secret.get_secret_value() if secret is not None else None
-
-    async def _start_daily(self) -> None:
-        """Start the daily service once connected (it posts podiums and result lines)."""
-        await self.wait_until_ready()
-        self.daily.start()
 
     async def _sync_commands(self) -> None:
         """Sync the commands (to DEV_GUILD_ID's server only, if set); clear a former development server's copies."""
@@ -402,25 +392,8 @@ class SolitaireBot(commands.Bot):
         self.dispatch(FINISHED_EVENT, record)
 
     async def close_services(self) -> None:
-        """Stop the clocks and the solvers and close the database (safe to call twice)."""
-        if hasattr(self, "metrics"):
-            await self.metrics.close()
-        if hasattr(self, "_daily_starter"):
-            self._daily_starter.cancel()
-        if hasattr(self, "daily"):
-            await self.daily.close()
-        if hasattr(self, "races"):
-            await self.races.close()
-        if hasattr(self, "challenges"):
-            await self.challenges.close()
-        if hasattr(self, "sessions"):
-            await self.sessions.close()
-        if hasattr(self, "deals"):
-            await self.deals.close()
-        if hasattr(self, "jobs"):
-            await self.jobs.close()
-        if hasattr(self, "db"):
-            await self.db.close()
+        """Stop the clocks, the loops and the solvers and close the database: every service, in reverse (safe twice)."""
+        await self.services.close()
 
     async def close(self) -> None:
         """Disconnect, then stop the clocks and solvers and close the database (moves are already saved)."""

@@ -18,7 +18,6 @@ import aiohttp
 import discord
 from discord import app_commands
 
-from bot.announcements import Announcement, Delivery
 from bot.challenges import (
     DEFAULT_HOURS,
     MAX_HOURS,
@@ -29,7 +28,8 @@ from bot.challenges import (
     OpponentsError,
 )
 from bot.client import UNEXPECTED
-from bot.competition import format_time, variant_title
+from bot.compete.words import format_time, variant_title
+from bot.outbox.announcements import Announcement, Delivery
 from bot.ratings import PROVISIONAL_RACES, rating_change_text
 from cogs.base import SolitaireCogBase
 from cogs.errors import answer_privately, refusals

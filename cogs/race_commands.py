@@ -15,9 +15,9 @@ from typing import Any, Literal, cast, get_args
 import discord
 from discord import app_commands
 
-from bot.announcements import Announcement, Delivery
 from bot.client import UNEXPECTED
-from bot.competition import format_time, variant_title
+from bot.compete.words import format_time, variant_title
+from bot.outbox.announcements import Announcement, Delivery
 from bot.race import MAX_RACERS, MIN_RACERS, RaceError, RaceResult, RaceSnapshot, Standing
 from bot.ratings import PROVISIONAL_RACES, Skill, rating_change_text
 from bot.storage import Database

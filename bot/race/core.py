@@ -6,9 +6,9 @@ import asyncio
 import logging
 
 from bot import errors
-from bot.announcements import Announcements
 from bot.background import BackgroundTasks, KeyedLocks
 from bot.deal_bank import Deal, DealBank
+from bot.outbox.announcements import Announcements
 from bot.race.errors import AlreadyRacingError, LobbyClosedError, UnknownRaceError
 from bot.race.model import LiveRace, Publisher
 from bot.sessions import Clock, SessionManager, Sleep

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.announcements import Announcement
 from bot.modes import RACE, mode_of
+from bot.outbox.announcements import Announcement
 from bot.race.model import END_GRACE, STANDINGS_INTERVAL
 from bot.race.standings import RaceStandings, final_standing
 from bot.results import entry, rate_results
 from bot.sessions import FinishSource, Session
 from bot.storage import games as games_db
 from bot.storage import races as races_db
-from bot.storage.competition import Pending
 from bot.storage.games import GameRecord
+from bot.storage.outbox import Pending
 from bot.storage.races import RaceRecord, RacerRecord, Rate
 
 

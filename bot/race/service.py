@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
-from bot.announcements import Announcements
 from bot.deal_bank import Deal, DealBank
+from bot.outbox.announcements import Announcements
 from bot.race.lobby import RaceLobby
 from bot.race.model import LiveRace, Publisher
 from bot.sessions import Clock, SessionManager, Sleep

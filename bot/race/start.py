@@ -7,7 +7,7 @@ import json
 import logging
 
 from bot import errors
-from bot.competition import deal_from_json, deal_to_json
+from bot.compete.daily_deals import deal_from_json, deal_to_json
 from bot.deal_bank import Deal
 from bot.modes import RACE, mode_of
 from bot.race.errors import (
