@@ -18,6 +18,7 @@ from collections.abc import AsyncIterator, Callable, Iterable
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
+from bot.background import Alarm
 from bot.champions import ChampionRoles
 from bot.compete.calendar import DayClock
 from bot.compete.daily_deals import PRESOLVE_DAYS, daily_source, deal_from_json, deal_to_json, new_secret, spare_source
@@ -108,7 +109,7 @@ class DailyService:
         self._presolver: asyncio.Task[None] | None = None
         self._starting: Counter[tuple[int, str]] = Counter()
         self._round = asyncio.Lock()
-        self._sleeper: asyncio.Task[None] | None = None
+        self._alarm = Alarm(sleep, "daily-sleep")
         self._closed = False
         self._task: asyncio.Task[None] | None = None
         self.spares = spares
@@ -151,8 +152,7 @@ class DailyService:
 
     def wake(self) -> None:
         """Recompute what is due now (a setting changed, a game finished): end the loop's sleep."""
-        if self._sleeper is not None and not self._sleeper.done():
-            self._sleeper.cancel()
+        self._alarm.wake()
 
     async def _loop(self) -> None:
         try:
@@ -165,17 +165,7 @@ class DailyService:
             except Exception:
                 log.exception("the daily service's round failed")
                 wait = 60.0
-            self._sleeper = asyncio.get_running_loop().create_task(self._nap(wait), name="daily-sleep")
-            try:
-                await self._sleeper
-            except asyncio.CancelledError:
-                task = asyncio.current_task()
-                if task is not None and task.cancelling():
-                    raise  # the service is closing (not woken)
-
-    async def _nap(self, seconds: float) -> None:
-        """Sleep ``seconds`` (a task of its own, so :meth:`wake` can cut it short)."""
-        await self.sleep(seconds)
+            await self._alarm.nap(wait)
 
     # -- the server's day ------------------------------------------------------------------
     def moment(self) -> datetime:

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Literal
 
+from bot.background import Alarm
 from bot.shards import ONE_PROCESS, Holder, Ownership
 from bot.storage import Database, claims
 from bot.storage import competition as competition_db
@@ -108,7 +109,6 @@ class Announcements:
         """
         self.db = db
         self.now = now
-        self.sleep = sleep
         self.ownership = ownership
         self.holder = Holder.of_this_process(ownership)
         """This process's name on its claims (unique, even among processes given the same shards)."""
@@ -117,8 +117,7 @@ class Announcements:
         self._listeners: list[tuple[Listener, frozenset[str] | None]] = []
         self._lock = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
-        self._sleeper: asyncio.Task[None] | None = None
-        self._woken = False
+        self._alarm = Alarm(sleep, "outbox-sleep")
         self._closed = False
 
     def register(self, kind: AnnouncementKind, composer: Composer) -> None:
@@ -135,17 +134,12 @@ class Announcements:
 
     def queued(self) -> None:
         """Say that a post was queued (by a race's finish, say): the delivering loop wakes for it."""
-        self._woken = True
-        if self._sleeper is not None and not self._sleeper.done():
-            self._sleeper.cancel()
+        self._alarm.wake()
 
     async def flush(self) -> None:
         """Post at once what is due (a caller that just queued a post); the loop then looks again for the rest."""
         await self.deliver_due()
         self.queued()
-
-    async def _sleep(self, seconds: float) -> None:
-        await self.sleep(seconds)
 
     # -- the delivering loop ------------------------------------------------------------------
     def start(self) -> None:
@@ -169,25 +163,12 @@ class Announcements:
         except Exception:
             log.exception("giving back the claims of an earlier run failed")
         while True:
-            self._woken = False
             try:
                 wait = await self.deliver_due()
             except Exception:
                 log.exception("delivering the queued posts failed")
                 wait = AFTER_FAILURE
-            await self._nap(max(wait, 0.0))
-
-    async def _nap(self, seconds: float) -> None:
-        """Sleep ``seconds``, or less if a post is queued meanwhile (a task of its own, so :meth:`queued` ends it)."""
-        if self._woken:
-            return
-        self._sleeper = asyncio.get_running_loop().create_task(self._sleep(seconds), name="outbox-sleep")
-        try:
-            await self._sleeper
-        except asyncio.CancelledError:
-            task = asyncio.current_task()
-            if task is not None and task.cancelling():
-                raise  # the loop is closing (not woken)
+            await self._alarm.nap(max(wait, 0.0))
 
     async def release_own(self) -> None:
         """Give back the claims this shard set's earlier runs on this machine held (their posts are tried again)."""

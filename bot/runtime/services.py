@@ -63,11 +63,20 @@ class Services:
     races: RaceService = field(init=False)
     challenges: ChallengeService = field(init=False)
 
+    def __post_init__(self) -> None:
+        """Take a database opened already: it is the bot's from now on (closed with the services)."""
+        if self.needs.db is not None:
+            self._keep_database(self.needs.db)
+
+    def _keep_database(self, db: Database) -> None:
+        self.db = db
+        self._stack.push_async_callback(db.close)
+
     async def open(self, *, finished: FinishListener, sources: Callable[[], Sources]) -> None:
         """Build every service in order; ``finished`` hears every finished game, ``sources`` feed the metrics."""
         settings, needs, stack = self.settings, self.needs, self._stack
-        self.db = needs.db or await open_database(settings.database_target)
-        stack.push_async_callback(self.db.close)
+        if needs.db is None:
+            self._keep_database(await open_database(settings.database_target))
         self.jobs = Scheduler.for_workers(settings.render_workers, settings.deal_workers)
         self.jobs.start()
         stack.push_async_callback(self.jobs.close)
