@@ -6,7 +6,7 @@ import asyncio
 import functools
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from typing import Any, Generic, TypeVar, overload
 
 import aiohttp
 import discord
@@ -35,6 +35,7 @@ from bot.version import version_line
 from solitaire.deals import solve_request
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 EXTENSIONS = ("cogs.solitaire",)
 GLOBAL_SYNC = (
@@ -136,6 +137,26 @@ DISCORD_RETRY_LOGGERS = ("discord.client", "discord.shard")
 """The discord.py loggers that log a failed connection with its traceback before retrying it."""
 
 
+class Service(Generic[T]):
+    """A service of the bot, read from its composition root (:class:`Services`) under the same name."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, bot: None, owner: type) -> Service[T]: ...
+
+    @overload
+    def __get__(self, bot: SolitaireBot, owner: type) -> T: ...
+
+    def __get__(self, bot: SolitaireBot | None, owner: type) -> Service[T] | T:
+        """The service of ``bot`` (this descriptor itself, read on the class)."""
+        if bot is None:
+            return self
+        service: T = getattr(bot.services, self.name)
+        return service
+
+
 class SolitaireTree(discord.app_commands.CommandTree["SolitaireBot"]):
     """The command tree: an unexpected error is logged and the player told something went wrong."""
 
@@ -163,50 +184,16 @@ class SolitaireBot(commands.Bot):
     (the game clocks, the daily loop, the outbox, the race and challenge timers).
     """
 
-    @property
-    def db(self) -> Database:
-        """The database."""
-        return self.services.db
-
-    @property
-    def jobs(self) -> Scheduler:
-        """The one door for heavy work: pictures, solves, hints, analyses and GIFs (:mod:`bot.heavy`)."""
-        return self.services.jobs
-
-    @property
-    def renders(self) -> Pictures:
-        """The pictures, drawn through :attr:`jobs`."""
-        return self.services.renders
-
-    @property
-    def deals(self) -> DealBank[Deal]:
-        """The bank of solved casual deals."""
-        return self.services.deals
-
-    @property
-    def sessions(self) -> SessionManager:
-        """The running games."""
-        return self.services.sessions
-
-    @property
-    def metrics(self) -> BotMetrics:
-        """The operations endpoint."""
-        return self.services.metrics
-
-    @property
-    def daily(self) -> DailyService:
-        """The daily competition."""
-        return self.services.daily
-
-    @property
-    def races(self) -> RaceService:
-        """The races."""
-        return self.services.races
-
-    @property
-    def challenges(self) -> ChallengeService:
-        """The challenges."""
-        return self.services.challenges
+    db = Service[Database]()
+    jobs = Service[Scheduler]()
+    """The one door for heavy work: pictures, solves, hints, analyses and GIFs (:mod:`bot.heavy`)."""
+    renders = Service[Pictures]()
+    deals = Service[DealBank[Deal]]()
+    sessions = Service[SessionManager]()
+    metrics = Service[BotMetrics]()
+    daily = Service[DailyService]()
+    races = Service[RaceService]()
+    challenges = Service[ChallengeService]()
 
     def __init__(
         self,
