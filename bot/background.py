@@ -120,3 +120,28 @@ class Alarm:
 
     async def _sleep_for(self, seconds: float) -> None:
         await self._sleep(seconds)
+
+
+async def run_rounds(
+    first: Callable[[], Awaitable[object]],
+    one_round: Callable[[], Awaitable[float]],
+    alarm: Alarm,
+    what: str,
+    *,
+    after_failure: float = 60.0,
+) -> None:
+    """Run a service's loop until cancelled: ``first`` once, then rounds, each followed by a nap of what it returns.
+
+    A failure is logged with ``what`` and never ends the loop (a failed round naps ``after_failure`` seconds).
+    """
+    try:
+        await first()
+    except Exception:
+        log.exception("%s: its first step failed", what)
+    while True:
+        try:
+            wait = await one_round()
+        except Exception:
+            log.exception("%s's round failed", what)
+            wait = after_failure
+        await alarm.nap(max(wait, 0.0))

@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator, Callable, Iterable
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from bot.background import Alarm
+from bot.background import Alarm, run_rounds
 from bot.champions import ChampionRoles
 from bot.compete.calendar import DayClock
 from bot.compete.daily_deals import PRESOLVE_DAYS, daily_source, deal_from_json, deal_to_json, new_secret, spare_source
@@ -129,7 +129,8 @@ class DailyService:
         """Start the loop: it first queues the lines a crash left out (the outbox retries the posts in flight)."""
         if self._closed or self._task is not None:
             return
-        self._task = asyncio.get_running_loop().create_task(self._loop(), name="daily-service")
+        loop = run_rounds(self._recover, self.run_once, self._alarm, "the daily service")
+        self._task = asyncio.get_running_loop().create_task(loop, name="daily-service")
         for variant in self.variants:
             self._refill_spares_soon(variant)
 
@@ -153,19 +154,6 @@ class DailyService:
     def wake(self) -> None:
         """Recompute what is due now (a setting changed, a game finished): end the loop's sleep."""
         self._alarm.wake()
-
-    async def _loop(self) -> None:
-        try:
-            await self._recover()
-        except Exception:
-            log.exception("recovering the daily posts failed")
-        while True:
-            try:
-                wait = await self.run_once()
-            except Exception:
-                log.exception("the daily service's round failed")
-                wait = 60.0
-            await self._alarm.nap(wait)
 
     # -- the server's day ------------------------------------------------------------------
     def moment(self) -> datetime:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Literal
 
-from bot.background import Alarm
+from bot.background import Alarm, run_rounds
 from bot.shards import ONE_PROCESS, Holder, Ownership
 from bot.storage import Database, claims
 from bot.storage import competition as competition_db
@@ -146,7 +146,8 @@ class Announcements:
         """Start the delivering loop: it first takes back the claims this process's earlier run held."""
         if self._closed or self._task is not None:
             return
-        self._task = asyncio.get_running_loop().create_task(self._loop(), name="outbox")
+        loop = run_rounds(self.release_own, self.deliver_due, self._alarm, "the outbox", after_failure=AFTER_FAILURE)
+        self._task = asyncio.get_running_loop().create_task(loop, name="outbox")
 
     async def close(self) -> None:
         """Stop the delivering loop (safe to call twice); what is still queued waits in the database."""
@@ -156,19 +157,6 @@ class Announcements:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-
-    async def _loop(self) -> None:
-        try:
-            await self.release_own()
-        except Exception:
-            log.exception("giving back the claims of an earlier run failed")
-        while True:
-            try:
-                wait = await self.deliver_due()
-            except Exception:
-                log.exception("delivering the queued posts failed")
-                wait = AFTER_FAILURE
-            await self._alarm.nap(max(wait, 0.0))
 
     async def release_own(self) -> None:
         """Give back the claims this shard set's earlier runs on this machine held (their posts are tried again)."""
