@@ -58,7 +58,8 @@ async def test_an_alarm_woken_while_its_loop_is_busy_ends_the_next_nap_at_once()
     await asyncio.wait_for(alarm.nap(3600), 1)
     assert asked == []
     napping = asyncio.get_running_loop().create_task(alarm.nap(3600))
-    await asyncio.sleep(0)
+    while not asked:  # asleep
+        await asyncio.sleep(0)
     alarm.wake()  # during a nap: ends it
     await asyncio.wait_for(napping, 1)
     assert asked == [3600]
