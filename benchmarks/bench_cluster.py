@@ -34,9 +34,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.postgres_target import postgres_url, scratch_schema
-from bot.announcements import Announcement, Delivery
 from bot.daily import DailyService
 from bot.deal_bank import DealBank
+from bot.outbox.announcements import Announcement, Announcements, Delivery
 from bot.shards import Ownership
 from bot.storage import Database, claims
 from bot.storage.deadlines import patience
@@ -101,7 +101,15 @@ async def work(path: str, count: int, shard: int, start_at: float) -> dict[str, 
     bank: DealBank[ProvenDeal] = DealBank(
         lambda variant, n: solve(DealRequest(variant, str(n))), variants=VARIANTS, size=0
     )
-    service = DailyService(db, bank, now=lambda: NOW, secret=lambda: "bench", solve=solve, ownership=ownership)
+    service = DailyService(
+        db,
+        bank,
+        announcements=Announcements(db, now=lambda: NOW, ownership=ownership),
+        now=lambda: NOW,
+        secret=lambda: "bench",
+        solve=solve,
+        ownership=ownership,
+    )
     service.add_listener(post)
     time.sleep(max(0.0, start_at - time.time()))
     began = time.perf_counter()

@@ -33,6 +33,7 @@ from pathlib import Path
 from bot.daily import DailyService
 from bot.deal_bank import DealBank, solve_numbered
 from bot.heavy import Scheduler
+from bot.outbox.announcements import Announcements
 from bot.sessions import SessionManager
 from bot.storage import Database
 from render import render_board
@@ -69,7 +70,14 @@ def start_up(db: Database, run: int, args: argparse.Namespace) -> tuple[DealBank
     jobs.start()
     bank: DealBank[object] = DealBank(solve_numbered, variants=VARIANTS, size=args.bank, jobs=jobs)
     bank.start()  # the refills are queued first, as in SolitaireBot.setup_hook
-    service = DailyService(db, bank, now=lambda: NOW, secret=lambda: f"bench-{run}", spares=args.spares)
+    service = DailyService(
+        db,
+        bank,
+        announcements=Announcements(db, now=lambda: NOW),
+        now=lambda: NOW,
+        secret=lambda: f"bench-{run}",
+        spares=args.spares,
+    )
     return bank, service
 
 

@@ -9,7 +9,7 @@ its own five-minute clock from the moment they open it. Each attempt is an ordin
 No attempt starts after the deadline; the challenge closes once every named member has answered and
 everyone in it has played, or at the deadline once the attempts still running end. Closing writes the
 places and rating changes (the race rules: :mod:`bot.placing`) and queues the results post
-(:mod:`bot.announcements`) in one transaction, once. Scores stay hidden until then unless the
+(:mod:`bot.outbox.announcements`) in one transaction, once. Scores stay hidden until then unless the
 challenger chose to show them as they come: such an open challenge is never rated (the last to play
 would see the score to beat and could walk away unrated). A member has at most
 :data:`MAX_OPEN_PER_MEMBER` open challenges per server. A challenge whose public message could not be
@@ -26,11 +26,11 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from bot.announcements import Announcements
+from bot.compete.daily_deals import deal_from_json, deal_to_json
 from bot.compete.events import EventTables, GroupEvents
-from bot.competition import deal_from_json, deal_to_json
 from bot.deal_bank import Deal, DealBank
 from bot.errors import BotError
+from bot.outbox.announcements import Announcements
 from bot.placing import Entry
 from bot.ratings import Skill
 from bot.results import entry
@@ -209,7 +209,7 @@ class ChallengeService:
         *,
         now: Clock,
         sleep: Sleep = asyncio.sleep,
-        announcements: Announcements | None = None,
+        announcements: Announcements,
         publish: Publisher | None = None,
         ownership: Ownership = ONE_PROCESS,
     ) -> None:
@@ -219,7 +219,7 @@ class ChallengeService:
         self.deals = deals
         self.now = now
         self.sleep = sleep
-        self.announcements = announcements or Announcements(db, now=now)
+        self.announcements = announcements
         self.publish = publish
         self.ownership = ownership
         self.events = GroupEvents(self, db, sessions, self.announcements, now=now, sleep=sleep)

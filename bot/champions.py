@@ -22,12 +22,13 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from enum import Enum
 
-from bot.announcements import Announcement, Announcements, Delivery
 from bot.invite import permission_name
+from bot.outbox.announcements import Announcement, Announcements, Delivery
 from bot.storage import Database
 from bot.storage import champions as champions_db
 from bot.storage import competition as competition_db
 from bot.storage.champions import Holder
+from bot.storage.outbox import Pending
 
 log = logging.getLogger(__name__)
 
@@ -168,7 +169,7 @@ def plan(
 
 
 class ChampionRoles:
-    """Composes and delivers the ``champion`` announcements (registered on the daily service's announcements)."""
+    """Composes and delivers the ``champion`` announcements (registered on the runtime's one outbox)."""
 
     def __init__(self, db: Database, announcements: Announcements, *, now: Clock, variants: Iterable[str]) -> None:
         self.db = db
@@ -186,7 +187,7 @@ class ChampionRoles:
         """Set (or clear) the server's champion role and queue the change of its holders (see ``set_champion_role``)."""
         await champions_db.set_champion_role(self.db, guild_id, role_id, podium_after=podium_after, now=self.now())
 
-    async def compose(self, pending: competition_db.Pending) -> Announcement | None:
+    async def compose(self, pending: Pending) -> Announcement | None:
         """Work out the change wanted now; ``None`` when the holders are already as wanted."""
         config = await competition_db.guild_config(self.db, pending.guild_id)
         role_id = config.champion_role_id

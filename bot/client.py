@@ -6,7 +6,7 @@ import asyncio
 import functools
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from typing import Any, Generic, TypeVar, overload
 
 import aiohttp
 import discord
@@ -18,30 +18,29 @@ from bot.compete.moderation import Moderation
 from bot.compete.over import CompetitionsOver
 from bot.compete.standings import Standings
 from bot.daily import DailyService, Solve
-from bot.deal_bank import SOLVER_VERSION, Deal, DealBank, solve_numbered
+from bot.deal_bank import Deal, DealBank
 from bot.finished_games import FinishedGames
 from bot.heavy import Scheduler
 from bot.invite import SCOPES, Permission, invite_lines, required
 from bot.metrics import BotMetrics, Sources
-from bot.modes import CHALLENGE, DAILY, RACE
 from bot.onboarding import Onboarding
 from bot.preferences import Preferences
 from bot.race import RaceService
 from bot.render_pool import Pictures
+from bot.runtime.services import Needs, Services
 from bot.sessions import Clock, FinishSource, Session, SessionManager, Sleep
 from bot.settings import Settings
 from bot.shards import Ownership
 from bot.startup import cause, run_step, step_failed, sync_step
-from bot.storage import Database, dev_guilds, open_database
+from bot.storage import Database, dev_guilds
 from bot.storage.deadlines import patience
-from bot.storage.deals import StoredDeals
 from bot.storage.games import GameRecord
 from bot.storage.health import database_answers
 from bot.version import version_line
-from solitaire import VARIANTS
 from solitaire.deals import solve_request
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 EXTENSIONS = ("cogs.solitaire",)
 GLOBAL_SYNC = (
@@ -143,6 +142,26 @@ DISCORD_RETRY_LOGGERS = ("discord.client", "discord.shard")
 """The discord.py loggers that log a failed connection with its traceback before retrying it."""
 
 
+class Service(Generic[T]):
+    """A service of the bot, read from its composition root (:class:`Services`) under the same name."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, bot: None, owner: type) -> Service[T]: ...
+
+    @overload
+    def __get__(self, bot: SolitaireBot, owner: type) -> T: ...
+
+    def __get__(self, bot: SolitaireBot | None, owner: type) -> Service[T] | T:
+        """The service of ``bot`` (this descriptor itself, read on the class)."""
+        if bot is None:
+            return self
+        service: T = getattr(bot.services, self.name)
+        return service
+
+
 class SolitaireTree(discord.app_commands.CommandTree["SolitaireBot"]):
     """The command tree: an unexpected error is logged and the player told something went wrong."""
 
@@ -164,26 +183,28 @@ class SolitaireTree(discord.app_commands.CommandTree["SolitaireBot"]):
 class SolitaireBot(commands.Bot):
     """The bot: one :class:`commands.Bot` with the ``/solitaire`` command group.
 
-    Services are built in :meth:`setup_hook` (``db``, ``jobs``, ``sessions``, ``deals``); tests pass
+    Its services are built in :meth:`setup_hook` by the composition root (:class:`Services`) and read
+    here under their usual names (``db``, ``jobs``, ``sessions``, ``deals``, ``daily``, ...); tests pass
     their own ``deals`` (pre-solved, no processes), read time from ``now`` and wait with ``sleep``
-    (the game clocks, the daily loop, the race and challenge timers).
+    (the game clocks, the daily loop, the outbox, the race and challenge timers).
     """
 
-    db: Database
-    jobs: Scheduler
+    db = Service[Database]()
+    jobs = Service[Scheduler]()
     """The one door for heavy work: pictures, solves, hints, analyses and GIFs (:mod:`bot.heavy`)."""
-    sessions: SessionManager
-    deals: DealBank[Deal]
-    metrics: BotMetrics
-    daily: DailyService
-    races: RaceService
-    challenges: ChallengeService
-    renders: Pictures
-    finished: FinishedGames
-    preferences: Preferences
-    standings: Standings
-    moderation: Moderation
-    onboarding: Onboarding
+    renders = Service[Pictures]()
+    deals = Service[DealBank[Deal]]()
+    sessions = Service[SessionManager]()
+    metrics = Service[BotMetrics]()
+    daily = Service[DailyService]()
+    races = Service[RaceService]()
+    challenges = Service[ChallengeService]()
+    over = Service[CompetitionsOver]()
+    finished = Service[FinishedGames]()
+    preferences = Service[Preferences]()
+    standings = Service[Standings]()
+    moderation = Service[Moderation]()
+    onboarding = Service[Onboarding]()
 
     def __init__(
         self,
@@ -210,14 +231,12 @@ class SolitaireBot(commands.Bot):
         """The servers whose clocks, dailies and races this process runs."""
         self.now = now
         self.sleep = sleep
-        self._given_deals = deals
-        self._daily_solve = daily_solve
+        self.services = Services(settings, Needs(now=now, sleep=sleep, deals=deals, daily_solve=daily_solve, db=db))
+        """Every service, built in :meth:`setup_hook` and closed by :meth:`close_services` (the composition root)."""
         self._ready_logged = False
         self.command_count = 0
         self.setting_up = asyncio.Event()
         """Set when :meth:`setup_hook` begins: the login itself is done."""
-        if db is not None:
-            self.db = db
         if settings.gateway_url:
             self.http.ws_connect = GatewayRedirect(self.http.ws_connect, settings.gateway_url)  # type: ignore[method-assign]
         self.gateway = FirstGatewayConnection(self.http.ws_connect)
@@ -236,56 +255,8 @@ class SolitaireBot(commands.Bot):
             await self._set_up()
 
     async def _set_up(self) -> None:
-        if not hasattr(self, "db"):
-            self.db = await open_database(self.settings.database_target)
-        self.jobs = Scheduler.for_workers(self.settings.render_workers, self.settings.deal_workers)
-        self.jobs.start()
-        self.renders = Pictures(self.jobs)
-        self.deals = self._given_deals or DealBank(
-            solve_numbered, variants=VARIANTS, size=self.settings.deal_bank_size, jobs=self.jobs
-        )
-        if self.deals.cache is None:
-            self.deals.use_cache(StoredDeals(self.db, SOLVER_VERSION))
         owns = self.ownership.owns
-        self.sessions = SessionManager(self.db, now=self.now, sleep=self.sleep)
-        self.sessions.add_finish_listener(self._announce_finished)
-        self.metrics = BotMetrics(self.metrics_sources())
-        if self.settings.metrics_port is not None:
-            await self.metrics.serve(self.settings.metrics_port, host=self.settings.metrics_host)
-        self.daily = DailyService(
-            self.db,
-            self.deals,
-            now=self.now,
-            sleep=self.sleep,
-            secret=self._daily_secret,
-            solve=self._daily_solve,
-            spares=self.settings.daily_spares,
-            ownership=self.ownership,
-        )
-        self.races = RaceService(
-            self.db, self.sessions, self.deals, now=self.now, sleep=self.sleep, announcements=self.daily.announcements
-        )
-        self.challenges = ChallengeService(
-            self.db,
-            self.sessions,
-            self.deals,
-            now=self.now,
-            sleep=self.sleep,
-            announcements=self.daily.announcements,
-            ownership=self.ownership,
-        )
-        self.competitions_over = CompetitionsOver(
-            {
-                DAILY: self.daily.over_for_record,
-                RACE: self.races.events.over_for_record,
-                CHALLENGE: self.challenges.events.over_for_record,
-            }
-        )
-        self.finished = FinishedGames(self.db, over=self.competition_over, now=self.now)
-        self.preferences = Preferences(self.db, self.sessions)
-        self.standings = Standings(self.db)
-        self.moderation = Moderation(self.db, now=self.now)
-        self.onboarding = Onboarding(self.db, now=self.now)
+        await self.services.open(finished=self._announce_finished, sources=self.metrics_sources)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         resumed, finished = await self.sessions.resume_all(owns=owns)
@@ -296,7 +267,7 @@ class SolitaireBot(commands.Bot):
         if challenges := await self.challenges.resume(owns=owns):
             log.info("resumed %d open challenges", len(challenges))
         self.deals.start()
-        self._daily_starter = self.loop.create_task(self._start_daily(), name="daily-start")
+        self.services.start_when(self.wait_until_ready)
         await self._sync_step()
 
     async def _sync_step(self) -> None:
@@ -331,16 +302,7 @@ class SolitaireBot(commands.Bot):
 
     async def competition_over(self, record: GameRecord) -> bool:
         """Whether nobody can still gain from a finished game's deal (after-game gates, see ``bot.after_game``)."""
-        return await self.competitions_over.over(record)
-
-    def _daily_secret(self) -> str | None:
-        secret = self.settings.daily_secret
-        return secret.get_secret_value() if secret is not None else None
-
-    async def _start_daily(self) -> None:
-        """Start the daily service once connected (it posts podiums and result lines)."""
-        await self.wait_until_ready()
-        self.daily.start()
+        return await self.over.over(record)
 
     async def _sync_commands(self) -> None:
         """Sync the commands (to DEV_GUILD_ID's server only, if set); clear a former development server's copies."""
@@ -421,25 +383,8 @@ class SolitaireBot(commands.Bot):
         self.dispatch(FINISHED_EVENT, record)
 
     async def close_services(self) -> None:
-        """Stop the clocks and the solvers and close the database (safe to call twice)."""
-        if hasattr(self, "metrics"):
-            await self.metrics.close()
-        if hasattr(self, "_daily_starter"):
-            self._daily_starter.cancel()
-        if hasattr(self, "daily"):
-            await self.daily.close()
-        if hasattr(self, "races"):
-            await self.races.close()
-        if hasattr(self, "challenges"):
-            await self.challenges.close()
-        if hasattr(self, "sessions"):
-            await self.sessions.close()
-        if hasattr(self, "deals"):
-            await self.deals.close()
-        if hasattr(self, "jobs"):
-            await self.jobs.close()
-        if hasattr(self, "db"):
-            await self.db.close()
+        """Stop the clocks, the loops and the solvers and close the database: every service, in reverse (safe twice)."""
+        await self.services.close()
 
     async def close(self) -> None:
         """Disconnect, then stop the clocks and solvers and close the database (moves are already saved)."""

@@ -1,10 +1,10 @@
 """The daily competition's runtime: the day's deals, solving ahead, rollovers and podiums.
 
 One :class:`DailyService` per bot. Nothing here knows Discord. Its public posts (a finished
-daily's line, a day's podium) go through :class:`bot.announcements.Announcements`, which this
-service's loop delivers in each round (a race's results too). Time comes from the injected
-clock; :meth:`DailyService.run_once` does one round of the time-driven work, so tests drive
-rollovers without sleeping.
+daily's line, a day's podium) go through the outbox the runtime lends it
+(:class:`bot.outbox.announcements.Announcements`, whose own loop delivers them and retries them). Time
+comes from the injected clock; :meth:`DailyService.run_once` does one round of the time-driven work, so
+tests drive rollovers without sleeping.
 """
 
 from __future__ import annotations
@@ -18,17 +18,23 @@ from collections.abc import AsyncIterator, Callable, Iterable
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from bot import competition
-from bot.announcements import Announcement, Announcements, Listener
+from bot.background import Alarm, run_rounds
 from bot.champions import ChampionRoles
+from bot.compete.calendar import DayClock
+from bot.compete.daily_deals import PRESOLVE_DAYS, daily_source, deal_from_json, deal_to_json, new_secret, spare_source
+from bot.compete.ranking import DailyResult
+from bot.compete.streaks import milestone
+from bot.compete.words import daily_line, podium_lines
 from bot.deal_bank import DealBank
 from bot.modes import DAILY, mode_of
+from bot.outbox.announcements import Announcement, Announcements, Listener
 from bot.reminders import Reminders
 from bot.sessions import Sleep
 from bot.shards import ONE_PROCESS, Ownership
-from bot.storage import Database, claims
+from bot.storage import Database
 from bot.storage import competition as competition_db
 from bot.storage.games import GameRecord
+from bot.storage.outbox import Pending
 from solitaire import VARIANTS
 from solitaire.deals import DealRequest, ProvenDeal, solve_request
 
@@ -63,6 +69,7 @@ class DailyService:
         db: Database,
         deals: DealBank[Any],
         *,
+        announcements: Announcements,
         now: Clock,
         sleep: Sleep = asyncio.sleep,
         secret: Callable[[], str | None] = lambda: None,
@@ -70,15 +77,14 @@ class DailyService:
         variants: Iterable[str] = VARIANTS,
         spares: int = 0,
         ownership: Ownership = ONE_PROCESS,
-        lease: float = claims.LEASE,
     ) -> None:
         """Serve dailies from ``db``, solving in ``deals``'s executor; ``secret()`` keys the deals (else stored).
 
         ``spares``: proven deals kept ready per variant (in the database) for a day deal nobody solved
         ahead, so the first daily of a new server never waits for the solver. ``ownership``: the servers
-        whose deals, podiums and posts this process handles (the others belong to other processes).
-        ``lease``: seconds a claim on a post holds (the database's clock). ``sleep``: how the loop waits
-        for what is due next (woken sooner by :meth:`wake`).
+        whose deals and podiums this process handles (the others belong to other processes).
+        ``announcements``: the outbox every post goes through (its loop delivers them). ``sleep``: how
+        the loop waits for what is due next (woken sooner by :meth:`wake`).
         """
         self.db = db
         self.deals = deals
@@ -88,11 +94,10 @@ class DailyService:
         self.variants = tuple(variants)
         self._configured_secret = secret
         self._secret: str | None = None
-        self.announcements = Announcements(db, now=now, ownership=ownership, lease=lease)
-        """Every public post (this service's, and those other services queue), delivered by this loop."""
-        self.announcements.register("result", self._compose)
-        self.announcements.register("podium", self._compose)
-        self.announcements.wake_with(self.wake)
+        self.announcements = announcements
+        """The outbox this service's posts go through (the runtime's one instance)."""
+        announcements.register("result", self._compose)
+        announcements.register("podium", self._compose)
         self.champions = ChampionRoles(db, self.announcements, now=now, variants=self.variants)
         """The champion role's changes, due with each podium (the cog gives it its Discord calls)."""
         self.reminders = Reminders(db, self.announcements, now=now, ownership=ownership)
@@ -104,10 +109,8 @@ class DailyService:
         self._presolver: asyncio.Task[None] | None = None
         self._starting: Counter[tuple[int, str]] = Counter()
         self._round = asyncio.Lock()
-        self._sleeper: asyncio.Task[None] | None = None
+        self._alarm = Alarm(sleep, "daily-sleep")
         self._closed = False
-        self._wake_at = 0.0
-        """When the loop's sleep ends (a round due earlier must wake it)."""
         self._task: asyncio.Task[None] | None = None
         self.spares = spares
         self.ownership = ownership
@@ -123,10 +126,11 @@ class DailyService:
         self.announcements.remove_listener(listener)
 
     def start(self) -> None:
-        """Start the loop: it first retries the posts a stopped bot had in flight and queues lines a crash left out."""
+        """Start the loop: it first queues the lines a crash left out (the outbox retries the posts in flight)."""
         if self._closed or self._task is not None:
             return
-        self._task = asyncio.get_running_loop().create_task(self._loop(), name="daily-service")
+        loop = run_rounds(self._recover, self.run_once, self._alarm, "the daily service")
+        self._task = asyncio.get_running_loop().create_task(loop, name="daily-service")
         for variant in self.variants:
             self._refill_spares_soon(variant)
 
@@ -141,40 +145,15 @@ class DailyService:
         self._task = self._presolver = None
 
     async def _recover(self) -> None:
-        """Give back the claims of a stopped bot and queue the lines of dailies a crash left unqueued."""
-        await self.announcements.release_own()
+        """Queue the lines of dailies a crash left unqueued (the outbox posts them)."""
         since = self.now() - ANNOUNCE_WITHIN
         for game_id in await competition_db.unannounced(self.db, since=since, ownership=self.ownership):
             await competition_db.queue_result(self.db, game_id, self.now())
+        self.announcements.queued()
 
     def wake(self) -> None:
         """Recompute what is due now (a setting changed, a game finished): end the loop's sleep."""
-        if self._sleeper is not None and not self._sleeper.done():
-            self._sleeper.cancel()
-
-    async def _loop(self) -> None:
-        try:
-            await self._recover()
-        except Exception:
-            log.exception("recovering the daily posts failed")
-        while True:
-            try:
-                wait = await self.run_once()
-            except Exception:
-                log.exception("the daily service's round failed")
-                wait = 60.0
-            self._wake_at = self.now() + wait
-            self._sleeper = asyncio.get_running_loop().create_task(self._nap(wait), name="daily-sleep")
-            try:
-                await self._sleeper
-            except asyncio.CancelledError:
-                task = asyncio.current_task()
-                if task is not None and task.cancelling():
-                    raise  # the service is closing (not woken)
-
-    async def _nap(self, seconds: float) -> None:
-        """Sleep ``seconds`` (a task of its own, so :meth:`wake` can cut it short)."""
-        await self.sleep(seconds)
+        self._alarm.wake()
 
     # -- the server's day ------------------------------------------------------------------
     def moment(self) -> datetime:
@@ -189,7 +168,7 @@ class DailyService:
         """A server's competition settings (the defaults if it has none)."""
         return await competition_db.guild_config(self.db, guild_id)
 
-    async def result(self, guild_id: int, user_id: int, variant: str, day: date) -> competition.DailyResult | None:
+    async def result(self, guild_id: int, user_id: int, variant: str, day: date) -> DailyResult | None:
         """A member's finished daily of ``day`` and ``variant`` with its rank, or ``None`` (not played, or running)."""
         return await competition_db.daily_result(self.db, guild_id, user_id, variant, day.isoformat())
 
@@ -203,7 +182,7 @@ class DailyService:
         await self.champions.choose(guild_id, role_id, podium_after=podium_after)
         self.wake()
 
-    async def change_zone(self, guild_id: int, zone: str) -> competition.DayClock:
+    async def change_zone(self, guild_id: int, zone: str) -> DayClock:
         """Choose the server's time zone (a validated IANA name): it applies from the next day."""
         config = await competition_db.guild_config(self.db, guild_id)
         clock = config.clock.changed_to(zone, self.moment())
@@ -259,13 +238,13 @@ class DailyService:
             cached = await competition_db.use_spare(self.db, guild_id, variant, daily_date)
             self._refill_spares_soon(variant)
         if cached is not None:
-            return competition.deal_from_json(cached)
-        source = competition.daily_source(await self._daily_secret(), guild_id, date.fromisoformat(daily_date), variant)
+            return deal_from_json(cached)
+        source = daily_source(await self._daily_secret(), guild_id, date.fromisoformat(daily_date), variant)
         request = DealRequest(variant, source)
         deal = await self.deals.run(self.solve, request, urgent=urgent)
-        await competition_db.store_deal(self.db, guild_id, variant, daily_date, competition.deal_to_json(deal))
+        await competition_db.store_deal(self.db, guild_id, variant, daily_date, deal_to_json(deal))
         stored = await competition_db.cached_deal(self.db, guild_id, variant, daily_date)
-        return competition.deal_from_json(stored) if stored is not None else deal
+        return deal_from_json(stored) if stored is not None else deal
 
     async def fill_spares(self) -> None:
         """Solve spare deals until every variant has :attr:`spares` ready (the service also does it by itself)."""
@@ -285,9 +264,9 @@ class DailyService:
     async def _refill_spares(self, variant: str) -> None:
         try:
             while not self._closed and await competition_db.spare_count(self.db, variant) < self.spares:
-                source = competition.spare_source(await self._daily_secret(), secrets.token_hex(16))
+                source = spare_source(await self._daily_secret(), secrets.token_hex(16))
                 deal = await self.deals.run(self.solve, DealRequest(variant, source), urgent=False)
-                await competition_db.add_spare(self.db, variant, competition.deal_to_json(deal))
+                await competition_db.add_spare(self.db, variant, deal_to_json(deal))
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -297,7 +276,7 @@ class DailyService:
         """The key of the daily deals: given, else generated into the database once."""
         if self._secret is None:
             self._secret = self._configured_secret() or await competition_db.get_or_create_secret(
-                self.db, SECRET_NAME, competition.new_secret
+                self.db, SECRET_NAME, new_secret
             )
         return self._secret
 
@@ -308,16 +287,17 @@ class DailyService:
             return
         await competition_db.queue_result(self.db, record.id, self.now())
         async with self._round:
-            wait = await self.announcements.deliver_due()
+            await self.announcements.flush()
             config = await competition_db.guild_config(self.db, record.guild_id)
             if config.has_podium and await self._queue_podium(config, self.moment()) is None:
-                wait = await self.announcements.deliver_due()
-        if self.now() + wait < self._wake_at:
-            self.wake()  # a retry is due before the loop's next round
+                await self.announcements.flush()
 
     # -- one round of the time-driven work ----------------------------------------------------
     async def run_once(self) -> float:
-        """Queue due podiums and reminders, post what is due, queue deals to solve ahead; return seconds to more."""
+        """Queue due podiums and reminders and post them at once, queue deals to solve ahead; return seconds to more.
+
+        What is not posted at once (a failed post's retry) is the outbox's: its own loop delivers it.
+        """
         async with self._round:
             now = self.moment()
             wait = await self._queue_podiums(now)
@@ -325,7 +305,7 @@ class DailyService:
                 wait = min(wait, await self.reminders.queue_due(now))
             except Exception:
                 log.exception("queueing the streak reminders failed")
-            wait = min(wait, await self.announcements.deliver_due())
+            await self.announcements.flush()
             try:
                 wait = min(wait, await self._queue_daily_deals(now))
             except Exception:
@@ -365,7 +345,7 @@ class DailyService:
             return None
         return max(deadline, self.now()) + SETTLE
 
-    async def _compose(self, pending: competition_db.Pending) -> Announcement | None:
+    async def _compose(self, pending: Pending) -> Announcement | None:
         """Write an announcement's text now (ranks as of now); ``None`` when there is nothing to post."""
         config = await competition_db.guild_config(self.db, pending.guild_id)
         if pending.kind == "podium":
@@ -374,9 +354,7 @@ class DailyService:
             podium = await competition_db.podium(self.db, pending.guild_id, pending.subject, self.variants)
             if podium.empty:
                 return None
-            return Announcement(
-                pending.guild_id, config.channel_id, "podium", "\n".join(competition.podium_lines(podium)), True
-            )
+            return Announcement(pending.guild_id, config.channel_id, "podium", "\n".join(podium_lines(podium)), True)
         result = await competition_db.daily_result_of(self.db, int(pending.subject))
         channel_id = config.channel_id or pending.channel_id
         if result is None or channel_id is None:
@@ -384,10 +362,10 @@ class DailyService:
         today = config.clock.date_at(self.moment())
         final = await self._day_over(config, result.daily_date, today)
         milestone = await self._milestone(pending.guild_id, result)
-        text = competition.daily_line(result, today, final=final, milestone=milestone)
+        text = daily_line(result, today, final=final, milestone=milestone)
         return Announcement(pending.guild_id, channel_id, "result", text, config.channel_id is not None)
 
-    async def _milestone(self, guild_id: int, result: competition.DailyResult) -> int | None:
+    async def _milestone(self, guild_id: int, result: DailyResult) -> int | None:
         """The streak milestone a daily reaches: only the member's first finished daily of its day names it."""
         if (
             await competition_db.first_daily_of_day(self.db, guild_id, result.user_id, result.daily_date)
@@ -395,7 +373,7 @@ class DailyService:
         ):
             return None
         days = await competition_db.daily_days(self.db, guild_id, result.user_id, until=result.daily_date)
-        return competition.milestone(days, date.fromisoformat(result.daily_date))
+        return milestone(days, date.fromisoformat(result.daily_date))
 
     async def day_over(self, guild_id: int, daily_date: str) -> bool:
         """Whether a server's day of dailies is over: the day has ended and its every daily is finished or expired."""
@@ -420,9 +398,7 @@ class DailyService:
         and at most :data:`PRESOLVE_LIMIT` wait at once; the others are queued at a later wake-up,
         or solved when a player asks.
         """
-        since = (
-            now.date() - timedelta(days=competition.PRESOLVE_DAYS + 2)
-        ).isoformat()  # every zone's window, and more
+        since = (now.date() - timedelta(days=PRESOLVE_DAYS + 2)).isoformat()  # every zone's window, and more
         activity = [
             entry
             for entry in await competition_db.recent_daily_activity(self.db, since)
@@ -434,12 +410,12 @@ class DailyService:
         for entry in activity:
             clock = clocks[entry.guild_id]
             today = clock.date_at(now)
-            if (today - date.fromisoformat(entry.last_date)).days <= competition.PRESOLVE_DAYS:
+            if (today - date.fromisoformat(entry.last_date)).days <= PRESOLVE_DAYS:
                 wanted.append((entry.guild_id, entry.variant, today.isoformat()))
         for entry in activity:  # then tomorrow's, so the first player after midnight finds it stored
             clock = clocks[entry.guild_id]
             tomorrow = clock.date_at(clock.next_rollover(now))
-            if (tomorrow - date.fromisoformat(entry.last_date)).days <= competition.PRESOLVE_DAYS:
+            if (tomorrow - date.fromisoformat(entry.last_date)).days <= PRESOLVE_DAYS:
                 wanted.append((entry.guild_id, entry.variant, tomorrow.isoformat()))
         for key in wanted:
             if key in self._presolve_seen:

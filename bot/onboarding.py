@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 
-from bot.competition import DEFAULT_TIMEZONE
+from bot.compete.calendar import DEFAULT_TIMEZONE
 from bot.sessions import Clock
 from bot.storage import Database, StorageError
 from bot.storage.competition import GuildConfig

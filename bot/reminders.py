@@ -6,7 +6,7 @@ direct message :data:`REMIND_BEFORE` before the server's day ends. Each is an an
 ``reminder`` (one per member, server and day: :mod:`bot.storage.reminders`), queued by
 :meth:`Reminders.queue_due` in the daily service's rounds, claimed by one process and retried like a
 post. It is checked again when it is sent (the member may have played meanwhile, or turned them off).
-A closed DM turns the member's reminders off (:data:`bot.announcements.Delivery.DECLINED`); they are
+A closed DM turns the member's reminders off (:data:`bot.outbox.announcements.Delivery.DECLINED`); they are
 told at their next command. A member who left the server (or was banned) gets no message, and the
 reminder is settled the same way, without turning their reminders off. Nothing here knows Discord:
 the cog sends the message (:data:`SendReminder`).
@@ -19,13 +19,14 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from enum import Enum
 
-from bot.announcements import Announcement, Announcements, Delivery
-from bot.competition import streak
+from bot.compete.streaks import streak
+from bot.outbox.announcements import Announcement, Announcements, Delivery
 from bot.shards import ONE_PROCESS, Ownership
 from bot.storage import Database
 from bot.storage import competition as competition_db
 from bot.storage import players as players_db
 from bot.storage import reminders as reminders_db
+from bot.storage.outbox import Pending
 
 Clock = Callable[[], float]
 REMIND_BEFORE = timedelta(hours=4)
@@ -102,7 +103,7 @@ class Reminders:
         self._queued = {(g, day) for g, day in self._queued if day >= now.date() - timedelta(days=2)}
         return wait
 
-    async def compose(self, pending: competition_db.Pending) -> Announcement | None:
+    async def compose(self, pending: Pending) -> Announcement | None:
         """The reminder, if it is still wanted now: same day, reminders on, streak alive, today's daily not played."""
         user_id, day = reminders_db.parse_subject(pending.subject)
         moment = datetime.fromtimestamp(self.now(), UTC)

@@ -10,7 +10,7 @@ import json
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from bot.competition import day_bounds
+from bot.compete.calendar import day_bounds
 from bot.placing import Entry, places, rated_players
 from bot.ratings import Skill, newcomer, rate
 from bot.storage import Database, Transaction

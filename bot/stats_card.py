@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from datetime import date
 
-from bot.competition import MemberStats
+from bot.compete.stats import MemberStats
 from bot.storage import Database
 from bot.storage import competition as competition_db
 from bot.storage import races as races_db

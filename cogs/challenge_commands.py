@@ -17,7 +17,6 @@ import discord
 from discord import app_commands
 
 from bot import errors
-from bot.announcements import Announcement, Delivery
 from bot.challenges import (
     DEFAULT_HOURS,
     MAX_HOURS,
@@ -28,7 +27,8 @@ from bot.challenges import (
 )
 from bot.clicks import ChallengeAction, ChallengeClick, Owner
 from bot.client import UNEXPECTED
-from bot.competition import format_time, variant_title
+from bot.compete.words import format_time, variant_title
+from bot.outbox.announcements import Announcement, Delivery
 from bot.ratings import PROVISIONAL_RACES, rating_change_text
 from cogs.base import SolitaireCogBase
 from cogs.buttons import ChallengeButton, origin_of

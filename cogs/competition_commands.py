@@ -1,8 +1,8 @@
 """``/solitaire daily|leaderboard|stats|config`` and the competition's public posts.
 
 A mixin of :class:`cogs.solitaire.Solitaire`: the runtime (deals, rollovers, podiums, retries) is
-:class:`bot.daily.DailyService`, the rules :mod:`bot.competition`, the boards and stats
-:class:`bot.compete.standings.Standings`; this module only translates commands and posts messages.
+:class:`bot.daily.DailyService`, the rules :mod:`bot.compete` (its words: :mod:`bot.compete.words`), the boards
+and stats :class:`bot.compete.standings.Standings`; this module only translates commands and posts messages.
 """
 
 from __future__ import annotations
@@ -16,12 +16,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import competition, errors
-from bot.announcements import Announcement, Delivery
+from bot import errors
 from bot.champions import champion_role_refusals
+from bot.compete.calendar import InvalidTimezoneError, Period, validate_timezone, zone_suggestions
+from bot.compete.words import already_played_line, leaderboard_lines, stats_lines, variant_title
 from bot.errors import fit_reply
 from bot.invite import permission_name
 from bot.onboarding import champion_warning
+from bot.outbox.announcements import Announcement, Delivery
 from bot.storage.competition import GuildConfig
 from bot.storage.games import GameRecord, Mode
 from cogs.base import SolitaireCogBase
@@ -140,7 +142,7 @@ class CompetitionCommands(SolitaireCogBase):
         result = await self.daily.result(guild_id, interaction.user.id, variant, today)
         if result is None:
             return False
-        await answer_privately(interaction, competition.already_played_line(result, today))
+        await answer_privately(interaction, already_played_line(result, today))
         return True
 
     # -- /solitaire leaderboard and stats ----------------------------------------------------
@@ -174,14 +176,14 @@ class CompetitionCommands(SolitaireCogBase):
                 guild_id=guild_id,
                 variant=variant,
                 mode=mode,
-                period=competition.Period(period or "today"),
+                period=Period(period or "today"),
                 today=today,
                 timezone=config.clock.zone_at(now),
                 caller_id=interaction.user.id,
             )
             embed = discord.Embed(
-                title=f"{competition.variant_title(variant)} · {mode} · " + _period_words(board.period, today),
-                description="\n".join(competition.leaderboard_lines(board, interaction.user.id)),
+                title=f"{variant_title(variant)} · {mode} · " + _period_words(board.period, today),
+                description="\n".join(leaderboard_lines(board, interaction.user.id)),
             )
             await interaction.response.send_message(embed=embed, allowed_mentions=NO_PINGS)
 
@@ -194,9 +196,7 @@ class CompetitionCommands(SolitaireCogBase):
             who = member or interaction.user
             today = await self.daily.today(guild_id)
             found = await self.bot.standings.member_stats(guild_id, who.id, today)
-            lines = (
-                competition.stats_lines(found) if found.games else [f"<@{who.id}> has not finished a game here yet."]
-            )
+            lines = stats_lines(found) if found.games else [f"<@{who.id}> has not finished a game here yet."]
             lines += race_stats_lines(*await self.bot.standings.member_ratings(guild_id, who.id))
             embed = discord.Embed(title=f"Solitaire stats: {quoted(who.display_name)}", description="\n".join(lines))
             card = await self.bot.standings.stats_card(guild_id, found, name=who.display_name, today=today)
@@ -258,8 +258,8 @@ class CompetitionCommands(SolitaireCogBase):
             if guild_id is None:
                 return
             try:
-                zone = competition.validate_timezone(timezone)
-            except competition.InvalidTimezoneError as error:
+                zone = validate_timezone(timezone)
+            except InvalidTimezoneError as error:
                 await answer_privately(interaction, f"{error}.")
                 return
             clock = await self.daily.change_zone(guild_id, zone)
@@ -278,9 +278,7 @@ class CompetitionCommands(SolitaireCogBase):
 
     @config_timezone.autocomplete("timezone")
     async def _zone_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        return [
-            app_commands.Choice(name=zone, value=zone) for zone in competition.zone_suggestions(current, ZONE_CHOICES)
-        ]
+        return [app_commands.Choice(name=zone, value=zone) for zone in zone_suggestions(current, ZONE_CHOICES)]
 
     @config.command(name="champion_role", description="The role each day's daily winners get (empty: none)")
     @app_commands.describe(role="The champion role (leave empty to stop giving it and take it back)")
@@ -386,9 +384,9 @@ def _channel_warning(config: GuildConfig) -> str:
     )
 
 
-def _period_words(period: competition.Period, today: date) -> str:
+def _period_words(period: Period, today: date) -> str:
     days = period.days(today)
-    if period is competition.Period.TODAY:
+    if period is Period.TODAY:
         return f"today ({today.isoformat()})"
     if days is not None:
         return f"this week (since Monday {days[0].isoformat()})"

@@ -15,8 +15,8 @@ import aiohttp
 import discord
 from discord.ext import commands
 
-from bot import competition
 from bot.champions import RoleChange, RoleFacts, RolePort, ServerRole, Setter
+from bot.compete.words import reminder_text
 from bot.reminders import DmOutcome, Reminder
 from bot.storage import StorageError
 from cogs.base import SolitaireCogBase
@@ -90,7 +90,7 @@ class HabitCommands(SolitaireCogBase):
         guild = self.bot.get_guild(reminder.guild_id)
         if guild is None:
             return DmOutcome.FAILED  # not connected to the server now: tried again (until its day ends)
-        text = competition.reminder_text(reminder.streak, quoted(guild.name), reminder.ends_at)
+        text = reminder_text(reminder.streak, quoted(guild.name), reminder.ends_at)
         try:
             await guild.fetch_member(reminder.user_id)  # no member cache: ask Discord whether they are still in
         except discord.NotFound:

@@ -8,8 +8,8 @@ from typing import Any
 import aiohttp
 import discord
 
-from bot.announcements import Delivery
 from bot.errors import BotError
+from bot.outbox.announcements import Delivery
 
 log = logging.getLogger(__name__)
 

@@ -14,11 +14,11 @@ import discord
 from discord import app_commands
 
 from bot import errors
-from bot.announcements import Announcement, Delivery
 from bot.clicks import Owner, RaceAction, RaceClick
 from bot.client import UNEXPECTED
 from bot.compete.standings import Standings
-from bot.competition import format_time, variant_title
+from bot.compete.words import format_time, variant_title
+from bot.outbox.announcements import Announcement, Delivery
 from bot.race import MAX_RACERS, MIN_RACERS, RaceResult, RaceSnapshot, Standing
 from bot.ratings import PROVISIONAL_RACES, Skill, rating_change_text
 from bot.storage.races import RatingRecord

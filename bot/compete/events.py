@@ -15,16 +15,16 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, Protocol, TypeVar
 
-from bot.announcements import Announcement, Announcements
 from bot.background import BackgroundTasks, KeyedLocks
 from bot.modes import mode_of
+from bot.outbox.announcements import Announcement, Announcements
 from bot.placing import Entry
 from bot.results import rate_results
 from bot.sessions import Clock, FinishSource, Session, SessionManager, Sleep
 from bot.storage import Database
 from bot.storage import games as games_db
-from bot.storage.competition import Pending
 from bot.storage.games import GameRecord
+from bot.storage.outbox import Pending
 from bot.storage.races import Rate
 from bot.visibility import EventKind, EventState
 
@@ -199,8 +199,7 @@ class GroupEvents(Generic[EventT, MemberT]):
         """Deliver the due posts after ``wait`` seconds; the delivering loop looks again (a failed post's retry)."""
         if wait > 0:
             await self.sleep(wait)
-        await self.announcements.deliver_due()
-        self.announcements.queued()
+        await self.announcements.flush()
 
     async def _compose_results(self, pending: Pending) -> Announcement | None:
         """The results post of a closed event, as of now (``None``: no such closed event)."""

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from datetime import date
 
-from bot.competition import Leaderboard, MemberStats, Period
+from bot.compete.calendar import Period
+from bot.compete.ranking import Leaderboard
+from bot.compete.stats import MemberStats
 from bot.stats_card import stats_card
 from bot.storage import Database
 from bot.storage import competition as competition_db

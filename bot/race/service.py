@@ -13,10 +13,10 @@ from collections.abc import Callable
 from typing import Literal
 
 from bot import errors
-from bot.announcements import Announcements
 from bot.compete.events import GroupEvents
 from bot.deal_bank import Deal, DealBank
 from bot.modes import RACE
+from bot.outbox.announcements import Announcements
 from bot.race.errors import (
     AlreadyRacingError,
     HostOnlyError,
@@ -57,7 +57,7 @@ class RaceService:
         now: Clock,
         sleep: Sleep = asyncio.sleep,
         publish: Publisher | None = None,
-        announcements: Announcements | None = None,
+        announcements: Announcements,
     ) -> None:
         """Keep races in ``db``, played on ``sessions`` with deals from ``deals``; results go via ``announcements``.
 
@@ -68,7 +68,7 @@ class RaceService:
         self.sessions = sessions
         self.deals = deals
         self.now = now
-        self.announcements = announcements or Announcements(db, now=now)
+        self.announcements = announcements
         self.standings = RaceStandings(db, sessions, now, sleep, publish)
         self.events = GroupEvents(
             RaceRules(db, self.standings, now), db, sessions, self.announcements, now=now, sleep=sleep

@@ -8,8 +8,8 @@ import logging
 from dataclasses import dataclass
 
 from bot import errors
+from bot.compete.daily_deals import deal_from_json, deal_to_json
 from bot.compete.events import GroupEvents
-from bot.competition import deal_from_json, deal_to_json
 from bot.deal_bank import Deal, DealBank
 from bot.modes import RACE, mode_of
 from bot.race.errors import (

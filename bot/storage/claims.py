@@ -18,7 +18,7 @@ from typing import Literal
 
 from bot.shards import Holder, Ownership
 from bot.storage import Database
-from bot.storage.competition import Pending
+from bot.storage.outbox import Pending
 
 LEASE = 300.0
 """Seconds a claim holds a post; a post takes a few seconds, so only a dead holder's claim runs out."""

@@ -3,7 +3,7 @@
 Results themselves are written by :func:`bot.storage.games.finish_game`; the triggers of
 ``V006__fair_competitions.sql`` keep ``best_results`` and ``member_stats`` up to date in that
 same transaction, so each result counts exactly once. Every ranking clause is built from
-:data:`bot.competition.RANK_ORDER`.
+:data:`bot.storage.ranking.RANK_ORDER`.
 """
 
 from __future__ import annotations
@@ -12,31 +12,18 @@ import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
-from typing import Any, Literal
+from typing import Any
 
-from bot.competition import (
-    DEFAULT_TIMEZONE,
-    DailyActivity,
-    DailyResult,
-    DayClock,
-    Leaderboard,
-    MemberStats,
-    Period,
-    Podium,
-    Ranked,
-    VariantStats,
-    day_bounds,
-    rank_bests,
-    sql_rank_order,
-    sql_rank_params,
-    sql_ranks_before,
-    sql_ranks_before_terms,
-    streak,
-)
+from bot.compete.calendar import DEFAULT_TIMEZONE, DayClock, Period, day_bounds
+from bot.compete.daily_deals import DailyActivity
+from bot.compete.ranking import DailyResult, Leaderboard, Podium, Ranked, rank_bests
+from bot.compete.stats import MemberStats, VariantStats
+from bot.compete.streaks import streak
 from bot.modes import mode_of, sql_modes
 from bot.shards import ONE_PROCESS, Ownership
 from bot.storage import Database, Row, Transaction
 from bot.storage.games import BROKEN, REMOVED, Mode
+from bot.storage.ranking import sql_rank_order, sql_rank_params, sql_ranks_before, sql_ranks_before_terms
 from bot.visibility import sql_score_public
 
 FINISHED = f"status <> 'playing' AND status <> '{BROKEN}' AND status <> '{REMOVED}'"
@@ -368,23 +355,7 @@ async def daily_result_of(db: Database, game_id: int) -> DailyResult | None:
     return await _with_rank(db, row) if row is not None else None
 
 
-# -- announcements: every public post, kept until posted ------------------------------
-AnnouncementKind = Literal["result", "podium", "race", "challenge", "champion", "reminder"]
-
-
-@dataclass(frozen=True)
-class Pending:
-    """A public post still to be made (a row of ``announcements``)."""
-
-    id: int
-    guild_id: int
-    kind: AnnouncementKind
-    subject: str
-    channel_id: int | None
-    created_at: float
-    attempts: int
-
-
+# -- announcements: a finished daily's line, queued once (the outbox: bot.storage.outbox) ------------
 async def queue_result(db: Database, game_id: int, now: float) -> bool:
     """Queue a finished daily's public line, once; ``False`` if it was queued (or posted) before."""
     async with db.transaction() as tx:

@@ -38,10 +38,10 @@ from collections.abc import Callable
 from datetime import date
 from typing import Any
 
-from bot.announcements import Announcement, Delivery
 from bot.champions import RoleChange, RoleFacts, RolePort, ServerRole
 from bot.daily import DailyService
 from bot.deal_bank import DealBank
+from bot.outbox.announcements import Announcement, Announcements, Delivery
 from bot.reminders import DmOutcome, Reminder
 from bot.sessions import FinishSource, Session, SessionManager
 from bot.shards import Ownership, parse_shard_ids
@@ -74,8 +74,16 @@ def service_for(
     deals: DealBank[ProvenDeal] = DealBank(
         lambda variant, n: ProvenDeal(variant, n, EASY_KLONDIKE, ()), variants=VARIANTS, size=0
     )
+    outbox = Announcements(db, now=lambda: now, ownership=ownership, lease=lease)
     return DailyService(
-        db, deals, now=lambda: now, solve=solve, variants=VARIANTS, ownership=ownership, spares=spares, lease=lease
+        db,
+        deals,
+        announcements=outbox,
+        now=lambda: now,
+        solve=solve,
+        variants=VARIANTS,
+        ownership=ownership,
+        spares=spares,
     )
 
 
@@ -166,6 +174,7 @@ async def announce(
         service.reminders.use(remind)
     rounds = count_rounds(service)
     wait_until(args.start_at, args.start_when)
+    service.announcements.start()
     service.start()
     began = time.monotonic()
     while time.monotonic() - began < args.run_for:
@@ -173,6 +182,7 @@ async def announce(
         if rounds[0] and time.monotonic() - began >= SETTLE and await idle(service, args.now):
             break
     await service.close()
+    await service.announcements.close()
     return {"tag": args.tag, "holder": service.announcements.holder.name}
 
 

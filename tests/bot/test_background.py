@@ -1,10 +1,12 @@
-"""The per-key locks races and challenges share: one holder at a time, and nothing kept once released."""
+"""What services run on their own: the per-key locks of races and challenges, and a sleep a wake cuts short."""
 
 from __future__ import annotations
 
 import asyncio
 
-from bot.background import KeyedLocks
+import pytest
+
+from bot.background import Alarm, KeyedLocks
 
 
 async def test_a_keys_lock_lets_one_in_at_a_time_and_is_forgotten_once_released():
@@ -41,3 +43,28 @@ async def test_twenty_keys_leave_no_lock_behind():
 async def hold_briefly(locks: KeyedLocks, key: int) -> None:
     async with locks.lock(key):
         await asyncio.sleep(0)
+
+
+async def test_an_alarm_woken_while_its_loop_is_busy_ends_the_next_nap_at_once() -> None:
+    asked: list[float] = []
+    never = asyncio.Event()
+
+    async def sleep(seconds: float) -> None:
+        asked.append(seconds)
+        await never.wait()
+
+    alarm = Alarm(sleep, "test-sleep")
+    alarm.wake()  # between two naps: kept
+    await asyncio.wait_for(alarm.nap(3600), 1)
+    assert asked == []
+    napping = asyncio.get_running_loop().create_task(alarm.nap(3600))
+    while not asked:  # asleep
+        await asyncio.sleep(0)
+    alarm.wake()  # during a nap: ends it
+    await asyncio.wait_for(napping, 1)
+    assert asked == [3600]
+    closing = asyncio.get_running_loop().create_task(alarm.nap(60))
+    await asyncio.sleep(0)
+    closing.cancel()  # the loop closing: the cancellation passes
+    with pytest.raises(asyncio.CancelledError):
+        await closing

@@ -13,8 +13,8 @@ import pytest_asyncio
 
 from bot import challenges as challenge_module
 from bot import errors
-from bot.announcements import Announcement, Announcements, Delivery
 from bot.challenges import ChallengeService, ChallengeSnapshot
+from bot.outbox.announcements import Announcement, Announcements, Delivery
 from bot.sessions import SessionManager
 from bot.storage import Database
 from bot.storage import challenges as challenges_db

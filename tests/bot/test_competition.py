@@ -7,40 +7,46 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import bot.competition
-from bot.competition import (
-    DailyResult,
+import bot.compete.calendar
+import bot.compete.daily_deals
+import bot.compete.ranking
+import bot.compete.streaks
+import bot.compete.words
+import bot.storage.ranking
+from bot.compete.calendar import (
+    DayClock,
     InvalidTimezoneError,
-    Leaderboard,
-    MemberStats,
     Period,
-    Podium,
-    Ranked,
-    Streak,
-    VariantStats,
-    already_played_line,
-    best_first,
-    daily_line,
-    daily_source,
     day_bounds,
     day_start,
-    leaderboard_lines,
-    new_secret,
     next_rollover,
-    podium_lines,
     server_date,
-    stats_lines,
-    streak,
     validate_timezone,
 )
+from bot.compete.daily_deals import daily_source, new_secret
+from bot.compete.ranking import DailyResult, Leaderboard, Podium, Ranked, best_first
+from bot.compete.stats import MemberStats, VariantStats
+from bot.compete.streaks import Streak, streak
+from bot.compete.words import already_played_line, daily_line, leaderboard_lines, podium_lines, stats_lines
 
 
 def utc(*parts: int) -> datetime:
     return datetime(*parts, tzinfo=UTC)
 
 
-def test_doctests_pass() -> None:
-    assert doctest.testmod(bot.competition).failed == 0
+@pytest.mark.parametrize(
+    "module",
+    [
+        bot.compete.calendar,
+        bot.compete.daily_deals,
+        bot.compete.ranking,
+        bot.compete.streaks,
+        bot.compete.words,
+        bot.storage.ranking,
+    ],
+)
+def test_doctests_pass(module: object) -> None:
+    assert doctest.testmod(module).failed == 0
 
 
 # -- daily source --------------------------------------------------------------
@@ -166,7 +172,7 @@ def test_rollovers_step_through_a_year_one_day_at_a_time(zone: str) -> None:
 
 
 def test_bisection_agrees_with_the_fast_path() -> None:
-    from bot.competition import _first_at_or_after
+    from bot.compete.calendar import _first_at_or_after
 
     now = utc(2024, 9, 7, 12)
     assert _first_at_or_after("America/Santiago", date(2024, 9, 8), now, now + timedelta(hours=50)) == utc(
@@ -339,7 +345,7 @@ YEAR_2026 = datetime(2026, 1, 1, tzinfo=UTC)
 )
 def test_zone_changes_never_repeat_or_skip_back_a_date(first, changes, probe):
     """Whatever the admins choose and when: dates only move forward, one step at each rollover."""
-    clock = bot.competition.DayClock(first)
+    clock = DayClock(first)
     for zone, minute in sorted(changes, key=lambda change: change[1]):
         moment = YEAR_2026 + timedelta(minutes=minute)
         before = clock.date_at(moment)

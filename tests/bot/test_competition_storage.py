@@ -10,7 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.competition import DailyActivity, DayClock, Period, Streak, VariantStats
+from bot.compete.calendar import DayClock, Period
+from bot.compete.daily_deals import DailyActivity
+from bot.compete.stats import VariantStats
+from bot.compete.streaks import Streak
 from bot.shards import ONE_PROCESS, Holder, Ownership, shard_of
 from bot.storage import Database, claims, load_migrations
 from bot.storage import competition as competition_db

@@ -12,11 +12,11 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot import announcements as announcements_module
 from bot import daily as service_module
-from bot.announcements import Announcement, Delivery, retry_delay
-from bot.competition import DayClock, server_date
+from bot.compete.calendar import DayClock, server_date
 from bot.daily import DailyService
+from bot.outbox import announcements as announcements_module
+from bot.outbox.announcements import Announcement, Announcements, Delivery, retry_delay
 from bot.shards import ONE_PROCESS, Ownership, shard_of
 from bot.storage import Database, claims
 from bot.storage import competition as competition_db
@@ -71,9 +71,22 @@ async def db(database_target: str | Path) -> AsyncIterator[Database]:
 
 
 def make_service(db: Database, clock: Clock, channel: Channel) -> DailyService:
-    service = DailyService(db, make_deal_bank(), now=clock, secret=lambda: "s3cret", solve=solve)
+    service = DailyService(
+        db,
+        make_deal_bank(),
+        announcements=Announcements(db, now=clock),
+        now=clock,
+        secret=lambda: "s3cret",
+        solve=solve,
+    )
     service.add_listener(channel)
     return service
+
+
+async def round_of(service: DailyService) -> float:
+    """One round of the daily's work, then one of its outbox's (the runtime runs both loops); the shorter wait."""
+    wait = await service.run_once()
+    return min(wait, await service.announcements.deliver_due())
 
 
 async def with_channel(db: Database, zone: str = "UTC", *, since: str = "2000-01-01") -> None:
@@ -201,19 +214,19 @@ async def test_a_failed_podium_is_retried_with_backoff_across_a_restart_and_post
     await finish(db, service, await start_daily(db, 1, date(2026, 1, 1), clock.at), 5, clock.at + timedelta(seconds=9))
     channel.script = [Delivery.FAILED, Delivery.FAILED]
     clock.at = utc(2026, 1, 2)
-    assert await service.run_once() == retry_delay(0)
+    assert await round_of(service) == retry_delay(0)
     assert channel.podiums() == [] and channel.tries == 2
     clock.at += timedelta(seconds=retry_delay(0))
-    assert await service.run_once() == retry_delay(1)
+    assert await round_of(service) == retry_delay(1)
     restarted = make_service(db, clock, channel)  # a new bot: the post is still waiting in the database
     await restarted._recover()
     clock.at += timedelta(seconds=retry_delay(1) - 1)
-    await restarted.run_once()
+    await round_of(restarted)
     assert channel.podiums() == []
     clock.at += timedelta(seconds=1)
-    await restarted.run_once()
+    await round_of(restarted)
     clock.at += timedelta(hours=2)
-    await restarted.run_once()
+    await round_of(restarted)
     assert len(channel.podiums()) == 1 and channel.tries == 4
 
 
@@ -222,9 +235,11 @@ async def test_a_cluster_process_does_only_its_own_servers_dailies(db):
     clock = Clock(utc(2026, 1, 1, 12))
     home = shard_of(GUILD, 2)
     elsewhere, here = Channel(), Channel()
-    other = DailyService(db, make_deal_bank(), now=clock, solve=solve, ownership=Ownership(2, (1 - home,)))
+    theirs, mine = Ownership(2, (1 - home,)), Ownership(2, (home,))
+    outbox, home_outbox = Announcements(db, now=clock, ownership=theirs), Announcements(db, now=clock, ownership=mine)
+    other = DailyService(db, make_deal_bank(), announcements=outbox, now=clock, solve=solve, ownership=theirs)
     other.add_listener(elsewhere)
-    owner = DailyService(db, make_deal_bank(), now=clock, solve=solve, ownership=Ownership(2, (home,)))
+    owner = DailyService(db, make_deal_bank(), announcements=home_outbox, now=clock, solve=solve, ownership=mine)
     owner.add_listener(here)
     await start_daily(db, 1, date(2026, 1, 1), clock.at)  # a daily started yesterday: its deal is solved ahead
     await other._recover()
@@ -254,7 +269,7 @@ async def test_a_forbidden_channel_is_noted_for_the_admins_until_a_post_goes_thr
     config = await competition_db.guild_config(db, GUILD)
     assert config.channel_problem is not None and config.channel_problem_at == clock()
     clock.at += timedelta(seconds=retry_delay(0))
-    await service.run_once()
+    await round_of(service)
     assert len(channel.posts) == 1
     assert (await competition_db.guild_config(db, GUILD)).channel_problem is None
 
@@ -266,7 +281,7 @@ async def test_a_post_is_retried_for_hours_then_dropped(db):
     service = make_service(db, clock, channel)
     await finish(db, service, await start_daily(db, 1, date(2026, 1, 1), clock.at), 5, clock.at)
     queued = clock.at
-    while (wait := await service.run_once()) < service_module.MAX_WAIT and clock.at - queued < timedelta(hours=12):
+    while (wait := await round_of(service)) < service_module.MAX_WAIT and clock.at - queued < timedelta(hours=12):
         clock.at += timedelta(seconds=wait)
     assert timedelta(hours=1) <= clock.at - queued
     assert clock.at - queued <= timedelta(seconds=announcements_module.RETRY_FOR + announcements_module.RETRY_MAX)
@@ -326,7 +341,9 @@ async def test_deals_are_shared_stored_and_solved_ahead_for_active_servers(db):
         asked.append(request)
         return solve(request)
 
-    service = DailyService(db, make_deal_bank(), now=clock, secret=lambda: "k", solve=counting)
+    service = DailyService(
+        db, make_deal_bank(), announcements=Announcements(db, now=clock), now=clock, secret=lambda: "k", solve=counting
+    )
     day = date(2026, 1, 1)
     first = await service.deal(GUILD, "draw3", day)
     second = await service.deal(GUILD, "draw3", day)
@@ -365,7 +382,7 @@ async def test_a_game_stuck_playing_past_its_deadline_holds_the_podium_only_brie
 
 # -- spare deals: a day deal nobody solved ahead never waits for the solver ----------------------
 async def test_a_waiting_player_gets_a_spare_deal_and_the_spare_is_replaced(db):
-    from bot.competition import daily_source, deal_from_json, spare_source
+    from bot.compete.daily_deals import daily_source, deal_from_json, spare_source
 
     asked: list[DealRequest] = []
 
@@ -373,10 +390,12 @@ async def test_a_waiting_player_gets_a_spare_deal_and_the_spare_is_replaced(db):
         asked.append(request)
         return ProvenDeal(request.variant, len(asked), EASY_KLONDIKE, ())
 
+    clock = Clock(datetime(2026, 1, 1, 12, tzinfo=UTC))
     service = DailyService(
         db,
         make_deal_bank(),
-        now=Clock(datetime(2026, 1, 1, 12, tzinfo=UTC)),
+        announcements=Announcements(db, now=clock),
+        now=clock,
         secret=lambda: "s3cret",
         solve=recording,
         variants=["draw3"],
@@ -398,10 +417,12 @@ async def test_a_waiting_player_gets_a_spare_deal_and_the_spare_is_replaced(db):
 
 
 async def test_deals_solved_ahead_leave_the_spares_alone(db):
+    clock = Clock(datetime(2026, 1, 1, 12, tzinfo=UTC))
     service = DailyService(
         db,
         make_deal_bank(),
-        now=Clock(datetime(2026, 1, 1, 12, tzinfo=UTC)),
+        announcements=Announcements(db, now=clock),
+        now=clock,
         secret=lambda: "s3cret",
         solve=solve,
         variants=["draw3"],

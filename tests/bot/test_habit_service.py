@@ -10,9 +10,9 @@ import pytest
 
 import bot.champions
 import bot.storage.reminders
-from bot.announcements import retry_delay
 from bot.champions import RoleChange, RoleFacts, RolePort, ServerRole
 from bot.daily import DailyService
+from bot.outbox.announcements import Announcements, retry_delay
 from bot.reminders import REMIND_BEFORE, DmOutcome, Reminder
 from bot.shards import ONE_PROCESS, Ownership
 from bot.storage import Database
@@ -229,7 +229,15 @@ class Inbox:
 async def reminder_service(
     db: Database, clock: Clock, inbox: Inbox, ownership: Ownership = ONE_PROCESS
 ) -> DailyService:
-    service = DailyService(db, make_deal_bank(), now=clock, secret=lambda: "s3cret", solve=solve, ownership=ownership)
+    service = DailyService(
+        db,
+        make_deal_bank(),
+        announcements=Announcements(db, now=clock, ownership=ownership),
+        now=clock,
+        secret=lambda: "s3cret",
+        solve=solve,
+        ownership=ownership,
+    )
     service.add_listener(Channel())
     service.reminders.use(inbox)
     return service

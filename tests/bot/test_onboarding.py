@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from bot.competition import DayClock
+from bot.compete.calendar import DayClock
 from bot.onboarding import DAY_IN_UTC, NO_CHANNEL, SETUP_HEAD, Onboarding, setup_note
 from bot.storage import open_database
 from bot.storage.competition import GuildConfig

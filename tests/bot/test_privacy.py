@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bot.competition import Period
+from bot.compete.calendar import Period
 from bot.shards import ONE_PROCESS
 from bot.storage import (
     Database,

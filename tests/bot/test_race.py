@@ -14,7 +14,7 @@ import pytest_asyncio
 
 from bot import errors, placing
 from bot import race as races
-from bot.announcements import Announcement, Announcements, Delivery
+from bot.outbox.announcements import Announcement, Announcements, Delivery
 from bot.race import RaceService, RaceSnapshot
 from bot.ratings import PROVISIONAL_RACES
 from bot.sessions import SessionManager

@@ -1,4 +1,4 @@
-"""The ranking rule is defined once (``bot.competition.RANK_ORDER``): the SQL that ranks must agree with Python.
+"""The ranking rule is defined once (``bot.storage.ranking.RANK_ORDER``): the SQL that ranks must agree with Python.
 
 Random result sets with many ties go through the real migrations and triggers; every SQL ranking
 (a daily's rank, the podium, the all-time board and its own-rank count, ``best_results``) is
@@ -17,7 +17,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.competition import Period, Ranked, best_first, rank_bests, rank_key
+from bot.compete.calendar import Period
+from bot.compete.ranking import Ranked, best_first, rank_bests, rank_key
 from bot.storage import Database
 from bot.storage import competition as competition_db
 from bot.storage import games as games_db

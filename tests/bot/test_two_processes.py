@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from bot.competition import deal_to_json
+from bot.compete.daily_deals import deal_to_json
 from bot.sessions import SessionManager
 from bot.shards import Ownership
 from bot.storage import Database

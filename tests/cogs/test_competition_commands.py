@@ -10,9 +10,9 @@ import discord
 import pytest
 from pydantic import SecretStr
 
-import bot.announcements
+import bot.outbox.announcements
 import cogs.competition_commands
-from bot.competition import daily_source
+from bot.compete.daily_deals import daily_source
 from bot.heavy import Scheduler
 from bot.storage import competition as competition_db
 from bot.storage import games as games_db
@@ -316,7 +316,7 @@ async def test_the_result_line_is_posted_once_after_a_failed_post_and_a_restart(
     assert public(channel) == []
     assert await competition_db.unannounced(simcord_env.bot.db) == []  # queued: it waits in announcements
     await simcord_env.restart_bot(make_bot())
-    await simcord_env.advance_time(bot.announcements.retry_delay(0))
+    await simcord_env.advance_time(bot.outbox.announcements.retry_delay(0))
     assert len(public(channel)) == 1 and public(channel)[0].startswith(f"<@{alice.id}> scored")
     await simcord_env.restart_bot(make_bot())
     await simcord_env.advance_time(3600)

@@ -10,7 +10,7 @@ import pytest
 from PIL import Image
 from simcord.actors import MemberActor
 
-import bot.announcements
+import bot.outbox.announcements
 import cogs.competition_commands
 import cogs.habit
 from bot.storage import champions as champions_db
@@ -159,7 +159,7 @@ async def test_a_refused_change_is_reported_at_the_next_config_and_tried_again(
     assert shown.response.ephemeral
     assert f"could not give or take back the champion role <@&{champion.id}>" in shown.response.content
     assert "Manage Roles" in shown.response.content
-    await simcord_env.advance_time(bot.announcements.retry_delay(0) + 1)  # the fault was once: the retry works
+    await simcord_env.advance_time(bot.outbox.announcements.retry_delay(0) + 1)  # the fault was once: the retry works
     assert holders(simcord_env, guild, champion) == {alice.id}
     again = await admin.slash(channel, "solitaire config timezone", timezone="UTC")
     assert "champion role" not in again.response.content
@@ -235,12 +235,12 @@ async def test_a_role_given_a_permission_after_it_was_set_is_given_to_nobody_and
     [note] = champion_notes(await admin.slash(channel, "solitaire stats"))
     assert f"the champion role <@&{champion.id}>" in note and "grants **Administrator** beyond" in note
     assert champion_notes(await admin.slash(channel, "solitaire stats")) == []  # once
-    await simcord_env.advance_time(bot.announcements.retry_delay(0) + 1)  # tried again: still refused
+    await simcord_env.advance_time(bot.outbox.announcements.retry_delay(0) + 1)  # tried again: still refused
     assert holders(simcord_env, guild, champion) == set()
     assert champion_notes(await admin.slash(channel, "solitaire stats")) == []  # the same problem: not again
 
     simcord_env.backend.edit_role(guild.id, champion.id, {"permissions": 0})
-    await simcord_env.advance_time(bot.announcements.retry_delay(1) + 1)
+    await simcord_env.advance_time(bot.outbox.announcements.retry_delay(1) + 1)
     assert holders(simcord_env, guild, champion) == {alice.id}
     assert (
         "champion role"

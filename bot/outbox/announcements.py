@@ -6,29 +6,36 @@ rank or a result is as of the moment it is posted). Listeners (the cog) turn eac
 :class:`Announcement` into a Discord message and say how it went (:class:`Delivery`). A post is
 claimed by one process of a cluster (:mod:`bot.storage.claims`: a lease in the database's clock, named
 after the process, :class:`bot.shards.Holder`), marked posted once, and a failure
-is retried with backoff, restarts included, for :data:`RETRY_FOR`. Nothing here knows Discord; the
-daily service's loop calls :meth:`Announcements.deliver_due` in each of its rounds. The same machinery
-delivers what must happen once but is no post: a champion role's change (:mod:`bot.champions`) and a
-streak reminder (:mod:`bot.reminders`), whose listeners live in ``bot/`` and call the cog's Discord code.
+is retried with backoff, restarts included, for :data:`RETRY_FOR`. Nothing here knows Discord.
+
+The runtime builds one :class:`Announcements` and lends it to every competition (the daily, races,
+challenges, the champion role, the reminders); it starts its delivering loop (:meth:`Announcements.start`)
+once connected and stops it (:meth:`Announcements.close`) before the database closes. The same
+machinery delivers what must happen once but is no post: a champion role's change
+(:mod:`bot.champions`) and a streak reminder (:mod:`bot.reminders`), whose listeners live in ``bot/``
+and call the cog's Discord code.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from enum import Enum
 from typing import Literal
 
+from bot.background import Alarm, run_rounds
 from bot.shards import ONE_PROCESS, Holder, Ownership
 from bot.storage import Database, claims
 from bot.storage import competition as competition_db
-from bot.storage.competition import AnnouncementKind, Pending
+from bot.storage.outbox import AnnouncementKind, Pending
 
 log = logging.getLogger(__name__)
 
 Clock = Callable[[], float]
+Sleep = Callable[[float], Awaitable[None]]
 RETRY_FIRST = 30.0
 """Seconds before the first retry of a failed post; each further retry waits twice as long ..."""
 RETRY_MAX = 600.0
@@ -37,6 +44,8 @@ RETRY_FOR = 6 * 3600.0
 """A post is retried for this long after it was queued, then dropped (with a warning in the log)."""
 NOTHING_DUE = 3600.0
 """What :meth:`Announcements.deliver_due` returns when nothing waits (seconds)."""
+AFTER_FAILURE = 60.0
+"""Seconds the delivering loop waits after a round that failed (the database was out of reach, say)."""
 
 
 class Delivery(Enum):
@@ -86,9 +95,18 @@ class Announcements:
     """Delivers the queued posts of the servers this process owns, each once, retrying failures."""
 
     def __init__(
-        self, db: Database, *, now: Clock, ownership: Ownership = ONE_PROCESS, lease: float = claims.LEASE
+        self,
+        db: Database,
+        *,
+        now: Clock,
+        sleep: Sleep = asyncio.sleep,
+        ownership: Ownership = ONE_PROCESS,
+        lease: float = claims.LEASE,
     ) -> None:
-        """Deliver the posts of the servers ``ownership`` owns; a claim on one holds ``lease`` seconds."""
+        """Deliver the posts of the servers ``ownership`` owns; a claim on one holds ``lease`` seconds.
+
+        ``sleep``: how the delivering loop waits for the next post due (woken sooner by :meth:`queued`).
+        """
         self.db = db
         self.now = now
         self.ownership = ownership
@@ -97,8 +115,10 @@ class Announcements:
         self.lease = lease
         self._composers: dict[str, Composer] = {}
         self._listeners: list[tuple[Listener, frozenset[str] | None]] = []
-        self._wake: Callable[[], None] = lambda: None
         self._lock = asyncio.Lock()
+        self._task: asyncio.Task[None] | None = None
+        self._alarm = Alarm(sleep, "outbox-sleep")
+        self._closed = False
 
     def register(self, kind: AnnouncementKind, composer: Composer) -> None:
         """Write the posts of ``kind`` with ``composer`` (one composer per kind)."""
@@ -112,13 +132,31 @@ class Announcements:
         """Stop posting through ``listener``."""
         self._listeners = [(known, kinds) for known, kinds in self._listeners if known != listener]
 
-    def wake_with(self, wake: Callable[[], None]) -> None:
-        """Call ``wake`` when a post is queued outside the delivering loop's round (it delivers it soon)."""
-        self._wake = wake
-
     def queued(self) -> None:
         """Say that a post was queued (by a race's finish, say): the delivering loop wakes for it."""
-        self._wake()
+        self._alarm.wake()
+
+    async def flush(self) -> None:
+        """Post at once what is due (a caller that just queued a post); the loop then looks again for the rest."""
+        await self.deliver_due()
+        self.queued()
+
+    # -- the delivering loop ------------------------------------------------------------------
+    def start(self) -> None:
+        """Start the delivering loop: it first takes back the claims this process's earlier run held."""
+        if self._closed or self._task is not None:
+            return
+        loop = run_rounds(self.release_own, self.deliver_due, self._alarm, "the outbox", after_failure=AFTER_FAILURE)
+        self._task = asyncio.get_running_loop().create_task(loop, name="outbox")
+
+    async def close(self) -> None:
+        """Stop the delivering loop (safe to call twice); what is still queued waits in the database."""
+        self._closed = True
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
 
     async def release_own(self) -> None:
         """Give back the claims this shard set's earlier runs on this machine held (their posts are tried again)."""
