@@ -20,6 +20,15 @@ from solitaire.view import BoardView
 
 TO_FOUNDATION = "f"
 """The "to foundation" button: the selected card up, or every card that can go up."""
+CHOOSE = "pick"
+"""The Choose button: the next press on a pile or the waste selects it, even a card that would go up."""
+CHOOSING = "ch"
+"""The selection a board shows after Choose (in its ids' selected field): no source yet, the next press selects."""
+CHOOSING_TEXT = (
+    "Choose: click the card to move (a pile or the waste): it is selected even if it could go up. "
+    "**Choose** again cancels."
+)
+"""The board's line while it waits for the card Choose selects."""
 COMMANDS = {"draw": DRAW, "undo": UNDO, "end": END}
 Style = Literal["primary", "secondary", "success", "danger"]
 
@@ -66,6 +75,8 @@ class Pad(ABC):
     """Every action of this family's buttons besides :data:`COMMANDS`."""
     sources: ClassVar[frozenset[str]]
     """Actions that select a move source (a board id may carry one of them as its selection)."""
+    selections: ClassVar[frozenset[str]]
+    """What a board id may carry as its selection: the sources, and any state of the pad's own (:data:`CHOOSING`)."""
     hint_row: ClassVar[int]
     """The button row with room for Hint (beside End game)."""
     how_to: ClassVar[str]
@@ -83,33 +94,48 @@ class Pad(ABC):
 
 
 class KlondikePad(Pad):
-    """A press on a card with one place to go moves it; with several it selects, and a lit target completes it."""
+    """A press sends a card up if it can go; else it moves a card with one place to go, or selects it.
 
-    actions = frozenset((*PILES, "w", *FOUNDATION_SOURCES, TO_FOUNDATION))
+    The Rush rules' double-tap sends a card to its foundation, so a press does too, even where the card
+    could also go onto a pile: the move a player wants most is one press. **Choose** then a card selects
+    it whatever its places, for the rarer move of a card that could go up onto a pile instead.
+    """
+
+    actions = frozenset((*PILES, "w", *FOUNDATION_SOURCES, TO_FOUNDATION, CHOOSE))
     sources = frozenset((*PILES, "w", *FOUNDATION_SOURCES))
+    selections = sources | {CHOOSING}
     hint_row = 3
     how_to = (
-        "Click the card to move (**Pile 1**..**Pile 7** or **Waste**): if it can go to only one place, it goes "
-        "there at once. If it can go to several, the places it may go light up green: click one (or the "
-        "selected button again to cancel). A suit button takes that foundation's card back down (then click the "
-        "pile). **All up** plays every card that can go up to the foundations. **Draw** turns the stock, "
-        "**Undo** takes a move back, **End game** stops the clock."
+        "Click the card to move (**Pile 1**..**Pile 7** or **Waste**): if it can go up to its foundation, it goes "
+        "up at once; else if it can go to only one place, it goes there. If it can go to several, the places it "
+        "may go light up green: click one (or the selected button again to cancel). To put a card that could go "
+        "up somewhere else, click **Choose**, then the card, then a lit place. A suit button takes that "
+        "foundation's card back down (then click the pile). **All up** plays every card that can go up to the "
+        "foundations. **Draw** turns the stock, **Undo** takes a move back, **End game** stops the clock."
     )
     first_tip = (
-        "💡 First game? Click a pile (or **Waste**): a card with one place to go moves there; with several, "
-        "click a lit button. **All up** plays every card that can go up. More: `/solitaire help`"
+        "💡 First game? Click a pile (or **Waste**): a card that can go up goes up, one with one place to go "
+        "moves there; with several, click a lit button. **Choose** first to put a card elsewhere than up. "
+        "More: `/solitaire help`"
     )
 
     def layout(self, view: BoardView, selected: str | None) -> tuple[ButtonSpec, ...]:
-        """Piles 1-7, Waste Draw Undo, the suits, (All|Selected card) up, End game; a selection lights its targets."""
+        """Piles 1-7, Waste Draw Undo, the suits, (All|Selected card) up, Choose, End game; lit targets."""
         return _klondike_layout(view.can_undo, selected, _lit_targets(view, selected))
 
     def resolve(self, view: BoardView, selected: str | None, action: str) -> Click:
-        """Complete ``selected-target``, cancel the selection, or press a source afresh (a suit button means ``f``)."""
+        """Complete ``selected-target``, cancel the selection, or press a source afresh (a suit button means ``f``).
+
+        Choose with nothing selected waits for a source (:data:`CHOOSING`), and with anything selected cancels.
+        """
         if action not in self.actions:
             raise IllegalMoveError(f"{action}: not a Klondike button")
-        if selected is None:
-            return AllUp() if action == TO_FOUNDATION else _press(view, action)
+        if action == CHOOSE:
+            return Select(CHOOSING if selected is None else None)
+        if selected is None or selected == CHOOSING:
+            if action == TO_FOUNDATION:
+                return AllUp()
+            return _press(view, action, choosing=selected == CHOOSING)
         if action == selected:
             return Select(None)
         if action == TO_FOUNDATION:
@@ -121,18 +147,36 @@ class KlondikePad(Pad):
         return Play(Move.play(selected, "f" if action in FOUNDATION_SOURCES else action))
 
     def presses(self, view: BoardView, move: Move) -> tuple[str, ...]:
-        """The presses that play ``move`` on a board showing ``view`` with nothing selected (found by :meth:`resolve`).
+        """The fewest presses that play ``move`` on a board showing ``view`` with nothing selected.
+
+        The source alone, the source then the target, or Choose, the source and the target: each tried
+        through :meth:`resolve`, as the buttons would be pressed.
 
         :raises IllegalMoveError: if no presses play it.
         """
         if move.kind is not MoveKind.PLAY:
             return (str(move),)
-        if self.resolve(view, None, move.source) == Play(move):
-            return (move.source,)
         target = TO_FOUNDATION if move.target == "f" else move.target
-        if self.resolve(view, move.source, target) != Play(move):
-            raise IllegalMoveError(f"{move}: no presses play it")
-        return move.source, target
+        for presses in ((move.source,), (move.source, target), (CHOOSE, move.source, target)):
+            if self._pressed(view, presses) == Play(move):
+                return presses
+        raise IllegalMoveError(f"{move}: no presses play it")
+
+    def _pressed(self, view: BoardView, presses: tuple[str, ...]) -> Click | None:
+        """What the last of ``presses`` means if each before it selects (``None`` if one plays or is refused)."""
+        selected: str | None = None
+        for action in presses[:-1]:
+            try:
+                click = self.resolve(view, selected, action)
+            except IllegalMoveError:
+                return None
+            if not isinstance(click, Select):
+                return None
+            selected = click.source
+        try:
+            return self.resolve(view, selected, presses[-1])
+        except IllegalMoveError:
+            return None
 
 
 class Friday13Pad(Pad):
@@ -140,6 +184,7 @@ class Friday13Pad(Pad):
 
     actions = frozenset(f"t{label}" for label in FRIDAY13_LABELS)
     sources = frozenset()
+    selections = frozenset()
     hint_row = 0
     how_to = (
         "**Draw** turns the next card; the buttons **→ J** .. **→ 10** light up where that card may go, and one "
@@ -166,8 +211,12 @@ def _klondike_layout(can_undo: bool, selected: str | None, lit: frozenset[str]) 
     """The Klondike buttons (a few hundred layouts in all, so each is built once).
 
     With a selection, the selected button is blue, the ``lit`` targets green and the other
-    source buttons off; Draw, Undo, All up (then "Selected card up") and End game stay as they are.
+    source buttons off; Draw, Undo, All up (then "Selected card up"), Choose and End game stay as they are.
+    While Choose waits for a source (:data:`CHOOSING`), Choose is blue and every other button as with none.
     """
+    choosing = selected == CHOOSING
+    if choosing:
+        selected = None
 
     def source(action: str, label: str, row: int) -> ButtonSpec:
         if selected is None:
@@ -188,7 +237,8 @@ def _klondike_layout(can_undo: bool, selected: str | None, lit: frozenset[str]) 
     else:
         lit_up = TO_FOUNDATION in lit
         up = ButtonSpec(TO_FOUNDATION, "Selected card up", 2, "success" if lit_up else "secondary", not lit_up)
-    specs += [up, ButtonSpec("end", "End game", 3, "danger")]
+    choose = ButtonSpec(CHOOSE, "Choose", 3, "primary" if choosing else "secondary")
+    specs += [up, choose, ButtonSpec("end", "End game", 3, "danger")]
     return tuple(specs)
 
 
@@ -217,13 +267,13 @@ ALL_ACTIONS = frozenset().union(*ACTIONS.values())
 def _after_selection() -> dict[str, frozenset[str]]:
     allowed: dict[str, frozenset[str]] = {}
     for family, pad in PADS.items():
-        for source in pad.sources:
-            allowed[source] = allowed.get(source, frozenset()) | ACTIONS[family]
+        for selection in pad.selections:
+            allowed[selection] = allowed.get(selection, frozenset()) | ACTIONS[family]
     return allowed
 
 
 AFTER_SELECTION = _after_selection()
-"""For each source a board may show selected, the actions its buttons may then carry."""
+"""For each selection a board may show (a source, or Choose waiting for one), the actions its buttons may then carry."""
 KLONDIKE_ACTIONS = ACTIONS[Family.KLONDIKE]
 FRIDAY13_ACTIONS = ACTIONS[Family.FRIDAY13]
 
@@ -238,12 +288,20 @@ def targets_of(view: BoardView, source: str) -> tuple[str, ...]:
     return tuple(move.target for move in view.legal_moves if move.kind is MoveKind.PLAY and move.source == source)
 
 
-def _press(view: BoardView, source: str) -> Click:
-    """A press on ``source`` with nothing selected: its one move, or a selection; :raises IllegalMoveError:."""
+def _press(view: BoardView, source: str, *, choosing: bool = False) -> Click:
+    """A press on ``source`` with nothing selected: up, its one move, or a selection; :raises IllegalMoveError:.
+
+    A card that can go up goes up (the Rush double-tap); a foundation's card, or any source after
+    Choose (``choosing``), is always selected.
+    """
     targets = targets_of(view, _check_source(view, source))
     if not targets:
         raise IllegalMoveError(f"{source}: {_NOWHERE.get(source, 'no card of that pile can move now')}")
-    if len(targets) == 1 and source not in FOUNDATION_SOURCES:
+    if choosing or source in FOUNDATION_SOURCES:
+        return Select(source)
+    if "f" in targets:
+        return Play(Move.play(source, "f"))
+    if len(targets) == 1:
         return Play(Move.play(source, targets[0]))
     return Select(source)
 
@@ -256,7 +314,7 @@ _NOWHERE = {"w": "the waste card fits nowhere now"} | dict.fromkeys(
 
 def _lit_targets(view: BoardView, selected: str | None) -> frozenset[str]:
     """The buttons that complete a move from ``selected``: target piles, and for ``f`` its suit and All up."""
-    if selected is None:
+    if selected is None or selected == CHOOSING:
         return frozenset()
     lit = set(targets_of(view, selected)) - {"f"}
     if len(lit) < len(targets_of(view, selected)):

@@ -11,7 +11,7 @@ import discord
 
 from bot.clicks import BoardClick, source_name
 from bot.modes import mode_of
-from bot.pads import ButtonSpec, pad_for
+from bot.pads import CHOOSING, CHOOSING_TEXT, ButtonSpec, pad_for
 from bot.render_pool import BoardPicture, Pictures
 from bot.sessions import Session
 from bot.storage.games import GameRecord
@@ -129,7 +129,9 @@ def board_content(record: GameRecord, view: BoardView, *, selected: str | None =
     head = f"<@{record.user_id}> · **{view.title}** · {deal}"
     if view.status is Status.PLAYING:
         line = f"{head} · score {view.score} · time runs out <t:{int(record.deadline)}:R>"
-        if selected:
+        if selected == CHOOSING:
+            line += f"\n{CHOOSING_TEXT}"
+        elif selected:
             line += f"\nSelected **{source_name(selected)}**: click a green button where it goes (or it, to cancel)."
         return line
     used = view.seconds_used if view.seconds_used is not None else 0

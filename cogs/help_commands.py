@@ -18,7 +18,7 @@ from discord.ext import commands
 
 from bot.move_words import describe_move
 from bot.onboarding import admin_notes
-from bot.pads import pad_for, targets_of
+from bot.pads import Play, Select, pad_for
 from bot.render_pool import BoardPicture
 from bot.rules_text import markdown
 from bot.storage import StorageError
@@ -63,7 +63,8 @@ def help_board() -> HelpBoard:
     view = view_of(game)
     moves = [m for m in view.legal_moves if m.kind is MoveKind.PLAY and m.source in PILES]
     head = f"A {view.title} game after {view.move_count} moves."
-    several = next((m for m in moves if len(targets_of(view, m.source)) > 1), None)
+    pad = pad_for(view.family)
+    several = next((m for m in moves if pad.resolve(view, None, m.source) == Select(m.source)), None)
     if several is not None:
         caption = (
             f"{head} **Pile {several.source}** was clicked: its cards can go to several places, so its button is "
@@ -71,11 +72,14 @@ def help_board() -> HelpBoard:
             f"{_card_words(game, several)}."
         )
         return HelpBoard(game, view, several.source, caption)
-    if not moves:
+    pressed = next((m for m in moves if pad.resolve(view, None, m.source) == Play(m)), None)
+    if pressed is None:
         return HelpBoard(game, view, None, head)
+    why = "it can go up" if pressed.target == "f" else "it has one place to go"
     caption = (
-        f"{head} Clicking **Pile {moves[0].source}** moves {_card_words(game, moves[0])} at once: it has one place "
-        "to go. A card with several places to go is selected instead, and the places it may go light up green."
+        f"{head} Clicking **Pile {pressed.source}** moves {_card_words(game, pressed)} at once: {why}. A card "
+        "that can go up goes up; one with several other places to go is selected instead, and the places it may "
+        "go light up green (**Choose** first selects a card that could go up)."
     )
     return HelpBoard(game, view, None, caption)
 

@@ -1,9 +1,10 @@
 """Draw docs/images/board-selection-phone.png: a Klondike board with a selection and its lit targets, 400 px wide.
 
 Run: .venv/bin/python docs/board_images.py. The position is the first on the solver's winning line of
-public draw-3 deal 900000 where a pile's cards can go to several places; the text line, the picture and
-the buttons are the bot's real ones (``cogs.board``), drawn as a phone shows the message (the picture
-is the last move's: a selection uploads none).
+public draw-3 deal 900000 where a pile's cards can go to several places, one of them up: a press would
+send the card up, so the pile is selected as **Choose** then the pile selects it. The text line, the
+picture and the buttons are the bot's real ones (``cogs.board``), drawn as a phone shows the message (the
+picture is the last move's: a selection uploads none).
 """
 
 from __future__ import annotations

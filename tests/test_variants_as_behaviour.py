@@ -160,7 +160,7 @@ def test_a_fifth_game_of_a_known_family_is_one_registration(monkeypatch):
     assert "\u221250 from the second time on" in bot_rules_text("draw2")
     assert "draw 2" in draw_board(view) and describe_board(view).startswith("Solitaire Rush (draw 2), playing")
     assert render_board(view).startswith(b"\x89PNG")
-    assert len(board_buttons(1, game.version, view, None).children) == 16  # 7 piles, 3 + 4 suits, up, end
+    assert len(board_buttons(1, game.version, view, None).children) == 17  # 7 piles, 3 + 4 suits, up, choose, end
     hint = hint_for(knowledge_of(game), number=1, samples=2, max_nodes=500)
     assert hint.move in [str(move) for move in view.legal_moves]
     assert solve(RUSH_DRAW2, game.deck, max_nodes=2_000).nodes > 0

@@ -27,6 +27,12 @@ from tests.bot.decks import EASY_KLONDIKE
         ("sol:12:3:7:f", BoardClick(12, 3, "7", "f")),
         ("sol:1:0:fh:2", BoardClick(1, 0, "fh", "2")),
         ("sol:1:0:-:t10", BoardClick(1, 0, None, "t10")),
+        ("sol:1:0:-:pick", BoardClick(1, 0, None, "pick")),
+        ("sol:1:0:ch:3", BoardClick(1, 0, "ch", "3")),
+        ("sol:1:0:ch:pick", BoardClick(1, 0, "ch", "pick")),
+        ("sol:1:0:ch:t5", None),
+        ("sol:1:0:ch:ch", None),
+        ("sol:1:0:c:3", None),
         ("sol:1:0:-:zz", None),
         ("sol:1:0:9:1", None),
         ("sol:1:0:w:tJ", None),
@@ -53,6 +59,41 @@ def test_board_ids_round_trip_within_discords_limit(game, version, selected, act
     assert parse_board_click(click.custom_id) == click
 
 
+OLD_KLONDIKE = ("1", "2", "3", "4", "5", "6", "7", "w", "fs", "fh", "fd", "fc", "f")
+"""The Klondike board actions before Choose (a selection could be any of them but ``f``)."""
+OLD_FRIDAY13 = ("tJ", "tQ", "tK", "tA", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9", "t10")
+OLD_COMMANDS = ("draw", "undo", "end")
+
+
+def test_every_id_a_board_posted_before_choose_still_parses_as_it_did():
+    for selected in (None, *OLD_KLONDIKE[:-1]):
+        for action in OLD_KLONDIKE + OLD_FRIDAY13 + OLD_COMMANDS:
+            custom_id = f"sol:12:3:{selected or '-'}:{action}"
+            valid = selected is None or action not in OLD_FRIDAY13  # a selection was only ever Klondike's
+            assert parse_board_click(custom_id) == (BoardClick(12, 3, selected, action) if valid else None), custom_id
+
+
+@pytest.mark.parametrize(
+    ("custom_id", "meaning"),
+    [
+        ("sol:1:0:3:5", Play(Move.play("3", "5"))),
+        ("sol:1:0:3:4", Play(Move.play("3", "4"))),
+        ("sol:1:0:3:f", Play(Move.play("3", "f"))),
+        ("sol:1:0:3:fc", Play(Move.play("3", "f"))),
+        ("sol:1:0:3:3", Select(None)),
+        ("sol:1:0:1:draw", Play(DRAW)),
+        ("sol:1:0:1:undo", Play(UNDO)),
+        ("sol:1:0:fs:4", Play(Move.play("fs", "4"))),
+        ("sol:1:0:-:f", AllUp()),
+        ("sol:1:0:-:5", Play(Move.play("5", "6"))),
+        ("sol:1:0:-:end", Play(END)),
+    ],
+)
+def test_an_old_boards_selection_and_its_targets_still_mean_what_they_meant(custom_id, meaning):
+    click = parse_board_click(custom_id)
+    assert click is not None and resolve_click(EASY, click.selected, click.action) == meaning
+
+
 @pytest.mark.parametrize(
     ("custom_id", "expected"),
     [
@@ -74,9 +115,14 @@ EASY = view_of(new_game("draw3", deck=EASY_KLONDIKE))
 @pytest.mark.parametrize(
     ("selected", "action", "meaning"),
     [
-        (None, "3", Select("3")),
-        (None, "1", Select("1")),
+        (None, "3", Play(Move.play("3", "f"))),  # up first, though it could go onto pile 4
+        (None, "1", Play(Move.play("1", "f"))),
         (None, "2", Play(Move.play("2", "f"))),
+        (None, "pick", Select("ch")),
+        ("ch", "3", Select("3")),
+        ("ch", "pick", Select(None)),
+        ("3", "pick", Select(None)),
+        ("ch", "draw", Play(DRAW)),
         (None, "5", Play(Move.play("5", "6"))),
         ("3", "3", Select(None)),
         ("3", "5", Play(Move.play("3", "5"))),
@@ -101,6 +147,7 @@ def test_klondike_clicks(selected, action, meaning):
         (None, "7", "7: no card of that pile can move now"),
         ("fs", "f", "already on a foundation"),
         (None, "t5", "not a Klondike button"),
+        ("ch", "7", "7: no card of that pile can move now"),
     ],
 )
 def test_klondike_clicks_that_mean_nothing(selected, action, message):
@@ -149,7 +196,7 @@ def test_the_route_templates_catch_every_valid_id_and_parsing_decides():
     assert not re.fullmatch(BOARD_ROUTE, OfferClick(1, "end").custom_id)  # the two namespaces never overlap
 
 
-def test_a_klondike_press_moves_when_its_card_has_one_place_and_selects_otherwise():
+def test_a_klondike_press_sends_a_card_up_first_moves_one_with_one_place_and_selects_otherwise():
     rng = random.Random(7)
     pad = KlondikePad()
     for variant in ("draw1", "draw3", "goldrush"):
@@ -164,7 +211,9 @@ def test_a_klondike_press_moves_when_its_card_has_one_place_and_selects_otherwis
                     except IllegalMoveError:
                         assert not places, (variant, seed, source, game.log)
                         continue
-                    if len(places) == 1:
+                    if "f" in places:
+                        assert meaning == Play(Move.play(source, "f"))
+                    elif len(places) == 1:
                         assert meaning == Play(Move.play(source, places.pop()))
                     else:
                         assert meaning == Select(source) and len(places) > 1

@@ -129,8 +129,8 @@ def test_a_klondike_selection_lights_exactly_the_legal_targets():
                     card = view.waste_fan[-1] if source == "w" else view.tableau[int(source) - 1].cards[-1]
                     expected |= {"f", SUITS[card.suit]}
                 assert lit == expected, (variant, source, game.log)
-                assert all(not buttons[action].disabled for action in lit | {source, "draw", "end"})
-                off = set(buttons) - lit - {source, "draw", "undo", "end"}
+                assert all(not buttons[action].disabled for action in lit | {source, "draw", "end", "pick"})
+                off = set(buttons) - lit - {source, "draw", "undo", "end", "pick"}
                 assert all(buttons[action].disabled for action in off), (variant, source)
             moves = game.legal_moves()
             if not moves:

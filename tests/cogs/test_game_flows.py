@@ -13,7 +13,7 @@ from simcord.enums import ComponentType, InteractionType
 from simcord.results import InteractionResult
 
 from bot.deal_bank import PrivateDeal
-from bot.pads import KlondikePad
+from bot.pads import CHOOSING_TEXT, KlondikePad
 from bot.storage import games as games_db
 from solitaire import game_from_json, new_game, view_of
 from solitaire.deals import ProvenDeal, numbered_deal
@@ -118,10 +118,9 @@ async def test_win_by_clicks_and_slash_then_result_is_stored_and_announced(simco
 
     simcord_env.bot.add_listener(on_finished, "on_solitaire_game_finished")
     board = await start(alice, channel, variant="draw3", deal=EASY_NUMBER)
-    # two-click move: pile 1 (A♠) to the foundations, then undo it (it revealed nothing)
+    # one click: pile 1 (A♠) goes up first (it could also go onto pile 4), then undo it (it revealed nothing)
     await click_all(alice, board, "Pile 1")
-    assert "Selected **pile 1**" in board.content
-    await click_all(alice, board, "♠")
+    assert "Selected" not in board.content
     assert (await row(simcord_env)).version == 1
     await click_all(alice, board, "Undo")
     assert (await row(simcord_env)).version == 2
@@ -156,7 +155,7 @@ async def test_slash_move_with_autocomplete_in_words(simcord_env, channel, alice
 
 async def test_undo_is_refused_after_a_reveal(simcord_env, channel, alice):
     board = await start(alice, channel, variant="draw3", deal=EASY_NUMBER)
-    await click_all(alice, board, "Pile 1", "♠")  # A♠ up (it could also go onto pile 4): nothing revealed
+    await click_all(alice, board, "Pile 1")  # A♠ up first (it could also go onto pile 4): nothing revealed
     await click_all(alice, board, "Pile 2")  # A♥ has one place to go: up, at once; it reveals A♦
     refused = await alice.slash(channel, "solitaire undo")
     assert refused.response.ephemeral and "revealed a card" in refused.response.content
@@ -208,7 +207,7 @@ async def test_a_stale_board_is_refused_and_the_offer_resumes_or_ends(simcord_en
 
 async def test_restart_mid_game_keeps_the_old_board_playable_and_the_clock(simcord_env, channel, alice, make_bot):
     board = await start(alice, channel, variant="draw3", deal=EASY_NUMBER)
-    await click_all(alice, board, "Pile 1", "♠")
+    await click_all(alice, board, "Pile 1")
     await simcord_env.advance_time(100)
     await simcord_env.restart_bot(make_bot())
     assert simcord_env.bot.sessions.get(1) is not None
@@ -246,7 +245,16 @@ async def test_commands_without_a_game_and_malformed_clicks_answer_privately(sim
     assert (await row(simcord_env)).version == 0
 
 
-LABELS = {"w": "Waste", "fs": "♠", "fh": "♥", "fd": "♦", "fc": "♣", "f": "Selected card up", "draw": "Draw"}
+LABELS = {
+    "w": "Waste",
+    "fs": "♠",
+    "fh": "♥",
+    "fd": "♦",
+    "fc": "♣",
+    "f": "Selected card up",
+    "draw": "Draw",
+    "pick": "Choose",
+}
 
 
 def clicks_for(game: Any, move: str) -> list[str]:
@@ -328,7 +336,7 @@ async def test_a_press_on_a_card_with_one_place_to_go_moves_it_at_once_and_undo_
         "2-f"
     )
     assert "score 60" in board.content and "Selected" not in board.content
-    await click_all(alice, board, "Pile 1", "Pile 4")  # A♠ could go up too: two presses
+    await click_all(alice, board, "Choose", "Pile 1", "Pile 4")  # A♠ would go up first: Choose puts it on pile 4
     picture = board.attachments[0].id
     await click_all(alice, board, "Pile 4")  # now A♠ has one place to go: up
     game = simcord_env.bot.sessions.get(1).game
@@ -341,6 +349,7 @@ async def test_a_press_on_a_card_with_one_place_to_go_moves_it_at_once_and_undo_
 async def test_a_press_with_several_places_selects_lights_them_and_keeps_the_picture(simcord_env, channel, alice):
     board = await start(alice, channel, variant="draw3", deal=EASY_NUMBER)
     picture = board.attachments[0].id
+    await click_all(alice, board, "Choose")  # A♠ would go up at once: Choose selects it instead
     sent = len(callbacks(simcord_env))
     await click_all(alice, board, "Pile 1")  # A♠: up, or onto pile 4
     [answer] = callbacks(simcord_env)[sent:]
@@ -356,13 +365,13 @@ async def test_a_press_with_several_places_selects_lights_them_and_keeps_the_pic
     await click_all(alice, board, "Pile 1")  # cancels, again without a picture
     assert [a.id for a in board.attachments] == [picture] and "Selected" not in board.content
     assert not any(button.get("disabled") for name, button in labels(board).items() if name != "Undo")
-    await click_all(alice, board, "Pile 1", "Pile 4")
+    await click_all(alice, board, "Choose", "Pile 1", "Pile 4")
     assert simcord_env.bot.sessions.get(1).game.log[-1][0] == "1-4" and [a.id for a in board.attachments] != [picture]
 
 
 async def test_a_forged_or_stale_press_on_a_lit_target_is_refused(simcord_env, channel, alice):
     board = await start(alice, channel, variant="draw3", deal=EASY_NUMBER)
-    await click_all(alice, board, "Pile 1")
+    await click_all(alice, board, "Choose", "Pile 1")
     target = labels(board)["Pile 4"]["custom_id"]
     assert target == "sol:1:0:1:4"
     (forged,) = await raw_clicks(simcord_env, alice, board, "sol:1:0:1:5")  # pile 5 was never lit: A♠ cannot go there
@@ -382,8 +391,52 @@ async def test_a_press_with_no_move_says_why_privately(simcord_env, channel, ali
     assert (await row(simcord_env)).version == 0
 
 
-PACED = ("Draw", "Pile 1", "Pile 4", "Draw", "Pile 2", "Draw")
-"""Presses of a paced game: a selection, its target, one-press moves and draws."""
+async def test_a_press_sends_a_card_up_first_and_choose_puts_it_on_a_pile_without_a_picture(
+    simcord_env, channel, alice
+):
+    board = await start(alice, channel, variant="draw3", deal=EASY_NUMBER)
+    game = simcord_env.bot.sessions.get(1).game
+    picture = board.attachments[0].id
+    await click_all(alice, board, "Pile 1")  # A♠ could go up or onto pile 4: one press sends it up
+    assert game.log[-1][0] == "1-f" and "score 50" in board.content and board.attachments[0].id != picture
+    await click_all(alice, board, "Undo")
+    picture = board.attachments[0].id
+    sent = len(callbacks(simcord_env))
+    await click_all(alice, board, "Choose")
+    [answer] = callbacks(simcord_env)[sent:]
+    assert "attachments" not in answer.json["data"] and "files" not in str(answer.params)  # nothing uploaded
+    assert [a.id for a in board.attachments] == [picture] and (await row(simcord_env)).version == 2
+    assert CHOOSING_TEXT in board.content and labels(board)["Choose"]["style"] == 1  # waiting: Choose is blue
+    assert labels(board)["Pile 1"]["custom_id"] == "sol:1:2:ch:1" and not labels(board)["Pile 1"].get("disabled")
+    await click_all(alice, board, "Choose")  # Choose again cancels, still without a picture
+    assert CHOOSING_TEXT not in board.content and labels(board)["Choose"]["style"] == 2
+    await click_all(alice, board, "Choose", "Pile 1")  # now A♠ is selected, its places lit, up among them
+    assert [a.id for a in board.attachments] == [picture] and "Selected **pile 1**" in board.content
+    assert lit(board) == {"Pile 4", "♠", "Selected card up"}
+    await click_all(alice, board, "Pile 4")
+    assert game.log[-1][0] == "1-4" and [a.id for a in board.attachments] != [picture]
+    assert (await row(simcord_env)).version == 3
+
+
+async def test_forged_choose_ids_are_refused_like_other_forged_ids(simcord_env, channel, alice):
+    board = await start(alice, channel, variant="draw3", deal=EASY_NUMBER)
+    await click_all(alice, board, "Draw")
+    (stale,) = await raw_clicks(simcord_env, alice, board, "sol:1:0:ch:1")  # Choose from before the draw
+    assert stale.ephemeral and "out of date" in stale.response.content
+    (foreign,) = await raw_clicks(simcord_env, alice, board, "sol:2:1:ch:pick")  # a game that is not hers
+    assert foreign.ephemeral
+    (unreadable,) = await raw_clicks(simcord_env, alice, board, "sol:1:1:ch:t5")  # Choose never leads to Friday 13
+    assert unreadable.ephemeral and "not one I understand" in unreadable.response.content
+    assert (await row(simcord_env)).version == 1 and CHOOSING_TEXT not in board.content
+    await click_all(alice, board, "End game")
+    friday = await start(alice, channel, variant="friday13", deal=5)
+    (other,) = await raw_clicks(simcord_env, alice, friday, "sol:2:0:ch:pick")  # Choose on a board without it
+    assert other.ephemeral and "not a Friday 13 button" in other.response.content
+    assert (await row(simcord_env, 2)).version == 0
+
+
+PACED = ("Draw", "Pile 1", "♠", "Pile 4", "Pile 2", "Draw")
+"""Presses of a paced game: one-press moves, a selection (A♠ back down), its target, and draws."""
 
 
 @pytest.mark.parametrize(("late", "restart"), [(0.0, False), (2.0, False), (2.0, True)])
