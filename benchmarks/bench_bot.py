@@ -41,10 +41,10 @@ import simcord
 
 from benchmarks.postgres_target import postgres_url, scratch_schema
 from benchmarks.sim_clicks import ANSWERED, OPEN_DECK, instant_daily, record_answers, send_click
-from bot.client import SolitaireBot
-from bot.deal_bank import DealBank
-from bot.sessions import SessionManager
-from bot.settings import load_settings
+from bot.play.deal_bank import DealBank
+from bot.play.sessions import SessionManager
+from bot.runtime.client import SolitaireBot
+from bot.runtime.settings import load_settings
 from bot.storage import Database
 from solitaire import VARIANTS
 from solitaire.deals import ProvenDeal

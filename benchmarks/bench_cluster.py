@@ -34,9 +34,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.postgres_target import postgres_url, scratch_schema
-from bot.daily import DailyService
-from bot.deal_bank import DealBank
+from bot.compete.daily import DailyService
 from bot.outbox.announcements import Announcement, Announcements, Delivery
+from bot.play.deal_bank import DealBank
 from bot.shards import Ownership
 from bot.storage import Database, claims
 from bot.storage.deadlines import patience

@@ -30,11 +30,11 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bot.daily import DailyService
-from bot.deal_bank import DealBank, solve_numbered
+from bot.compete.daily import DailyService
 from bot.heavy import Scheduler
 from bot.outbox.announcements import Announcements
-from bot.sessions import SessionManager
+from bot.play.deal_bank import DealBank, solve_numbered
+from bot.play.sessions import SessionManager
 from bot.storage import Database
 from render import render_board
 from solitaire import VARIANTS

@@ -1,6 +1,6 @@
 """Time ``/solitaire stats``' totals for a member with many finished races (read from ``games``, each checked public).
 
-A race's or a challenge's games count in the stats only once their score is public (``bot.visibility``), so
+A race's or a challenge's games count in the stats only once their score is public (``bot.rules.visibility``), so
 the stats read them one by one instead of from the kept totals; this fills one member's finished races (all
 over, plus one running race whose game is hidden) and times ``member_stats``. Ends with one key=value line.
 

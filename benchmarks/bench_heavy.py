@@ -48,8 +48,8 @@ import simcord
 
 from benchmarks.after_game_games import played_game
 from benchmarks.sim_clicks import ANSWERED, instant_daily, record_answers, send_click, send_slash
-from bot.client import SolitaireBot
-from bot.settings import load_settings
+from bot.runtime.client import SolitaireBot
+from bot.runtime.settings import load_settings
 from solitaire import END
 from solitaire.deals import numbered_deal
 

@@ -34,7 +34,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.postgres_target import postgres_url
-from bot.compete.calendar import Period
+from bot.rules.calendar import Period
 from bot.storage import Database, open_database
 from bot.storage import competition as competition_db
 from bot.storage.deadlines import patience

@@ -2,9 +2,9 @@
 
 Each proven deal (public numbered deals from ``--start``) is played along its solver line until
 the game ends (the engine plays a won game out by itself). Every line move is turned into button
-presses by the Klondike pad (:meth:`bot.pads.KlondikePad.presses`: the card alone, the card then its
+presses by the Klondike pad (:meth:`bot.play.pads.KlondikePad.presses`: the card alone, the card then its
 place, or Choose, the card and its place) and each press is resolved by the code the buttons call
-(:func:`bot.clicks.resolve_click`): a press that only selects answers without a picture, a press that
+(:func:`bot.play.clicks.resolve_click`): a press that only selects answers without a picture, a press that
 plays draws one. Two earlier pads are counted from the same lines: the old one needed two presses for
 every card move (source, then target) and drew a picture on each; the one-place pad moved a card at
 once only when it had exactly one place to go (a card that could go up or onto a pile took two).
@@ -22,8 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this tree's bot, not an installed one
 
-from bot.clicks import Play, Select, resolve_click
-from bot.pads import CHOOSE, KlondikePad, targets_of
+from bot.play.clicks import Play, Select, resolve_click
+from bot.play.pads import CHOOSE, KlondikePad, targets_of
 from solitaire import Move, MoveKind, new_game, view_of
 from solitaire.deals import numbered_deal
 from solitaire.moves import FOUNDATION_SOURCES

@@ -42,11 +42,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this tree's bot,
 import simcord
 
 from benchmarks.sim_clicks import ANSWERED, OPEN_DECK, instant_daily, record_answers, send_click
-from bot import race as races
-from bot.client import SolitaireBot
-from bot.deal_bank import DealBank
-from bot.race import start as race_start
-from bot.settings import load_settings
+from bot.compete import race as races
+from bot.compete.race import start as race_start
+from bot.play.deal_bank import DealBank
+from bot.runtime.client import SolitaireBot
+from bot.runtime.settings import load_settings
 from solitaire import VARIANTS
 from solitaire.deals import ProvenDeal
 
@@ -198,7 +198,7 @@ async def run(race_count: int, racers: int, seconds: float, rate: float) -> dict
 
 
 def main() -> None:
-    race_start.COUNTDOWN_SECONDS = 0.5  # read where the race starts (bot/race/start.py)
+    race_start.COUNTDOWN_SECONDS = 0.5  # read where the race starts (bot/compete/race/start.py)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--races", type=int, default=20)
     parser.add_argument("--racers", type=int, default=8)

@@ -24,8 +24,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bot.deal_bank import solve_numbered  # noqa: E402
-from bot.sessions import SessionManager  # noqa: E402
+from bot.play.deal_bank import solve_numbered  # noqa: E402
+from bot.play.sessions import SessionManager  # noqa: E402
 from bot.storage import Database  # noqa: E402
 from render.samples import greedy_move  # noqa: E402
 

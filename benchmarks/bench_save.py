@@ -27,8 +27,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this tree's bot, not an installed one
 
 from benchmarks.postgres_target import postgres_url, scratch_schema
-from bot.deal_bank import solve_numbered
-from bot.sessions import Session, SessionManager
+from bot.play.deal_bank import solve_numbered
+from bot.play.sessions import Session, SessionManager
 from bot.storage import Database
 from solitaire import game_to_json
 

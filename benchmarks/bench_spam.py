@@ -35,9 +35,9 @@ from pathlib import Path
 from typing import Any
 
 from bot import errors
-from bot.deal_bank import SOLVER_VERSION, DealBank, solve_numbered
 from bot.heavy import Priority, Scheduler
-from bot.sessions import SessionManager
+from bot.play.deal_bank import SOLVER_VERSION, DealBank, solve_numbered
+from bot.play.sessions import SessionManager
 from bot.storage import Database
 from bot.storage.deals import StoredDeals
 from solitaire import END, VARIANTS

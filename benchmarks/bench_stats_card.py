@@ -3,7 +3,7 @@
 Every veteran card is a different one (its own seeded months of play: other scores, dates and ratings),
 so the text sprites of its figures are drawn afresh as in the bot, not read from the cache. The
 ``pool`` figures go through a real worker process of the heavy-work scheduler (``bot.heavy.Scheduler(1)``
-through ``bot.render_pool.Pictures``): the card is pickled to the worker, drawn there and its PNG sent
+through ``bot.play.render_pool.Pictures``): the card is pickled to the worker, drawn there and its PNG sent
 back, as ``/solitaire stats`` does.
 
 Run: ``.venv/bin/python benchmarks/bench_stats_card.py`` (``--cards N``, ``--cold-runs N``).
@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bot.heavy import Scheduler  # noqa: E402
-from bot.render_pool import Pictures  # noqa: E402
+from bot.play.render_pool import Pictures  # noqa: E402
 from render.samples import sample_stats_card  # noqa: E402
 from render.stats_card import render_stats_card  # noqa: E402
 from render.stats_data import StatsCard  # noqa: E402

@@ -2,10 +2,10 @@
 
 The settings (the token's shape included) are checked before discord.py is even imported, so a bad
 one stops the bot at once. The start is a sequence of logged steps with time limits
-(:mod:`bot.startup`): the database is opened and the metrics port checked before logging in, then
+(:mod:`bot.runtime.startup`): the database is opened and the metrics port checked before logging in, then
 the login, the set-up (commands synced) and the first gateway connection. Any of them failing ends
 the start with one ``error:`` line. The command line (``--help``, ``--version``, ``backup``, ``forget``) is
-:mod:`bot.command_line`.
+:mod:`bot.runtime.command_line`.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Sequence
 from contextlib import AsyncExitStack, suppress
 from typing import TYPE_CHECKING, Any
 
-from bot.settings import (
+from bot.runtime.settings import (
     Settings,
     SettingsError,
     load_settings,
@@ -29,8 +29,8 @@ from bot.settings import (
 )
 
 if TYPE_CHECKING:
-    from bot.client import SolitaireBot
-    from bot.startup import Step
+    from bot.runtime.client import SolitaireBot
+    from bot.runtime.startup import Step
     from bot.storage import Database
 
 log = logging.getLogger("bot")
@@ -68,8 +68,8 @@ async def start(settings: Settings, resources: AsyncExitStack) -> tuple[Solitair
 
     What is opened is closed by ``resources`` (the database, then the bot that owns it).
     """
-    from bot.client import make_bot
-    from bot.metrics import check_port
+    from bot.runtime.client import make_bot
+    from bot.runtime.metrics import check_port
 
     db = await open_database_step(settings)
     resources.push_async_callback(db.close)  # the bot closes it too, when it has it: closing twice is safe
@@ -84,7 +84,7 @@ async def start(settings: Settings, resources: AsyncExitStack) -> tuple[Solitair
 
 async def open_database_step(settings: Settings) -> Database:
     """Open the database and apply its migrations (the first step: a bad one stops the bot before logging in)."""
-    from bot.startup import database_step, run_step
+    from bot.runtime.startup import database_step, run_step
     from bot.storage import open_database
 
     return await run_step(database_step(settings.database_label), open_database(settings.database_target))
@@ -92,7 +92,7 @@ async def open_database_step(settings: Settings) -> Database:
 
 async def log_in(bot: SolitaireBot, settings: Settings) -> None:
     """Log in (a step of its own), then let the set-up run (its database work and the commands sync are logged)."""
-    from bot.startup import login_step, run_step
+    from bot.runtime.startup import login_step, run_step
 
     step = login_step(settings.startup_timeout)
     login = asyncio.create_task(bot.login(settings.discord_token.get_secret_value()), name="login")
@@ -106,7 +106,7 @@ async def log_in(bot: SolitaireBot, settings: Settings) -> None:
 
 async def first_connection(bot: SolitaireBot, runner: asyncio.Task[None], settings: Settings) -> None:
     """Wait until the bot is connected and ready (a step of its own); a failure or a hang ends the start."""
-    from bot.startup import gateway_step, run_step
+    from bot.runtime.startup import gateway_step, run_step
 
     step = gateway_step(settings.startup_timeout)
     try:
@@ -147,8 +147,8 @@ async def _translated(step: Step, work: Awaitable[Any]) -> None:
     import aiohttp
     import discord
 
-    from bot.client import GatewayUnreachableError
-    from bot.startup import step_failed
+    from bot.runtime.client import GatewayUnreachableError
+    from bot.runtime.startup import step_failed
 
     network = (OSError, aiohttp.ClientError, GatewayUnreachableError, discord.GatewayNotFound)
     try:
@@ -170,7 +170,7 @@ BAD_SETTING = 2
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the process exit status."""
-    from bot.command_line import parse_arguments, run_backup, run_forget
+    from bot.runtime.command_line import parse_arguments, run_backup, run_forget
 
     args = parse_arguments(argv)
     if args.command == "backup":
@@ -205,7 +205,7 @@ def start_bot() -> int:
     if (problem := settings.token_problem()) is not None:
         print(f"error: {problem}", file=sys.stderr)
         return 2
-    from bot.logging_setup import setup_logging
+    from bot.runtime.logging_setup import setup_logging
 
     setup_logging(settings.log_level)
     log.info(settings_source())
@@ -218,9 +218,9 @@ def run_until_stopped(settings: Settings) -> int:
     """Run the bot; every way it can fail to start is one ``error:`` line and an exit status."""
     import discord
 
-    from bot.client import use_api_base
-    from bot.metrics import MetricsPortError
-    from bot.startup import StartupError
+    from bot.runtime.client import use_api_base
+    from bot.runtime.metrics import MetricsPortError
+    from bot.runtime.startup import StartupError
     from bot.storage import MigrationError, StorageError
 
     if settings.api_base:

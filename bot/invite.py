@@ -1,6 +1,6 @@
 """What the bot asks for when a server invites it: the OAuth2 scopes and each permission, with why.
 
-One definition: the invite links logged at start (``bot/client.py`` builds them with discord.py's
+One definition: the invite links logged at start (``bot/runtime/client.py`` builds them with discord.py's
 ``oauth_url``), ``/solitaire help`` and the permission table of ``docs/deploy.md`` (a test holds the
 doc to this list) all read :data:`PERMISSIONS`. A permission marked ``optional`` is not in the
 plain invite link; it gets a second link of its own, with the reason, so a server can choose it.
@@ -62,7 +62,7 @@ PERMISSIONS: tuple[Permission, ...] = (
 """Everything the bot uses in a server. Slash commands and their private answers need no permission of the bot's."""
 
 InviteUrl = Callable[[Sequence[Permission]], str]
-"""Builds the invite link that asks for these permissions (``bot/client.py``: discord.py's ``oauth_url``)."""
+"""Builds the invite link that asks for these permissions (``bot/runtime/client.py``: discord.py's ``oauth_url``)."""
 
 
 def required() -> tuple[Permission, ...]:

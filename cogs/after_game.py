@@ -16,11 +16,11 @@ import logging
 import discord
 
 from bot import errors
-from bot.after_game import analysis_reply, check_hints_allowed, hint_of, replay_of
-from bot.clicks import AfterGameClick
-from bot.client import UNEXPECTED
 from bot.heavy import Priority
-from bot.move_words import describe_move
+from bot.play.after_game import analysis_reply, check_hints_allowed, hint_of, replay_of
+from bot.play.clicks import AfterGameClick
+from bot.play.move_words import describe_move
+from bot.runtime.client import UNEXPECTED
 from bot.storage.games import GameRecord
 from cogs.base import SolitaireCogBase
 from cogs.board import build_board, edit_stored_board

@@ -1,6 +1,6 @@
 """The after-game buttons on a board: Analyze, Share replay and Hint.
 
-Their state is in the custom id (``solag:<game>:<action>[:<version>]``, see :mod:`bot.clicks`), so they
+Their state is in the custom id (``solag:<game>:<action>[:<version>]``, see :mod:`bot.play.clicks`), so they
 work after restarts; like every button (:mod:`cogs.buttons`), they hand a click to the cog, whose
 :mod:`cogs.after_game` mixin answers it.
 """
@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import discord
 
-from bot.after_game import hints_allowed
-from bot.clicks import AfterGameClick
-from bot.pads import pad_for
+from bot.play.after_game import hints_allowed
+from bot.play.clicks import AfterGameClick
+from bot.play.pads import pad_for
 from bot.storage.games import GameRecord
 from cogs.buttons import AfterGameButton
 from solitaire.scoring import HINT_PENALTY

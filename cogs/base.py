@@ -7,12 +7,12 @@ from abc import ABC, ABCMeta, abstractmethod
 import discord
 from discord.ext import commands
 
-from bot.client import SolitaireBot
-from bot.daily import DailyService
-from bot.deal_bank import Deal, DealBank
-from bot.onboarding import Onboarding
-from bot.sessions import Session, SessionManager
-from bot.settings import Settings
+from bot.compete.daily import DailyService
+from bot.compete.onboarding import Onboarding
+from bot.play.deal_bank import Deal, DealBank
+from bot.play.sessions import Session, SessionManager
+from bot.runtime.client import SolitaireBot
+from bot.runtime.settings import Settings
 from bot.storage.games import GameRecord
 from solitaire.variants import Family
 

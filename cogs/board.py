@@ -9,11 +9,11 @@ from typing import Any
 
 import discord
 
-from bot.clicks import BoardClick, source_name
-from bot.modes import mode_of
-from bot.pads import CHOOSING, CHOOSING_TEXT, ButtonSpec, pad_for
-from bot.render_pool import BoardPicture, Pictures
-from bot.sessions import Session
+from bot.play.clicks import BoardClick, source_name
+from bot.play.pads import CHOOSING, CHOOSING_TEXT, ButtonSpec, pad_for
+from bot.play.render_pool import BoardPicture, Pictures
+from bot.play.sessions import Session
+from bot.rules.modes import mode_of
 from bot.storage.games import GameRecord
 from cogs.after_game_buttons import add_hint_button, finished_buttons
 from cogs.buttons import BoardButton, ClickButton

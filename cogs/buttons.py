@@ -4,7 +4,7 @@ One generic button, :class:`ClickButton`, and one subclass per custom-id format 
 value (:func:`button_type`), since discord.py routes by each class's template. A button only parses
 its id and hands the click to the cog (``COG_NAME``, through :func:`click_handler`); a malformed id
 still reaches the cog (as ``None``) so the player gets an answer. The formats, their parsers and their
-ownership checks are defined once, in :mod:`bot.clicks`.
+ownership checks are defined once, in :mod:`bot.play.clicks`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast, runtime_chec
 
 import discord
 
-from bot.clicks import (
+from bot.play.clicks import (
     AFTER_GAME,
     BOARD,
     CHALLENGE,

@@ -1,6 +1,6 @@
 """``/solitaire challenge``: the public challenge message, its buttons, and the private attempts.
 
-The challenge service (:class:`bot.challenges.ChallengeService`) decides everything; this mixin turns
+The challenge service (:class:`bot.compete.challenges.ChallengeService`) decides everything; this mixin turns
 its snapshots into one public message and its refusals into private answers. Attempts are played on the
 ordinary game boards, sent privately.
 """
@@ -17,7 +17,7 @@ import discord
 from discord import app_commands
 
 from bot import errors
-from bot.challenges import (
+from bot.compete.challenges import (
     DEFAULT_HOURS,
     MAX_HOURS,
     MIN_HOURS,
@@ -25,11 +25,11 @@ from bot.challenges import (
     Line,
     OpponentsError,
 )
-from bot.clicks import ChallengeAction, ChallengeClick, Owner
-from bot.client import UNEXPECTED
+from bot.compete.ratings import PROVISIONAL_RACES, rating_change_text
 from bot.compete.words import format_time, variant_title
 from bot.outbox.announcements import Announcement, Delivery
-from bot.ratings import PROVISIONAL_RACES, rating_change_text
+from bot.play.clicks import ChallengeAction, ChallengeClick, Owner
+from bot.runtime.client import UNEXPECTED
 from cogs.base import SolitaireCogBase
 from cogs.buttons import ChallengeButton, origin_of
 from cogs.errors import answer_privately, refusals

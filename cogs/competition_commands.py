@@ -1,7 +1,7 @@
 """``/solitaire daily|leaderboard|stats|config`` and the competition's public posts.
 
 A mixin of :class:`cogs.solitaire.Solitaire`: the runtime (deals, rollovers, podiums, retries) is
-:class:`bot.daily.DailyService`, the rules :mod:`bot.compete` (its words: :mod:`bot.compete.words`), the boards
+:class:`bot.compete.daily.DailyService`, the rules :mod:`bot.compete` (its words: :mod:`bot.compete.words`), the boards
 and stats :class:`bot.compete.standings.Standings`; this module only translates commands and posts messages.
 """
 
@@ -17,13 +17,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import errors
-from bot.champions import champion_role_refusals
-from bot.compete.calendar import InvalidTimezoneError, Period, validate_timezone, zone_suggestions
+from bot.compete.champions import champion_role_refusals
+from bot.compete.onboarding import champion_warning
 from bot.compete.words import already_played_line, leaderboard_lines, stats_lines, variant_title
 from bot.errors import fit_reply
 from bot.invite import permission_name
-from bot.onboarding import champion_warning
 from bot.outbox.announcements import Announcement, Delivery
+from bot.rules.calendar import InvalidTimezoneError, Period, validate_timezone, zone_suggestions
 from bot.storage.competition import GuildConfig
 from bot.storage.games import GameRecord, Mode
 from cogs.base import SolitaireCogBase

@@ -8,13 +8,13 @@ import discord
 from discord import app_commands
 
 from bot import errors
-from bot.clicks import BoardClick, OfferClick, Owner
-from bot.client import UNEXPECTED
 from bot.errors import fit_reply
-from bot.modes import mode_of
-from bot.move_words import describe_move
-from bot.rules_text import rules_text
-from bot.sessions import BoardPress, FinishSource, Outcome, Pressed, Selection, Session
+from bot.play.clicks import BoardClick, OfferClick, Owner
+from bot.play.move_words import describe_move
+from bot.play.rules_text import rules_text
+from bot.play.sessions import BoardPress, FinishSource, Outcome, Pressed, Selection, Session
+from bot.rules.modes import mode_of
+from bot.runtime.client import UNEXPECTED
 from bot.storage import StorageError
 from bot.storage.games import GameRecord
 from cogs.base import SolitaireCogBase

@@ -1,9 +1,9 @@
 """The daily habit's Discord calls: giving and taking back the champion role, sending streak reminders.
 
 A mixin of :class:`cogs.solitaire.Solitaire`. When and to whom is decided in ``bot/`` (the daily
-service's :class:`~bot.champions.ChampionRoles` and :class:`~bot.reminders.Reminders`, which deliver
+service's :class:`~bot.compete.champions.ChampionRoles` and :class:`~bot.compete.reminders.Reminders`, which deliver
 them once through the announcements); this module only makes the calls and says how each went, and
-describes a role to the cosmetic rule (:func:`bot.champions.champion_role_refusals`). It also
+describes a role to the cosmetic rule (:func:`bot.compete.champions.champion_role_refusals`). It also
 tells a member whose reminders a closed DM turned off, privately, after their next command.
 """
 
@@ -15,9 +15,9 @@ import aiohttp
 import discord
 from discord.ext import commands
 
-from bot.champions import RoleChange, RoleFacts, RolePort, ServerRole, Setter
+from bot.compete.champions import RoleChange, RoleFacts, RolePort, ServerRole, Setter
+from bot.compete.reminders import DmOutcome, Reminder
 from bot.compete.words import reminder_text
-from bot.reminders import DmOutcome, Reminder
 from bot.storage import StorageError
 from cogs.base import SolitaireCogBase
 from cogs.quoting import quoted

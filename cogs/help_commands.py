@@ -16,11 +16,11 @@ from discord import app_commands
 from discord.app_commands import Command
 from discord.ext import commands
 
-from bot.move_words import describe_move
-from bot.onboarding import admin_notes
-from bot.pads import Play, Select, pad_for
-from bot.render_pool import BoardPicture
-from bot.rules_text import markdown
+from bot.compete.onboarding import admin_notes
+from bot.play.move_words import describe_move
+from bot.play.pads import Play, Select, pad_for
+from bot.play.render_pool import BoardPicture
+from bot.play.rules_text import markdown
 from bot.storage import StorageError
 from bot.version import bot_version
 from cogs.base import SolitaireCogBase

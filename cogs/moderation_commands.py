@@ -13,8 +13,8 @@ from collections.abc import Awaitable, Callable
 import discord
 from discord import app_commands
 
-from bot.clicks import ConfirmClick
 from bot.errors import fit_reply
+from bot.play.clicks import ConfirmClick
 from bot.storage.moderation import LogEntry
 from bot.storage.privacy import Forgotten, StillInPlayError
 from cogs.base import SolitaireCogBase

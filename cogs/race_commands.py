@@ -1,6 +1,6 @@
 """``/solitaire race`` and ``/solitaire ratings``: the public race message, its buttons, and the rating boards.
 
-The race service (:class:`bot.race.RaceService`) decides everything; this mixin turns
+The race service (:class:`bot.compete.race.RaceService`) decides everything; this mixin turns
 its snapshots into one public message (lobby, live standings, final results) and its
 refusals into private answers. Boards are the ordinary game boards, sent privately.
 """
@@ -14,13 +14,13 @@ import discord
 from discord import app_commands
 
 from bot import errors
-from bot.clicks import Owner, RaceAction, RaceClick
-from bot.client import UNEXPECTED
+from bot.compete.race import MAX_RACERS, MIN_RACERS, RaceResult, RaceSnapshot, Standing
+from bot.compete.ratings import PROVISIONAL_RACES, Skill, rating_change_text
 from bot.compete.standings import Standings
 from bot.compete.words import format_time, variant_title
 from bot.outbox.announcements import Announcement, Delivery
-from bot.race import MAX_RACERS, MIN_RACERS, RaceResult, RaceSnapshot, Standing
-from bot.ratings import PROVISIONAL_RACES, Skill, rating_change_text
+from bot.play.clicks import Owner, RaceAction, RaceClick
+from bot.runtime.client import UNEXPECTED
 from bot.storage.races import RatingRecord
 from cogs.base import SolitaireCogBase
 from cogs.buttons import RaceButton, origin_of

@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.reminders import MIN_STREAK, REMIND_BEFORE
+from bot.compete.reminders import MIN_STREAK, REMIND_BEFORE
 from cogs.base import SolitaireCogBase
 from cogs.errors import refusals
 

@@ -6,7 +6,7 @@ from typing import cast
 
 from discord.ext import commands
 
-from bot.client import SolitaireBot
+from bot.runtime.client import SolitaireBot
 from cogs.after_game import AfterGameCommands
 from cogs.buttons import BUTTON_TYPES
 from cogs.challenge_commands import ChallengeCommands

@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.after_game_games import played_game  # noqa: E402
-from bot.move_words import describe_move, move_places  # noqa: E402
+from bot.play.move_words import describe_move, move_places  # noqa: E402
 from render import render_board  # noqa: E402
 from render.__main__ import phone_size  # noqa: E402
 from solitaire import new_game, view_of  # noqa: E402

@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from embed_pictures import T0, WIDTH, _font, _plain, _wrap, draw_buttons
 
-from bot.pads import targets_of
+from bot.play.pads import targets_of
 from bot.storage.games import GameRecord
 from cogs.board import board_content, running_buttons
 from render import render_board

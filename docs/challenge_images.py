@@ -14,7 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from embed_pictures import T0, draw
 
-from bot.challenges import ChallengeSnapshot, Line
+from bot.compete.challenges import ChallengeSnapshot, Line
 from bot.storage.challenges import ChallengeRecord
 from cogs.challenge_commands import challenge_message
 

@@ -14,7 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from embed_pictures import T0, draw
 
-from bot.race import RaceResult, RaceSnapshot, Standing
+from bot.compete.race import RaceResult, RaceSnapshot, Standing
 from bot.storage.races import RaceRecord
 from cogs.race_commands import race_message
 

@@ -1,7 +1,7 @@
 """What a member's stats card shows, as plain data and in words (its alt text): no drawing here.
 
 A :class:`StatsCard` is a plain picklable record with no Discord in it: the bot builds one from its
-database (``bot/stats_card.py``), the render workers draw it (:mod:`render.stats_card`), and
+database (``bot/compete/stats_card.py``), the render workers draw it (:mod:`render.stats_card`), and
 :func:`describe_stats_card` says the same in words. It holds scores, dates, records and ratings, never
 a deal.
 """

@@ -24,10 +24,10 @@ import pytest
 import pytest_asyncio
 from simcord import Env, SetupError
 
-from bot.client import SolitaireBot
-from bot.client import make_bot as build_bot
-from bot.deal_bank import DealBank
-from bot.settings import Settings, load_settings
+from bot.play.deal_bank import DealBank
+from bot.runtime.client import SolitaireBot
+from bot.runtime.client import make_bot as build_bot
+from bot.runtime.settings import Settings, load_settings
 from bot.storage import open_database
 from solitaire import VARIANTS
 from solitaire.deals import DealRequest, ProvenDeal, solve_request

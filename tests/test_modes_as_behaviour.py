@@ -1,7 +1,7 @@
-"""Modes are behaviour, not branches: outside ``bot/modes.py`` no code compares a game's mode with a name.
+"""Modes are behaviour, not branches: outside ``bot/rules/`` (the modes' package) no code compares a mode with a name.
 
 A question about a kind of game (ranked? hints? is its board private? when does its analysis open?) is asked
-of its :class:`bot.modes.GameMode`; a missed string check was a leak. Storage's SQL may still name the
+of its :class:`bot.rules.modes.GameMode`; a missed string check was a leak. Storage's SQL may still name the
 daily mode in its queries of the daily tables; the conditions shared with Python come from :func:`sql_modes`.
 """
 
@@ -12,11 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.modes import CASUAL, CHALLENGE, DAILY, MODES, RACE, mode_of, sql_modes
+from bot.rules.modes import CASUAL, CHALLENGE, DAILY, MODES, RACE, mode_of
+from bot.storage.conditions import sql_modes
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = sorted(path for folder in ("bot", "cogs") for path in (ROOT / folder).rglob("*.py"))
-HOME = ROOT / "bot" / "modes.py"
+HOME = ROOT / "bot" / "rules"
 
 
 def _names_a_mode(node: ast.expr) -> bool:
@@ -53,7 +54,7 @@ def test_the_check_sees_a_mode_string_comparison():
 
 
 @pytest.mark.parametrize(
-    "path", [path for path in SOURCES if path != HOME], ids=lambda path: str(path.relative_to(ROOT))
+    "path", [path for path in SOURCES if path.parent != HOME], ids=lambda path: str(path.relative_to(ROOT))
 )
 def test_no_code_outside_the_modes_compares_a_mode_name(path: Path):
     assert mode_comparisons(path.read_text(encoding="utf-8")) == []

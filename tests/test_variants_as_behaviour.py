@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.pads import PADS, Pad
-from bot.rules_text import rules_text as bot_rules_text
+from bot.play.pads import PADS, Pad
+from bot.play.rules_text import rules_text as bot_rules_text
 from cogs.board import board_buttons
 from render import render_board
 from render.board import _LAYOUTS
@@ -52,7 +52,7 @@ ALLOWED = {
     "SEARCHES and POSITIONS",
     "render/board.py": "each family's table drawing, registered in _LAYOUTS",
     "render/samples.py": "sample seeds per variant and the greedy player's ranking per family (PRIORITIES)",
-    "bot/pads.py": "each family's board buttons, registered in PADS",
+    "bot/play/pads.py": "each family's board buttons, registered in PADS",
 }
 FAMILY_MODULES = {"solitaire.klondike", "solitaire.friday13", "solitaire.solver.klondike", "solitaire.solver.friday13"}
 FAMILY_WORDS = re.compile(r"klondike|friday|gold_?rush", re.IGNORECASE)

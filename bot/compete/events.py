@@ -2,7 +2,7 @@
 
 A race and a challenge differ in how members come in and when they play, not in how they end: each
 plays one private deal, closes once every game of it is over (or at its deadline), places its members,
-moves the ratings (:func:`bot.results.rate_results`), stores all of it in one write and posts the
+moves the ratings (:func:`bot.compete.results.rate_results`), stores all of it in one write and posts the
 results once through the announcements. :class:`GroupEvents` runs that end for any kind of event; the
 kind fills in the named hooks of :class:`EventRules`. A service holds one :class:`GroupEvents` and hands
 it its rules (composition: nothing here reads the service's own state).
@@ -16,17 +16,17 @@ from dataclasses import dataclass, field
 from typing import Generic, Protocol, TypeVar
 
 from bot.background import BackgroundTasks, KeyedLocks
-from bot.modes import mode_of
+from bot.compete.placing import Entry
+from bot.compete.results import rate_results
 from bot.outbox.announcements import Announcement, Announcements
-from bot.placing import Entry
-from bot.results import rate_results
-from bot.sessions import Clock, FinishSource, Session, SessionManager, Sleep
+from bot.play.sessions import Clock, FinishSource, Session, SessionManager, Sleep
+from bot.rules.modes import mode_of
+from bot.rules.visibility import EventKind, EventState
 from bot.storage import Database
 from bot.storage import games as games_db
 from bot.storage.games import GameRecord
 from bot.storage.outbox import Pending
 from bot.storage.races import Rate
-from bot.visibility import EventKind, EventState
 
 
 class EventRecord(Protocol):

@@ -2,14 +2,14 @@
 
 The runtime registers, per mode, the service that answers for it (the daily for dailies, the race service
 for races, the challenge service for challenges); a mode nobody answers for is over when its game is
-(:attr:`bot.modes.GameMode.opens_when` is ``None``) or never.
+(:attr:`bot.rules.modes.GameMode.opens_when` is ``None``) or never.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
 
-from bot.modes import GameMode, mode_of
+from bot.rules.modes import GameMode, mode_of
 from bot.storage.games import GameRecord
 
 OverCheck = Callable[[GameRecord], Awaitable[bool]]

@@ -1,17 +1,17 @@
 """What the boards show: leaderboards, a member's stats and stats card, race ratings and first places.
 
 A read-only service for the commands that show them; the SQL is :mod:`bot.storage.competition` and
-:mod:`bot.storage.races`, the card is built by :func:`bot.stats_card.stats_card`.
+:mod:`bot.storage.races`, the card is built by :func:`bot.compete.stats_card.stats_card`.
 """
 
 from __future__ import annotations
 
 from datetime import date
 
-from bot.compete.calendar import Period
-from bot.compete.ranking import Leaderboard
-from bot.compete.stats import MemberStats
-from bot.stats_card import stats_card
+from bot.compete.stats_card import stats_card
+from bot.rules.calendar import Period
+from bot.rules.ranking import Leaderboard
+from bot.rules.stats import MemberStats
 from bot.storage import Database
 from bot.storage import competition as competition_db
 from bot.storage import races as races_db

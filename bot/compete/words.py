@@ -1,16 +1,16 @@
 """The words of the daily competition: result lines, podiums, leaderboards, stats and reminders, in Discord markup.
 
 Mentions (``<@id>``), timestamps (``<t:...:R>``), bold and underline are written here and nowhere else in
-:mod:`bot.compete`; the values come from :mod:`bot.compete.ranking`, :mod:`bot.compete.stats` and
-:mod:`bot.compete.streaks`.
+:mod:`bot.compete`; the values come from :mod:`bot.rules.ranking`, :mod:`bot.rules.stats` and
+:mod:`bot.rules.streaks`.
 """
 
 from __future__ import annotations
 
 from datetime import date
 
-from bot.compete.ranking import DailyResult, Leaderboard, Podium, Ranked
-from bot.compete.stats import MemberStats
+from bot.rules.ranking import DailyResult, Leaderboard, Podium, Ranked
+from bot.rules.stats import MemberStats
 from solitaire import find_variant
 from solitaire.words import plural
 

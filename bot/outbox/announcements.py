@@ -12,7 +12,7 @@ The runtime builds one :class:`Announcements` and lends it to every competition 
 challenges, the champion role, the reminders); it starts its delivering loop (:meth:`Announcements.start`)
 once connected and stops it (:meth:`Announcements.close`) before the database closes. The same
 machinery delivers what must happen once but is no post: a champion role's change
-(:mod:`bot.champions`) and a streak reminder (:mod:`bot.reminders`), whose listeners live in ``bot/``
+(:mod:`bot.compete.champions`) and a streak reminder (:mod:`bot.compete.reminders`), whose listeners live in ``bot/``
 and call the cog's Discord code.
 """
 

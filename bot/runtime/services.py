@@ -15,23 +15,23 @@ import contextlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
-from bot.challenges import ChallengeService
+from bot.compete.challenges import ChallengeService
+from bot.compete.daily import DailyService, Solve
 from bot.compete.moderation import Moderation
+from bot.compete.onboarding import Onboarding
 from bot.compete.over import CompetitionsOver
+from bot.compete.race import RaceService
 from bot.compete.standings import Standings
-from bot.daily import DailyService, Solve
-from bot.deal_bank import SOLVER_VERSION, Deal, DealBank, solve_numbered
-from bot.finished_games import FinishedGames
 from bot.heavy import Scheduler
-from bot.metrics import BotMetrics, Sources
-from bot.modes import CHALLENGE, DAILY, RACE
-from bot.onboarding import Onboarding
 from bot.outbox.announcements import Announcements
-from bot.preferences import Preferences
-from bot.race import RaceService
-from bot.render_pool import Pictures
-from bot.sessions import Clock, FinishListener, SessionManager, Sleep
-from bot.settings import Settings
+from bot.play.deal_bank import SOLVER_VERSION, Deal, DealBank, solve_numbered
+from bot.play.finished_games import FinishedGames
+from bot.play.preferences import Preferences
+from bot.play.render_pool import Pictures
+from bot.play.sessions import Clock, FinishListener, SessionManager, Sleep
+from bot.rules.modes import CHALLENGE, DAILY, RACE
+from bot.runtime.metrics import BotMetrics, Sources
+from bot.runtime.settings import Settings
 from bot.storage import Database, open_database
 from bot.storage.deals import StoredDeals
 from solitaire import VARIANTS

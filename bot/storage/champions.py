@@ -3,7 +3,7 @@
 A change of the role's holders is the server's one ``announcements`` row of kind ``champion``, queued
 again (:func:`bot.storage.competition.queue_champion_change`) with each podium and each change of the
 setting. Its one claim means one process at a time changes a server's roles, and each delivery brings the
-holders to what is wanted *then* (:mod:`bot.champions`), so a late or repeated one does no harm.
+holders to what is wanted *then* (:mod:`bot.compete.champions`), so a late or repeated one does no harm.
 """
 
 from __future__ import annotations

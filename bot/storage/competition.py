@@ -3,7 +3,7 @@
 Results themselves are written by :func:`bot.storage.games.finish_game`; the triggers of
 ``V006__fair_competitions.sql`` keep ``best_results`` and ``member_stats`` up to date in that
 same transaction, so each result counts exactly once. Every ranking clause is built from
-:data:`bot.storage.ranking.RANK_ORDER`.
+:data:`bot.rules.ranking.RANK_ORDER`.
 """
 
 from __future__ import annotations
@@ -14,17 +14,17 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import Any
 
-from bot.compete.calendar import DEFAULT_TIMEZONE, DayClock, Period, day_bounds
-from bot.compete.daily_deals import DailyActivity
-from bot.compete.ranking import DailyResult, Leaderboard, Podium, Ranked, rank_bests
-from bot.compete.stats import MemberStats, VariantStats
-from bot.compete.streaks import streak
-from bot.modes import mode_of, sql_modes
+from bot.rules.calendar import DEFAULT_TIMEZONE, DayClock, Period, day_bounds
+from bot.rules.daily_deals import DailyActivity
+from bot.rules.modes import mode_of
+from bot.rules.ranking import DailyResult, Leaderboard, Podium, Ranked, rank_bests
+from bot.rules.stats import MemberStats, VariantStats
+from bot.rules.streaks import streak
 from bot.shards import ONE_PROCESS, Ownership
 from bot.storage import Database, Row, Transaction
+from bot.storage.conditions import sql_modes, sql_score_public
 from bot.storage.games import BROKEN, REMOVED, Mode
 from bot.storage.ranking import sql_rank_order, sql_rank_params, sql_ranks_before, sql_ranks_before_terms
-from bot.visibility import sql_score_public
 
 FINISHED = f"status <> 'playing' AND status <> '{BROKEN}' AND status <> '{REMOVED}'"
 """A finished game that counts: its first term is the condition every partial index of V002 uses (keep its
@@ -499,7 +499,7 @@ async def _all_time_rank(db: Database, key: tuple[int, str, str], caller_id: int
 async def member_stats(db: Database, guild_id: int, user_id: int, today: date) -> MemberStats:
     """Return a member's games, wins, best and average score per variant, and daily streaks as of ``today``.
 
-    Only public scores count (:func:`bot.visibility.score_public`): a race's or a challenge's games are read from
+    Only public scores count (:func:`bot.rules.visibility.score_public`): a race's or a challenge's games are read from
     ``games`` with that rule (a member has few), the other modes from the ``member_stats`` totals.
     """
     rows = await db.fetchall(

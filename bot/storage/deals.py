@@ -35,7 +35,7 @@ async def save_numbered(db: Database, number: int, solver: str, deal: ProvenDeal
 
 
 class StoredDeals:
-    """A :class:`bot.deal_bank.DealCache` of proven deals in the database."""
+    """A :class:`bot.play.deal_bank.DealCache` of proven deals in the database."""
 
     def __init__(self, db: Database, solver: str) -> None:
         self.db = db

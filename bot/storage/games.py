@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, fields
 from typing import Literal
 
-from bot.modes import DAILY, mode_of
+from bot.rules.modes import DAILY, mode_of
 from bot.storage import ConstraintError, Database, Row, Transaction, Write
 
 Mode = Literal["casual", "daily", "race", "challenge"]

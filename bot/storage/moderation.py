@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.modes import sql_modes
 from bot.storage import Database
 from bot.storage.competition import FINISHED
+from bot.storage.conditions import sql_modes
 from bot.storage.games import REMOVED
 
 BOARD_MODES = sql_modes(lambda mode: mode.on_boards)

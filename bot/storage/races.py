@@ -40,7 +40,7 @@ class RaceRecord:
     finished_at: float | None
     results_posted_at: float | None
     deal: str | None = None
-    """The shared deal's JSON (``bot.compete.daily_deals.deal_to_json``): never shown while the race runs."""
+    """The shared deal's JSON (``bot.rules.daily_deals.deal_to_json``): never shown while the race runs."""
     deal_seed: str | None = None
     """The shared deal's shuffle seed, shown once the race is over."""
     unrated_reason: str | None = None

@@ -1,45 +1,13 @@
-"""The ranking rule, defined once as data, and the SQL written from it.
+"""The SQL written from the ranking rule.
 
-:data:`RANK_ORDER` is the one definition; the SQL ``ORDER BY`` lists and "ranks before" conditions below
-and :func:`bot.compete.ranking.rank_key` are both built from it, and ``tests/bot/test_ranking_sql.py``
-proves them equal on random results with ties.
+:data:`bot.rules.ranking.RANK_ORDER` is the one definition; the SQL ``ORDER BY`` lists and "ranks before"
+conditions below and :func:`bot.rules.ranking.rank_key` are both built from it, and
+``tests/bot/storage/test_ranking_sql.py`` proves them equal on random results with ties.
 """
 
 from __future__ import annotations
 
-from typing import Protocol
-
-RANK_ORDER: tuple[tuple[str, bool], ...] = (
-    ("score", True),
-    ("seconds_used", False),
-    ("finished_at", False),
-    ("user_id", False),
-)
-"""The ranking rule, the one definition: ``(column, higher first)`` pairs, most important first.
-
-Score (higher first), then time used (less first), then who finished first, then user id (so
-the order is total). :func:`bot.compete.ranking.rank_key` and the SQL below are both built from it.
-"""
-
-
-class RankedResult(Protocol):
-    """A finished result as the rule reads it (:class:`bot.compete.ranking.Ranked` is one)."""
-
-    @property
-    def user_id(self) -> int:
-        """Who played it."""
-
-    @property
-    def score(self) -> int:
-        """Its score."""
-
-    @property
-    def seconds_used(self) -> int | None:
-        """The time it took (never ``None`` for a finished result in SQL)."""
-
-    @property
-    def finished_at(self) -> float:
-        """When it finished (unix seconds)."""
+from bot.rules.ranking import RANK_ORDER, RankedResult
 
 
 def sql_rank_order(prefix: str = "") -> str:

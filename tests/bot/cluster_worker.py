@@ -38,12 +38,12 @@ from collections.abc import Callable
 from datetime import date
 from typing import Any
 
-from bot.champions import RoleChange, RoleFacts, RolePort, ServerRole
-from bot.daily import DailyService
-from bot.deal_bank import DealBank
+from bot.compete.champions import RoleChange, RoleFacts, RolePort, ServerRole
+from bot.compete.daily import DailyService
+from bot.compete.reminders import DmOutcome, Reminder
 from bot.outbox.announcements import Announcement, Announcements, Delivery
-from bot.reminders import DmOutcome, Reminder
-from bot.sessions import FinishSource, Session, SessionManager
+from bot.play.deal_bank import DealBank
+from bot.play.sessions import FinishSource, Session, SessionManager
 from bot.shards import Ownership, parse_shard_ids
 from bot.storage import Database, claims
 from bot.storage import games as games_db

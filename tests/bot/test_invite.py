@@ -11,8 +11,8 @@ import discord
 import pytest
 
 import bot.invite
-from bot.client import NO_SERVER, invite_url
 from bot.invite import PERMISSIONS, SCOPES, Permission, invite_lines, required
+from bot.runtime.client import NO_SERVER, invite_url
 from cogs.competition_commands import POST_PERMISSIONS
 
 DEPLOY = Path(__file__).resolve().parents[2] / "docs" / "deploy.md"
@@ -70,7 +70,7 @@ def test_the_deploy_doc_lists_every_permission_and_why():
 @ON_SQLITE
 async def test_ready_logs_the_versions_the_invite_link_and_the_empty_server_list(simcord_env, caplog):
     bot = simcord_env.bot
-    caplog.set_level(logging.INFO, logger="bot.client")
+    caplog.set_level(logging.INFO, logger="bot.runtime.client")
     bot._ready_logged = False
     await bot.on_ready()
     lines = [record.getMessage() for record in caplog.records]
@@ -87,7 +87,7 @@ async def test_ready_logs_the_versions_the_invite_link_and_the_empty_server_list
 
 @ON_SQLITE
 async def test_leaving_the_last_server_logs_the_invite_again(simcord_env, caplog):
-    caplog.set_level(logging.INFO, logger="bot.client")
+    caplog.set_level(logging.INFO, logger="bot.runtime.client")
     guild = simcord_env.create_guild("Solitaire Club")
     await simcord_env.settle()
     await simcord_env.bot.on_guild_join(simcord_env.bot.get_guild(guild.id))  # SimCord announces it as available
@@ -105,7 +105,7 @@ async def test_leaving_the_last_server_logs_the_invite_again(simcord_env, caplog
 @ON_SQLITE
 @pytest.mark.parametrize("lacking", ["embed_links", "attach_files"])
 async def test_joining_with_a_role_that_lacks_a_permission_names_it(simcord_env, caplog, lacking):
-    caplog.set_level(logging.INFO, logger="bot.client")
+    caplog.set_level(logging.INFO, logger="bot.runtime.client")
     guild = simcord_env.create_guild("Strict Club")
     await simcord_env.settle()
     cached = simcord_env.bot.get_guild(guild.id)
@@ -121,7 +121,7 @@ async def test_joining_with_a_role_that_lacks_a_permission_names_it(simcord_env,
 
 @ON_SQLITE
 async def test_joining_with_every_permission_warns_of_nothing(simcord_env, caplog):
-    caplog.set_level(logging.INFO, logger="bot.client")
+    caplog.set_level(logging.INFO, logger="bot.runtime.client")
     guild = simcord_env.create_guild("Solitaire Club")
     await simcord_env.settle()
     await simcord_env.bot.on_guild_join(simcord_env.bot.get_guild(guild.id))

@@ -23,8 +23,8 @@ from typing import Any
 
 import pytest
 
-from bot.compete.daily_deals import deal_to_json
-from bot.sessions import SessionManager
+from bot.play.sessions import SessionManager
+from bot.rules.daily_deals import deal_to_json
 from bot.shards import Ownership
 from bot.storage import Database
 from bot.storage import champions as champions_db

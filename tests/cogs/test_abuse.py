@@ -11,7 +11,7 @@ from simcord.backend import serializers
 from simcord.enums import ComponentType, InteractionType
 from simcord.results import InteractionResult
 
-from bot.clicks import MAX_GAME_ID, BoardClick, OfferClick
+from bot.play.clicks import MAX_GAME_ID, BoardClick, OfferClick
 from tests.bot.decks import EASY_NUMBER
 from tests.cogs.test_game_flows import raw_clicks, row, start
 

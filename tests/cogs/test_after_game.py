@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from bot import after_game as after_game_jobs
-from bot import render_pool
-from bot.clicks import AfterGameClick, parse_after_game_click
-from bot.move_words import describe_move
+from bot.play import after_game as after_game_jobs
+from bot.play import render_pool
+from bot.play.clicks import AfterGameClick, parse_after_game_click
+from bot.play.move_words import describe_move
 from bot.storage import games as games_db
 from bot.storage import replays as replays_db
 from cogs import after_game as after_game_cog

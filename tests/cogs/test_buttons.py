@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from bot.sessions import SessionManager
+from bot.play.sessions import SessionManager
 from tests.bot.decks import EASY_NUMBER
 from tests.cogs.test_game_flows import raw_clicks, row, start
 from tests.cogs.test_race_commands import open_race
@@ -44,7 +44,7 @@ def test_the_cogs_hold_one_button_class_one_cog_name_and_one_not_in_server_refus
 
 
 async def test_each_id_format_has_one_registered_button_type(simcord_env):
-    from bot.clicks import FORMATS
+    from bot.play.clicks import FORMATS
 
     registered = simcord_env.bot._connection._view_store._dynamic_items
     assert sorted(pattern.pattern for pattern in registered) == sorted(form.route for form in FORMATS)

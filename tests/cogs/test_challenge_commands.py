@@ -8,8 +8,8 @@ from typing import Any
 import discord
 import pytest
 
-from bot.challenges import MAX_OPEN_PER_MEMBER, MESSAGE_WRITES
-from bot.clicks import parse_challenge_click
+from bot.compete.challenges import MAX_OPEN_PER_MEMBER, MESSAGE_WRITES
+from bot.play.clicks import parse_challenge_click
 from bot.storage import challenges as challenges_db
 from cogs import challenge_commands
 from tests.bot.decks import EASY_NUMBER

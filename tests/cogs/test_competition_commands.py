@@ -12,8 +12,8 @@ from pydantic import SecretStr
 
 import bot.outbox.announcements
 import cogs.competition_commands
-from bot.compete.daily_deals import daily_source
 from bot.heavy import Scheduler
+from bot.rules.daily_deals import daily_source
 from bot.storage import competition as competition_db
 from bot.storage import games as games_db
 from solitaire import game_to_json, new_game, shuffled_deck

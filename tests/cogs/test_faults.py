@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from bot.settings import Settings
+from bot.runtime.settings import Settings
 from bot.storage import games as games_db
 from solitaire import game_to_json
 from tests.bot.decks import EASY_NUMBER

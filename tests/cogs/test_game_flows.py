@@ -12,8 +12,8 @@ from simcord.backend import serializers
 from simcord.enums import ComponentType, InteractionType
 from simcord.results import InteractionResult
 
-from bot.deal_bank import PrivateDeal
-from bot.pads import CHOOSING_TEXT, KlondikePad
+from bot.play.deal_bank import PrivateDeal
+from bot.play.pads import CHOOSING_TEXT, KlondikePad
 from bot.storage import games as games_db
 from solitaire import game_from_json, new_game, view_of
 from solitaire.deals import ProvenDeal, numbered_deal

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from bot import race as races
+from bot.compete import race as races
 from tests.cogs.test_challenge_commands import attempt, open_challenge
 from tests.cogs.test_challenge_commands import text as challenge_text
 from tests.cogs.test_race_commands import advance, carol, click, open_board, open_race, simcord_bot, win_by_clicks

@@ -8,7 +8,7 @@ import aiohttp
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot.settings import Settings
+from bot.runtime.settings import Settings
 from tests.postgres_server import free_port
 
 pytestmark = pytest.mark.usefixtures("no_error_logs")

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-import bot.render_pool
+import bot.play.render_pool
 from render import render_board
 from solitaire.deals import DealRequest, ProvenDeal
 from tests.bot.decks import EASY_KLONDIKE, EASY_NUMBER

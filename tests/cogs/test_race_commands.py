@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from bot import race as races
-from bot.clicks import parse_race_click
-from bot.ratings import Skill
+from bot.compete import race as races
+from bot.compete.ratings import Skill
+from bot.play.clicks import parse_race_click
 from bot.storage import games as games_db
 from bot.storage import races as races_db
 from cogs.race_commands import rating_board_embed

@@ -8,7 +8,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot import race as races
+from bot.compete import race as races
 from bot.storage import games as games_db
 from solitaire.deals import ProvenDeal, numbered_deal, seeded_deal
 from tests.bot.decks import EASY_KLONDIKE, EASY_NUMBER

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from bot.settings import Settings
+from bot.runtime.settings import Settings
 from tests.bot.decks import EASY_NUMBER
 from tests.bot.heavy.processes import alive
 

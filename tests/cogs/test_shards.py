@@ -9,8 +9,8 @@ import discord
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot.client import ShardedSolitaireBot, SolitaireBot
-from bot.settings import Settings
+from bot.runtime.client import ShardedSolitaireBot, SolitaireBot
+from bot.runtime.settings import Settings
 from bot.shards import Ownership, shard_of
 from tests.postgres_server import free_port
 

@@ -8,8 +8,8 @@ from typing import Any
 import discord
 import pytest
 
-from bot.onboarding import DAY_IN_UTC, NO_CHANNEL, SETUP_HEAD
-from bot.pads import PADS, pad_for
+from bot.compete.onboarding import DAY_IN_UTC, NO_CHANNEL, SETUP_HEAD
+from bot.play.pads import PADS, pad_for
 from bot.version import bot_version
 from cogs.help_commands import help_board
 from render import render_board

@@ -12,9 +12,9 @@ import pytest
 import pytest_asyncio
 
 from bot import errors
-from bot import race as races
 from bot.compete import events as events_module
-from bot.sessions import Session, SessionManager
+from bot.compete import race as races
+from bot.play.sessions import Session, SessionManager
 from bot.storage import Database
 from bot.storage import challenges as challenges_db
 from bot.storage import races as races_db

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.compete.over import CompetitionsOver
-from bot.modes import CASUAL, DAILY, RACE
+from bot.rules.modes import CASUAL, DAILY, RACE
 from bot.storage.games import GameRecord
 
 

@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from bot.deal_bank import DealBank, solve_numbered
 from bot.heavy import JobTimeoutError, OneJobAtATimeError, Priority, Scheduler, WorkerDiedError, limits_for
 from bot.heavy.jobs import TIMEOUTS
 from bot.heavy.scheduler import MAX_FAILED_STARTS, NICE, SPILL
+from bot.play.deal_bank import DealBank, solve_numbered
 from tests.bot.conftest import running
 from tests.bot.heavy.jobs import blob, die, held, hung, mark, niceness, pid, sleep, started, stops_first, stuck_refill
 from tests.bot.heavy.processes import alive

@@ -1,0 +1,199 @@
+"""What the race message shows, and the live standings handed to it at most once per interval."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from dataclasses import dataclass, field, replace
+
+from bot.background import BackgroundTasks
+from bot.compete.race.errors import UnknownRaceError
+from bot.compete.race.model import STANDINGS_INTERVAL, LiveRace, Publisher, RaceResult, RaceSnapshot, Standing
+from bot.compete.ratings import Skill
+from bot.play.sessions import Clock, Session, SessionManager, Sleep
+from bot.storage import Database
+from bot.storage import games as games_db
+from bot.storage import races as races_db
+from bot.storage.games import GameRecord
+from bot.storage.races import RaceRecord, RacerRecord
+from solitaire import Game, game_from_json
+
+log = logging.getLogger(__name__)
+
+
+async def load_race(db: Database, race_id: int) -> RaceRecord:
+    """The stored race; :raises UnknownRaceError: there is none."""
+    race = await races_db.get_race(db, race_id)
+    if race is None:
+        raise UnknownRaceError()
+    return race
+
+
+@dataclass(eq=False)
+class RaceStandings:
+    """The live races of this process: snapshots of their message and the coalesced standings updates."""
+
+    db: Database
+    sessions: SessionManager
+    now: Clock
+    sleep: Sleep
+    publish: Publisher | None
+    """Shows the lobby and the live standings on the race message (the cog sets it)."""
+    publish_count: dict[int, int] = field(default_factory=dict)
+    """Standings and results handed to ``publish``, per race (for tests and benchmarks)."""
+    live: dict[int, LiveRace] = field(default_factory=dict)
+    """Every open race this process runs, by id."""
+    _tasks: BackgroundTasks = field(default_factory=lambda: BackgroundTasks("race"))
+
+    async def snapshot(self, race_id: int) -> RaceSnapshot:
+        """What the race message should show now."""
+        race = await load_race(self.db, race_id)
+        members = await races_db.racers(self.db, race_id)
+        ids = tuple(r.user_id for r in members)
+        if race.status == "running":
+            return RaceSnapshot(race, ids, standings=await self._standings(race, members))
+        if race.status == "finished":
+            return RaceSnapshot(race, ids, results=await self._results(race, members))
+        return RaceSnapshot(race, ids)
+
+    async def _standings(self, race: RaceRecord, members: list[RacerRecord]) -> tuple[Standing, ...]:
+        live = self.live.get(race.id)
+        finals = live.finals if live is not None else {}
+        waiting = race.start_at is not None and self.now() < race.start_at
+        rows = []
+        for racer in members:
+            rows.append(await self._standing(racer, finals, waiting=waiting))
+        return tuple(sorted(rows, key=_standing_key))
+
+    async def _standing(self, racer: RacerRecord, finals: dict[int, Standing], *, waiting: bool) -> Standing:
+        left = racer.left_at is not None
+        if racer.game_id is None:
+            return Standing(racer.user_id, "left", 0, 0)
+        session = self.sessions.get(racer.game_id)
+        if session is not None:
+            game = session.game
+            status = "left" if left else "waiting" if waiting else "playing"
+            return Standing(racer.user_id, status, game.placed_count(), game.score, moves=game.version)
+        final = finals.get(racer.game_id)
+        if final is None:
+            record = await games_db.get_game(self.db, racer.game_id)
+            if record is None:
+                return Standing(racer.user_id, "left", 0, 0)
+            final = final_standing(racer.user_id, record)
+            finals[racer.game_id] = final
+        return replace(final, status="left") if left else final
+
+    async def _results(self, race: RaceRecord, members: list[RacerRecord]) -> tuple[RaceResult, ...]:
+        skills = await races_db.ratings_of(self.db, race.guild_id, race.variant, [r.user_id for r in members])
+        rows = []
+        for racer in members:
+            if racer.place is None:
+                continue
+            record = await games_db.get_game(self.db, racer.game_id) if racer.game_id is not None else None
+            skill = skills.get(racer.user_id)
+            races = skill.races if skill is not None else 0
+            rows.append(
+                RaceResult(
+                    place=racer.place,
+                    user_id=racer.user_id,
+                    score=record.score if record is not None else 0,
+                    seconds_used=record.seconds_used if record is not None else None,
+                    status=_final_status(racer, record),
+                    rating_before=racer.rating_before or 0.0,
+                    rating_after=racer.rating_after if racer.rated else None,
+                    races=races,
+                    provisional=Skill(0.0, 0.0, races).provisional,
+                )
+            )
+        return tuple(sorted(rows, key=lambda r: r.place))
+
+    def note_final(self, race_id: int, session: Session, record: GameRecord) -> None:
+        """Note a racer's final line (their game just finished) and update the standings."""
+        live = self.live.get(race_id)
+        if live is not None:
+            live.finals[record.id] = final_standing(record.user_id, record, session.game)
+            self.touch(race_id)
+
+    def forget(self, race_id: int) -> float:
+        """Stop updating a finished race; return how long its results post waits (the interval after the last edit)."""
+        live = self.live.pop(race_id, None)
+        if live is None:
+            return 0.0
+        for task in (live.task, live.flush):
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
+        return live.last_publish + STANDINGS_INTERVAL - self.now() if live.last_publish is not None else 0.0
+
+    async def stop(self) -> None:
+        """Stop every standings update and forget the live races (they stay stored)."""
+        await self._tasks.cancel_all()
+        self.live.clear()
+
+    def touch(self, race_id: int) -> None:
+        """Note that the standings changed: update them now, or as soon as the interval allows (coalesced)."""
+        live = self.live.get(race_id)
+        if live is None:
+            return
+        live.dirty = True
+        if live.flush is None or live.flush.done():
+            live.flush = self._tasks.spawn(self._flush(race_id), f"race-standings-{race_id}")
+
+    async def _flush(self, race_id: int) -> None:
+        live = self.live.get(race_id)
+        while live is not None and live.dirty and race_id in self.live:
+            if live.last_publish is not None and (wait := live.last_publish + STANDINGS_INTERVAL - self.now()) > 0:
+                await self.sleep(wait)
+            live.dirty = False
+            await self._publish_standings(race_id)
+
+    async def _publish_standings(self, race_id: int) -> None:
+        live = self.live.get(race_id)
+        if live is None or live.race.status != "running":
+            return
+        snapshot = await self.snapshot(race_id)
+        if snapshot.standings == live.shown:
+            return
+        live.shown = snapshot.standings
+        await self.show(live, snapshot)
+
+    async def show(self, live: LiveRace, snapshot: RaceSnapshot) -> None:
+        """Hand a snapshot to the publisher, never sooner than the interval after the previous one."""
+        while live.last_publish is not None and (wait := live.last_publish + STANDINGS_INTERVAL - self.now()) > 0:
+            await self.sleep(wait)
+        live.last_publish = self.now()
+        self.publish_count[live.race.id] = self.publish_count.get(live.race.id, 0) + 1
+        if self.publish is not None:
+            try:
+                await self.publish(snapshot)
+            except Exception:
+                log.exception("could not publish race %s", live.race.id)
+
+
+def final_standing(user_id: int, record: GameRecord, game: Game | None = None) -> Standing:
+    """A finished game's line in the standings (replaying its stored log when no game is at hand)."""
+    if game is None:
+        game = game_from_json(json.loads(record.state))
+    return Standing(
+        user_id,
+        record.status,
+        game.placed_count(),
+        record.score,
+        seconds_used=record.seconds_used,
+        finished_at=record.finished_at,
+        moves=record.version,
+    )
+
+
+def _final_status(racer: RacerRecord, record: GameRecord | None) -> str:
+    """A racer's ending in the results: their game's, or ``left`` if they left before it ended."""
+    if record is None:
+        return "left"
+    if racer.left_at is not None and (record.finished_at is None or racer.left_at <= record.finished_at):
+        return "left"
+    return record.status
+
+
+def _standing_key(standing: Standing) -> tuple[bool, int, int, int]:
+    """Live order: racers still in first, then by score and cards home."""
+    return standing.status == "left", -standing.score, -standing.placed, standing.user_id
