@@ -41,7 +41,7 @@ def validate_timezone(name: str) -> str:
     >>> validate_timezone("Paris")
     Traceback (most recent call last):
     ...
-    bot.compete.calendar.InvalidTimezoneError: unknown time zone 'Paris': did you mean Europe/Paris?
+    bot.rules.calendar.InvalidTimezoneError: unknown time zone 'Paris': did you mean Europe/Paris?
     """
     cleaned = name.strip().replace(" ", "_")
     canonical = _zone_names().get(cleaned.lower())

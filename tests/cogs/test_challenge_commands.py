@@ -12,8 +12,8 @@ from bot.compete.challenges import MAX_OPEN_PER_MEMBER, MESSAGE_WRITES
 from bot.play.clicks import parse_challenge_click
 from bot.storage import challenges as challenges_db
 from cogs import challenge_commands
+from tests.bot.compete.test_challenges import failing_message_writes
 from tests.bot.decks import EASY_NUMBER
-from tests.bot.test_challenges import failing_message_writes
 from tests.cogs.test_abuse import slash_burst
 from tests.cogs.test_game_flows import labels, raw_clicks
 from tests.conftest import virtual_sleep

@@ -10,6 +10,7 @@ import discord
 import pytest
 from pydantic import SecretStr
 
+import bot.compete.daily
 import bot.outbox.announcements
 import cogs.competition_commands
 from bot.heavy import Scheduler
@@ -383,7 +384,7 @@ async def test_at_start_up_today_is_solved_ahead_for_servers_that_played_this_we
 async def test_solving_ahead_is_bounded_and_catches_up_at_a_later_wake_up(
     simcord_env, guild, channel, alice, instant_daily_solver, monkeypatch
 ):
-    monkeypatch.setattr(bot.daily, "PRESOLVE_LIMIT", 0)
+    monkeypatch.setattr(bot.compete.daily, "PRESOLVE_LIMIT", 0)
     for variant in ("draw1", "goldrush"):
         await daily(alice, channel, variant)
         await end(alice, channel)
@@ -393,7 +394,7 @@ async def test_solving_ahead_is_bounded_and_catches_up_at_a_later_wake_up(
         None,
         None,
     ]
-    monkeypatch.setattr(bot.daily, "PRESOLVE_LIMIT", 1)
+    monkeypatch.setattr(bot.compete.daily, "PRESOLVE_LIMIT", 1)
 
     async def stored() -> int:
         return sum(

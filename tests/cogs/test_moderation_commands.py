@@ -9,7 +9,7 @@ import pytest
 
 from bot.storage import moderation
 from cogs.moderation_commands import EXPIRED
-from tests.bot.test_privacy import rows_holding
+from tests.bot.storage.test_privacy import rows_holding
 from tests.cogs.test_way_in import instant_daily
 
 pytestmark = pytest.mark.usefixtures("no_error_logs")

@@ -23,7 +23,7 @@ def renders(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
         seen.append(options.get("four_colour", False))
         return render_board(view, **options)
 
-    monkeypatch.setattr(bot.render_pool, "render_board", spy)
+    monkeypatch.setattr(bot.play.render_pool, "render_board", spy)
     return seen
 
 

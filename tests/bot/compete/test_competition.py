@@ -37,10 +37,10 @@ def utc(*parts: int) -> datetime:
 @pytest.mark.parametrize(
     "module",
     [
-        bot.compete.calendar,
-        bot.compete.daily_deals,
-        bot.compete.ranking,
-        bot.compete.streaks,
+        bot.rules.calendar,
+        bot.rules.daily_deals,
+        bot.rules.ranking,
+        bot.rules.streaks,
         bot.compete.words,
         bot.storage.ranking,
     ],

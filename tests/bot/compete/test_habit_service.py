@@ -19,7 +19,7 @@ from bot.storage import Database
 from bot.storage import champions as champions_db
 from bot.storage import competition as competition_db
 from bot.storage import players as players_db
-from tests.bot.test_daily import GUILD, Channel, Clock, db, finish, make_service, solve, start_daily, utc
+from tests.bot.compete.test_daily import GUILD, Channel, Clock, db, finish, make_service, solve, start_daily, utc
 from tests.conftest import make_deal_bank
 
 __all__ = ["db"]
@@ -30,7 +30,7 @@ DAY = date(2026, 1, 1)
 
 
 def test_doctests_pass() -> None:
-    assert doctest.testmod(bot.champions).failed == 0
+    assert doctest.testmod(bot.compete.champions).failed == 0
     assert doctest.testmod(bot.storage.reminders).failed == 0
 
 

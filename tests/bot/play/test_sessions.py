@@ -588,8 +588,8 @@ async def test_a_press_that_selects_shows_the_selection_and_is_credited_too(mana
         return START + 11
 
     clock.now = START + 11
-    await manager.press(board_press(session.id, "3"), answer)
-    assert shown == [Selection(session, session.view(), 0, "3")] and session.game.version == 0
+    await manager.press(board_press(session.id, "pick"), answer)  # Choose: a selection of the pad's own
+    assert shown == [Selection(session, session.view(), 0, "ch")] and session.game.version == 0
     assert session.deadline == START + 301
 
 

@@ -86,12 +86,13 @@ async def test_runs_against_the_configured_endpoints_logs_ready_and_stops_cleanl
     assert status == 0, stderr
     ready = [line for line in stderr.splitlines() if " INFO " in line and "ready" in line]
     assert len(ready) == 1 and re.search(r"ready as SolitaireRush: 0 servers, \d+ commands", ready[0]), stderr
-    assert f" INFO    bot.client: Solitaire Rush for Discord {project_version()} (discord.py 2." in stderr, stderr
+    started = f" INFO    bot.runtime.client: Solitaire Rush for Discord {project_version()} (discord.py 2."
+    assert started in stderr, stderr
     invite = (
         "invite me to a server: https://discord.com/oauth2/authorize?client_id=4242&scope=bot+applications.commands"
     )
     assert f"{invite}&permissions=52224 (permissions: View Channel, Send Messages" in stderr, stderr
-    assert " WARNING bot.client: I am in no server: open the invite link above" in stderr
+    assert " WARNING bot.runtime.client: I am in no server: open the invite link above" in stderr
     assert "shutting down" in stderr
     assert "Traceback" not in stderr and "ERROR" not in stderr
     assert "GET /users/@me" in fake.requests and f"PUT /applications/{4242}/commands" in fake.requests
@@ -217,14 +218,14 @@ async def test_the_installed_command_helps_and_says_its_version_without_settings
 
 STEPS = (
     "INFO    bot: settings read from the environment (no .env file in",
-    "INFO    bot.startup: opening the database ",
-    "INFO    bot.startup: database opened and migrated",
-    "INFO    bot.startup: logging in to Discord...",
-    "INFO    bot.startup: logged in",
-    "INFO    bot.startup: syncing the commands to every server...",
-    "INFO    bot.startup: commands synced",
-    "INFO    bot.startup: connecting to the gateway...",
-    "INFO    bot.startup: connected to the gateway",
+    "INFO    bot.runtime.startup: opening the database ",
+    "INFO    bot.runtime.startup: database opened and migrated",
+    "INFO    bot.runtime.startup: logging in to Discord...",
+    "INFO    bot.runtime.startup: logged in",
+    "INFO    bot.runtime.startup: syncing the commands to every server...",
+    "INFO    bot.runtime.startup: commands synced",
+    "INFO    bot.runtime.startup: connecting to the gateway...",
+    "INFO    bot.runtime.startup: connected to the gateway",
 )
 
 
@@ -269,7 +270,7 @@ async def test_a_step_the_network_swallows_gives_up_after_the_startup_timeout_na
     line = the_error_line(stderr)
     assert status == 1 and took < 20, stderr
     assert line.startswith(f"error: cannot reach Discord: {step} got no answer in 1.5 s (check the network"), line
-    assert f"INFO    bot.startup: {step}..." in stderr
+    assert f"INFO    bot.runtime.startup: {step}..." in stderr
 
 
 @pytest.mark.parametrize("shards", ["", "2"], ids=["one-process", "sharded"])
@@ -285,7 +286,7 @@ async def test_a_failed_first_gateway_connection_after_a_good_login_is_one_line(
         await fake.stop()
     line = the_error_line(stderr)
     assert status == 1 and line.startswith("error: cannot reach Discord: connecting to the gateway failed: Cannot conn")
-    assert "INFO    bot.startup: logged in" in stderr
+    assert "INFO    bot.runtime.startup: logged in" in stderr
 
 
 @pytest.mark.parametrize("where", ["/proc/no-such.db", "{tmp}"], ids=["cannot-be-created", "a-folder"])

@@ -31,7 +31,7 @@ from bot.storage import games as games_db
 from bot.storage import races as races_db
 from bot.storage.champions import Holder
 from bot.storage.races import Placing, Rate, Rated, RatingRecord
-from tests.bot.test_backup import run
+from tests.bot.storage.test_backup import run
 
 GUILD = 910_000_000_000_000_001
 OTHER_GUILD = 910_000_000_000_000_002
