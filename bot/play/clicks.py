@@ -9,7 +9,8 @@ malformed one gets a private answer. Ids of buttons already posted never change.
 
 A board button's custom id is ``sol:<game>:<version>:<selected>:<action>``: the game
 id, the game's version when the board was drawn (``Game.version``), the selected
-move source shown on that board (``-`` for none) and the button's action. The
+move source shown on that board (``-`` for none; ``ch`` while a Klondike board waits for the card
+**Choose** selects, whose own action is ``pick``) and the button's action. The
 whole state of a selection (a source with several places to go) lives in the ids, so
 it survives restarts, and a click from an older board (another version) is recognised
 as stale. The others: ``solr:<game>:resume|end`` (the running-game offer),
