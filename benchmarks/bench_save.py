@@ -28,7 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this tree's bot,
 
 from benchmarks.postgres_target import postgres_url, scratch_schema
 from bot.play.deal_bank import solve_numbered
-from bot.play.sessions import Session, SessionManager
+from bot.play.session import Session
+from bot.play.sessions import SessionManager
 from bot.storage import Database
 from solitaire import game_to_json
 

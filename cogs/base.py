@@ -10,7 +10,8 @@ from discord.ext import commands
 from bot.compete.daily import DailyService
 from bot.compete.onboarding import Onboarding
 from bot.play.deal_bank import Deal, DealBank
-from bot.play.sessions import Session, SessionManager
+from bot.play.session import Session
+from bot.play.sessions import SessionManager
 from bot.runtime.client import SolitaireBot
 from bot.runtime.settings import Settings
 from bot.storage.games import GameRecord

@@ -12,7 +12,7 @@ import discord
 from bot.play.clicks import BoardClick, source_name
 from bot.play.pads import CHOOSING, CHOOSING_TEXT, ButtonSpec, pad_for
 from bot.play.render_pool import BoardPicture, Pictures
-from bot.play.sessions import Session
+from bot.play.session import Session
 from bot.rules.modes import mode_of
 from bot.storage.games import GameRecord
 from cogs.after_game_buttons import add_hint_button, finished_buttons

@@ -12,7 +12,7 @@ from bot.errors import fit_reply
 from bot.play.clicks import BoardClick, OfferClick, Owner
 from bot.play.move_words import describe_move
 from bot.play.rules_text import rules_text
-from bot.play.sessions import BoardPress, FinishSource, Outcome, Pressed, Selection, Session
+from bot.play.session import BoardPress, FinishSource, Outcome, Pressed, Selection, Session
 from bot.rules.modes import mode_of
 from bot.runtime.client import UNEXPECTED
 from bot.storage import StorageError

@@ -33,7 +33,8 @@ from bot.compete.results import entry
 from bot.errors import BotError
 from bot.outbox.announcements import Announcements
 from bot.play.deal_bank import Deal, DealBank
-from bot.play.sessions import Clock, Session, SessionManager, Sleep
+from bot.play.session import Clock, Session, Sleep
+from bot.play.sessions import SessionManager
 from bot.rules.daily_deals import deal_from_json, deal_to_json
 from bot.shards import ONE_PROCESS, Ownership
 from bot.storage import Database, Transaction

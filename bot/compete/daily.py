@@ -24,7 +24,7 @@ from bot.compete.reminders import Reminders
 from bot.compete.words import daily_line, podium_lines
 from bot.outbox.announcements import Announcement, Announcements, Listener
 from bot.play.deal_bank import DealBank
-from bot.play.sessions import Sleep
+from bot.play.session import Sleep
 from bot.rules.calendar import DayClock
 from bot.rules.daily_deals import PRESOLVE_DAYS, daily_source, deal_from_json, deal_to_json, new_secret, spare_source
 from bot.rules.modes import DAILY, mode_of

@@ -19,7 +19,8 @@ from bot.background import BackgroundTasks, KeyedLocks
 from bot.compete.placing import Entry
 from bot.compete.results import rate_results
 from bot.outbox.announcements import Announcement, Announcements
-from bot.play.sessions import Clock, FinishSource, Session, SessionManager, Sleep
+from bot.play.session import Clock, FinishSource, Session, Sleep
+from bot.play.sessions import SessionManager
 from bot.rules.modes import mode_of
 from bot.rules.visibility import EventKind, EventState
 from bot.storage import Database

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 
-from bot.play.sessions import Clock
+from bot.play.session import Clock
 from bot.rules.calendar import DEFAULT_TIMEZONE
 from bot.storage import Database, StorageError
 from bot.storage.competition import GuildConfig

@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 
 from bot import errors
 from bot.play.after_game import CompetitionOver, ReplayPostedError, check_after_game
-from bot.play.sessions import Clock
+from bot.play.session import Clock
 from bot.storage import Database, StorageError
 from bot.storage import games as games_db
 from bot.storage import replays as replays_db

@@ -6,7 +6,8 @@ The SQL is :mod:`bot.storage.players`; a new deck choice also reaches the player
 
 from __future__ import annotations
 
-from bot.play.sessions import Session, SessionManager
+from bot.play.session import Session
+from bot.play.sessions import SessionManager
 from bot.storage import Database
 from bot.storage import players as players_db
 from bot.storage.players import PlayerSettings

@@ -26,7 +26,8 @@ from bot.play.deal_bank import Deal, DealBank
 from bot.play.finished_games import FinishedGames
 from bot.play.preferences import Preferences
 from bot.play.render_pool import Pictures
-from bot.play.sessions import Clock, FinishSource, Session, SessionManager, Sleep
+from bot.play.session import Clock, FinishSource, Session, Sleep
+from bot.play.sessions import SessionManager
 from bot.runtime.metrics import BotMetrics, Sources
 from bot.runtime.services import Needs, Services
 from bot.runtime.settings import Settings

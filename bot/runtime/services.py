@@ -28,7 +28,8 @@ from bot.play.deal_bank import SOLVER_VERSION, Deal, DealBank, solve_numbered
 from bot.play.finished_games import FinishedGames
 from bot.play.preferences import Preferences
 from bot.play.render_pool import Pictures
-from bot.play.sessions import Clock, FinishListener, SessionManager, Sleep
+from bot.play.session import Clock, FinishListener, Sleep
+from bot.play.sessions import SessionManager
 from bot.rules.modes import CHALLENGE, DAILY, RACE
 from bot.runtime.metrics import BotMetrics, Sources
 from bot.runtime.settings import Settings

@@ -43,7 +43,8 @@ from bot.compete.daily import DailyService
 from bot.compete.reminders import DmOutcome, Reminder
 from bot.outbox.announcements import Announcement, Announcements, Delivery
 from bot.play.deal_bank import DealBank
-from bot.play.sessions import FinishSource, Session, SessionManager
+from bot.play.session import FinishSource, Session
+from bot.play.sessions import SessionManager
 from bot.shards import Ownership, parse_shard_ids
 from bot.storage import Database, claims
 from bot.storage import games as games_db

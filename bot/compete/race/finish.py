@@ -11,7 +11,7 @@ from bot.compete.race.errors import UnknownRaceError
 from bot.compete.race.model import RaceSnapshot
 from bot.compete.race.standings import RaceStandings
 from bot.compete.results import entry
-from bot.play.sessions import Clock, Session
+from bot.play.session import Clock, Session
 from bot.storage import Database
 from bot.storage import races as races_db
 from bot.storage.games import GameRecord

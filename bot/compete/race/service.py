@@ -29,7 +29,8 @@ from bot.compete.race.standings import RaceStandings, load_race
 from bot.compete.race.start import RaceStart
 from bot.outbox.announcements import Announcements
 from bot.play.deal_bank import Deal, DealBank
-from bot.play.sessions import Clock, Session, SessionManager, Sleep
+from bot.play.session import Clock, Session, Sleep
+from bot.play.sessions import SessionManager
 from bot.rules.modes import RACE
 from bot.storage import Database
 from bot.storage import races as races_db

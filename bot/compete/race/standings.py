@@ -11,7 +11,8 @@ from bot.background import BackgroundTasks
 from bot.compete.race.errors import UnknownRaceError
 from bot.compete.race.model import STANDINGS_INTERVAL, LiveRace, Publisher, RaceResult, RaceSnapshot, Standing
 from bot.compete.ratings import Skill
-from bot.play.sessions import Clock, Session, SessionManager, Sleep
+from bot.play.session import Clock, Session, Sleep
+from bot.play.sessions import SessionManager
 from bot.storage import Database
 from bot.storage import games as games_db
 from bot.storage import races as races_db

@@ -20,7 +20,8 @@ from bot.compete.race.errors import (
 from bot.compete.race.model import COUNTDOWN_SECONDS, END_GRACE, LiveRace
 from bot.compete.race.standings import RaceStandings, load_race
 from bot.play.deal_bank import Deal, DealBank
-from bot.play.sessions import Clock, Session, SessionManager, Sleep
+from bot.play.session import Clock, Session, Sleep
+from bot.play.sessions import SessionManager
 from bot.rules.daily_deals import deal_from_json, deal_to_json
 from bot.rules.modes import RACE, mode_of
 from bot.storage import Database

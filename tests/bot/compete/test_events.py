@@ -14,7 +14,8 @@ import pytest_asyncio
 from bot import errors
 from bot.compete import events as events_module
 from bot.compete import race as races
-from bot.play.sessions import Session, SessionManager
+from bot.play.session import Session
+from bot.play.sessions import SessionManager
 from bot.storage import Database
 from bot.storage import challenges as challenges_db
 from bot.storage import races as races_db

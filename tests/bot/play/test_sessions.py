@@ -550,14 +550,14 @@ async def test_a_listener_for_one_mode_hears_only_the_games_of_that_mode(manager
 # -- one press, one call: the cog hands a board button's press over and shows what comes back ----------
 def board_press(game_id: int, action: str, *, user: int = 7, guild: int = 1, message: int = 9, **origin):
     from bot.play.clicks import BoardClick, Origin
-    from bot.play.sessions import BoardPress
+    from bot.play.session import BoardPress
 
     where = {"message_id": message, "carries": True, **origin}
     return BoardPress(BoardClick(game_id, 0, None, action), Origin(user, guild, **where), START + 10)
 
 
 async def test_a_press_plays_as_of_the_press_and_credits_until_the_answer_went_out(manager, clock):
-    from bot.play.sessions import Played
+    from bot.play.session import Played
 
     session = await start(manager)
     await manager.set_board(session, channel_id=5, message_id=9, token=None)
@@ -577,7 +577,7 @@ async def test_a_press_plays_as_of_the_press_and_credits_until_the_answer_went_o
 
 
 async def test_a_press_that_selects_shows_the_selection_and_is_credited_too(manager, clock):
-    from bot.play.sessions import Selection
+    from bot.play.session import Selection
 
     session = await start(manager)
     await manager.set_board(session, channel_id=5, message_id=9, token=None)

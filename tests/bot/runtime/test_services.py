@@ -14,7 +14,8 @@ from bot.compete.race import RaceService
 from bot.heavy import Scheduler
 from bot.outbox.announcements import Announcements
 from bot.play.deal_bank import DealBank
-from bot.play.sessions import FinishSource, Session, SessionManager
+from bot.play.session import FinishSource, Session
+from bot.play.sessions import SessionManager
 from bot.runtime.metrics import BotMetrics, MetricsPortError, Sources
 from bot.runtime.services import Needs, Services
 from bot.runtime.settings import Settings

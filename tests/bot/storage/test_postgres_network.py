@@ -20,7 +20,8 @@ import pytest
 import pytest_asyncio
 
 from bot import errors
-from bot.play.sessions import Session, SessionManager
+from bot.play.session import Session
+from bot.play.sessions import SessionManager
 from bot.runtime.metrics import BotMetrics, Sources
 from bot.storage import Database, StorageError
 from bot.storage import games as games_db
