@@ -85,6 +85,11 @@ SERVER_SETTINGS = {
 """Per connection, on the server's side: a statement waits at most 1 s for a row lock (like SQLite's
 busy_timeout); a transaction whose bot vanished mid-way is ended after 10 s idle (its row locks freed); the
 server probes and times out the connection as the bot does. A setting in the URL's query wins over these."""
+SETTLE_SECONDS = 0.3
+"""At most this long to wait, after a commit's answer was lost, for the server to decide it (its backend to end)."""
+SETTLE_POLL = 0.01
+_STILL_COMMITTING = "SELECT count(*) FROM pg_stat_activity WHERE pid = $1 AND state = 'active'"
+_STILL_THERE = "SELECT count(*) FROM pg_stat_activity WHERE pid = $1"
 _LOCKED = frozenset({"40001", "40P01", "55P03", "55006"})
 """serialization_failure, deadlock_detected, lock_not_available, object_in_use."""
 _CONNECTION_LOST = frozenset({"57P01", "57P02", "57P03"})
@@ -305,6 +310,8 @@ class _Held:
 
     def __init__(self) -> None:
         self.connection: asyncpg.Connection | None = None
+        self.pid = 0
+        """Its server process (read at once: a lost connection may be taken back by the pool)."""
         self.committing = False
 
 
@@ -387,15 +394,46 @@ class PostgresDatabase(Database):
         try:
             with translated(lambda: held.committing), self._deadlines.within(allowed(timeout)):
                 held.connection = await self._acquire()
+                held.pid = held.connection.get_server_pid()
                 yield held
         except BaseException as error:
             sound = _leaves_connection_sound(error)
             if held.connection is not None and not sound:
                 _cut(held.connection)
+                if isinstance(error, OutcomeUnknownError):
+                    await self._settle(held.pid)
             raise
         finally:
             if held.connection is not None and sound:
                 await self._release(held.connection)
+
+    async def _settle(self, pid: int) -> None:
+        """Wait until the server has decided the commit whose answer was lost: it ran to its end, or never will.
+
+        The commit may still be running on the server when the client learns the connection died; a
+        read made now could see the row as it was and call a landed write lost. So: wait while its
+        backend is still executing (the commit reached it), then end the backend (a commit that had not
+        reached it never will) and wait until it is gone; the row then holds the truth. Bounded by
+        :data:`SETTLE_SECONDS`; past that the caller's read-back decides, as before.
+        """
+        try:
+            async with asyncio.timeout(SETTLE_SECONDS):
+                connection = await self._pool.acquire()
+                settled = False
+                try:
+                    while await connection.fetchval(_STILL_COMMITTING, pid):  # the commit reached the server
+                        await asyncio.sleep(SETTLE_POLL)
+                    await connection.execute("SELECT pg_terminate_backend($1)", pid)  # or it never will
+                    while await connection.fetchval(_STILL_THERE, pid):
+                        await asyncio.sleep(SETTLE_POLL)
+                    settled = True
+                finally:
+                    if settled:
+                        await self._pool.release(connection)
+                    else:  # cut short: its state is unknown (see _held)
+                        _cut(connection)
+        except (TimeoutError, *_DRIVER_ERRORS) as error:
+            log.warning("the backend of a lost commit (pid %s) was not seen to end: %s", pid, error or "timeout")
 
     async def _acquire(self) -> asyncpg.Connection:
         """A connection from the pool; one idle for longer than :data:`IDLE_LIFETIME` is replaced first."""

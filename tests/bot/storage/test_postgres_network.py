@@ -30,6 +30,7 @@ from bot.storage.health import database_answers
 from solitaire import DRAW
 from solitaire.deals import ProvenDeal
 from tests.bot.decks import EASY_KLONDIKE
+from tests.postgres_server import _admin
 from tests.tcp_proxy import TcpProxy
 
 DISCORD_DEADLINE = 3.0
@@ -205,6 +206,28 @@ async def test_a_finish_whose_answer_was_lost_is_kept_and_announced_once(proxy, 
     outcome = await played(sessions.play(alice, "end"))
     assert outcome.finished is not None and outcome.finished.status == "ended"
     assert announced == [(alice.id, "ended", "command")] and sessions.get(alice.id) is None
+
+
+SLOW_COMMIT = (
+    "CREATE FUNCTION slow_commit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(0.15); RETURN NULL; "
+    "END $$; CREATE CONSTRAINT TRIGGER slow_commit AFTER UPDATE ON games DEFERRABLE INITIALLY DEFERRED "
+    "FOR EACH ROW EXECUTE FUNCTION slow_commit();"
+)
+"""A commit that takes the server 0.15 s (a deferred trigger runs at the commit): long enough to be read too early."""
+
+
+async def test_a_commit_still_running_on_the_server_when_its_answer_was_lost_is_read_once_decided(
+    proxy, sessions, postgres_bot_dsn
+):
+    alice = await start(sessions, 12)
+    _admin(postgres_bot_dsn, SLOW_COMMIT)
+    try:
+        proxy.cut_after(b"COMMIT")
+        outcome = await played(sessions.play(alice, DRAW))
+        assert outcome.version == 1 and alice.game.version == 1
+        assert await stored_version(postgres_bot_dsn, alice.id) == 1  # memory and database agree
+    finally:
+        _admin(postgres_bot_dsn, "DROP TRIGGER slow_commit ON games; DROP FUNCTION slow_commit();")
 
 
 async def test_a_connection_idle_for_longer_than_its_lifetime_is_replaced_before_it_is_used(db, monkeypatch):
