@@ -86,10 +86,10 @@ SERVER_SETTINGS = {
 busy_timeout); a transaction whose bot vanished mid-way is ended after 10 s idle (its row locks freed); the
 server probes and times out the connection as the bot does. A setting in the URL's query wins over these."""
 SETTLE_SECONDS = 0.3
-"""At most this long to wait, after a commit's answer was lost, for the server to decide it (its backend to end)."""
+"""At most this long to wait, after a commit's answer was lost, for the server to decide it (twice, at worst)."""
 SETTLE_POLL = 0.01
-_STILL_COMMITTING = "SELECT count(*) FROM pg_stat_activity WHERE pid = $1 AND state = 'active'"
-_STILL_THERE = "SELECT count(*) FROM pg_stat_activity WHERE pid = $1"
+_IN_TRANSACTION = "SELECT count(*) FROM pg_stat_activity WHERE pid = $1 AND state <> 'idle'"
+"""Whether a server process still holds a transaction (running a statement, or idle inside one)."""
 _LOCKED = frozenset({"40001", "40P01", "55P03", "55006"})
 """serialization_failure, deadlock_detected, lock_not_available, object_in_use."""
 _CONNECTION_LOST = frozenset({"57P01", "57P02", "57P03"})
@@ -408,32 +408,44 @@ class PostgresDatabase(Database):
                 await self._release(held.connection)
 
     async def _settle(self, pid: int) -> None:
-        """Wait until the server has decided the commit whose answer was lost: it ran to its end, or never will.
+        """Wait until the server has decided the commit whose answer was lost: its transaction ended, or never will.
 
-        The commit may still be running on the server when the client learns the connection died; a
-        read made now could see the row as it was and call a landed write lost. So: wait while its
-        backend is still executing (the commit reached it), then end the backend (a commit that had not
-        reached it never will) and wait until it is gone; the row then holds the truth. Bounded by
-        :data:`SETTLE_SECONDS`; past that the caller's read-back decides, as before.
+        The ``COMMIT`` may still be on its way to the server, or running there, when the client learns the
+        connection died; a read made then could see the row as it was and call a landed write lost. So
+        wait while the lost connection's server process still holds its transaction open (it ends it once
+        the ``COMMIT`` arrives, or rolls back once it sees the connection closed), at most
+        :data:`SETTLE_SECONDS`; one still holding it then is ended (a ``COMMIT`` that late never lands)
+        and awaited as long again. Past that the caller's read-back decides, as before.
         """
         try:
-            async with asyncio.timeout(SETTLE_SECONDS):
-                connection = await self._pool.acquire()
-                settled = False
-                try:
-                    while await connection.fetchval(_STILL_COMMITTING, pid):  # the commit reached the server
-                        await asyncio.sleep(SETTLE_POLL)
-                    await connection.execute("SELECT pg_terminate_backend($1)", pid)  # or it never will
-                    while await connection.fetchval(_STILL_THERE, pid):
-                        await asyncio.sleep(SETTLE_POLL)
-                    settled = True
-                finally:
-                    if settled:
-                        await self._pool.release(connection)
-                    else:  # cut short: its state is unknown (see _held)
-                        _cut(connection)
+            connection = await asyncio.wait_for(self._pool.acquire(), SETTLE_SECONDS)
         except (TimeoutError, *_DRIVER_ERRORS) as error:
-            log.warning("the backend of a lost commit (pid %s) was not seen to end: %s", pid, error or "timeout")
+            log.warning("the commit of a lost connection (pid %s) was not seen decided: %s", pid, error or "timeout")
+            return
+        settled = False
+        try:
+            if not await self._transaction_ends(connection, pid):
+                await connection.execute("SELECT pg_terminate_backend($1)", pid)
+                if not await self._transaction_ends(connection, pid):
+                    log.warning("the commit of a lost connection (pid %s) was not seen decided in time", pid)
+            settled = True
+        except _DRIVER_ERRORS as error:
+            log.warning("the commit of a lost connection (pid %s) was not seen decided: %s", pid, error)
+        finally:
+            if settled:
+                await self._pool.release(connection)
+            else:  # cut short: its state is unknown (see _held)
+                _cut(connection)
+
+    @staticmethod
+    async def _transaction_ends(connection: asyncpg.Connection, pid: int) -> bool:
+        """Whether server process ``pid`` holds no open transaction (idle, or gone) within :data:`SETTLE_SECONDS`."""
+        deadline = time.monotonic() + SETTLE_SECONDS
+        while await connection.fetchval(_IN_TRANSACTION, pid):
+            if time.monotonic() >= deadline:
+                return False
+            await asyncio.sleep(SETTLE_POLL)
+        return True
 
     async def _acquire(self) -> asyncpg.Connection:
         """A connection from the pool; one idle for longer than :data:`IDLE_LIFETIME` is replaced first."""

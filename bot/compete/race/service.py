@@ -294,10 +294,6 @@ class RaceService:
             await self.events.try_close(race.id)
         return resumed
 
-    async def over_for_game(self, game_id: int) -> bool:
-        """Whether the race of a race game is over (its every racer's game ended): its deal is public then."""
-        return await self.events.over_for_game(game_id)
-
     async def close(self) -> None:
         """Stop every race task (races stay stored, to resume at the next start)."""
         await self.events.stop()
