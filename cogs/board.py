@@ -10,10 +10,10 @@ from typing import Any
 import discord
 
 from bot.play.clicks import BoardClick, source_name
+from bot.play.deal_words import deal_words
 from bot.play.pads import CHOOSING, CHOOSING_TEXT, ButtonSpec, pad_for
 from bot.play.render_pool import BoardPicture, Pictures
 from bot.play.session import Session
-from bot.rules.modes import mode_of
 from bot.storage.games import GameRecord
 from cogs.after_game_buttons import add_hint_button, finished_buttons
 from cogs.buttons import BoardButton, ClickButton
@@ -106,21 +106,6 @@ def running_buttons(record: GameRecord, version: int, view: BoardView, selected:
     buttons = board_buttons(record.id, version, view, selected)
     add_hint_button(buttons, record, version, view.family)
     return buttons
-
-
-def deal_words(record: GameRecord, *, over: bool) -> str:
-    """Which kind of deal a game is on, for its board: daily, race, ranked (its seed once over) or practice.
-
-    A ranked deal's seed is shown only once its game is over; a race board never shows it (the
-    race message does, once the race is over), so no racer can pass it on mid-race.
-    """
-    kind = mode_of(record.mode).deal_kind
-    if kind is not None:
-        return f"{kind} {record.daily_date}" if record.daily_date is not None else kind
-    if record.practice:
-        named = f"deal #{record.deal_number}" if record.deal_number is not None else f"seed `{record.deal_seed}`"
-        return f"practice, not ranked: {named}"
-    return f"ranked deal (seed `{record.deal_seed}`)" if over and record.deal_seed else "ranked deal"
 
 
 def board_content(record: GameRecord, view: BoardView, *, selected: str | None = None) -> str:
