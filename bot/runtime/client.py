@@ -20,6 +20,7 @@ from bot.compete.onboarding import Onboarding
 from bot.compete.over import CompetitionsOver
 from bot.compete.race import RaceService
 from bot.compete.standings import Standings
+from bot.compete.starts import GameStarts
 from bot.heavy import Scheduler
 from bot.invite import SCOPES, Permission, invite_lines, required
 from bot.play.deal_bank import Deal, DealBank
@@ -200,6 +201,7 @@ class SolitaireBot(commands.Bot):
     daily = Service[DailyService]()
     races = Service[RaceService]()
     challenges = Service[ChallengeService]()
+    starts = Service[GameStarts]()
     over = Service[CompetitionsOver]()
     finished = Service[FinishedGames]()
     preferences = Service[Preferences]()

@@ -22,6 +22,7 @@ from bot.compete.onboarding import Onboarding
 from bot.compete.over import CompetitionsOver
 from bot.compete.race import RaceService
 from bot.compete.standings import Standings
+from bot.compete.starts import GameStarts
 from bot.heavy import Scheduler
 from bot.outbox.announcements import Announcements
 from bot.play.deal_bank import SOLVER_VERSION, Deal, DealBank, solve_numbered
@@ -72,6 +73,8 @@ class Services:
     daily: DailyService = field(init=False)
     races: RaceService = field(init=False)
     challenges: ChallengeService = field(init=False)
+    starts: GameStarts = field(init=False)
+    """A member's own games (casual, practice, daily) started one way on every surface."""
     over: CompetitionsOver = field(init=False)
     """Whether a finished game's competition is over, asked of its mode's service (after-game gates)."""
     finished: FinishedGames = field(init=False)
@@ -139,6 +142,7 @@ class Services:
             ownership=settings.ownership,
         )
         stack.push_async_callback(self.challenges.close)
+        self.starts = GameStarts(self.sessions, self.deals, self.daily, self.races)
         self.over = CompetitionsOver(
             {
                 DAILY: self.daily.over_for_record,
