@@ -77,7 +77,9 @@ class Stack:
         return signed
 
     @contextlib.asynccontextmanager
-    async def page(self, player: FakePlayer, *, instance: str = "i-1", guild_id: int | None = GUILD) -> AsyncIterator[Page]:
+    async def page(
+        self, player: FakePlayer, *, instance: str = "i-1", guild_id: int | None = GUILD
+    ) -> AsyncIterator[Page]:
         """A page signed in as ``player``: its socket, after the ``welcome``."""
         async with aiohttp.ClientSession() as http, http.ws_connect(self.url + "/ws") as ws:
             page = Page(ws)
