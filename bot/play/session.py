@@ -106,8 +106,6 @@ class Session:
         """When the bot last answered a press on this game (the earliest a next press can count from)."""
         self.stored_deadline = record.deadline
         """The deadline the database holds (clock credits since are written with the next save)."""
-        self.given = (0.0, 0.0)
-        """The last press credited (its time) and the credit given for it so far (at its save, then its answer)."""
 
     @property
     def id(self) -> int:

@@ -29,6 +29,7 @@ from dataclasses import replace
 from bot import errors
 from bot.play.after_game import check_hints_allowed
 from bot.play.clicks import Owner, resolve_click
+from bot.play.credits import BusyTime
 from bot.play.deal_bank import Deal
 from bot.play.pads import AllUp, Select
 from bot.play.session import (
@@ -73,8 +74,6 @@ START_WINDOW = 30.0
 RETRY_FIRST = 1.0
 RETRY_MAX = 60.0
 """Backoff (seconds) between attempts to record a clock's expiry the database refused."""
-MAX_CREDIT = 3.0
-"""At most this many seconds of the bot's own work on one press are given back to the player's clock."""
 SAVE_CREDIT = 0.25
 """Credits not yet stored are written at once from this many seconds (smaller ones ride with the next save).
 
@@ -582,9 +581,14 @@ class SessionManager:
             finished = await self._finish(session)
         else:
             entries = tuple((move, int(seconds)) for move, seconds in game.log[saved:])
-            deadline = session.record.deadline
+            deadline, credited_until = session.record.deadline, session.record.credited_until
             progress = games_db.Progress(
-                moves=entries, first=saved, score=game.score, version=game.version, deadline=deadline
+                moves=entries,
+                first=saved,
+                score=game.score,
+                version=game.version,
+                deadline=deadline,
+                credited_until=credited_until,
             )
             try:
                 stored = await games_db.save_progress(self.db, session.id, progress)
@@ -630,9 +634,10 @@ class SessionManager:
     async def credit(self, session: Session, pressed: float | None, answered: float) -> None:
         """Give the bot's work on a press back to the player's clock: ``pressed`` to ``answered``, at most 3 s.
 
-        The deadline moves out by as much (its clock task sleeps on). A move's save already carried the
+        Time already credited to another press in flight is not given again (:class:`BusyTime`). The
+        deadline moves out by as much (its clock task sleeps on). A move's save already carried the
         credit up to the save; what is not stored yet is written at once from :data:`SAVE_CREDIT`,
-        else with the game's next save.
+        else with the game's next save (the end of the last credit goes with it, for after a restart).
         """
         if pressed is None or session.id not in self._sessions:
             return
@@ -641,7 +646,7 @@ class SessionManager:
         if session.record.deadline - session.stored_deadline >= SAVE_CREDIT:
             deadline = session.record.deadline
             try:
-                await games_db.move_deadline(self.db, session.id, deadline)
+                await games_db.move_deadline(self.db, session.id, deadline, session.record.credited_until)
             except StorageError as error:
                 log.warning("game %s: clock credit not stored yet (%s); it goes with the next save", session.id, error)
             else:
@@ -649,12 +654,11 @@ class SessionManager:
 
     @staticmethod
     def _give(session: Session, pressed: float, until: float) -> None:
-        """Move the deadline out by the bot's work on the press made at ``pressed`` up to ``until`` (<= 3 s in all)."""
-        given = session.given[1] if session.given[0] == pressed else 0.0
-        due = min(max(until - pressed, 0.0), MAX_CREDIT)
-        if due > given:
-            session.record = replace(session.record, deadline=session.record.deadline + due - given)
-            session.given = (pressed, due)
+        """Move the deadline out by the bot's work on the press made at ``pressed`` up to ``until`` not credited yet."""
+        due, busy = BusyTime(session.record.credited_until).credit(pressed, until)
+        if due > 0:
+            deadline = session.record.deadline + due
+            session.record = replace(session.record, deadline=deadline, credited_until=busy.until)
 
     # -- finishing -----------------------------------------------------------------
     async def _finish(self, session: Session) -> GameRecord:
