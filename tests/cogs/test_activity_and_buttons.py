@@ -28,9 +28,7 @@ async def discord_api() -> AsyncIterator[FakeDiscordApi]:
 @pytest.fixture
 def settings(settings: Settings) -> Settings:
     """The test bot's settings with the Activity on a free port."""
-    return settings.model_copy(
-        update={"activity_port": free_port(), "discord_client_secret": SecretStr(CLIENT_SECRET)}
-    )
+    return settings.model_copy(update={"activity_port": free_port(), "discord_client_secret": SecretStr(CLIENT_SECRET)})
 
 
 @pytest.fixture(autouse=True)
