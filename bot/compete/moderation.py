@@ -28,10 +28,23 @@ class Moderation:
         """
         return await privacy.forget_member(self._db, user_id)
 
-    async def remove_results(self, guild_id: int, user_id: int, *, moderator_id: int, reason: str) -> int:
-        """Take a member's results off a server's boards and log it with ``reason``; return how many were removed."""
+    async def remove_results(
+        self, guild_id: int, user_id: int, *, moderator_id: int, reason: str, confirmation: str
+    ) -> int:
+        """Take a member's results off a server's boards and log it with ``reason``; return how many were removed.
+
+        ``confirmation`` names the question the moderator confirmed: it acts once.
+
+        :raises AlreadyDoneError: when that confirmation was used already (nothing is done again).
+        """
         return await moderation_db.remove_results(
-            self._db, guild_id, user_id, moderator_id=moderator_id, reason=reason, now=self._now()
+            self._db,
+            guild_id,
+            user_id,
+            moderator_id=moderator_id,
+            reason=reason,
+            now=self._now(),
+            confirmation=confirmation,
         )
 
     async def log(self, guild_id: int, *, limit: int) -> list[LogEntry]:

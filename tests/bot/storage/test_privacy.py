@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import secrets
 from collections.abc import AsyncIterator
 from dataclasses import astuple
 from datetime import date
@@ -147,7 +148,9 @@ async def challenge(db: Database, players_: tuple[int, ...], *, guild: int = GUI
 
 async def everything_of(db: Database, user: int, *, guild: int = GUILD) -> None:
     """Give ``user`` a row in every kind of table that can hold a member's id."""
-    await moderation.remove_results(db, guild, user, moderator_id=user, reason="testing", now=0.5)  # logs, removes none
+    await moderation.remove_results(  # logs, removes none
+        db, guild, user, moderator_id=user, reason="testing", now=0.5, confirmation=secrets.token_hex(8)
+    )
     daily = await play(db, user, "daily", 300, guild=guild)
     await play(db, user, "casual", 200, guild=guild)
     await games_db.add_notice(db, guild, user, daily, "a notice", now=1.0)
