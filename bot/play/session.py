@@ -24,8 +24,10 @@ Clock = Callable[[], float]
 Sleep = Callable[[float], Awaitable[None]]
 """Waits that many seconds of the clock's time (``asyncio.sleep`` unless a test speeds it up)."""
 
-FinishSource = Literal["command", "clock", "restart"]
-"""What ended a game: a player's command, the clock task, or the restart check."""
+FinishSource = Literal["command", "page", "clock", "restart"]
+"""What ended a game: a player's command (a button or a slash command, answered with the board), a command
+from the Activity's page (the board message, if any, shows it only once redrawn), the clock task, or the
+restart check."""
 
 
 FinishListener = Callable[["Session", GameRecord, FinishSource], Awaitable[None]]

@@ -332,11 +332,18 @@ class SessionManager:
 
     # -- playing -------------------------------------------------------------------
     async def play(
-        self, session: Session, move: Move | str, *, version: int | None = None, at: float | None = None
+        self,
+        session: Session,
+        move: Move | str,
+        *,
+        version: int | None = None,
+        at: float | None = None,
+        source: FinishSource = "command",
     ) -> Outcome:
         """Apply one command (a :class:`Move` or notation) and save it before returning.
 
         ``at``: when the press was made (:meth:`press_time`); the clock reads then, not now.
+        ``source``: what a finish is announced as (``"page"``: the Activity's).
 
         :raises StaleBoardError: ``version`` is not the game's version any more.
         :raises SolitaireError: the engine refused the move (the game is unchanged).
@@ -350,7 +357,7 @@ class SessionManager:
             self._push(session, parsed, at)
             return (str(parsed),)
 
-        return await self._command(session, version, apply, at)
+        return await self._command(session, version, apply, at, source)
 
     async def press(self, press: BoardPress, answer: Answer) -> None:
         """Answer a board button's press: check it, select or play as of its press, show it, credit the clock.
@@ -377,7 +384,12 @@ class SessionManager:
         await self.credit(session, pressed, await answer(result))
 
     async def play_all_to_foundations(
-        self, session: Session, *, version: int | None = None, at: float | None = None
+        self,
+        session: Session,
+        *,
+        version: int | None = None,
+        at: float | None = None,
+        source: FinishSource = "command",
     ) -> Outcome:
         """Play every card that can go to a foundation now, repeatedly, as engine moves.
 
@@ -393,7 +405,7 @@ class SessionManager:
                 raise IllegalMoveError("f: no card can go to a foundation now")
             return tuple(played)
 
-        return await self._command(session, version, apply, at)
+        return await self._command(session, version, apply, at, source)
 
     async def take_hint(self, session: Session, *, version: int | None = None) -> Outcome:
         """Charge a hint through the engine (a ``Hints`` line on the score sheet; the result is stored as hinted).
@@ -431,7 +443,12 @@ class SessionManager:
         return record
 
     async def _command(
-        self, session: Session, version: int | None, apply: Callable[[], tuple[str, ...]], at: float | None = None
+        self,
+        session: Session,
+        version: int | None,
+        apply: Callable[[], tuple[str, ...]],
+        at: float | None = None,
+        source: FinishSource = "command",
     ) -> Outcome:
         """Run ``apply`` (engine pushes) under the lock, save, then announce a finish.
 
@@ -468,7 +485,7 @@ class SessionManager:
             if wanted is None or wanted is mode:
                 listener(session)
         if outcome.finished is not None:
-            await self._announce(session, outcome.finished, "command")
+            await self._announce(session, outcome.finished, source)
         return outcome
 
     async def _settle_or_restore(self, session: Session, moves: tuple[str, ...], saved: int) -> Outcome:
