@@ -19,7 +19,13 @@ from discord.ext import commands
 from bot import errors
 from bot.compete.champions import champion_role_refusals
 from bot.compete.onboarding import champion_warning
-from bot.compete.words import already_played_line, leaderboard_lines, stats_lines, variant_title
+from bot.compete.words import (
+    already_played_line,
+    forgotten_try_line,
+    leaderboard_lines,
+    stats_lines,
+    variant_title,
+)
 from bot.errors import fit_reply
 from bot.invite import permission_name
 from bot.outbox.announcements import Announcement, Delivery
@@ -138,12 +144,18 @@ class CompetitionCommands(SolitaireCogBase):
     async def _refuse_second_try(
         self, interaction: discord.Interaction, guild_id: int, variant: str, today: date
     ) -> bool:
-        """Answer with the earlier attempt's result and rank if today's daily was played; return whether it was."""
+        """Answer with the earlier attempt's result and rank if today's daily was played; return whether it was.
+
+        A try whose game was deleted at the member's request (forget-me) stays used: the answer says so.
+        """
         result = await self.daily.result(guild_id, interaction.user.id, variant, today)
-        if result is None:
-            return False
-        await answer_privately(interaction, already_played_line(result, today))
-        return True
+        if result is not None:
+            await answer_privately(interaction, already_played_line(result, today))
+            return True
+        if await self.daily.forgotten_try(guild_id, interaction.user.id, variant, today):
+            await answer_privately(interaction, forgotten_try_line(variant, today.isoformat(), today))
+            return True
+        return False
 
     # -- /solitaire leaderboard and stats ----------------------------------------------------
     @app_commands.command(name="leaderboard", description="This server's best results")
