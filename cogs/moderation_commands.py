@@ -7,6 +7,7 @@ Both answer privately and act only when the caller confirms with a button; the w
 from __future__ import annotations
 
 import logging
+import math
 import secrets
 from collections.abc import Awaitable, Callable
 
@@ -117,12 +118,15 @@ async def already_done(interaction: discord.Interaction) -> None:
 
 
 def not_now(busy: StillInPlayError) -> str:
-    """The refusal while the member still plays.
+    """The refusal while the member still plays, with when it should be over if that is known.
 
     >>> not_now(StillInPlayError(["a game in progress"]))
     'Not now: you still have a game in progress. Ask again once it is over: nothing was deleted.'
+    >>> not_now(StillInPlayError(["an open challenge"], 1767225900.5))
+    'Not now: you still have an open challenge. Ask again once it is over (<t:1767225901:R>): nothing was deleted.'
     """
-    return f"Not now: you still have {busy}. Ask again once it is over: nothing was deleted."
+    when = f" (<t:{math.ceil(busy.until)}:R>)" if busy.until is not None else ""
+    return f"Not now: you still have {busy}. Ask again once it is over{when}: nothing was deleted."
 
 
 def forgotten_text(done: Forgotten) -> str:

@@ -22,11 +22,12 @@ class Moderation:
         self._now = now
 
     async def forget_member(self, user_id: int) -> Forgotten:
-        """Forget a member in every server (their places in finished events stay, nameless).
+        """Forget a member in every server (their places in finished events stay, nameless; a day's daily
+        try they used stays used until that day is over).
 
-        :raises StillInPlayError: while they still play a game, a race or a challenge.
+        :raises StillInPlayError: while they still play a game, or a race or challenge they entered is not over.
         """
-        return await privacy.forget_member(self._db, user_id)
+        return await privacy.forget_member(self._db, user_id, now=self._now())
 
     async def remove_results(
         self, guild_id: int, user_id: int, *, moderator_id: int, reason: str, confirmation: str

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import math
+from datetime import UTC, datetime
 from typing import Any
 
 import discord
@@ -12,6 +14,7 @@ from simcord.actors import _component_interaction
 from bot.storage import moderation
 from cogs.moderation_commands import ALREADY_DONE, EXPIRED
 from tests.bot.storage.test_privacy import rows_holding
+from tests.cogs.test_competition_commands import advance_to
 from tests.cogs.test_way_in import instant_daily
 
 pytestmark = pytest.mark.usefixtures("no_error_logs")
@@ -97,7 +100,11 @@ async def test_forget_me_waits_for_a_game_in_progress(simcord_env, channel, alic
     assert started.response.ephemeral
     ask = await private(alice, channel, "solitaire forget-me")
     answer = (await alice.click(ask, label="Forget me")).response.content
-    assert answer == "Not now: you still have a game in progress. Ask again once it is over: nothing was deleted."
+    deadline = simcord_env.bot.sessions.active_for(channel.guild.id, alice.id).deadline
+    assert answer == (
+        f"Not now: you still have a game in progress. Ask again once it is over (<t:{math.ceil(deadline)}:R>): "
+        "nothing was deleted."
+    )
     assert await rows_holding(simcord_env.bot.db, alice.id) != []
 
 
@@ -182,3 +189,26 @@ async def test_a_confirmation_acts_once_in_storage_too(simcord_env, guild, chann
     )
     assert sorted([type(first).__name__, type(again).__name__]) == ["AlreadyDoneError", "int"]
     assert len(await moderation.moderation_log(simcord_env.bot.db, guild.id)) == 1
+
+
+async def test_forgetting_keeps_the_days_daily_try_used_until_the_day_is_over(simcord_env, guild, channel, alice):
+    await play_daily(alice, channel)
+    ask = await private(alice, channel, "solitaire forget-me")
+    assert (await alice.click(ask, label="Forget me")).response.content.startswith("Done: I deleted your 1 game(s)")
+
+    again = await private(alice, channel, "solitaire daily", variant="draw3")  # the same deal, seen: refused
+
+    assert again.content == (
+        "You already played today's Solitaire Rush (draw 3) daily: its result was deleted when you asked me to "
+        "forget you, and the day's try stays used. Come back after the day rolls over."
+    )
+    assert not again.attachments
+    assert await rows_holding(simcord_env.bot.db, alice.id) == []  # the mark keeps no id in clear
+    other = await private(alice, channel, "solitaire daily", variant="draw1")  # another variant's try was not used
+    assert [a.filename for a in other.attachments] == ["board.png"]
+    await alice.slash(channel, "solitaire end")
+    await advance_to(simcord_env, datetime(2026, 1, 2, 0, 0, 1, tzinfo=UTC))  # the server's day rolled over
+    tomorrow = await private(alice, channel, "solitaire daily", variant="draw3")
+    assert "daily 2026-01-02" in tomorrow.content
+    marks = await simcord_env.bot.db.fetchall("SELECT daily_date FROM used_tries WHERE guild_id = ?", (guild.id,))
+    assert [row["daily_date"] for row in marks] == []  # purged once the day was over
