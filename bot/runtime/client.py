@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Generic, TypeVar, overload
 
 import aiohttp
@@ -52,6 +52,8 @@ GLOBAL_SYNC = (
 )
 NO_SERVER = "I am in no server: open the invite link above as a member with Manage Server to add me to one"
 UNEXPECTED = "Something went wrong on my side; please try again."
+INVALID_FORM_BODY = 50035
+"""Discord's error code for a payload it refuses (discord.py's own sync raises ``CommandSyncFailure`` for it)."""
 STARTUP_PATIENCE = 60.0
 """Seconds each database statement of the start may take (a player's move gets 2 s on PostgreSQL)."""
 FINISHED_EVENT = "solitaire_game_finished"
@@ -165,8 +167,51 @@ class Service(Generic[T]):
         return service
 
 
+ENTRY_POINT = 4
+"""The application command type ``PRIMARY_ENTRY_POINT`` (discord.py has no name for it): the command that launches
+an app's Activity from Discord's App Launcher. Discord creates it when Activities are enabled for the app."""
+SERVER_FIELDS = ("application_id", "version")
+"""Fields of a command Discord sets itself, left out when a fetched command is sent back."""
+
+
+def entry_points(commands: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The Entry Point commands among ``commands`` (as Discord lists them), to send back in a bulk overwrite."""
+    return [
+        {key: value for key, value in command.items() if key not in SERVER_FIELDS}
+        for command in commands
+        if command.get("type") == ENTRY_POINT
+    ]
+
+
 class SolitaireTree(discord.app_commands.CommandTree["SolitaireBot"]):
-    """The command tree: an unexpected error is logged and the player told something went wrong."""
+    """The command tree: an unexpected error is logged and the player told something went wrong.
+
+    Its global sync keeps the app's Entry Point command, which discord.py cannot declare and Discord
+    refuses to see dropped by a bulk overwrite (HTTP 400, error code 50240).
+    """
+
+    async def sync(self, *, guild: discord.abc.Snowflake | None = None) -> list[discord.app_commands.AppCommand]:
+        """Sync the commands; globally, send the app's Entry Point command back with them (as Discord listed it)."""
+        application_id = self.client.application_id
+        if guild is not None or application_id is None:
+            return await super().sync(guild=guild)
+        kept = entry_points(await self.client.http.get_global_commands(application_id))
+        if not kept:
+            return await super().sync()
+        commands = self.get_commands()
+        translator = self.translator
+        payload = [
+            await command.get_translated_payload(self, translator) if translator else command.to_dict(self)
+            for command in commands
+        ]
+        payload += kept
+        try:
+            data = await self.client.http.bulk_upsert_global_commands(application_id, payload=payload)
+        except discord.HTTPException as error:
+            if error.status == 400 and error.code == INVALID_FORM_BODY:
+                raise discord.app_commands.CommandSyncFailure(error, commands) from None
+            raise
+        return [discord.app_commands.AppCommand(data=command, state=self.client._connection) for command in data]
 
     async def on_error(
         self, interaction: discord.Interaction[SolitaireBot], error: discord.app_commands.AppCommandError
