@@ -13,6 +13,7 @@ import discord
 import yarl
 from discord.ext import commands
 
+from bot import errors
 from bot.compete.challenges import ChallengeService
 from bot.compete.daily import DailyService, Solve
 from bot.compete.moderation import Moderation
@@ -183,12 +184,47 @@ def entry_points(commands: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
+def is_entry_point(interaction: discord.Interaction[Any]) -> bool:
+    """Whether ``interaction`` is a member's use of the app's Entry Point command (its handler is the app)."""
+    data: Mapping[str, Any] = interaction.data or {}
+    return interaction.type is discord.InteractionType.application_command and data.get("type") == ENTRY_POINT
+
+
+async def launch_activity(interaction: discord.Interaction[Any], *, served: bool) -> None:
+    """Open the Activity for the member who asked (``served``: this process serves it).
+
+    :raises ActivityOffError: this process serves no Activity.
+    :raises ActivityRefusedError: Discord would not launch it (the interaction is still unanswered).
+    """
+    if not served:
+        raise errors.ActivityOffError()
+    try:
+        await interaction.response.launch_activity()
+    except discord.HTTPException as error:
+        log.warning("Discord would not launch the Activity (are Activities enabled for the application?): %s", error)
+        raise errors.ActivityRefusedError() from error
+
+
 class SolitaireTree(discord.app_commands.CommandTree["SolitaireBot"]):
     """The command tree: an unexpected error is logged and the player told something went wrong.
 
     Its global sync keeps the app's Entry Point command, which discord.py cannot declare and Discord
-    refuses to see dropped by a bulk overwrite (HTTP 400, error code 50240).
+    refuses to see dropped by a bulk overwrite (HTTP 400, error code 50240); a use of that command (when
+    its handler is the app) is answered by opening the Activity.
     """
+
+    async def interaction_check(self, interaction: discord.Interaction[SolitaireBot], /) -> bool:
+        """Answer the Entry Point command here, by opening the Activity (the tree has no command of its type)."""
+        if not is_entry_point(interaction):
+            return True
+        try:
+            await launch_activity(interaction, served=interaction.client.settings.serves_activity)
+        except errors.BotError as refusal:
+            try:
+                await interaction.response.send_message(str(refusal), ephemeral=True)
+            except discord.HTTPException as error:
+                log.warning("could not answer the Entry Point command: %s", error)
+        return False
 
     async def sync(self, *, guild: discord.abc.Snowflake | None = None) -> list[discord.app_commands.AppCommand]:
         """Sync the commands; globally, send the app's Entry Point command back with them (as Discord listed it)."""

@@ -166,6 +166,11 @@ class Settings(BaseSettings):
         return None
 
     @property
+    def serves_activity(self) -> bool:
+        """Whether this process serves the Activity (``ACTIVITY_PORT`` is set), so Play here may open it."""
+        return self.activity_port is not None
+
+    @property
     def ownership(self) -> Ownership:
         """The shards this process runs, and so the servers whose time-driven work it does."""
         return Ownership.of(self.shard_count, self.shard_ids)
