@@ -155,3 +155,13 @@ def test_every_setting_is_in_the_example_file_with_a_comment():
     for name in Settings.model_fields:
         [index] = [i for i, line in enumerate(lines) if line.startswith(f"{name.upper()}=")]
         assert index > 0 and (lines[index - 1].startswith("#") or lines[index - 1].split("=")[0].isupper()), name
+
+
+def test_the_names_compose_reads_from_env_are_never_called_unknown_settings(tmp_path):
+    """``docker compose`` passes ``.env`` to the bot's container as its environment: its own names come too."""
+    from bot.runtime.settings import unknown_settings
+
+    (tmp_path / ".env").write_text("POSTGRES_PASSWORD=p\nACTIVITY_DOMAIN=solitaire.example.org\nACTIVTY_PORT=1\n")
+    environ = {"ACTIVITY_DOMAIN": "solitaire.example.org", "POSTGRES_PASSWORD": "p", "ACTIVITY_PROT": "8090"}
+    warned = unknown_settings(environ, tmp_path / ".env")
+    assert [line.split(" ")[0] for line in warned] == ["ACTIVTY_PORT", "ACTIVITY_PROT"]
