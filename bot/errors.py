@@ -211,3 +211,17 @@ class TooManyMovesError(BotError):
     def __init__(self, limit: int) -> None:
         super().__init__(f"This game reached {limit:,} moves, the limit: end it with `/solitaire end`.")
         self.limit = limit
+
+
+class ActivityOffError(BotError):
+    """Play here, or the Entry Point command, where this bot serves no Activity (``ACTIVITY_PORT`` unset)."""
+
+    def __init__(self) -> None:
+        super().__init__("The game's Activity is not open on this bot right now: play here with `/solitaire start`.")
+
+
+class ActivityRefusedError(BotError):
+    """Discord would not open the Activity (Activities not enabled for the application, or not here)."""
+
+    def __init__(self) -> None:
+        super().__init__("Discord would not open the game's Activity here: play with `/solitaire start` instead.")

@@ -108,5 +108,6 @@ class AfterGameCommands(SolitaireCogBase):
             now=self.bot.now(),
             renders=self.bot.renders,
             four_colour=session.four_colour,
+            play_here=self.play_here,
         )
         await edit_stored_board(self.bot, session, board, now=self.bot.now())

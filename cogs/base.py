@@ -32,6 +32,11 @@ class SolitaireCogBase(commands.Cog, ABC, metaclass=CompositeMetaClass):
     daily: DailyService
     onboarding: Onboarding
 
+    @property
+    def play_here(self) -> bool:
+        """Whether the boards and the help offer **Play here**: this process serves the Activity."""
+        return self.settings.serves_activity
+
     @abstractmethod
     async def send_board(
         self, interaction: discord.Interaction, session: Session, *, ephemeral: bool, followup: bool = False

@@ -11,12 +11,13 @@ import discord
 
 from bot.play.clicks import BoardClick, source_name
 from bot.play.deal_words import deal_words
-from bot.play.pads import CHOOSING, CHOOSING_TEXT, ButtonSpec, pad_for
+from bot.play.pads import CHOOSING, CHOOSING_TEXT, PLAY_HERE_ROW, ButtonSpec, pad_for
 from bot.play.render_pool import BoardPicture, Pictures
 from bot.play.session import Session
+from bot.rules.modes import mode_of
 from bot.storage.games import GameRecord
 from cogs.after_game_buttons import add_hint_button, finished_buttons
-from cogs.buttons import BoardButton, ClickButton
+from cogs.buttons import BoardButton, ClickButton, add_play_here
 from solitaire import Status
 from solitaire.alt_text import describe_board
 from solitaire.view import BoardView
@@ -75,21 +76,27 @@ async def build_board(
     renders: Pictures,
     selected: str | None = None,
     four_colour: bool = False,
+    play_here: bool = False,
 ) -> Board:
     """Draw the board of game ``record`` as ``view`` shows it (at ``version``), rendering off the event loop.
 
-    ``four_colour`` draws clubs green and diamonds blue (the player's setting, see ``Session.four_colour``).
+    ``four_colour`` draws clubs green and diamonds blue (the player's setting, see ``Session.four_colour``);
+    ``play_here``: the Activity is served, so a running game the Activity plays too offers **Play here**.
     """
     playing = view.status is Status.PLAYING
     time_left = max(record.deadline - now, 0.0) if playing else None
     picture = BoardPicture(view, time_left=time_left, selected=selected if playing else None, four_colour=four_colour)
     png = await renders.render(picture)
-    buttons = running_buttons(record, version, view, selected) if playing else finished_buttons(record)
+    buttons = (
+        running_buttons(record, version, view, selected, play_here=play_here) if playing else finished_buttons(record)
+    )
     content = board_content(record, view, selected=selected if playing else None)
     return Board(content, png, buttons, describe_board(view))
 
 
-def selection_edit(record: GameRecord, view: BoardView, version: int, selected: str | None) -> dict[str, Any]:
+def selection_edit(
+    record: GameRecord, view: BoardView, version: int, selected: str | None, *, play_here: bool = False
+) -> dict[str, Any]:
     """Keyword arguments to show (or cancel) a selection: the text line and buttons change, the picture stays.
 
     No ``attachments`` key: Discord keeps a message's attachments when an edit leaves them out,
@@ -97,14 +104,19 @@ def selection_edit(record: GameRecord, view: BoardView, version: int, selected: 
     """
     return {
         "content": board_content(record, view, selected=selected),
-        "view": running_buttons(record, version, view, selected),
+        "view": running_buttons(record, version, view, selected, play_here=play_here),
     }
 
 
-def running_buttons(record: GameRecord, version: int, view: BoardView, selected: str | None) -> discord.ui.View:
-    """The buttons of a running game's board, with Hint where hints are allowed."""
+def running_buttons(
+    record: GameRecord, version: int, view: BoardView, selected: str | None, *, play_here: bool = False
+) -> discord.ui.View:
+    """The buttons of a running game's board, with Hint where hints are allowed and Play here where the Activity
+    is served (``play_here``) and plays this kind of game."""
     buttons = board_buttons(record.id, version, view, selected)
     add_hint_button(buttons, record, version, view.family)
+    if play_here and mode_of(record.mode).in_activity:
+        add_play_here(buttons, PLAY_HERE_ROW)
     return buttons
 
 

@@ -20,6 +20,7 @@ from bot.play.clicks import (
     BOARD,
     CHALLENGE,
     CONFIRM,
+    LAUNCH,
     OFFER,
     RACE,
     AfterGameClick,
@@ -28,6 +29,7 @@ from bot.play.clicks import (
     ChallengeClick,
     ConfirmClick,
     IdFormat,
+    LaunchClick,
     OfferClick,
     Origin,
     RaceClick,
@@ -61,6 +63,9 @@ class ClickHandler(Protocol):
 
     async def handle_confirm_click(self, interaction: discord.Interaction, click: ConfirmClick | None) -> None:
         """Answer a confirmation's button whose question may have been asked before a restart."""
+
+    async def handle_launch_click(self, interaction: discord.Interaction, click: LaunchClick | None) -> None:
+        """Answer Play here: open the Activity for the member who pressed it."""
 
 
 Handle = Callable[[ClickHandler, discord.Interaction, C | None], Awaitable[None]]
@@ -140,7 +145,8 @@ AfterGameButton = button_type(
 RaceButton = button_type("RaceButton", RACE, lambda cog, i, click: cog.handle_race_click(i, click))
 ChallengeButton = button_type("ChallengeButton", CHALLENGE, lambda cog, i, click: cog.handle_challenge_click(i, click))
 ConfirmButton = button_type("ConfirmButton", CONFIRM, lambda cog, i, click: cog.handle_confirm_click(i, click))
-BUTTON_TYPES = (BoardButton, OfferButton, AfterGameButton, RaceButton, ChallengeButton, ConfirmButton)
+LaunchButton = button_type("LaunchButton", LAUNCH, lambda cog, i, click: cog.handle_launch_click(i, click))
+BUTTON_TYPES = (BoardButton, OfferButton, AfterGameButton, RaceButton, ChallengeButton, ConfirmButton, LaunchButton)
 """Every persistent button type, registered once when the cog loads."""
 
 
@@ -156,3 +162,9 @@ def offer_view(game_id: int) -> discord.ui.View:
         OfferButton(OfferClick(game_id, "end"), discord.ui.Button(label="End it", style=discord.ButtonStyle.danger))
     )
     return view
+
+
+def add_play_here(view: discord.ui.View, row: int) -> None:
+    """Add **Play here** (it opens the Activity for whoever presses it) to ``view``, on ``row``."""
+    button = discord.ui.Button[discord.ui.View](label="Play here", style=discord.ButtonStyle.secondary, row=row)
+    view.add_item(LaunchButton(LaunchClick(), button))

@@ -157,6 +157,7 @@ class GameCommands(SolitaireCogBase):
             now=self.bot.now(),
             renders=self.bot.renders,
             four_colour=session.four_colour,
+            play_here=self.play_here,
         )
         if tip := await self.first_board_tip(interaction.user.id, session.game.family):
             board = board.with_tip(tip)
@@ -183,6 +184,7 @@ class GameCommands(SolitaireCogBase):
             now=self.bot.now(),
             renders=self.bot.renders,
             four_colour=session.four_colour,
+            play_here=self.play_here,
         )
         return await edit_stored_board(self.bot, session, board, now=self.bot.now())
 
@@ -242,7 +244,9 @@ class GameCommands(SolitaireCogBase):
         """Redraw the pressed board: the selection's lit targets, or the board after the move; return when answered."""
         session = pressed.session
         if isinstance(pressed, Selection):
-            edit = selection_edit(session.record, pressed.view, pressed.version, pressed.source)
+            edit = selection_edit(
+                session.record, pressed.view, pressed.version, pressed.source, play_here=self.play_here
+            )
         else:
             outcome = pressed.outcome
             board = await build_board(
@@ -252,6 +256,7 @@ class GameCommands(SolitaireCogBase):
                 now=self.bot.now(),
                 renders=self.bot.renders,
                 four_colour=session.four_colour,
+                play_here=self.play_here,
             )
             edit = board.edit_kwargs()
         answered = self.bot.now()

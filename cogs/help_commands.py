@@ -18,12 +18,13 @@ from discord.ext import commands
 
 from bot.compete.onboarding import admin_notes
 from bot.play.move_words import describe_move
-from bot.play.pads import Play, Select, pad_for
+from bot.play.pads import PLAY_HERE_ROW, Play, Select, pad_for
 from bot.play.render_pool import BoardPicture
 from bot.play.rules_text import markdown
 from bot.storage import StorageError
 from bot.version import bot_version
 from cogs.base import SolitaireCogBase
+from cogs.buttons import add_play_here
 from cogs.errors import refusals
 from render.samples import sample_game
 from solitaire import Family, Game, Move, MoveKind, view_of
@@ -44,6 +45,11 @@ INTRO = (
     "Timed solitaire: every game is yours alone, on a five-minute clock, and scores points; the server "
     "ranks the scores. `/solitaire start` deals a proven-winnable game on a board with buttons, "
     "`/solitaire rules` explains one game's rules and scoring, `/solitaire daily` is the server's deal of the day."
+)
+
+PLAY_HERE = (
+    "**Play here** (below, and on your running board) opens the game inside Discord as an Activity: the same "
+    "games, with cards you drag or tap. It shows your own games, whoever's message the button is on."
 )
 
 
@@ -89,8 +95,11 @@ def _card_words(game: Game, move: Move) -> str:
     return describe_move(game, move).split(": ", 1)[-1]
 
 
-def demo_buttons(board: HelpBoard) -> discord.ui.View:
-    """The board's buttons as the player sees them, disabled: a picture of the pad, not a game to play."""
+def demo_buttons(board: HelpBoard, *, play_here: bool = False) -> discord.ui.View:
+    """The board's buttons as the player sees them, disabled: a picture of the pad, not a game to play.
+
+    ``play_here``: the Activity is served, so a live **Play here** opens it below them.
+    """
     buttons = discord.ui.View(timeout=None)
     for index, spec in enumerate(pad_for(board.view.family).layout(board.view, board.selected)):
         style = discord.ButtonStyle[spec.style]
@@ -99,6 +108,8 @@ def demo_buttons(board: HelpBoard) -> discord.ui.View:
                 label=spec.label, style=style, row=spec.row, disabled=True, custom_id=f"solitaire:help:{index}"
             )
         )
+    if play_here:
+        add_play_here(buttons, PLAY_HERE_ROW)
     return buttons
 
 
@@ -134,9 +145,14 @@ def fields_of(lines: list[str], limit: int = FIELD_LIMIT) -> list[str]:
     return texts
 
 
-def help_embed(board: HelpBoard, commands_text: list[str]) -> discord.Embed:
-    """The help as one embed: the games, the buttons, the picture of a real board, the commands, the version."""
+def help_embed(board: HelpBoard, commands_text: list[str], *, play_here: bool = False) -> discord.Embed:
+    """The help as one embed: the games, the buttons, the picture of a real board, the commands, the version.
+
+    ``play_here``: the Activity is served, so the help says what **Play here** does.
+    """
     embed = discord.Embed(title="Solitaire Rush: how to play", description=INTRO)
+    if play_here:
+        embed.add_field(name="Play here", value=PLAY_HERE, inline=False)
     for name, text in family_fields():
         embed.add_field(name=name, value=text, inline=False)
     embed.add_field(name="The board below", value=board.caption, inline=False)
@@ -159,9 +175,9 @@ class HelpCommands(SolitaireCogBase):
             picture = BoardPicture(board.view, time_left=board.game.rules.time_limit - clock, selected=board.selected)
             png = await self.bot.renders.render(picture)
             await interaction.response.send_message(
-                embed=help_embed(board, fields_of(command_lines(self.app_command))),
+                embed=help_embed(board, fields_of(command_lines(self.app_command)), play_here=self.play_here),
                 file=discord.File(io.BytesIO(png), filename=HELP_PICTURE, description=describe_board(board.view)),
-                view=demo_buttons(board),
+                view=demo_buttons(board, play_here=self.play_here),
                 ephemeral=True,
             )
 

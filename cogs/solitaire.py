@@ -7,6 +7,7 @@ from typing import cast
 from discord.ext import commands
 
 from bot.runtime.client import SolitaireBot
+from cogs.activity import ActivityCommands
 from cogs.after_game import AfterGameCommands
 from cogs.buttons import BUTTON_TYPES
 from cogs.challenge_commands import ChallengeCommands
@@ -29,6 +30,7 @@ class Solitaire(
     HelpCommands,
     HabitCommands,
     ModerationCommands,
+    ActivityCommands,
     commands.GroupCog,
     group_name="solitaire",
     group_description="Timed solitaire games and daily server competitions",

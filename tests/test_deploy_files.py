@@ -110,7 +110,18 @@ def test_compose_runs_the_bot_on_its_volume_and_postgres_only_on_demand():
     assert "env_file" not in postgres  # the token never reaches the database's container
     assert postgres["environment"]["POSTGRES_PASSWORD"] == "${POSTGRES_PASSWORD:-}"
     assert "pg_isready" in " ".join(postgres["healthcheck"]["test"])
-    assert set(compose["volumes"]) == {"data", "postgres"}
+    assert set(compose["volumes"]) == {"data", "postgres", "caddy"}
+
+
+def test_compose_fronts_the_activity_only_on_demand_and_reaches_the_bots_activity_port():
+    compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
+    bot, front = compose["services"]["bot"], compose["services"]["activity-front"]
+    assert front["profiles"] == ["activity"] and "env_file" not in front  # no token in the front's container
+    assert front["command"] == "caddy reverse-proxy --from ${ACTIVITY_DOMAIN:-} --to bot:${ACTIVITY_PORT:-8090}"
+    assert bot["environment"]["ACTIVITY_HOST"] == "0.0.0.0" and "ports" not in bot  # reached over compose's network
+    assert "caddy:/data" in front["volumes"] and front["depends_on"] == ["bot"]
+    example = (ROOT / ".env.example").read_text()
+    assert "\nACTIVITY_DOMAIN=\n" in example  # read by compose only, not a setting of the bot
 
 
 def systemd_units() -> list[str]:

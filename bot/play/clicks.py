@@ -15,7 +15,8 @@ whole state of a selection (a source with several places to go) lives in the ids
 it survives restarts, and a click from an older board (another version) is recognised
 as stale. The others: ``solr:<game>:resume|end`` (the running-game offer),
 ``solag:<game>:<action>[:<version>]`` (Analyze, Share replay, Hint), ``race:<race>:<action>``,
-``chal:<challenge>:<action>`` and ``solc:<nonce>:yes|no`` (a confirmation).
+``chal:<challenge>:<action>``, ``solc:<nonce>:yes|no`` (a confirmation) and ``solact:play`` (**Play here**,
+which opens the Activity).
 Custom ids are untrusted: numbers beyond SQLite's 64-bit range parse as ``None``.
 
 >>> click = BoardClick(12, 3, "7", "f")
@@ -64,6 +65,7 @@ __all__ = [
     "CHALLENGE",
     "CONFIRM",
     "FORMATS",
+    "LAUNCH",
     "OFFER",
     "OFFER_ROUTE",
     "RACE",
@@ -71,6 +73,7 @@ __all__ = [
     "BoardClick",
     "Click",
     "IdFormat",
+    "LaunchClick",
     "OfferClick",
     "Origin",
     "Owner",
@@ -408,7 +411,36 @@ def parse_confirm_click(custom_id: str) -> ConfirmClick | None:
 CONFIRM = IdFormat("solc", CONFIRM_ID, parse_confirm_click, catch_all=False)
 """Only valid ids are routed: a click on a question of this run is its live view's to answer."""
 
-FORMATS: tuple[IdFormat[Any], ...] = (BOARD, OFFER, AFTER_GAME, RACE, CHALLENGE, CONFIRM)
+# -- Play here: solact:play -----------------------------------------------------------------
+LAUNCH_ID = re.compile(r"solact:play")
+
+
+@dataclass(frozen=True)
+class LaunchClick:
+    """**Play here**: opens the Activity for whoever presses it.
+
+    It carries no game and has no owner: any member may press it, for themselves (the Activity shows
+    the presser's own games), so there is nothing to check.
+    """
+
+    @property
+    def custom_id(self) -> str:
+        """The button's custom id."""
+        return f"{LAUNCH.prefix}:play"
+
+
+def parse_launch_click(custom_id: str) -> LaunchClick | None:
+    """Read a Play here button's id, or ``None``.
+
+    >>> parse_launch_click("solact:play"), parse_launch_click("solact:fly")
+    (LaunchClick(), None)
+    """
+    return LaunchClick() if LAUNCH_ID.fullmatch(custom_id) else None
+
+
+LAUNCH = IdFormat("solact", LAUNCH_ID, parse_launch_click)
+
+FORMATS: tuple[IdFormat[Any], ...] = (BOARD, OFFER, AFTER_GAME, RACE, CHALLENGE, CONFIRM, LAUNCH)
 """Every format the bot's buttons are written in."""
 
 

@@ -68,6 +68,10 @@ class AllUp:
 Click = Select | Play | AllUp
 
 
+PLAY_HERE_ROW = 4
+"""The button row no pad lays out (nor its Hint): **Play here**, which opens the Activity, goes there."""
+
+
 class Pad(ABC):
     """A family's buttons: their actions, which of them select a source, the layout and the clicks."""
 

@@ -38,9 +38,12 @@ class GameMode:
     """How its board names its deal (``None``: ranked or practice, as the game says)."""
     from_lobby: bool = False
     """Started from a race lobby (so a seat in a lobby does not refuse it)."""
+    in_activity: bool = False
+    """The Activity plays it too (its menu starts and resumes casual, practice and daily games), so its running
+    board offers **Play here** where the Activity is served."""
 
 
-CASUAL = GameMode("casual", True, False, True, True, False, False, None, None)
+CASUAL = GameMode("casual", True, False, True, True, False, False, None, None, in_activity=True)
 DAILY = GameMode(
     "daily",
     True,
@@ -51,6 +54,7 @@ DAILY = GameMode(
     True,
     "once this server's day is over and every daily of that day is finished",
     "daily",
+    in_activity=True,
 )
 RACE = GameMode("race", False, True, False, False, True, False, "when the race ends", "race deal", from_lobby=True)
 CHALLENGE = GameMode("challenge", False, True, False, True, True, False, "when the challenge closes", "challenge deal")

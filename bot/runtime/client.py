@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Generic, TypeVar, overload
 
 import aiohttp
@@ -13,6 +13,7 @@ import discord
 import yarl
 from discord.ext import commands
 
+from bot import errors
 from bot.compete.challenges import ChallengeService
 from bot.compete.daily import DailyService, Solve
 from bot.compete.moderation import Moderation
@@ -52,6 +53,8 @@ GLOBAL_SYNC = (
 )
 NO_SERVER = "I am in no server: open the invite link above as a member with Manage Server to add me to one"
 UNEXPECTED = "Something went wrong on my side; please try again."
+INVALID_FORM_BODY = 50035
+"""Discord's error code for a payload it refuses (discord.py's own sync raises ``CommandSyncFailure`` for it)."""
 STARTUP_PATIENCE = 60.0
 """Seconds each database statement of the start may take (a player's move gets 2 s on PostgreSQL)."""
 FINISHED_EVENT = "solitaire_game_finished"
@@ -165,8 +168,86 @@ class Service(Generic[T]):
         return service
 
 
+ENTRY_POINT = 4
+"""The application command type ``PRIMARY_ENTRY_POINT`` (discord.py has no name for it): the command that launches
+an app's Activity from Discord's App Launcher. Discord creates it when Activities are enabled for the app."""
+SERVER_FIELDS = ("application_id", "version")
+"""Fields of a command Discord sets itself, left out when a fetched command is sent back."""
+
+
+def entry_points(commands: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The Entry Point commands among ``commands`` (as Discord lists them), to send back in a bulk overwrite."""
+    return [
+        {key: value for key, value in command.items() if key not in SERVER_FIELDS}
+        for command in commands
+        if command.get("type") == ENTRY_POINT
+    ]
+
+
+def is_entry_point(interaction: discord.Interaction[Any]) -> bool:
+    """Whether ``interaction`` is a member's use of the app's Entry Point command (its handler is the app)."""
+    data: Mapping[str, Any] = interaction.data or {}
+    return interaction.type is discord.InteractionType.application_command and data.get("type") == ENTRY_POINT
+
+
+async def launch_activity(interaction: discord.Interaction[Any], *, served: bool) -> None:
+    """Open the Activity for the member who asked (``served``: this process serves it).
+
+    :raises ActivityOffError: this process serves no Activity.
+    :raises ActivityRefusedError: Discord would not launch it (the interaction is still unanswered).
+    """
+    if not served:
+        raise errors.ActivityOffError()
+    try:
+        await interaction.response.launch_activity()
+    except discord.HTTPException as error:
+        log.warning("Discord would not launch the Activity (are Activities enabled for the application?): %s", error)
+        raise errors.ActivityRefusedError() from error
+
+
 class SolitaireTree(discord.app_commands.CommandTree["SolitaireBot"]):
-    """The command tree: an unexpected error is logged and the player told something went wrong."""
+    """The command tree: an unexpected error is logged and the player told something went wrong.
+
+    Its global sync keeps the app's Entry Point command, which discord.py cannot declare and Discord
+    refuses to see dropped by a bulk overwrite (HTTP 400, error code 50240); a use of that command (when
+    its handler is the app) is answered by opening the Activity.
+    """
+
+    async def interaction_check(self, interaction: discord.Interaction[SolitaireBot], /) -> bool:
+        """Answer the Entry Point command here, by opening the Activity (the tree has no command of its type)."""
+        if not is_entry_point(interaction):
+            return True
+        try:
+            await launch_activity(interaction, served=interaction.client.settings.serves_activity)
+        except errors.BotError as refusal:
+            try:
+                await interaction.response.send_message(str(refusal), ephemeral=True)
+            except discord.HTTPException as error:
+                log.warning("could not answer the Entry Point command: %s", error)
+        return False
+
+    async def sync(self, *, guild: discord.abc.Snowflake | None = None) -> list[discord.app_commands.AppCommand]:
+        """Sync the commands; globally, send the app's Entry Point command back with them (as Discord listed it)."""
+        application_id = self.client.application_id
+        if guild is not None or application_id is None:
+            return await super().sync(guild=guild)
+        kept = entry_points(await self.client.http.get_global_commands(application_id))
+        if not kept:
+            return await super().sync()
+        commands = self.get_commands()
+        translator = self.translator
+        payload = [
+            await command.get_translated_payload(self, translator) if translator else command.to_dict(self)
+            for command in commands
+        ]
+        payload += kept
+        try:
+            data = await self.client.http.bulk_upsert_global_commands(application_id, payload=payload)
+        except discord.HTTPException as error:
+            if error.status == 400 and error.code == INVALID_FORM_BODY:
+                raise discord.app_commands.CommandSyncFailure(error, commands) from None
+            raise
+        return [discord.app_commands.AppCommand(data=command, state=self.client._connection) for command in data]
 
     async def on_error(
         self, interaction: discord.Interaction[SolitaireBot], error: discord.app_commands.AppCommandError

@@ -166,6 +166,11 @@ class Settings(BaseSettings):
         return None
 
     @property
+    def serves_activity(self) -> bool:
+        """Whether this process serves the Activity (``ACTIVITY_PORT`` is set), so Play here may open it."""
+        return self.activity_port is not None
+
+    @property
     def ownership(self) -> Ownership:
         """The shards this process runs, and so the servers whose time-driven work it does."""
         return Ownership.of(self.shard_count, self.shard_ids)
@@ -209,7 +214,7 @@ DOTENV = Path(".env")
 """The settings file read from the working folder (the environment wins over it)."""
 TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}")
 """What a bot token looks like: the bot's id in base64, a timestamp and a signature, joined by dots."""
-NOT_OURS = frozenset({"POSTGRES_PASSWORD"})
+NOT_OURS = frozenset({"POSTGRES_PASSWORD", "ACTIVITY_DOMAIN"})
 """Names in ``.env`` that are not settings of the bot but belong there (compose.yaml reads them)."""
 OUR_PREFIXES = (
     "DISCORD_",
@@ -241,7 +246,7 @@ def unknown_settings(environ: Mapping[str, str], dotenv: Path = DOTENV) -> list[
     suspects += [
         (name, "in the environment")
         for name in sorted(environ)
-        if name.upper() not in known and name not in in_file and _looks_like_ours(name.upper(), known)
+        if name.upper() not in known | NOT_OURS and name not in in_file and _looks_like_ours(name.upper(), known)
     ]
     return [f"{name} {where} is not a setting{_did_you_mean(name, known)}: ignored" for name, where in suspects]
 

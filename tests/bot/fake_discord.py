@@ -1,7 +1,9 @@
 """A tiny stand-in for Discord's REST API and gateway (aiohttp), enough for a bot to log in and get READY.
 
 Used to run ``python -m bot`` for real with ``DISCORD_API_BASE`` / ``DISCORD_GATEWAY_URL``
-pointing here, and to check that every request came here.
+pointing here, and to check that every request came here. Like Discord, it keeps an application's
+Entry Point command (an app with Activities enabled has one) and refuses a bulk overwrite of the
+global commands that leaves it out.
 """
 
 from __future__ import annotations
@@ -14,6 +16,16 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 APP_ID = "4242"
+ENTRY_POINT = 4
+"""The application command type ``PRIMARY_ENTRY_POINT``: the command that launches the app's Activity."""
+ENTRY_POINT_REMOVED = {
+    "message": (
+        "You cannot remove this app's Entry Point command in a bulk update operation. "
+        "Please include the Entry Point command in your update request or delete it separately."
+    ),
+    "code": 50240,
+}
+"""Discord's answer (HTTP 400) to a bulk overwrite of the global commands without the Entry Point command."""
 USER = {
     "id": APP_ID,
     "username": "SolitaireRush",
@@ -24,6 +36,24 @@ USER = {
 }
 
 
+def entry_point_command(handler: int = 2) -> dict[str, Any]:
+    """The Entry Point command Discord creates when Activities are enabled (``handler`` 2: Discord launches it)."""
+    return {
+        "id": "900",
+        "application_id": APP_ID,
+        "version": "901",
+        "default_member_permissions": None,
+        "type": ENTRY_POINT,
+        "name": "launch",
+        "description": "",
+        "dm_permission": True,
+        "contexts": [0, 1, 2],
+        "integration_types": [0, 1],
+        "handler": handler,
+        "nsfw": False,
+    }
+
+
 @dataclass
 class FakeDiscord:
     """Records every REST call and gateway payload; answers just enough of them."""
@@ -32,6 +62,9 @@ class FakeDiscord:
     gateway: list[dict[str, Any]] = field(default_factory=list)
     gateway_urls: list[str] = field(default_factory=list)
     commands: list[dict[str, Any]] = field(default_factory=list)
+    """The global commands, as the last bulk overwrite left them (an Entry Point command may be given at start)."""
+    refused: list[dict[str, Any]] = field(default_factory=list)
+    """The bodies of the bulk overwrites refused for leaving the Entry Point command out."""
     guild_commands: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     """The commands PUT to each server (by id), as the last sync left them."""
     silent: set[str] = field(default_factory=set)
@@ -87,10 +120,15 @@ class FakeDiscord:
                     "flags": 0,
                 }
             )
+        if path == f"/applications/{APP_ID}/commands" and request.method == "GET":
+            return _json(self.commands)
         if path == f"/applications/{APP_ID}/commands" and request.method == "PUT":
             body = await request.json()
+            if self._drops_entry_point(body):
+                self.refused.append(body)
+                return _json(ENTRY_POINT_REMOVED, status=400)
             self.commands = [
-                {**command, "id": str(1000 + i), "application_id": APP_ID, "version": "1"}
+                {**command, "id": command.get("id", str(1000 + i)), "application_id": APP_ID, "version": "1"}
                 for i, command in enumerate(body)
             ]
             return _json(self.commands)
@@ -105,6 +143,11 @@ class FakeDiscord:
                 ]
             )
         return _json({"message": "404: Not Found", "code": 0}, status=404)
+
+    def _drops_entry_point(self, body: list[dict[str, Any]]) -> bool:
+        """Whether a bulk overwrite leaves out the Entry Point command the application has (Discord refuses it)."""
+        kept = {command.get("id") for command in body if command.get("type") == ENTRY_POINT}
+        return any(command["type"] == ENTRY_POINT and command["id"] not in kept for command in self.commands)
 
     async def _gateway(self, request: web.Request) -> web.StreamResponse:
         self.gateway_urls.append(str(request.rel_url))

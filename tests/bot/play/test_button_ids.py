@@ -13,6 +13,7 @@ from bot.play.clicks import (
     BoardClick,
     ChallengeClick,
     ConfirmClick,
+    LaunchClick,
     OfferClick,
     Origin,
     Owner,
@@ -33,6 +34,7 @@ LIVE_IDS = [
     *[(f"chal:3:{action}", ChallengeClick(3, action)) for action in ("accept", "decline", "play")],
     ("solc:0123456789abcdef:yes", ConfirmClick("0123456789abcdef", "yes")),
     ("solc:0123456789abcdef:no", ConfirmClick("0123456789abcdef", "no")),
+    ("solact:play", LaunchClick()),
 ]
 """An id of every kind of button on live messages, as the code before the one button factory wrote it."""
 

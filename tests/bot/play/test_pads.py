@@ -6,8 +6,19 @@ import random
 
 import pytest
 
-from bot.play.pads import CHOOSE, CHOOSING, TO_FOUNDATION, AllUp, ButtonSpec, KlondikePad, Play, Select
-from solitaire import UNDO, Game, IllegalMoveError, Move, MoveKind, new_game, view_of
+from bot.play.pads import (
+    CHOOSE,
+    CHOOSING,
+    PADS,
+    PLAY_HERE_ROW,
+    TO_FOUNDATION,
+    AllUp,
+    ButtonSpec,
+    KlondikePad,
+    Play,
+    Select,
+)
+from solitaire import UNDO, VARIANTS, Game, IllegalMoveError, Move, MoveKind, new_game, view_of
 from solitaire.moves import FOUNDATION_SOURCES, PILES
 from solitaire.view import BoardView
 from tests.bot.decks import EASY_KLONDIKE
@@ -175,3 +186,12 @@ def test_the_buttons_fit_five_rows_of_five_with_hint_beside_end_game_and_choose(
         assert all(count <= 5 for count in rows) and max(spec.row for spec in specs) < 5
         assert rows[PAD.hint_row] + 1 <= 5  # room for Hint
         assert {spec.action for spec in specs if spec.row == PAD.hint_row} == {CHOOSE, "end"}
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_no_pad_lays_out_a_button_or_its_hint_on_the_play_here_row(variant):
+    game = new_game(variant, seed=3)
+    pad = PADS[game.family]
+    for selected in (None, *sorted(pad.selections)):
+        assert all(spec.row < PLAY_HERE_ROW for spec in pad.layout(view_of(game), selected))
+    assert pad.hint_row < PLAY_HERE_ROW

@@ -17,7 +17,7 @@ import pytest
 
 from bot.runtime.settings import Settings
 from bot.version import bot_version
-from tests.bot.fake_discord import FakeDiscord
+from tests.bot.fake_discord import ENTRY_POINT, FakeDiscord, entry_point_command
 
 BASE_ENV = {key: value for key, value in os.environ.items() if not key.startswith(("DISCORD_", "DATABASE_", "DEV_"))}
 LOG_LINE = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} (INFO|WARNING) ")
@@ -313,6 +313,24 @@ async def test_the_commands_copied_to_a_former_dev_guild_are_cleared(tmp_path):
         await fake.stop()
     assert names == {"111": [], "222": []} and [c["name"] for c in fake.commands] == ["solitaire"]
     assert "removed the commands copied to server 222, the former DEV_GUILD_ID" in stderr
+
+
+async def test_the_global_sync_keeps_the_entry_point_command_discord_refuses_to_drop(tmp_path):
+    """An app with Activities enabled has an Entry Point command; a bulk overwrite without it is refused (400)."""
+    entry_point = entry_point_command()
+    fake = FakeDiscord(commands=[entry_point])
+    await fake.start()
+    try:
+        status, stderr = await run_bot(tmp_path, fake_env(fake, tmp_path), until="ready")
+    finally:
+        await fake.stop()
+    assert status == 0 and "error" not in stderr.lower() and fake.refused == [], stderr
+    assert [c["name"] for c in fake.commands] == ["solitaire", "launch"]
+    kept = next(command for command in fake.commands if command["type"] == ENTRY_POINT)
+    assert {key: kept[key] for key in ("id", "handler", "contexts", "integration_types", "description")} == {
+        key: entry_point[key] for key in ("id", "handler", "contexts", "integration_types", "description")
+    }
+    assert f"GET /applications/{4242}/commands" in fake.requests
 
 
 @pytest.mark.parametrize(

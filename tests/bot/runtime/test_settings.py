@@ -15,7 +15,11 @@ KEYS = (
     "DEAL_WORKERS",
     "SHARD_COUNT",
     "SHARD_IDS",
+    "ACTIVITY_PORT",
+    "ACTIVITY_HOST",
+    "DISCORD_CLIENT_SECRET",
 )
+ROOT = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture(autouse=True)
@@ -64,6 +68,9 @@ def test_dotenv_is_read_and_the_environment_wins(tmp_path, monkeypatch):
         ({"DISCORD_TOKEN": "t", "SHARD_COUNT": "2", "SHARD_IDS": "1-2"}, "shard 2 is not below SHARD_COUNT=2"),
         ({"DISCORD_TOKEN": "t", "SHARD_COUNT": "4", "SHARD_IDS": "0;1"}, "'0;1' is not a shard number or a range"),
         ({"DISCORD_TOKEN": "t", "SHARD_COUNT": "4", "SHARD_IDS": "0-1,1"}, "a shard is listed twice"),
+        ({"DISCORD_TOKEN": "t", "ACTIVITY_PORT": "0"}, "ACTIVITY_PORT is invalid"),
+        ({"DISCORD_TOKEN": "t", "ACTIVITY_PORT": "8090"}, "ACTIVITY_PORT needs DISCORD_CLIENT_SECRET"),
+        ({"DISCORD_TOKEN": "t", "ACTIVITY_PORT": "8090", "DISCORD_CLIENT_SECRET": " "}, "needs DISCORD_CLIENT_SECRET"),
     ],
 )
 def test_bad_settings_explain_themselves_in_one_line(monkeypatch, env, words):
@@ -121,3 +128,40 @@ def test_the_example_file_is_named_only_where_it_exists(tmp_path):
 def test_a_token_that_cannot_be_one_is_named_without_quoting_it(token, api_base, problem):
     found = load_settings(discord_token=token, discord_api_base=api_base).token_problem()
     assert found is None if problem is None else (problem in found and "hel" not in found and "MTIz" not in found)
+
+
+@pytest.mark.parametrize(
+    ("env", "port", "host", "secret"),
+    [
+        ({}, None, "127.0.0.1", None),  # no Activity
+        ({"ACTIVITY_PORT": "", "DISCORD_CLIENT_SECRET": ""}, None, "127.0.0.1", None),
+        ({"ACTIVITY_PORT": "8090", "DISCORD_CLIENT_SECRET": "oauth-secret"}, 8090, "127.0.0.1", "oauth-secret"),
+        ({"ACTIVITY_PORT": "8090", "ACTIVITY_HOST": "0.0.0.0", "DISCORD_CLIENT_SECRET": "s"}, 8090, "0.0.0.0", "s"),
+    ],
+)
+def test_the_activity_is_served_only_with_a_port_and_the_client_secret(monkeypatch, env, port, host, secret):
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    settings = load_settings(discord_token="t")
+    shown = settings.discord_client_secret.get_secret_value() if settings.discord_client_secret else None
+    assert (settings.activity_port, settings.activity_host, shown) == (port, host, secret)
+    assert "oauth-secret" not in repr(settings)
+
+
+def test_every_setting_is_in_the_example_file_with_a_comment():
+    from bot.runtime.settings import Settings
+
+    lines = (ROOT / ".env.example").read_text(encoding="utf-8").splitlines()
+    for name in Settings.model_fields:
+        [index] = [i for i, line in enumerate(lines) if line.startswith(f"{name.upper()}=")]
+        assert index > 0 and (lines[index - 1].startswith("#") or lines[index - 1].split("=")[0].isupper()), name
+
+
+def test_the_names_compose_reads_from_env_are_never_called_unknown_settings(tmp_path):
+    """``docker compose`` passes ``.env`` to the bot's container as its environment: its own names come too."""
+    from bot.runtime.settings import unknown_settings
+
+    (tmp_path / ".env").write_text("POSTGRES_PASSWORD=p\nACTIVITY_DOMAIN=solitaire.example.org\nACTIVTY_PORT=1\n")
+    environ = {"ACTIVITY_DOMAIN": "solitaire.example.org", "POSTGRES_PASSWORD": "p", "ACTIVITY_PROT": "8090"}
+    warned = unknown_settings(environ, tmp_path / ".env")
+    assert [line.split(" ")[0] for line in warned] == ["ACTIVTY_PORT", "ACTIVITY_PROT"]
