@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
+from tests.bot.activity.browser.standin import Table, serve
+
 CHROMIUM = Path("/usr/bin/chromium")
 HERE = Path(__file__).resolve().parent
 CLIENT_PATH = "fake-discord/client.html"
@@ -77,3 +79,33 @@ async def activity_frame(page: Page) -> Frame:
 async def state_of(frame: Frame, expression: str) -> Any:
     """Evaluate ``expression`` over the page's State (``s``) in the Activity's frame."""
     return await frame.evaluate(f"(() => {{ const s = window.solitaireRush.state; return {expression}; }})()")
+
+
+class StandInServer:
+    """The server the page talks to in these tests (the stand-in: the pure core behind the protocol)."""
+
+    def __init__(self, table: Table, base: str) -> None:
+        self.table = table
+        self.base = base
+
+    def played(self) -> list[str]:
+        """The commands the running game accepted, in order."""
+        game = self.table.game
+        return [command for command, _ in game.log] if game else []
+
+    def frames(self, kind: str) -> list[dict[str, Any]]:
+        """The frames of ``kind`` the page sent."""
+        return [frame for frame in self.table.received if frame["type"] == kind]
+
+    async def drop_sockets(self) -> None:
+        """Close every open socket from the server's side."""
+        for socket in list(self.table.sockets):
+            await socket.close()
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def server() -> AsyncIterator[StandInServer]:
+    """A fresh server for one test."""
+    table = Table()
+    async with serve(table) as base:
+        yield StandInServer(table, base)
