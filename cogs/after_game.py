@@ -17,16 +17,13 @@ import discord
 
 from bot import errors
 from bot.heavy import Priority
-from bot.play.after_game import analysis_reply, check_hints_allowed, hint_of, replay_of
+from bot.play.after_game import analysis_reply, replay_of
 from bot.play.clicks import AfterGameClick
-from bot.play.move_words import describe_move
 from bot.runtime.client import UNEXPECTED
 from bot.storage.games import GameRecord
 from cogs.base import SolitaireCogBase
 from cogs.board import build_board, edit_stored_board
 from cogs.errors import answer_privately, refusals
-from solitaire.knowledge import knowledge_of
-from solitaire.scoring import HINT_PENALTY
 from solitaire.words import plural
 
 log = logging.getLogger(__name__)
@@ -95,29 +92,15 @@ class AfterGameCommands(SolitaireCogBase):
 
     async def _hint(self, interaction: discord.Interaction, click: AfterGameClick) -> None:
         session = self.sessions.require_playable(click.game_id, interaction.user.id, click.version)
-        check_hints_allowed(session.record)
-        finding = self.bot.jobs.submit(
-            hint_of,
-            knowledge_of(session.game),
-            session.game.hints + 1,
-            session.id,
-            priority=Priority.HINT,
-            owner=interaction.user.id,
-            key=("hint", session.id, click.version),
-            keep=True,
-        )
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        hint = await finding
-        if hint.move is None:
-            await interaction.edit_original_response(content=f"No hint: {hint.why}. No points taken.")
+
+        async def waiting() -> None:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+
+        answer = await self.bot.hints.hint(session, click.version, interaction.user.id, waiting=waiting)
+        await interaction.edit_original_response(content=answer.text)
+        outcome = answer.outcome
+        if outcome is None:
             return
-        words = describe_move(session.game, session.game.parse_move(hint.move))
-        outcome = await self.sessions.take_hint(session, version=click.version)
-        text = (
-            f"Hint: **{words}** — {hint.why}.\n"
-            f"−{HINT_PENALTY} points; this game is now hinted, so it is not ranked on the casual leaderboards."
-        )
-        await interaction.edit_original_response(content=text)
         board = await build_board(
             session.record,
             outcome.view,

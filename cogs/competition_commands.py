@@ -19,7 +19,8 @@ from discord.ext import commands
 from bot import errors
 from bot.compete.champions import champion_role_refusals
 from bot.compete.onboarding import champion_warning
-from bot.compete.words import already_played_line, leaderboard_lines, stats_lines, variant_title
+from bot.compete.starts import DailyPlayedError
+from bot.compete.words import leaderboard_lines, stats_lines, variant_title
 from bot.errors import fit_reply
 from bot.invite import permission_name
 from bot.outbox.announcements import Announcement, Delivery
@@ -29,7 +30,7 @@ from bot.storage.games import GameRecord, Mode
 from cogs.base import SolitaireCogBase
 from cogs.buttons import offer_view
 from cogs.errors import answer_privately, refusals
-from cogs.game_commands import VARIANT_CHOICES
+from cogs.game_commands import VARIANT_CHOICES, place_of
 from cogs.habit import server_role, setter_of
 from cogs.quoting import quoted
 from cogs.race_commands import race_stats_lines, rating_board_of
@@ -101,11 +102,12 @@ class CompetitionCommands(SolitaireCogBase):
     async def daily_command(self, interaction: discord.Interaction, variant: str = DEFAULT_VARIANT) -> None:
         """Start today's daily deal privately, or show the result of today's attempt."""
         async with refusals(interaction):
-            guild_id = require_guild(interaction)
-            today = await self.daily.today(guild_id)
-            if await self._refuse_second_try(interaction, guild_id, variant, today):
+            require_guild(interaction)
+            place = place_of(interaction)
+            if (played := await self.bot.starts.daily_played(place, variant)) is not None:
+                await answer_privately(interaction, str(played))
                 return
-            running = self.sessions.active_for(guild_id, interaction.user.id)
+            running = self.sessions.active_for(place.guild_id, place.user_id)
             if running is not None:
                 await interaction.response.send_message(
                     f"You already have a **{running.game.rules.title}** game running here "
@@ -114,36 +116,16 @@ class CompetitionCommands(SolitaireCogBase):
                     ephemeral=True,
                 )
                 return
-            async with self.daily.attempt(guild_id, today), self.sessions.hold(guild_id, interaction.user.id, "start"):
-                await self.bot.races.refuse_lobby_member(guild_id, interaction.user.id)
-                if not self.daily.deal_ready(guild_id, variant, today):
-                    await interaction.response.defer(ephemeral=True, thinking=True)
-                try:
-                    session = await self.sessions.start(
-                        guild_id=guild_id,
-                        channel_id=interaction.channel_id or 0,
-                        user_id=interaction.user.id,
-                        variant=variant,
-                        mode="daily",
-                        deal=await self.daily.deal(guild_id, variant, today),
-                        deal_number=None,
-                        daily_date=today.isoformat(),
-                    )
-                except errors.AlreadyPlayedError:  # a second try raced the first
-                    if await self._refuse_second_try(interaction, guild_id, variant, today):
-                        return
-                    raise
-            await self.send_board(interaction, session, ephemeral=True)
 
-    async def _refuse_second_try(
-        self, interaction: discord.Interaction, guild_id: int, variant: str, today: date
-    ) -> bool:
-        """Answer with the earlier attempt's result and rank if today's daily was played; return whether it was."""
-        result = await self.daily.result(guild_id, interaction.user.id, variant, today)
-        if result is None:
-            return False
-        await answer_privately(interaction, already_played_line(result, today))
-        return True
+            async def waiting() -> None:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+
+            try:
+                session = await self.bot.starts.daily_game(place, variant, waiting=waiting)
+            except DailyPlayedError as played:  # a second try raced the first
+                await answer_privately(interaction, str(played))
+                return
+            await self.send_board(interaction, session, ephemeral=True)
 
     # -- /solitaire leaderboard and stats ----------------------------------------------------
     @app_commands.command(name="leaderboard", description="This server's best results")

@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 
 from bot import errors
+from bot.compete.starts import Place
 from bot.errors import fit_reply
 from bot.play.clicks import BoardClick, OfferClick, Owner
 from bot.play.move_words import describe_move
@@ -42,6 +43,11 @@ RESUMED = "Resumed: your board is below."
 def guild_key(interaction: discord.Interaction) -> int:
     """The guild id games are kept under (0 in DMs)."""
     return interaction.guild_id or 0
+
+
+def place_of(interaction: discord.Interaction) -> Place:
+    """Where ``interaction``'s member starts a game (server 0 and channel 0 where Discord names none)."""
+    return Place(guild_key(interaction), interaction.channel_id or 0, interaction.user.id)
 
 
 class GameCommands(SolitaireCogBase):
@@ -82,27 +88,13 @@ class GameCommands(SolitaireCogBase):
             if running is not None:
                 await self._offer_running(interaction, running)
                 return
-            async with self.sessions.reserve_start(guild_key(interaction), interaction.user.id):
-                await self.bot.races.refuse_lobby_member(guild_key(interaction), interaction.user.id)
-                if shuffle is not None:  # a seed may not prove winnable: wait privately, so the refusal is private
-                    await interaction.response.defer(ephemeral=True, thinking=True)
-                elif deal is not None or not self.deals.ready(variant):
-                    await interaction.response.defer(thinking=True)
-                if deal is not None:
-                    dealt = (await self.deals.numbered(variant, deal)).deal
-                elif shuffle is not None:
-                    dealt = await self.deals.seeded(variant, shuffle)
-                else:
-                    dealt = (await self.deals.take(variant)).deal
-                session = await self.sessions.start(
-                    guild_id=guild_key(interaction),
-                    channel_id=interaction.channel_id or 0,
-                    user_id=interaction.user.id,
-                    variant=variant,
-                    deal=dealt,
-                    deal_number=deal,
-                    practice=deal is not None or shuffle is not None,
-                )
+
+            async def waiting() -> None:  # a seed may not prove winnable: wait privately, so a refusal is private
+                await interaction.response.defer(ephemeral=shuffle is not None, thinking=True)
+
+            session = await self.bot.starts.casual(
+                place_of(interaction), variant, deal=deal, seed=shuffle, waiting=waiting
+            )
             if shuffle is not None:
                 await interaction.edit_original_response(content=f"Seed `{shuffle}` dealt: your board is below.")
             await self.send_board(interaction, session, ephemeral=False, followup=shuffle is not None)

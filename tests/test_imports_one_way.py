@@ -1,7 +1,8 @@
 """Imports run one way: from the cogs down through the bot's floors to the game, never back up.
 
 The floors, top to bottom: ``cogs`` (Discord commands and views), ``bot.runtime`` (the client and the
-composition root; ``bot/__main__.py`` is its entry), ``bot.compete`` (dailies, races, challenges),
+composition root; ``bot/__main__.py`` is its entry), ``bot.activity`` (the Activity's web server: a surface
+like the cogs, built by the composition root), ``bot.compete`` (dailies, races, challenges),
 ``bot.play`` (sessions, clicks, pads, deals), ``bot.heavy`` (the worker processes), ``bot.outbox`` (the
 stored posts), ``bot.storage`` (all SQL), ``bot.rules`` (the pure rules of competing: modes, days,
 ranking), the bot's basics left at its top (errors, background tasks, shards, the invite's permissions,
@@ -21,6 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 FLOORS = (
     "cogs",
     "bot.runtime",
+    "bot.activity",
     "bot.compete",
     "bot.play",
     "bot.heavy",

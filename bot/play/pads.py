@@ -92,6 +92,14 @@ class Pad(ABC):
     def resolve(self, view: BoardView, selected: str | None, action: str) -> Click:
         """What clicking ``action`` (not a command) means; :raises IllegalMoveError: if nothing."""
 
+    @abstractmethod
+    def tap(self, view: BoardView, source: str) -> Click:
+        """What a tap on the card at ``source`` means where cards are touched (the Activity's page).
+
+        A tap does what a press of that card's button does: up, its one place, or a choice of places
+        (:class:`Select`). :raises IllegalMoveError: the card cannot move.
+        """
+
 
 class KlondikePad(Pad):
     """A press sends a card up if it can go; else it moves a card with one place to go, or selects it.
@@ -145,6 +153,12 @@ class KlondikePad(Pad):
         if action == "w" or (action in FOUNDATION_SOURCES and selected in FOUNDATION_SOURCES):
             return _press(view, action)
         return Play(Move.play(selected, "f" if action in FOUNDATION_SOURCES else action))
+
+    def tap(self, view: BoardView, source: str) -> Click:
+        """A tap is a press of the card's button (``1``..``7``, ``w``, a foundation's ``fs``..``fc``)."""
+        if source not in self.sources:
+            raise IllegalMoveError(f"{source}: not a card of this board")
+        return _press(view, source)
 
     def presses(self, view: BoardView, move: Move) -> tuple[str, ...]:
         """The fewest presses that play ``move`` on a board showing ``view`` with nothing selected.
@@ -204,6 +218,17 @@ class Friday13Pad(Pad):
         if action.startswith("t") and action[1:] in FRIDAY13_LABELS:
             return Play(Move.play("w", action[1:]))
         raise IllegalMoveError(f"{action}: not a Friday 13 button")
+
+    def tap(self, view: BoardView, source: str) -> Click:
+        """Only the waste's card moves: to its one foundation, or a choice of the foundations it fits."""
+        if source != "w":
+            raise IllegalMoveError(f"{source}: only the waste's top card moves in Friday 13")
+        if not view.waste_count:
+            raise IllegalMoveError("w: the waste is empty: draw first")
+        targets = targets_of(view, source)
+        if not targets:
+            raise IllegalMoveError("w: the waste card fits on no foundation now: draw")
+        return Play(Move.play(source, targets[0])) if len(targets) == 1 else Select(source)
 
 
 @functools.lru_cache(maxsize=512)

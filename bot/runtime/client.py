@@ -20,16 +20,18 @@ from bot.compete.onboarding import Onboarding
 from bot.compete.over import CompetitionsOver
 from bot.compete.race import RaceService
 from bot.compete.standings import Standings
+from bot.compete.starts import GameStarts
 from bot.heavy import Scheduler
 from bot.invite import SCOPES, Permission, invite_lines, required
 from bot.play.deal_bank import Deal, DealBank
 from bot.play.finished_games import FinishedGames
+from bot.play.hints import Hints
 from bot.play.preferences import Preferences
 from bot.play.render_pool import Pictures
 from bot.play.session import Clock, FinishSource, Session, Sleep
 from bot.play.sessions import SessionManager
 from bot.runtime.metrics import BotMetrics, Sources
-from bot.runtime.services import Needs, Services
+from bot.runtime.services import DiscordFacts, Needs, Services
 from bot.runtime.settings import Settings
 from bot.runtime.startup import cause, run_step, step_failed, sync_step
 from bot.shards import Ownership
@@ -200,6 +202,8 @@ class SolitaireBot(commands.Bot):
     daily = Service[DailyService]()
     races = Service[RaceService]()
     challenges = Service[ChallengeService]()
+    hints = Service[Hints]()
+    starts = Service[GameStarts]()
     over = Service[CompetitionsOver]()
     finished = Service[FinishedGames]()
     preferences = Service[Preferences]()
@@ -257,7 +261,8 @@ class SolitaireBot(commands.Bot):
 
     async def _set_up(self) -> None:
         owns = self.ownership.owns
-        await self.services.open(finished=self._announce_finished, sources=self.metrics_sources)
+        facts = DiscordFacts(self.application_id or 0, lambda guild_id: self.get_guild(guild_id) is not None)
+        await self.services.open(finished=self._announce_finished, sources=self.metrics_sources, discord=facts)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         resumed, finished = await self.sessions.resume_all(owns=owns)

@@ -15,6 +15,9 @@ import contextlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
+from bot.activity.identity import DiscordIdentity
+from bot.activity.server import ActivityServer, Where
+from bot.activity.table import Table
 from bot.compete.challenges import ChallengeService
 from bot.compete.daily import DailyService, Solve
 from bot.compete.moderation import Moderation
@@ -22,10 +25,12 @@ from bot.compete.onboarding import Onboarding
 from bot.compete.over import CompetitionsOver
 from bot.compete.race import RaceService
 from bot.compete.standings import Standings
+from bot.compete.starts import GameStarts
 from bot.heavy import Scheduler
 from bot.outbox.announcements import Announcements
 from bot.play.deal_bank import SOLVER_VERSION, Deal, DealBank, solve_numbered
 from bot.play.finished_games import FinishedGames
+from bot.play.hints import Hints
 from bot.play.preferences import Preferences
 from bot.play.render_pool import Pictures
 from bot.play.session import Clock, FinishListener, Sleep
@@ -52,6 +57,14 @@ class Needs:
     """The database, already opened (``python -m bot`` opens it before logging in); else opened here."""
 
 
+@dataclass(frozen=True)
+class DiscordFacts:
+    """What the services learn from Discord once logged in: the application, and whether the bot is in a server."""
+
+    application_id: int
+    has_guild: Callable[[int], bool]
+
+
 @dataclass
 class Services:
     """The bot's services: :meth:`open` builds them, :meth:`close` closes what was built, in reverse."""
@@ -72,6 +85,10 @@ class Services:
     daily: DailyService = field(init=False)
     races: RaceService = field(init=False)
     challenges: ChallengeService = field(init=False)
+    hints: Hints = field(init=False)
+    """Hints on running games, found by the heavy workers and charged through the sessions."""
+    starts: GameStarts = field(init=False)
+    """A member's own games (casual, practice, daily) started one way on every surface."""
     over: CompetitionsOver = field(init=False)
     """Whether a finished game's competition is over, asked of its mode's service (after-game gates)."""
     finished: FinishedGames = field(init=False)
@@ -79,6 +96,8 @@ class Services:
     standings: Standings = field(init=False)
     moderation: Moderation = field(init=False)
     onboarding: Onboarding = field(init=False)
+    activity: ActivityServer | None = field(default=None, init=False)
+    """The Activity's web server (``ACTIVITY_PORT``), a surface over the same services as the cogs."""
 
     def __post_init__(self) -> None:
         """Take a database opened already: it is the bot's from now on (closed with the services)."""
@@ -89,8 +108,14 @@ class Services:
         self.db = db
         self._stack.push_async_callback(db.close)
 
-    async def open(self, *, finished: FinishListener, sources: Callable[[], Sources]) -> None:
-        """Build every service in order; ``finished`` hears every finished game, ``sources`` feed the metrics."""
+    async def open(
+        self, *, finished: FinishListener, sources: Callable[[], Sources], discord: DiscordFacts | None = None
+    ) -> None:
+        """Build every service in order; ``finished`` hears every finished game, ``sources`` feed the metrics.
+
+        ``discord``: what the Activity's server needs to know of Discord (the Activity runs only with it and
+        ``ACTIVITY_PORT``).
+        """
         settings, needs, stack = self.settings, self.needs, self._stack
         if needs.db is None:
             self._keep_database(await open_database(settings.database_target))
@@ -139,6 +164,8 @@ class Services:
             ownership=settings.ownership,
         )
         stack.push_async_callback(self.challenges.close)
+        self.hints = Hints(self.sessions, self.jobs)
+        self.starts = GameStarts(self.sessions, self.deals, self.daily, self.races)
         self.over = CompetitionsOver(
             {
                 DAILY: self.daily.over_for_record,
@@ -151,6 +178,30 @@ class Services:
         self.standings = Standings(self.db)
         self.moderation = Moderation(self.db, now=needs.now)
         self.onboarding = Onboarding(self.db, now=needs.now)
+        if settings.activity_port is not None and discord is not None:
+            await self._open_activity(settings.activity_port, discord)
+
+    async def _open_activity(self, port: int, discord: DiscordFacts) -> None:
+        """Serve the Activity's page and sockets on ``port``, over the services just built."""
+        settings, needs = self.settings, self.needs
+        secret = settings.discord_client_secret
+        identity = DiscordIdentity(
+            application_id=discord.application_id,
+            client_secret=secret.get_secret_value() if secret is not None else "",
+            bot_token=settings.discord_token.get_secret_value(),
+            api_base=settings.api_base,
+        )
+        table = Table(self.sessions, self.starts, self.hints, now=needs.now, daily=self.daily)
+        self.activity = ActivityServer(
+            table=table,
+            sessions=self.sessions,
+            identity=identity,
+            where=Where(owns=settings.ownership.owns, has_bot=discord.has_guild),
+            now=needs.now,
+            client_id=discord.application_id,
+        )
+        self._stack.push_async_callback(self.activity.close)
+        await self.activity.start(settings.activity_host, port)
 
     def start_when(self, ready: Callable[[], Awaitable[None]]) -> None:
         """Start the outbox's loop and the daily service once ``ready`` returns (connected: they post)."""

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from dotenv import dotenv_values
-from pydantic import AnyUrl, Field, SecretStr, ValidationError, ValidationInfo, field_validator
+from pydantic import AnyUrl, Field, SecretStr, ValidationError, ValidationInfo, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from bot.runtime import database_url
@@ -49,6 +49,12 @@ class Settings(BaseSettings):
     metrics_port: int | None = Field(default=None, ge=1, le=65535)
     """Serve ``/metrics`` (Prometheus) and ``/health`` on this port (unset: no endpoint)."""
     metrics_host: str = "127.0.0.1"
+    activity_port: int | None = Field(default=None, ge=1, le=65535)
+    """Serve the Activity (the game as a web page inside Discord) on this port (unset: no Activity)."""
+    activity_host: str = "127.0.0.1"
+    """The address the Activity's port binds (behind an HTTPS front on the same machine: keep 127.0.0.1)."""
+    discord_client_secret: SecretStr | None = None
+    """The application's OAuth2 client secret (developer portal, OAuth2 tab): the Activity needs it."""
     shard_count: int | None = Field(default=None, ge=1, le=MAX_SHARDS)
     """The bot's total number of shards (unset: one process, not sharded)."""
     shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = None
@@ -74,6 +80,8 @@ class Settings(BaseSettings):
         "discord_gateway_url",
         "daily_secret",
         "metrics_port",
+        "activity_port",
+        "discord_client_secret",
         "shard_count",
         "database_url",
         mode="before",
@@ -128,6 +136,17 @@ class Settings(BaseSettings):
         if value is not None and value.scheme not in ("ws", "wss"):
             raise ValueError("must be a ws:// or wss:// URL, e.g. ws://localhost:7878")
         return value
+
+    @model_validator(mode="after")
+    def _activity_has_secret(self) -> Settings:
+        if self.activity_port is not None and self.discord_client_secret is None:
+            raise ValueError(
+                "ACTIVITY_PORT needs DISCORD_CLIENT_SECRET, the application's OAuth2 client secret "
+                "(developer portal, OAuth2 tab)"
+            )
+        if self.activity_port is not None and self.activity_port == self.metrics_port:
+            raise ValueError(f"ACTIVITY_PORT and METRICS_PORT are both {self.activity_port}: give each its own port")
+        return self
 
     def token_problem(self) -> str | None:
         """Why ``DISCORD_TOKEN`` cannot be a bot token, in one line (``None``: it may be one), without quoting it.
@@ -192,7 +211,18 @@ TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{
 """What a bot token looks like: the bot's id in base64, a timestamp and a signature, joined by dots."""
 NOT_OURS = frozenset({"POSTGRES_PASSWORD"})
 """Names in ``.env`` that are not settings of the bot but belong there (compose.yaml reads them)."""
-OUR_PREFIXES = ("DISCORD_", "DATABASE_", "DEAL_", "RENDER_", "DAILY_", "METRICS_", "SHARD_", "DEV_GUILD", "STARTUP_")
+OUR_PREFIXES = (
+    "DISCORD_",
+    "DATABASE_",
+    "DEAL_",
+    "RENDER_",
+    "DAILY_",
+    "METRICS_",
+    "SHARD_",
+    "DEV_GUILD",
+    "STARTUP_",
+    "ACTIVITY_",
+)
 """Environment names that look like the bot's settings even when no setting is spelt like them."""
 
 
@@ -236,7 +266,10 @@ _PYDANTIC_PREFIX = "Value error, "
 def _explain(error: ValidationError) -> str:
     problems = []
     for item in error.errors():
-        name = str(item["loc"][0]).upper() if item["loc"] else "SETTINGS"
+        if not item["loc"]:  # a rule across settings says which ones itself
+            problems.append(str(item["msg"]).removeprefix(_PYDANTIC_PREFIX))
+            continue
+        name = str(item["loc"][0]).upper()
         if name == "DISCORD_TOKEN" and item["type"] in ("missing", "string_too_short", "too_short"):
             problems.append(
                 "DISCORD_TOKEN is not set: put your bot token (developer portal, Bot tab) in .env or the environment"

@@ -1,0 +1,108 @@
+"""The Activity port's limits: sockets per address and per member, requests per socket, and the counts kept."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+
+SOCKETS_PER_ADDRESS = 16
+"""Open sockets from one address (a household or an office behind one address: a few members, a few tabs each)."""
+SOCKETS_PER_MEMBER = 4
+"""Open sockets of one member (Discord on a phone and a desktop, a reload in between)."""
+REQUESTS_PER_SECOND = 12.0
+"""Requests a socket may send each second, on average (a fast player makes 3 or 4 moves a second)."""
+REQUEST_BURST = 24.0
+"""Requests a socket may send at once after a pause."""
+STRIKES = 20
+"""Requests refused for their rate after which the socket is closed."""
+TOKEN_EXCHANGES_PER_MINUTE = 10
+"""Sign-in codes one address may exchange a minute (each page exchanges one)."""
+
+
+class Caps:
+    """Counts what is open per key (an address, a member) and refuses past a cap."""
+
+    def __init__(self, cap: int) -> None:
+        """Allow at most ``cap`` open per key."""
+        self.cap = cap
+        self._open: Counter[Hashable] = Counter()
+
+    def take(self, key: Hashable) -> bool:
+        """Open one more for ``key`` if it is under the cap; whether it was."""
+        if self._open[key] >= self.cap:
+            return False
+        self._open[key] += 1
+        return True
+
+    def give_back(self, key: Hashable) -> None:
+        """Close one of ``key``'s."""
+        self._open[key] -= 1
+        if self._open[key] <= 0:
+            del self._open[key]
+
+
+@dataclass
+class Bucket:
+    """A token bucket: ``rate`` requests a second on average, ``burst`` at once."""
+
+    rate: float
+    burst: float
+    tokens: float = field(init=False)
+    at: float = field(default=0.0)
+
+    def __post_init__(self) -> None:
+        self.tokens = self.burst
+
+    def allow(self, now: float) -> bool:
+        """Take one request at ``now`` (seconds); whether it is within the rate.
+
+        >>> bucket = Bucket(rate=1.0, burst=2.0, at=0.0)
+        >>> [bucket.allow(0.0), bucket.allow(0.0), bucket.allow(0.0), bucket.allow(1.0)]
+        [True, True, False, True]
+        """
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1.0:
+            return False
+        self.tokens -= 1.0
+        return True
+
+
+class Window:
+    """At most ``limit`` events per key in any ``seconds`` (the sign-in exchanges of an address)."""
+
+    def __init__(self, limit: int, seconds: float) -> None:
+        """Allow ``limit`` events per ``seconds`` per key."""
+        self.limit = limit
+        self.seconds = seconds
+        self._events: dict[Hashable, list[float]] = {}
+
+    def allow(self, key: Hashable, now: float) -> bool:
+        """Count an event of ``key`` at ``now``; whether it is within the limit."""
+        recent = [at for at in self._events.get(key, []) if at > now - self.seconds]
+        if len(recent) >= self.limit:
+            self._events[key] = recent
+            return False
+        recent.append(now)
+        self._events[key] = recent
+        if len(self._events) > 10_000:
+            self._events = {k: v for k, v in self._events.items() if v and v[-1] > now - self.seconds}
+        return True
+
+
+@dataclass
+class ActivityCounts:
+    """What the Activity's port has seen, read by the metrics at each scrape."""
+
+    open_sockets: int = 0
+    sockets: int = 0
+    """Sockets opened since the start."""
+    moves: int = 0
+    """Requests that changed a game (moves, taps that played, all up, hints)."""
+    refusals: int = 0
+    """Requests refused (illegal moves, stale boards, rates ...)."""
+    verification_failures: int = 0
+    """Sockets or sign-ins Discord did not vouch for."""
+    closed: Counter[str] = field(default_factory=Counter)
+    """Sockets the server closed, by reason (``identify``, ``caps``, ``rate``, ``frame``, ``verify``, ``not_here``)."""

@@ -1,0 +1,430 @@
+"""The Activity's web server: the page, the sign-in code exchange, and one socket per open Activity.
+
+An aiohttp application on the bot's own loop, built and closed by the composition root. It is a
+surface like the cogs: a frame from the page becomes one call of the bot's services (:class:`Table`),
+and the answer becomes a frame. Who the player is and where they play is asked of Discord once, on
+the socket's first frame (:class:`DiscordIdentity`); nothing the page says after that is believed
+beyond what a button's id would be (the game, the board's version).
+
+A game changed elsewhere (a button, the clock) is pushed to its player's open sockets.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from bot.activity.frames import game_frame
+from bot.activity.identity import DiscordIdentity, DiscordUnavailableError, Player, VerificationError
+from bot.activity.limits import (
+    REQUEST_BURST,
+    REQUESTS_PER_SECOND,
+    SOCKETS_PER_ADDRESS,
+    SOCKETS_PER_MEMBER,
+    STRIKES,
+    TOKEN_EXCHANGES_PER_MINUTE,
+    ActivityCounts,
+    Bucket,
+    Caps,
+    Window,
+)
+from bot.activity.protocol import (
+    IDENTIFY_SECONDS,
+    MAX_FRAME_BYTES,
+    BadFrameError,
+    Close,
+    Hello,
+    MenuAsk,
+    Ping,
+    PlayFrame,
+    Resume,
+    Start,
+    parse_frame,
+)
+from bot.activity.table import REFUSALS, Seat, Table
+from bot.play.session import Clock, FinishSource, Session
+from bot.play.sessions import SessionManager
+from bot.storage.games import GameRecord
+
+log = logging.getLogger(__name__)
+
+STATIC = Path(__file__).resolve().parent / "static"
+"""The page: plain JavaScript modules and CSS, served as they are."""
+TYPES = {
+    ".js": "text/javascript",
+    ".css": "text/css",
+    ".html": "text/html",
+    ".md": "text/plain",
+    ".svg": "image/svg+xml",
+}
+PAGE_HEADERS = {
+    "Cache-Control": "no-cache",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+SLOW_DOWN = "slow down: too many requests"
+ASSET_HEADERS = {"Cache-Control": "public, max-age=31536000, immutable", "X-Content-Type-Options": "nosniff"}
+
+
+def build_id(folder: Path = STATIC) -> str:
+    """A short hash of every file of the page: its assets' names change whenever one of them does."""
+    digest = hashlib.sha256()
+    for path in sorted(folder.rglob("*")):
+        if path.is_file():
+            digest.update(path.relative_to(folder).as_posix().encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+@dataclass(frozen=True)
+class Where:
+    """What the server asks of the bot about a server: does this process run it, is the bot in it."""
+
+    owns: Callable[[int], bool]
+    """This process runs the server's games (a shard cluster splits the servers)."""
+    has_bot: Callable[[int], bool]
+    """The bot is a member of the server (its games rank there)."""
+
+
+@dataclass(eq=False)
+class Socket:
+    """One open page: its socket, its verified player, its rate and what it was last shown."""
+
+    ws: web.WebSocketResponse
+    address: str
+    seat: Seat | None = None
+    bucket: Bucket = field(default_factory=lambda: Bucket(REQUESTS_PER_SECOND, REQUEST_BURST, at=time.monotonic()))
+    strikes: int = 0
+    shown: dict[int, int] = field(default_factory=dict)
+    """Per game, the newest version this page was sent (a push of an older one is skipped)."""
+
+    @property
+    def key(self) -> tuple[int, int] | None:
+        """The player's games key (server, member), once verified."""
+        return (self.seat.player.guild_id, self.seat.player.user_id) if self.seat is not None else None
+
+    async def send(self, kind: str, **fields: Any) -> None:
+        """Send one frame (a closed socket drops it)."""
+        if not self.ws.closed:
+            with contextlib.suppress(ConnectionError, RuntimeError):
+                await self.ws.send_str(json.dumps({"type": kind, **fields}, separators=(",", ":")))
+
+    async def send_game(self, game: dict[str, Any] | None, *, ref: int | None, words: str | None = None) -> None:
+        """Send a GAME (and remember its version as shown)."""
+        if game is not None:
+            self.shown[game["id"]] = max(self.shown.get(game["id"], -1), game["version"])
+        await self.send("game", ref=ref, game=game, words=words)
+
+    async def bye(self, code: Close, reason: str) -> None:
+        """Say why, then close."""
+        await self.send("bye", reason=reason)
+        await self.ws.close(code=int(code), message=reason[:120].encode())
+
+
+class ActivityServer:
+    """Serves the page and its sockets on ``host:port``, over the bot's sessions and services."""
+
+    def __init__(
+        self,
+        *,
+        table: Table,
+        sessions: SessionManager,
+        identity: DiscordIdentity,
+        where: Where,
+        now: Clock,
+        client_id: int,
+    ) -> None:
+        """Play through ``table``; hear ``sessions``' changes; verify with ``identity``; ``where`` knows the servers."""
+        self.table = table
+        self.sessions = sessions
+        self.identity = identity
+        self.where = where
+        self.now = now
+        self.client_id = client_id
+        self.build = build_id()
+        self.counts = ActivityCounts()
+        self._page = (STATIC / "index.html").read_text(encoding="utf-8") if (STATIC / "index.html").is_file() else ""
+        self._by_address = Caps(SOCKETS_PER_ADDRESS)
+        self._by_member = Caps(SOCKETS_PER_MEMBER)
+        self._exchanges = Window(TOKEN_EXCHANGES_PER_MINUTE, 60.0)
+        self._players: dict[tuple[int, int], set[Socket]] = {}
+        self._sockets: set[Socket] = set()
+        self._busy: dict[Socket, int] = {}
+        """Sockets playing a request on a game: the game's own answer goes to them, not a push."""
+        self._runner: web.AppRunner | None = None
+        self.port: int | None = None
+        sessions.add_move_listener(self._moved)
+        sessions.add_finish_listener(self._finished)
+
+    # -- the application ---------------------------------------------------------------
+    def app(self) -> web.Application:
+        """The aiohttp application: the page, its assets, the code exchange and the socket."""
+        app = web.Application(client_max_size=4096)
+        app.router.add_get("/", self._index)
+        app.router.add_get("/assets/{build}/{path:.+}", self._asset)
+        app.router.add_post("/api/token", self._token)
+        app.router.add_get("/ws", self._socket)
+        return app
+
+    async def start(self, host: str, port: int) -> int:
+        """Listen on ``host:port`` (0: any free port); return the port."""
+        self._runner = web.AppRunner(self.app(), access_log=None)
+        await self._runner.setup()
+        try:
+            site = web.TCPSite(self._runner, host, port)
+            await site.start()
+        except BaseException:
+            await self._runner.cleanup()
+            self._runner = None
+            raise
+        self.port = int(self._runner.addresses[0][1])
+        log.info("Activity on http://%s:%d/ (build %s)", host, self.port, self.build)
+        return self.port
+
+    async def close(self) -> None:
+        """Say goodbye to every page and stop listening (safe to call twice)."""
+        for socket in list(self._sockets):
+            await socket.bye(Close.SHUTTING_DOWN, "the bot is restarting: this page reconnects by itself")
+        if self._runner is not None:
+            runner, self._runner = self._runner, None
+            await runner.cleanup()
+        await self.identity.close()
+
+    # -- HTTP ------------------------------------------------------------------------------
+    async def _index(self, request: web.Request) -> web.Response:
+        page = self._page.replace("{{build}}", self.build).replace("{{client_id}}", str(self.client_id))
+        return web.Response(text=page, content_type="text/html", headers=PAGE_HEADERS)
+
+    async def _asset(self, request: web.Request) -> web.StreamResponse:
+        if request.match_info["build"] != self.build:
+            raise web.HTTPNotFound(text="this page was updated: reload it")
+        path = (STATIC / request.match_info["path"]).resolve()
+        if not path.is_relative_to(STATIC) or not path.is_file() or path.suffix not in TYPES:
+            raise web.HTTPNotFound()
+        return web.Response(body=path.read_bytes(), content_type=TYPES[path.suffix], headers=ASSET_HEADERS)
+
+    async def _token(self, request: web.Request) -> web.Response:
+        """Exchange the page's sign-in code for the player's token (stored nowhere, never logged)."""
+        address = request.remote or "?"
+        if not self._exchanges.allow(address, time.monotonic()):
+            return web.json_response({"error": "too many sign-ins from here: wait a minute"}, status=429)
+        try:
+            body = await request.json()
+        except ValueError:
+            body = None
+        code = body.get("code") if isinstance(body, dict) else None
+        if not isinstance(code, str) or not 0 < len(code) <= 200:
+            return web.json_response({"error": 'send the sign-in code as {"code": ...}'}, status=400)
+        try:
+            token = await self.identity.exchange(code)
+        except DiscordUnavailableError as error:
+            return web.json_response({"error": str(error)}, status=503)
+        except VerificationError as error:
+            self.counts.verification_failures += 1
+            return web.json_response({"error": str(error)}, status=401)
+        return web.json_response({"access_token": token}, headers={"Cache-Control": "no-store"})
+
+    # -- the socket --------------------------------------------------------------------------
+    async def _socket(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(max_msg_size=MAX_FRAME_BYTES, heartbeat=30.0)
+        await ws.prepare(request)
+        socket = Socket(ws, request.remote or "?")
+        if not self._by_address.take(socket.address):
+            self.counts.closed["caps"] += 1
+            await socket.bye(Close.TOO_MANY, "too many Activity pages open from this address: close one")
+            return ws
+        self._sockets.add(socket)
+        self.counts.sockets += 1
+        self.counts.open_sockets += 1
+        try:
+            if await self._identify(socket):
+                await self._serve(socket)
+        finally:
+            await self._leave(socket)
+        return ws
+
+    async def _identify(self, socket: Socket) -> bool:
+        """Read the ``hello`` and ask Discord about it; whether the socket may play."""
+        try:
+            message = await socket.ws.receive(timeout=IDENTIFY_SECONDS)
+        except TimeoutError:
+            self.counts.closed["identify"] += 1
+            await socket.bye(Close.IDENTIFY_TIMEOUT, "the page did not say who it is in time")
+            return False
+        if message.type is not WSMsgType.TEXT:
+            return False
+        try:
+            hello = parse_frame(message.data)
+        except BadFrameError as error:
+            self.counts.closed["frame"] += 1
+            await socket.bye(Close.BAD_FRAME, str(error))
+            return False
+        if not isinstance(hello, Hello):
+            self.counts.closed["frame"] += 1
+            await socket.bye(Close.BAD_FRAME, "the first frame must be hello")
+            return False
+        claimed = int(hello.guild_id) if hello.guild_id and hello.guild_id.isdecimal() else None
+        try:
+            player = await self.identity.verify(hello.access_token, hello.instance_id, claimed)
+        except DiscordUnavailableError as error:
+            await socket.bye(Close.SHUTTING_DOWN, str(error))
+            return False
+        except VerificationError as error:
+            self.counts.verification_failures += 1
+            self.counts.closed["verify"] += 1
+            await socket.bye(Close.UNAUTHORIZED if "sign-in" in str(error) else Close.FORBIDDEN, str(error))
+            return False
+        return await self._seat(socket, player)
+
+    async def _seat(self, socket: Socket, player: Player) -> bool:
+        """Seat a verified player: this process must run their server, and each member has a few sockets."""
+        if player.guild_id and not self.where.owns(player.guild_id):
+            self.counts.closed["not_here"] += 1
+            await socket.bye(Close.NOT_HERE, "this server's games are run by another process of the bot")
+            return False
+        if not self._by_member.take((player.guild_id, player.user_id)):
+            self.counts.closed["caps"] += 1
+            await socket.bye(Close.TOO_MANY, "you have too many Activity pages open: close one")
+            return False
+        ranked = not player.guild_id or self.where.has_bot(player.guild_id)
+        socket.seat = Seat(player, ranked)
+        self._players.setdefault((player.guild_id, player.user_id), set()).add(socket)
+        menu = await self.table.menu(socket.seat)
+        user = {"id": str(player.user_id), "name": player.name}
+        await socket.send("welcome", user=user, guild_id=str(player.guild_id), practice_only=not ranked, menu=menu)
+        return True
+
+    async def _serve(self, socket: Socket) -> None:
+        """Answer the page's frames until it goes."""
+        async for message in socket.ws:
+            if message.type is not WSMsgType.TEXT:
+                if message.type is WSMsgType.BINARY:
+                    self.counts.closed["frame"] += 1
+                    await socket.bye(Close.BAD_FRAME, "frames are JSON text")
+                break
+            if not socket.bucket.allow(time.monotonic()):
+                self.counts.refusals += 1
+                socket.strikes += 1
+                if socket.strikes >= STRIKES:
+                    self.counts.closed["rate"] += 1
+                    await socket.bye(Close.TOO_MANY, "too many requests: reopen the Activity")
+                    break
+                await socket.send(
+                    "refused", ref=_ref_of(message.data), reason="slow down: too many requests", game=None
+                )
+                continue
+            try:
+                frame = parse_frame(message.data)
+            except BadFrameError as error:
+                self.counts.closed["frame"] += 1
+                await socket.bye(Close.BAD_FRAME, str(error))
+                break
+            await self._answer(socket, frame)
+
+    async def _answer(self, socket: Socket, frame: Any) -> None:
+        """One frame's answer."""
+        seat = socket.seat
+        assert seat is not None
+        if isinstance(frame, Ping):
+            await socket.send("pong")
+        elif isinstance(frame, Hello):
+            await socket.send("refused", ref=None, reason="already signed in", game=None)
+        elif isinstance(frame, MenuAsk):
+            await socket.send("menu", ref=frame.ref, menu=await self.table.menu(seat))
+        elif isinstance(frame, Resume):
+            await socket.send_game(await self.table.resume(seat), ref=frame.ref)
+        elif isinstance(frame, Start):
+            try:
+                game = await self.table.start(seat, frame)
+            except REFUSALS as error:
+                self.counts.refusals += 1
+                await socket.send("refused", ref=frame.ref, reason=str(error), game=None)
+            else:
+                await socket.send_game(game, ref=frame.ref)
+        else:
+            await self._play(socket, seat, frame)
+
+    async def _play(self, socket: Socket, seat: Seat, frame: PlayFrame) -> None:
+        """A move, a tap, all up or a hint: its GAME, its places to choose from, or its refusal with the board."""
+        self._busy[socket] = frame.game
+        try:
+            try:
+                answer = await self.table.play(seat, frame)
+            except REFUSALS as error:
+                self.counts.refusals += 1
+                await socket.send("refused", ref=frame.ref, reason=str(error), game=self._current(seat, frame.game))
+                return
+            if isinstance(answer, list):
+                await socket.send("choose", ref=frame.ref, source=getattr(frame, "source", None), targets=answer)
+                return
+            game, words = answer
+            self.counts.moves += 1
+            await socket.send_game(game, ref=frame.ref, words=words)
+        finally:
+            self._busy.pop(socket, None)
+
+    def _current(self, seat: Seat, game_id: int) -> dict[str, Any] | None:
+        """The GAME of ``game_id`` as it stands, if it is this player's running game."""
+        session = self.sessions.get(game_id)
+        if session is None or session.owner_id != seat.player.user_id:
+            return None
+        if session.record.guild_id != seat.player.guild_id:
+            return None
+        return game_frame(session, now=self.now())
+
+    async def _leave(self, socket: Socket) -> None:
+        self._sockets.discard(socket)
+        self._busy.pop(socket, None)
+        self.counts.open_sockets -= 1
+        self._by_address.give_back(socket.address)
+        key = socket.key
+        if key is not None:
+            self._by_member.give_back(key)
+            sockets = self._players.get(key)
+            if sockets is not None:
+                sockets.discard(socket)
+                if not sockets:
+                    del self._players[key]
+        if not socket.ws.closed:
+            await socket.ws.close()
+
+    # -- pushes -----------------------------------------------------------------------------
+    def _moved(self, session: Session) -> None:
+        """A game accepted a command (on any surface): show it on its player's other open pages."""
+        sockets = self._players.get((session.record.guild_id, session.owner_id), ())
+        if any(self._busy.get(socket) != session.id for socket in sockets):
+            asyncio.get_running_loop().create_task(self._push(session, None), name=f"activity-push-{session.id}")
+
+    async def _finished(self, session: Session, record: GameRecord, source: FinishSource) -> None:
+        """A game ended (the clock, a button, a page): show its result on its player's open pages."""
+        self.table.forget(session.id)
+        if (record.guild_id, record.user_id) in self._players:
+            await self._push(session, record)
+
+    async def _push(self, session: Session, record: GameRecord | None) -> None:
+        sockets = self._players.get((session.record.guild_id, session.owner_id), set())
+        game = game_frame(session, now=self.now(), record=record)
+        for socket in list(sockets):
+            seen = socket.shown.get(session.id, -1) >= game["version"] and record is None
+            if self._busy.get(socket) == session.id or seen:
+                continue
+            await socket.send_game(game, ref=None)
+
+
+def _ref_of(data: Any) -> int | None:
+    """The ``ref`` of a frame refused before it was read (to tie the refusal to its request)."""
+    try:
+        ref = json.loads(data).get("ref")
+    except (ValueError, AttributeError):
+        return None
+    return ref if isinstance(ref, int) else None

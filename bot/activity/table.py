@@ -1,0 +1,192 @@
+"""The Activity's frames turned into calls of the bot's services, and their answers into frames.
+
+Like a cog, it decides nothing: a move goes to the sessions (their lock, version, clock, save and
+finish), a tap means what a press of that card's button means (the family's pad), a start goes to
+the start service (the daily's one try included), a hint to the hint service. Every refusal is the
+services' own words.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from bot import errors
+from bot.activity.frames import game_frame
+from bot.activity.identity import Player
+from bot.activity.protocol import AllUpAsk, HintAsk, MoveAsk, PlayFrame, Start, Tap
+from bot.compete.daily import DailyService
+from bot.compete.starts import GameStarts, Place
+from bot.play.hints import Hints
+from bot.play.move_words import describe_move
+from bot.play.pads import AllUp, Select, pad_for, targets_of
+from bot.play.session import Clock, Outcome, Session
+from bot.play.sessions import SessionManager
+from solitaire import SolitaireError, find_variant
+from solitaire.deals import MAX_DEAL_NUMBER
+from solitaire.moves import Move
+from solitaire.variants import variant_menu
+
+Frame = dict[str, Any]
+Refusal = errors.BotError | SolitaireError
+REFUSALS = (errors.BotError, SolitaireError)
+"""What a player's request may be refused with: the services' and the engine's own errors, in their words."""
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A verified player at the table: where their games are kept, and whether the server has the bot."""
+
+    player: Player
+    ranked: bool
+    """The bot is in the player's server (or it is a DM): casual and daily games; else practice only."""
+
+    @property
+    def place(self) -> Place:
+        """Where this player's games start."""
+        return Place(self.player.guild_id, self.player.channel_id, self.player.user_id)
+
+
+class Table:
+    """Plays a page's requests on the bot's services."""
+
+    def __init__(
+        self, sessions: SessionManager, starts: GameStarts, hints: Hints, *, now: Clock, daily: DailyService
+    ) -> None:
+        """Play through ``sessions``, start through ``starts``, hint through ``hints``; ``daily`` says the day."""
+        self.sessions = sessions
+        self.starts = starts
+        self.hints = hints
+        self.now = now
+        self.daily = daily
+        self._last: dict[int, tuple[int, str]] = {}
+        """Per game, the last move a page played: the version it was sent at and its text (a resend is not replayed)."""
+
+    # -- the menu ------------------------------------------------------------------------
+    async def menu(self, seat: Seat) -> Frame:
+        """The MENU: the running game, the variants, and today's daily (which variants were played)."""
+        player = seat.player
+        running = self.sessions.active_for(player.guild_id, player.user_id)
+        daily = None
+        if seat.ranked and player.guild_id:
+            today = await self.daily.today(player.guild_id)
+            played = [
+                name for name, _ in variant_menu_names() if await self.starts.daily_played(seat.place, name) is not None
+            ]
+            daily = {"date": today.isoformat(), "played": played}
+        return {
+            "running": game_frame(running, now=self.now()) if running is not None else None,
+            "variants": [{"name": name, "title": title} for name, title in variant_menu_names()],
+            "daily": daily,
+        }
+
+    # -- starting -------------------------------------------------------------------------
+    async def start(self, seat: Seat, frame: Start) -> Frame:
+        """Start a game as ``frame`` asks; the GAME frame of it."""
+        find_variant(frame.variant)
+        if frame.kind == "daily":
+            if not seat.ranked:
+                raise errors.NotInServerError("The daily")
+            session = await self.starts.daily_game(seat.place, frame.variant)
+        elif frame.kind == "practice":
+            number = frame.deal if frame.deal is not None else random.randint(1, MAX_DEAL_NUMBER)
+            session = await self.starts.casual(seat.place, frame.variant, deal=min(number, MAX_DEAL_NUMBER))
+        else:
+            if not seat.ranked:
+                raise PracticeOnlyError()
+            session = await self.starts.casual(seat.place, frame.variant)
+        return game_frame(session, now=self.now())
+
+    async def resume(self, seat: Seat) -> Frame | None:
+        """The GAME of the player's running game here, loaded if only the database has it; ``None``: none."""
+        player = seat.player
+        session = self.sessions.active_for(player.guild_id, player.user_id)
+        return game_frame(session, now=self.now()) if session is not None else None
+
+    # -- playing -----------------------------------------------------------------------------
+    async def play(self, seat: Seat, frame: PlayFrame) -> tuple[Frame, str | None] | list[str]:
+        """Play ``frame`` on its game: (the GAME after it, the move's words), or the places a tapped card may go.
+
+        :raises BotError, SolitaireError: refused (stale board, another's game, an illegal move ...).
+        """
+        session = await self._session(seat, frame.game)
+        resent = self._resent(session, frame)
+        if resent is not None:
+            return resent
+        if isinstance(frame, HintAsk):
+            answer = await self.hints.hint(session, frame.version, seat.player.user_id)
+            view_frame = game_frame(session, now=self.now(), **_seen(answer.outcome)) if answer.outcome else None
+            return view_frame or game_frame(session, now=self.now()), answer.text
+        self.sessions.require_playable(session.id, seat.player.user_id, frame.version)
+        move = self._meaning(session, frame)
+        if isinstance(move, list):
+            return move
+        words = describe_move(session.game, move) if move is not None else "every card that could go up"
+        if move is None:
+            outcome = await self.sessions.play_all_to_foundations(session, version=frame.version)
+        else:
+            outcome = await self.sessions.play(session, move, version=frame.version)
+            self._last[session.id] = (frame.version, str(move))
+        record = outcome.finished
+        return game_frame(session, now=self.now(), record=record, **_seen(outcome)), words
+
+    def _meaning(self, session: Session, frame: PlayFrame) -> Move | list[str] | None:
+        """The move a frame asks for (``None``: all up), or the places a tapped card may go."""
+        if isinstance(frame, AllUpAsk):
+            return None
+        if isinstance(frame, MoveAsk):
+            return session.game.parse_move(frame.move)
+        assert isinstance(frame, Tap)
+        view = session.view()
+        meaning = pad_for(view.family).tap(view, frame.source)
+        if isinstance(meaning, Select):
+            return list(targets_of(view, frame.source))
+        if isinstance(meaning, AllUp):
+            return None
+        return meaning.move
+
+    def _resent(self, session: Session, frame: PlayFrame) -> tuple[Frame, str | None] | None:
+        """The game as it stands if ``frame`` is the move this game last played, sent again (a reconnect's resend)."""
+        if not isinstance(frame, MoveAsk) or frame.version >= session.game.version:
+            return None
+        last = self._last.get(session.id)
+        try:
+            text = str(session.game.parse_move(frame.move))
+        except SolitaireError:
+            return None
+        if last != (frame.version, text):
+            return None
+        return game_frame(session, now=self.now()), None
+
+    async def _session(self, seat: Seat, game_id: int) -> Session:
+        """The running game ``game_id`` if it is this player's game in this server (as a button's id is checked)."""
+        player = seat.player
+        session = await self.sessions.playable(game_id, player.user_id)
+        if session.record.guild_id != player.guild_id:
+            raise errors.ForeignClickError()
+        return session
+
+    def forget(self, game_id: int) -> None:
+        """Drop what is kept of a finished game."""
+        self._last.pop(game_id, None)
+
+
+class PracticeOnlyError(errors.BotError):
+    """A ranked game asked for where the bot is not in the server: only practice deals are played here."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "The bot is not in this server, so its games are not ranked here: play a practice deal "
+            "(or ask an admin to add the bot)."
+        )
+
+
+def variant_menu_names() -> list[tuple[str, str]]:
+    """Every variant as ``(name, title)``, in the menu's order."""
+    return [(value, name) for name, value in variant_menu()]
+
+
+def _seen(outcome: Outcome | None) -> dict[str, Any]:
+    """The view and version a command saw under the lock, for its GAME frame."""
+    return {"view": outcome.view, "version": outcome.version} if outcome is not None else {}
