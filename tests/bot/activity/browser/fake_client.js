@@ -31,7 +31,7 @@
   function answer(command) {
     const { cmd, nonce, args } = command;
     if (cmd === "AUTHORIZE") {
-      const code = `code-${seen.codes.length + 1}`;
+      const code = params.get("code") || `code-${seen.codes.length + 1}`;
       seen.codes.push(code);
       return reply({ cmd, evt: null, nonce, data: { code } });
     }
