@@ -8,8 +8,8 @@ import shutil
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import quote, urlsplit
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote, urlsplit
 
 import pytest
 import pytest_asyncio

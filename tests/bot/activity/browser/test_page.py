@@ -13,7 +13,7 @@ from tests.bot.activity.fake_discord_api import APP_ID
 from tests.bot.activity.harness import CHANNEL, GUILD
 
 pytest.importorskip("playwright", reason="playwright is not installed: pip install -e '.[test]'")
-from playwright.async_api import Browser, ElementHandle, Frame  # noqa: E402
+from playwright.async_api import Browser, ElementHandle, Frame
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 PHONE = {"width": 360, "height": 740}
@@ -56,7 +56,7 @@ async def card_move(frame: Frame) -> str:
             return str(moves[0])
         version = int(await state_of(frame, "s.game.version"))
         await frame.click("#btn-draw")
-        await until(lambda: shown_version(frame, version + 1), "a draw")
+        await until(lambda v=version: shown_version(frame, v + 1), "a draw")
     raise AssertionError("no card move in 30 draws")
 
 
@@ -64,7 +64,9 @@ async def points(frame: Frame, move: str) -> tuple[Point, Point]:
     """Where to press a move's card (a pile's first face-up card) and where to let it go (its target's top)."""
     source, target = move.split("-")
     if target == "f":
-        card = await state_of(frame, f"{source!r} === 'w' ? s.game.waste.at(-1) : s.game.tableau[{source!r} - 1].up.at(-1)")
+        card = await state_of(
+            frame, f"{source!r} === 'w' ? s.game.waste.at(-1) : s.game.tableau[{source!r} - 1].up.at(-1)"
+        )
         target = f"f{str(card)[-1].lower()}"
     cards = await frame.query_selector_all(f'[data-slot="{source}"] .card.face')
     start = await box_centre(cards[-1] if source == "w" else cards[0])
@@ -154,11 +156,15 @@ async def test_a_touch_drag_on_a_phone_plays_a_move_into_the_database(browser: B
     await opened.context.close()
 
 
-async def test_an_illegal_drop_is_refused_in_the_engines_words_and_flies_back(browser: Browser, server: Activity) -> None:
+async def test_an_illegal_drop_is_refused_in_the_engines_words_and_flies_back(
+    browser: Browser, server: Activity
+) -> None:
     opened = await start_game(browser, server)
     frame = opened.frame
     legal = await state_of(frame, "s.game.legal_moves")
-    source, target = next((str(a), str(b)) for a in range(1, 8) for b in range(1, 8) if a != b and f"{a}-{b}" not in legal)
+    source, target = next(
+        (str(a), str(b)) for a in range(1, 8) for b in range(1, 8) if a != b and f"{a}-{b}" not in legal
+    )
     card = await state_of(frame, f"s.game.tableau[{int(source) - 1}].up[0]")
     start, _ = await points(frame, f"{source}-1")
     end = await box_centre((await frame.query_selector_all(f'[data-slot="{target}"] .card'))[-1])
@@ -182,7 +188,9 @@ async def test_a_drop_off_the_table_flies_back_and_sends_nothing(browser: Browse
     opened = await start_game(browser, server)
     start, _ = await points(opened.frame, "1-2")
     await mouse_drag(opened, start, (start[0] + 20, 790))
-    await until(lambda: opened.frame.evaluate("!document.querySelector('.card.dragging, .card.gliding')"), "the card back")
+    await until(
+        lambda: opened.frame.evaluate("!document.querySelector('.card.dragging, .card.gliding')"), "the card back"
+    )
     assert opened.frames("move") == []
     await opened.context.close()
 
@@ -244,10 +252,12 @@ async def test_a_tap_with_a_choice_lights_the_places_and_a_tap_there_plays(brows
         version = int(await state_of(frame, "s.game.version"))
         assert version < 40, "no waste card with two places in 40 draws"
         await frame.click('[data-slot="stock"]')
-        await until(lambda: shown_version(frame, version + 1), "a draw")
+        await until(lambda v=version: shown_version(frame, v + 1), "a draw")
         targets = await state_of(frame, "s.game.legal_moves.filter((m) => m.startsWith('w-'))")
     await frame.click('[data-slot="w"] .card:last-child')
-    await until(lambda: frame.evaluate(f"document.querySelectorAll('.slot.lit').length === {len(targets)}"), "lit places")
+    await until(
+        lambda: frame.evaluate(f"document.querySelectorAll('.slot.lit').length === {len(targets)}"), "lit places"
+    )
     label = targets[-1].split("-")[1]
     await frame.click(f'[data-slot="{label}"]')
     await until(lambda: shown_version(frame, version + 2), "the waste card to be played")
