@@ -13,15 +13,19 @@ from dataclasses import dataclass
 
 SCOPES = ("bot", "applications.commands")
 """``bot`` adds the bot user to the server; ``applications.commands`` lets its slash commands appear there."""
-DISCORD_NAMES = {"manage_guild": "Manage Server", "moderate_members": "Timeout Members"}
+DISCORD_NAMES = {
+    "manage_guild": "Manage Server",
+    "moderate_members": "Timeout Members",
+    "read_messages": "View Channel",
+}
 """The permissions whose name in Discord's settings is not their flag's."""
 
 
 def permission_name(flag: str) -> str:
     """Return a permission's name as Discord's settings show it.
 
-    >>> permission_name("send_messages"), permission_name("manage_guild")
-    ('Send Messages', 'Manage Server')
+    >>> permission_name("send_messages"), permission_name("manage_guild"), permission_name("read_messages")
+    ('Send Messages', 'Manage Server', 'View Channel')
     """
     return DISCORD_NAMES.get(flag) or flag.replace("_", " ").title()
 

@@ -3,7 +3,8 @@
 A mixin of :class:`cogs.solitaire.Solitaire`. When and to whom is decided in ``bot/`` (the daily
 service's :class:`~bot.compete.champions.ChampionRoles` and :class:`~bot.compete.reminders.Reminders`, which deliver
 them once through the announcements); this module only makes the calls and says how each went, and
-describes a role to the cosmetic rule (:func:`bot.compete.champions.champion_role_refusals`). It also
+describes a role to the cosmetic rule (:func:`bot.compete.champions.champion_role_refusals`), and has the
+service check the role again when a channel's or a role's permissions change. It also
 tells a member whose reminders a closed DM turned off, privately, after their next command.
 """
 
@@ -15,7 +16,7 @@ import aiohttp
 import discord
 from discord.ext import commands
 
-from bot.compete.champions import RoleChange, RoleFacts, RolePort, ServerRole, Setter
+from bot.compete.champions import ChannelFacts, Overwrite, RoleChange, RoleFacts, RolePort, ServerRole, Setter
 from bot.compete.reminders import DmOutcome, Reminder
 from bot.compete.words import reminder_text
 from bot.storage import StorageError
@@ -46,6 +47,31 @@ class HabitCommands(SolitaireCogBase):
         """Stop making them (they wait in the database and are tried again)."""
         self.daily.champions.use(None)
         self.daily.reminders.use(None)
+
+    @commands.Cog.listener("on_guild_channel_update")
+    async def _channel_changed(self, before: discord.abc.GuildChannel, after: discord.abc.GuildChannel) -> None:
+        """Check the champion role again when a channel's permission settings change (made private, say)."""
+        if before.overwrites != after.overwrites:
+            await self._recheck_champion_role(after.guild.id)
+
+    @commands.Cog.listener("on_guild_channel_create")
+    @commands.Cog.listener("on_guild_channel_delete")
+    async def _channel_added_or_removed(self, channel: discord.abc.GuildChannel) -> None:
+        """Check the champion role again when a channel comes (with its settings) or goes."""
+        await self._recheck_champion_role(channel.guild.id)
+
+    @commands.Cog.listener("on_guild_role_update")
+    async def _role_changed(self, before: discord.Role, after: discord.Role) -> None:
+        """Check the champion role again when a role's permissions change (the role's own, or @everyone's)."""
+        if before.permissions != after.permissions:
+            await self._recheck_champion_role(after.guild.id)
+
+    async def _recheck_champion_role(self, guild_id: int) -> None:
+        """Have the service check the server's champion role against the rule as the server is now."""
+        try:
+            await self.daily.champions.recheck(guild_id)
+        except StorageError as error:
+            log.warning("could not check the champion role of server %s again: %s", guild_id, error)
 
     async def _give_role(self, guild_id: int, user_id: int, role_id: int, reason: str) -> RoleChange:
         return await self._change_role(guild_id, user_id, role_id, reason, give=True)
@@ -132,12 +158,32 @@ def flags(permissions: discord.Permissions) -> frozenset[str]:
     return frozenset(flag for flag, on in permissions if on)
 
 
-def role_facts(role: discord.Role) -> RoleFacts:
-    """What the champion-role rule reads of ``role``: its place, and what it grants in the server and its channels."""
-    grants = flags(role.permissions).union(
-        *(flags(channel.overwrites_for(role).pair()[0]) for channel in role.guild.channels)
+def overwrite(channel: discord.abc.GuildChannel, target: discord.Role) -> Overwrite:
+    """``channel``'s permission setting for ``target``: what it allows and denies there."""
+    allow, deny = channel.overwrites_for(target).pair()
+    return Overwrite(flags(allow), flags(deny))
+
+
+def channel_facts(role: discord.Role) -> tuple[ChannelFacts, ...]:
+    """``role``'s setting in each channel and category of its server that allows something, with @everyone's."""
+    everyone = role.guild.default_role
+    return tuple(
+        ChannelFacts(channel.id, overwrite(channel, role), overwrite(channel, everyone))
+        for channel in role.guild.channels
+        if channel.overwrites_for(role).pair()[0].value
     )
-    return RoleFacts(role.id, role.position, grants, managed=role.managed, everyone=role.is_default())
+
+
+def role_facts(role: discord.Role) -> RoleFacts:
+    """What the champion-role rule reads of ``role``: its place, what it grants, and its channels' settings."""
+    return RoleFacts(
+        role.id,
+        role.position,
+        flags(role.permissions),
+        managed=role.managed,
+        everyone=role.is_default(),
+        channels=channel_facts(role),
+    )
 
 
 def server_role(role: discord.Role) -> ServerRole:

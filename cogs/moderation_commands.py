@@ -7,6 +7,7 @@ Both answer privately and act only when the caller confirms with a button; the w
 from __future__ import annotations
 
 import logging
+import math
 import secrets
 from collections.abc import Awaitable, Callable
 
@@ -15,7 +16,7 @@ from discord import app_commands
 
 from bot.errors import fit_reply
 from bot.play.clicks import ConfirmClick
-from bot.storage.moderation import LogEntry
+from bot.storage.moderation import AlreadyDoneError, LogEntry
 from bot.storage.privacy import Forgotten, StillInPlayError
 from cogs.base import SolitaireCogBase
 from cogs.competition_commands import NO_PINGS, manager_guild
@@ -28,6 +29,7 @@ CONFIRM_SECONDS = 120.0
 NOTHING_CHANGED = "Nothing was changed."
 NOT_ANSWERED = "Nothing was changed: no answer within 2 minutes."
 EXPIRED = "That question has expired (I was restarted since): nothing was changed. Run the command again."
+ALREADY_DONE = "Already done: this question was answered by your first click. Nothing was done twice."
 LOG_LINES = 10
 NO_LOG = "Nothing was moderated in this server yet."
 NOT_MODERATOR = "Only members with the **Manage Server** permission can moderate this server's results."
@@ -39,21 +41,27 @@ FORGET_ME_ASK = (
 REASON_LENGTH = 300
 
 
+Action = Callable[[str], Awaitable[str]]
+"""What a confirmation does, given its nonce (the service acts once per nonce); its answer replaces the ask."""
+
+
 class Confirmation(discord.ui.View):
     """Private Confirm and Cancel buttons for one member; ``action`` runs on Confirm and its answer replaces the ask.
 
     Its buttons' ids name a nonce kept in ``asked_here`` (the cog's, for this run); a click on the buttons of
     a question asked before a restart is answered by :meth:`ModerationCommands.handle_confirm_click` instead.
+    The question is answered once: the first click takes it before anything is awaited, and the view stays
+    until its timeout to tell a second click (a double click, the client not redrawn yet) it was done.
     """
 
-    def __init__(
-        self, asked: discord.Interaction, label: str, action: Callable[[], Awaitable[str]], asked_here: set[str]
-    ) -> None:
+    def __init__(self, asked: discord.Interaction, label: str, action: Action, asked_here: set[str]) -> None:
         super().__init__(timeout=CONFIRM_SECONDS)
         self.asked = asked
         self.owner_id = asked.user.id
         self.action = action
+        self.answered = False
         nonce = secrets.token_hex(8)
+        self.nonce = nonce
         asked_here.add(nonce)
         confirm: discord.ui.Button[Confirmation] = discord.ui.Button(
             label=label, style=discord.ButtonStyle.danger, custom_id=ConfirmClick(nonce, "yes").custom_id
@@ -72,30 +80,53 @@ class Confirmation(discord.ui.View):
 
     async def on_timeout(self) -> None:
         """Take the buttons away once nobody answered: nothing changes."""
+        if self.answered:
+            return
         try:
             await self.asked.edit_original_response(content=NOT_ANSWERED, view=None)
         except discord.HTTPException as error:
             log.warning("could not close a confirmation: %s", error)
 
+    def _take(self) -> bool:
+        """Take the question for this click (no await before it); ``False`` when an earlier click took it."""
+        first, self.answered = not self.answered, True
+        return first
+
     async def _confirm(self, interaction: discord.Interaction) -> None:
-        """Run the action once and show its answer in place of the buttons."""
-        self.stop()
-        text = await self.action()
+        """Run the action once and show its answer in place of the buttons; tell a second click it was done."""
+        if not self._take():
+            await already_done(interaction)
+            return
+        try:
+            text = await self.action(self.nonce)
+        except AlreadyDoneError:  # another process (or a click this one never saw) used it
+            await already_done(interaction)
+            return
         await interaction.response.edit_message(content=fit_reply(text), view=None, allowed_mentions=NO_PINGS)
 
     async def _cancel(self, interaction: discord.Interaction) -> None:
-        """Change nothing."""
-        self.stop()
+        """Change nothing (unless an earlier click answered the question: then say so)."""
+        if not self._take():
+            await already_done(interaction)
+            return
         await interaction.response.edit_message(content=NOTHING_CHANGED, view=None)
 
 
+async def already_done(interaction: discord.Interaction) -> None:
+    """Tell a second click of a confirmation, privately, that the question was answered already."""
+    await interaction.response.send_message(ALREADY_DONE, ephemeral=True)
+
+
 def not_now(busy: StillInPlayError) -> str:
-    """The refusal while the member still plays.
+    """The refusal while the member still plays, with when it should be over if that is known.
 
     >>> not_now(StillInPlayError(["a game in progress"]))
     'Not now: you still have a game in progress. Ask again once it is over: nothing was deleted.'
+    >>> not_now(StillInPlayError(["an open challenge"], 1767225900.5))
+    'Not now: you still have an open challenge. Ask again once it is over (<t:1767225901:R>): nothing was deleted.'
     """
-    return f"Not now: you still have {busy}. Ask again once it is over: nothing was deleted."
+    when = f" (<t:{math.ceil(busy.until)}:R>)" if busy.until is not None else ""
+    return f"Not now: you still have {busy}. Ask again once it is over{when}: nothing was deleted."
 
 
 def forgotten_text(done: Forgotten) -> str:
@@ -145,7 +176,7 @@ class ModerationCommands(SolitaireCogBase):
         """Ask the member to confirm, then forget them in every server."""
         user_id = interaction.user.id
 
-        async def forget() -> str:
+        async def forget(confirmation: str) -> str:
             try:
                 done = await self.bot.moderation.forget_member(user_id)
             except StillInPlayError as busy:
@@ -171,9 +202,9 @@ class ModerationCommands(SolitaireCogBase):
                 return
             moderator_id = interaction.user.id
 
-            async def remove() -> str:
+            async def remove(confirmation: str) -> str:
                 removed = await self.bot.moderation.remove_results(
-                    guild_id, member.id, moderator_id=moderator_id, reason=reason
+                    guild_id, member.id, moderator_id=moderator_id, reason=reason, confirmation=confirmation
                 )
                 log.info(
                     "server %s: moderator %s removed %s results of member %s: %s",

@@ -124,9 +124,9 @@ class Table:
             return move
         words = describe_move(session.game, move) if move is not None else "every card that could go up"
         if move is None:
-            outcome = await self.sessions.play_all_to_foundations(session, version=frame.version)
+            outcome = await self.sessions.play_all_to_foundations(session, version=frame.version, source="page")
         else:
-            outcome = await self.sessions.play(session, move, version=frame.version)
+            outcome = await self.sessions.play(session, move, version=frame.version, source="page")
             self._last[session.id] = (frame.version, str(move))
         record = outcome.finished
         return game_frame(session, now=self.now(), record=record, **_seen(outcome)), words
@@ -164,7 +164,7 @@ class Table:
         player = seat.player
         session = await self.sessions.playable(game_id, player.user_id)
         if session.record.guild_id != player.guild_id:
-            raise errors.ForeignClickError()
+            raise OtherServerGameError()
         return session
 
     def forget(self, game_id: int) -> None:
@@ -180,6 +180,13 @@ class PracticeOnlyError(errors.BotError):
             "The bot is not in this server, so its games are not ranked here: play a practice deal "
             "(or ask an admin to add the bot)."
         )
+
+
+class OtherServerGameError(errors.BotError):
+    """A page asked to play a game of this member kept in another server (or in their DMs)."""
+
+    def __init__(self) -> None:
+        super().__init__("That game is played in another server: open the Activity there to play it.")
 
 
 def variant_menu_names() -> list[tuple[str, str]]:

@@ -12,7 +12,9 @@ A refusal (403, a deleted role) is noted for the admins (the next ``/solitaire c
 note) and the change is tried again later.
 
 The champion role must be cosmetic: :func:`champion_role_refusals` is the one rule, read when an admin
-sets the role and again before every grant (a role's permissions can change after it was set).
+sets the role, again before every grant (a role's permissions can change after it was set), and when a
+channel's settings change (:meth:`ChampionRoles.recheck`: a channel made private after the role was set).
+While it fails, nobody holds the role from the bot.
 """
 
 from __future__ import annotations
@@ -56,6 +58,23 @@ RoleCall = Callable[[int, int, int, str], Awaitable[RoleChange]]
 
 
 @dataclass(frozen=True)
+class Overwrite:
+    """A channel's permission setting for one role: what it allows and what it denies there (flag names)."""
+
+    allow: frozenset[str] = frozenset()
+    deny: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class ChannelFacts:
+    """A channel (or category) as the rule reads it: the role's setting there, and @everyone's."""
+
+    channel_id: int
+    role: Overwrite
+    everyone: Overwrite = Overwrite()
+
+
+@dataclass(frozen=True)
 class RoleFacts:
     """What the champion-role rule reads of a server's role (Discord's own types stay in the cog)."""
 
@@ -63,11 +82,13 @@ class RoleFacts:
     position: int
     """Its place in the server's role list (0: @everyone; higher is above)."""
     grants: frozenset[str]
-    """The permissions it grants (discord.py's flag names), in the server or in any channel's settings."""
+    """The permissions it grants in the whole server (discord.py's flag names)."""
     managed: bool = False
     """Given only by an integration (a bot's own role, the boosters' role)."""
     everyone: bool = False
     """The server's @everyone role."""
+    channels: tuple[ChannelFacts, ...] = ()
+    """Its setting in each channel and category of the server that has one (with @everyone's there)."""
 
 
 @dataclass(frozen=True)
@@ -87,13 +108,57 @@ class Setter:
 
 
 COSMETIC = "a champion role may only name and colour its members"
+CHANNELS_NAMED = 5
+"""How many channels a refusal names (the others are counted)."""
+
+
+def everyone_in(channel: ChannelFacts, everyone: frozenset[str]) -> frozenset[str]:
+    """What @everyone has in ``channel``: ``everyone`` (its server permissions) with its setting there applied.
+
+    >>> private = ChannelFacts(11, Overwrite(), Overwrite(deny=frozenset({"view_channel"})))
+    >>> sorted(everyone_in(private, frozenset({"view_channel", "send_messages"})))
+    ['send_messages']
+    """
+    return (everyone - channel.everyone.deny) | channel.everyone.allow
+
+
+def _names(flags: Iterable[str]) -> str:
+    """Permissions as Discord names them, in bold."""
+    return ", ".join(f"**{permission_name(flag)}**" for flag in sorted(flags))
+
+
+def _channel_list(channel_ids: list[int]) -> str:
+    """Channels as mentions, the first few named and the others counted."""
+    named = ", ".join(f"<#{channel_id}>" for channel_id in channel_ids[:CHANNELS_NAMED])
+    more = len(channel_ids) - CHANNELS_NAMED
+    return f"{named} and {more} more channels" if more > 0 else named
+
+
+def channel_refusals(role: RoleFacts, everyone: frozenset[str]) -> list[str]:
+    """Where ``role``'s channel settings allow what @everyone lacks there, one refusal per set of permissions.
+
+    >>> view = frozenset({"view_channel"})
+    >>> lets_in = ChannelFacts(11, Overwrite(allow=view), Overwrite(deny=view))
+    >>> channel_refusals(RoleFacts(5, 3, frozenset(), channels=(lets_in,)), view)[0].split(":")[0]
+    '<@&5> allows **View Channel** in <#11> beyond what @everyone has there'
+    """
+    opened: dict[frozenset[str], list[int]] = {}
+    for channel in sorted(role.channels, key=lambda channel: channel.channel_id):
+        if extra := channel.role.allow - everyone_in(channel, everyone):
+            opened.setdefault(extra, []).append(channel.channel_id)
+    return [
+        f"<@&{role.role_id}> allows {_names(extra)} in {_channel_list(ids)} beyond what @everyone has there: {COSMETIC}"
+        for extra, ids in opened.items()
+    ]
 
 
 def champion_role_refusals(role: RoleFacts, everyone: frozenset[str], setter: Setter | None = None) -> list[str]:
     """Why ``role`` may not be the champion role (none: it may); ``setter``: also whether that member may choose it.
 
-    The role must be cosmetic (grant nothing beyond what ``everyone`` has), givable (not @everyone, not an
-    integration's) and, for a setter who does not own the server, below their own highest role.
+    The role must be cosmetic: grant nothing beyond what ``everyone`` has in the server, and in each channel
+    allow nothing beyond what @everyone has *there* (a role that lets its members into a private channel, or
+    speak where @everyone may not, is no title). It must be givable (not @everyone, not an integration's)
+    and, for a setter who does not own the server, below their own highest role.
 
     >>> champion_role_refusals(RoleFacts(5, 3, frozenset({"send_messages"})), frozenset({"send_messages"}))
     []
@@ -107,9 +172,9 @@ def champion_role_refusals(role: RoleFacts, everyone: frozenset[str], setter: Se
     if role.managed:
         return [f"{mention} is managed by an integration (a bot's or the boosters' role): nobody can give it"]
     refusals = []
-    if extra := sorted(role.grants - everyone):
-        names = ", ".join(f"**{permission_name(flag)}**" for flag in extra)
-        refusals.append(f"{mention} grants {names} beyond what @everyone has: {COSMETIC}")
+    if extra := role.grants - everyone:
+        refusals.append(f"{mention} grants {_names(extra)} beyond what @everyone has: {COSMETIC}")
+    refusals += channel_refusals(role, everyone)
     if setter is not None and not setter.owner and role.position >= setter.top_position:
         refusals.append(f"{mention} is not below your highest role: choose a role you could manage yourself")
     return refusals
@@ -138,6 +203,20 @@ class ChampionPlan:
     take: tuple[Holder, ...]
     held: frozenset[int] = frozenset()
     """Members already written down for ``role_id`` (a crash may have cut their giving short)."""
+
+
+WITHHELD = "the champion role fails the cosmetic rule now (see /solitaire config)"
+"""The audit-log reason when the role is taken back from a winner because the rule refuses it now."""
+
+
+def _no_longer(holder: Holder) -> str:
+    """The audit-log reason when a former champion loses the role."""
+    return f"no longer the daily champion of {holder.daily_date}"
+
+
+def rule_refusal(found: ServerRole) -> str | None:
+    """Why the role may not be given now, all reasons in one line (``None``: it may)."""
+    return "; and ".join(champion_role_refusals(found.role, found.everyone)) or None
 
 
 PROBLEMS = {
@@ -176,6 +255,7 @@ class ChampionRoles:
         self.now = now
         self.variants = tuple(variants)
         self.port: RolePort | None = None
+        self.announcements = announcements
         announcements.register("champion", self.compose)
         announcements.add_listener(self.deliver, kinds=("champion",))
 
@@ -186,6 +266,27 @@ class ChampionRoles:
     async def choose(self, guild_id: int, role_id: int | None, *, podium_after: str) -> None:
         """Set (or clear) the server's champion role and queue the change of its holders (see ``set_champion_role``)."""
         await champions_db.set_champion_role(self.db, guild_id, role_id, podium_after=podium_after, now=self.now())
+
+    async def recheck(self, guild_id: int) -> None:
+        """Check the server's champion role again after a change in Discord (a channel's settings, say).
+
+        While the rule refuses the role, the problem is noted for the admins (each problem told once) and a
+        change is queued: its delivery takes the role back from the members the bot gave it to. Once the
+        rule accepts it again, the problem it noted is cleared and the change gives the winners the role back.
+        """
+        if self.port is None:
+            return
+        config = await competition_db.guild_config(self.db, guild_id)
+        if config.champion_role_id is None:
+            return
+        found = await self.port.look(guild_id, config.champion_role_id)
+        refusal = rule_refusal(found) if found is not None else None
+        noted = config.champion_problem
+        if refusal == noted or (refusal is None and (noted is None or noted in PROBLEMS.values())):
+            return  # nothing new: the same refusal, or a problem of Discord's (the next delivery clears it)
+        log.info("server %s: champion role checked again: %s", guild_id, refusal or "accepted again")
+        await champions_db.recheck(self.db, guild_id, refusal, self.now())
+        self.announcements.queued()
 
     async def compose(self, pending: Pending) -> Announcement | None:
         """Work out the change wanted now; ``None`` when the holders are already as wanted."""
@@ -208,8 +309,11 @@ class ChampionRoles:
         if self.port is None or not isinstance(change, ChampionPlan):
             return Delivery.FAILED
         refusal = await self._refusal(change) if change.give else None
-        outcomes = [await self._take(change.guild_id, holder) for holder in change.take]
-        if refusal is None:
+        outcomes = [await self._take(change.guild_id, holder, _no_longer(holder)) for holder in change.take]
+        if refusal is not None:  # a winner who holds it from the bot loses it while the rule refuses it
+            withheld = [h for h in change.give if h.user_id in change.held]
+            outcomes += [await self._take(change.guild_id, h, WITHHELD) for h in withheld]
+        else:
             outcomes += [await self._give(change.guild_id, h, h.user_id in change.held) for h in change.give]
         problem = refusal or next((PROBLEMS[o] for o in outcomes if o in PROBLEMS), None)
         if problem is not None or all(o is not RoleChange.FAILED for o in outcomes):
@@ -223,13 +327,11 @@ class ChampionRoles:
         """Why the role may not be given now (its permissions may have changed since it was set), else ``None``."""
         assert self.port is not None and change.role_id is not None
         found = await self.port.look(change.guild_id, change.role_id)
-        refusals = champion_role_refusals(found.role, found.everyone) if found is not None else []
-        return "; and ".join(refusals) or None
+        return rule_refusal(found) if found is not None else None
 
-    async def _take(self, guild_id: int, holder: Holder) -> RoleChange:
+    async def _take(self, guild_id: int, holder: Holder, reason: str) -> RoleChange:
         """Take the role back from a member the bot gave it to; forget them once it is gone."""
         assert self.port is not None
-        reason = f"no longer the daily champion of {holder.daily_date}"
         outcome = await self.port.take(guild_id, holder.user_id, holder.role_id, reason)
         if outcome in (RoleChange.DONE, RoleChange.GONE, RoleChange.NO_ROLE):
             await champions_db.forget(self.db, guild_id, holder.user_id, holder.role_id)

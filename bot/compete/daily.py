@@ -31,7 +31,7 @@ from bot.rules.modes import DAILY, mode_of
 from bot.rules.ranking import DailyResult
 from bot.rules.streaks import milestone
 from bot.shards import ONE_PROCESS, Ownership
-from bot.storage import Database
+from bot.storage import Database, privacy
 from bot.storage import competition as competition_db
 from bot.storage.games import GameRecord
 from bot.storage.outbox import Pending
@@ -172,6 +172,10 @@ class DailyService:
         """A member's finished daily of ``day`` and ``variant`` with its rank, or ``None`` (not played, or running)."""
         return await competition_db.daily_result(self.db, guild_id, user_id, variant, day.isoformat())
 
+    async def forgotten_try(self, guild_id: int, user_id: int, variant: str, day: date) -> bool:
+        """Whether the member used this daily's try before asking to be forgotten (the game is gone, the try not)."""
+        return await privacy.daily_try_used(self.db, guild_id, user_id, variant, day.isoformat())
+
     async def set_channel(self, guild_id: int, channel_id: int | None, *, podium_after: str) -> None:
         """Set (or clear) the competition channel; a first one's podiums begin with the day after ``podium_after``."""
         await competition_db.set_channel(self.db, guild_id, channel_id, podium_after=podium_after)
@@ -311,6 +315,7 @@ class DailyService:
             except Exception:
                 log.exception("queueing the day's daily deals failed")
             await self._forget_old_deals(now)
+            wait = min(wait, await self._purge_used_tries(now))
         return max(wait, 0.0)
 
     async def _queue_podiums(self, now: datetime) -> float:
@@ -454,6 +459,15 @@ class DailyService:
         self._presolved.add(key)
         if fresh and self._deal_tasks.get(key) is task:
             del self._deal_tasks[key]  # stored in daily_deals: players read it from there, memory stays small
+
+    async def _purge_used_tries(self, now: datetime) -> float:
+        """Drop the used-try marks of days over for their server; return seconds until the next such day ends."""
+        try:
+            wait = await privacy.purge_used_tries(self.db, now)
+        except Exception:
+            log.exception("purging the used daily tries of forgotten members failed")
+            return MAX_WAIT
+        return MAX_WAIT if wait is None else wait + 1.0
 
     async def _forget_old_deals(self, now: datetime) -> None:
         """Drop the deals of days that ended everywhere (before yesterday in UTC), in memory and stored."""

@@ -22,16 +22,30 @@ class Moderation:
         self._now = now
 
     async def forget_member(self, user_id: int) -> Forgotten:
-        """Forget a member in every server (their places in finished events stay, nameless).
+        """Forget a member in every server (their places in finished events stay, nameless; a day's daily
+        try they used stays used until that day is over).
 
-        :raises StillInPlayError: while they still play a game, a race or a challenge.
+        :raises StillInPlayError: while they still play a game, or a race or challenge they entered is not over.
         """
-        return await privacy.forget_member(self._db, user_id)
+        return await privacy.forget_member(self._db, user_id, now=self._now())
 
-    async def remove_results(self, guild_id: int, user_id: int, *, moderator_id: int, reason: str) -> int:
-        """Take a member's results off a server's boards and log it with ``reason``; return how many were removed."""
+    async def remove_results(
+        self, guild_id: int, user_id: int, *, moderator_id: int, reason: str, confirmation: str
+    ) -> int:
+        """Take a member's results off a server's boards and log it with ``reason``; return how many were removed.
+
+        ``confirmation`` names the question the moderator confirmed: it acts once.
+
+        :raises AlreadyDoneError: when that confirmation was used already (nothing is done again).
+        """
         return await moderation_db.remove_results(
-            self._db, guild_id, user_id, moderator_id=moderator_id, reason=reason, now=self._now()
+            self._db,
+            guild_id,
+            user_id,
+            moderator_id=moderator_id,
+            reason=reason,
+            now=self._now(),
+            confirmation=confirmation,
         )
 
     async def log(self, guild_id: int, *, limit: int) -> list[LogEntry]:

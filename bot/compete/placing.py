@@ -6,7 +6,8 @@
   stayed); then everyone who never played, all sharing the last place. Equal results share a place
   ("1, 2, 2, 4"): a member's id never breaks a tie. All racers start at one instant, so the time used is
   the finishing order too.
-- A race or challenge moves ratings only of the players who played, and only when at least two did.
+- A race or challenge moves ratings only of the players who played, and only when at least two did. A
+  forgotten member's stand-in (:mod:`bot.rules.stand_ins`) keeps its place but is never rated.
 - The same two members count for at most :data:`PAIR_RATED_PER_DAY` rated races and challenges together
   per server day: one in which two of its players already reached that many that day is not rated at
   all. Three is a best-of-three between rivals: enough for honest play, while ten arranged races with an
@@ -23,6 +24,8 @@ import itertools
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+
+from bot.rules.stand_ins import is_stand_in
 
 MIN_PLAYED = 2
 """Racers who must have played for a race to be rated."""
@@ -64,10 +67,10 @@ def places(entries: Iterable[Entry]) -> dict[int, int]:
 def rated_players(entries: Sequence[Entry], together: Mapping[tuple[int, int], int]) -> tuple[list[int], str | None]:
     """The players whose rating this race or challenge moves, or none and why (in words for its message).
 
-    ``together`` counts the rated races and challenges each pair ``(lower id, higher id)`` already shared
-    this server day.
+    A stand-in never is, nor counts towards :data:`MIN_PLAYED`. ``together`` counts the rated races and
+    challenges each pair ``(lower id, higher id)`` already shared this server day.
     """
-    players = sorted(entry.user_id for entry in entries if entry.played)
+    players = sorted(entry.user_id for entry in entries if entry.played and not is_stand_in(entry.user_id))
     if len(players) < MIN_PLAYED:
         return [], "fewer than two players made a move"
     for pair in itertools.combinations(players, 2):

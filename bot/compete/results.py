@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from bot.compete.placing import Entry, places, rated_players
 from bot.compete.ratings import Skill, newcomer, rate
 from bot.rules.calendar import day_bounds
+from bot.rules.stand_ins import is_stand_in
 from bot.storage import Database, Transaction
 from bot.storage import competition as competition_db
 from bot.storage import races as races_db
@@ -47,11 +48,17 @@ async def rate_results(db: Database, *, guild_id: int, variant: str, entries: Se
         together = await races_db.rated_together(tx, guild_id, players, since=since, until=until)
         rated, unrated = rated_players(entries, together)
         users = [item.user_id for item in entries]
-        stored = await races_db.ratings_of(tx, guild_id, variant, users)
-        before = {user: _skill(stored.get(user)) for user in users}
+        members = [user for user in users if not is_stand_in(user)]
+        stored = await races_db.ratings_of(tx, guild_id, variant, members)
+        before = {user: _skill(stored.get(user)) for user in members}
         after = dict(zip(rated, rate([before[u] for u in rated], [placed[u] for u in rated]), strict=True))
         placings = [
-            Placing(user, placed[user], before[user].display, after[user].display if user in after else None)
+            Placing(
+                user,
+                placed[user],
+                before[user].display if user in before else None,
+                after[user].display if user in after else None,
+            )
             for user in users
         ]
         ratings = [RatingRecord(guild_id, variant, user, new.mu, new.sigma, new.races) for user, new in after.items()]

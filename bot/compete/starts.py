@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import date
 
 from bot import errors
 from bot.compete.daily import DailyService
 from bot.compete.race import RaceService
-from bot.compete.words import already_played_line
+from bot.compete.words import already_played_line, forgotten_try_line
 from bot.play.deal_bank import Deal, DealBank
 from bot.play.session import Session
 from bot.play.sessions import SessionManager
@@ -34,12 +33,14 @@ class Place:
 
 
 class DailyPlayedError(errors.BotError):
-    """Today's daily of this variant was played already (on any surface): the earlier result, not a second try."""
+    """Today's daily of this variant was played already (on any surface): the earlier result, not a second try.
 
-    def __init__(self, result: DailyResult, day: date) -> None:
-        super().__init__(already_played_line(result, day))
+    ``result`` is ``None`` where the try's game was deleted at the member's request (forget-me): the try stays used.
+    """
+
+    def __init__(self, text: str, result: DailyResult | None) -> None:
+        super().__init__(text)
         self.result = result
-        self.day = day
 
 
 async def _no_wait() -> None:
@@ -100,7 +101,11 @@ class GameStarts:
         """Today's earlier try of this member at ``variant`` as a refusal, or ``None`` when the try is still theirs."""
         today = await self.daily.today(place.guild_id)
         result = await self.daily.result(place.guild_id, place.user_id, variant, today)
-        return DailyPlayedError(result, today) if result is not None else None
+        if result is not None:
+            return DailyPlayedError(already_played_line(result, today), result)
+        if await self.daily.forgotten_try(place.guild_id, place.user_id, variant, today):
+            return DailyPlayedError(forgotten_try_line(variant, today.isoformat(), today), None)
+        return None
 
     async def daily_game(self, place: Place, variant: str, *, waiting: Wait = _no_wait) -> Session:
         """Today's daily deal of ``variant`` for this member: their one ranked try of the day, on any surface.

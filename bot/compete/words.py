@@ -96,6 +96,19 @@ def already_played_line(result: DailyResult, today: date | None = None) -> str:
     )
 
 
+def forgotten_try_line(variant: str, daily_date: str, today: date | None = None) -> str:
+    """Return the refusal for a second attempt after forget-me deleted the first (the try stays used).
+
+    >>> forgotten_try_line("draw1", "2024-05-01", date(2024, 5, 1))  # doctest: +NORMALIZE_WHITESPACE
+    "You already played today's Solitaire Rush (draw 1) daily: its result was deleted when you asked me to forget
+    you, and the day's try stays used. Come back after the day rolls over."
+    """
+    return (
+        f"You already played {_day_words(daily_date, today)} {variant_title(variant)} daily: its result was "
+        "deleted when you asked me to forget you, and the day's try stays used. Come back after the day rolls over."
+    )
+
+
 def ranked_line(entry: Ranked) -> str:
     """Return one leaderboard line: rank (a medal on the podium), player, score and time used."""
     place = MEDALS[entry.rank - 1] if entry.rank <= len(MEDALS) else f"`{entry.rank:>2}.`"

@@ -24,8 +24,10 @@ Clock = Callable[[], float]
 Sleep = Callable[[float], Awaitable[None]]
 """Waits that many seconds of the clock's time (``asyncio.sleep`` unless a test speeds it up)."""
 
-FinishSource = Literal["command", "clock", "restart"]
-"""What ended a game: a player's command, the clock task, or the restart check."""
+FinishSource = Literal["command", "page", "clock", "restart"]
+"""What ended a game: a player's command (a button or a slash command, answered with the board), a command
+from the Activity's page (the board message, if any, shows it only once redrawn), the clock task, or the
+restart check."""
 
 
 FinishListener = Callable[["Session", GameRecord, FinishSource], Awaitable[None]]
@@ -106,8 +108,6 @@ class Session:
         """When the bot last answered a press on this game (the earliest a next press can count from)."""
         self.stored_deadline = record.deadline
         """The deadline the database holds (clock credits since are written with the next save)."""
-        self.given = (0.0, 0.0)
-        """The last press credited (its time) and the credit given for it so far (at its save, then its answer)."""
 
     @property
     def id(self) -> int:

@@ -29,6 +29,7 @@ from dataclasses import replace
 from bot import errors
 from bot.play.after_game import check_hints_allowed
 from bot.play.clicks import Owner, resolve_click
+from bot.play.credits import BusyTime
 from bot.play.deal_bank import Deal
 from bot.play.pads import AllUp, Select
 from bot.play.session import (
@@ -73,8 +74,6 @@ START_WINDOW = 30.0
 RETRY_FIRST = 1.0
 RETRY_MAX = 60.0
 """Backoff (seconds) between attempts to record a clock's expiry the database refused."""
-MAX_CREDIT = 3.0
-"""At most this many seconds of the bot's own work on one press are given back to the player's clock."""
 SAVE_CREDIT = 0.25
 """Credits not yet stored are written at once from this many seconds (smaller ones ride with the next save).
 
@@ -333,11 +332,18 @@ class SessionManager:
 
     # -- playing -------------------------------------------------------------------
     async def play(
-        self, session: Session, move: Move | str, *, version: int | None = None, at: float | None = None
+        self,
+        session: Session,
+        move: Move | str,
+        *,
+        version: int | None = None,
+        at: float | None = None,
+        source: FinishSource = "command",
     ) -> Outcome:
         """Apply one command (a :class:`Move` or notation) and save it before returning.
 
         ``at``: when the press was made (:meth:`press_time`); the clock reads then, not now.
+        ``source``: what a finish is announced as (``"page"``: the Activity's).
 
         :raises StaleBoardError: ``version`` is not the game's version any more.
         :raises SolitaireError: the engine refused the move (the game is unchanged).
@@ -351,7 +357,7 @@ class SessionManager:
             self._push(session, parsed, at)
             return (str(parsed),)
 
-        return await self._command(session, version, apply, at)
+        return await self._command(session, version, apply, at, source)
 
     async def press(self, press: BoardPress, answer: Answer) -> None:
         """Answer a board button's press: check it, select or play as of its press, show it, credit the clock.
@@ -378,7 +384,12 @@ class SessionManager:
         await self.credit(session, pressed, await answer(result))
 
     async def play_all_to_foundations(
-        self, session: Session, *, version: int | None = None, at: float | None = None
+        self,
+        session: Session,
+        *,
+        version: int | None = None,
+        at: float | None = None,
+        source: FinishSource = "command",
     ) -> Outcome:
         """Play every card that can go to a foundation now, repeatedly, as engine moves.
 
@@ -394,7 +405,7 @@ class SessionManager:
                 raise IllegalMoveError("f: no card can go to a foundation now")
             return tuple(played)
 
-        return await self._command(session, version, apply, at)
+        return await self._command(session, version, apply, at, source)
 
     async def take_hint(self, session: Session, *, version: int | None = None) -> Outcome:
         """Charge a hint through the engine (a ``Hints`` line on the score sheet; the result is stored as hinted).
@@ -432,7 +443,12 @@ class SessionManager:
         return record
 
     async def _command(
-        self, session: Session, version: int | None, apply: Callable[[], tuple[str, ...]], at: float | None = None
+        self,
+        session: Session,
+        version: int | None,
+        apply: Callable[[], tuple[str, ...]],
+        at: float | None = None,
+        source: FinishSource = "command",
     ) -> Outcome:
         """Run ``apply`` (engine pushes) under the lock, save, then announce a finish.
 
@@ -469,7 +485,7 @@ class SessionManager:
             if wanted is None or wanted is mode:
                 listener(session)
         if outcome.finished is not None:
-            await self._announce(session, outcome.finished, "command")
+            await self._announce(session, outcome.finished, source)
         return outcome
 
     async def _settle_or_restore(self, session: Session, moves: tuple[str, ...], saved: int) -> Outcome:
@@ -582,9 +598,14 @@ class SessionManager:
             finished = await self._finish(session)
         else:
             entries = tuple((move, int(seconds)) for move, seconds in game.log[saved:])
-            deadline = session.record.deadline
+            deadline, credited_until = session.record.deadline, session.record.credited_until
             progress = games_db.Progress(
-                moves=entries, first=saved, score=game.score, version=game.version, deadline=deadline
+                moves=entries,
+                first=saved,
+                score=game.score,
+                version=game.version,
+                deadline=deadline,
+                credited_until=credited_until,
             )
             try:
                 stored = await games_db.save_progress(self.db, session.id, progress)
@@ -630,9 +651,10 @@ class SessionManager:
     async def credit(self, session: Session, pressed: float | None, answered: float) -> None:
         """Give the bot's work on a press back to the player's clock: ``pressed`` to ``answered``, at most 3 s.
 
-        The deadline moves out by as much (its clock task sleeps on). A move's save already carried the
+        Time already credited to another press in flight is not given again (:class:`BusyTime`). The
+        deadline moves out by as much (its clock task sleeps on). A move's save already carried the
         credit up to the save; what is not stored yet is written at once from :data:`SAVE_CREDIT`,
-        else with the game's next save.
+        else with the game's next save (the end of the last credit goes with it, for after a restart).
         """
         if pressed is None or session.id not in self._sessions:
             return
@@ -641,7 +663,7 @@ class SessionManager:
         if session.record.deadline - session.stored_deadline >= SAVE_CREDIT:
             deadline = session.record.deadline
             try:
-                await games_db.move_deadline(self.db, session.id, deadline)
+                await games_db.move_deadline(self.db, session.id, deadline, session.record.credited_until)
             except StorageError as error:
                 log.warning("game %s: clock credit not stored yet (%s); it goes with the next save", session.id, error)
             else:
@@ -649,12 +671,11 @@ class SessionManager:
 
     @staticmethod
     def _give(session: Session, pressed: float, until: float) -> None:
-        """Move the deadline out by the bot's work on the press made at ``pressed`` up to ``until`` (<= 3 s in all)."""
-        given = session.given[1] if session.given[0] == pressed else 0.0
-        due = min(max(until - pressed, 0.0), MAX_CREDIT)
-        if due > given:
-            session.record = replace(session.record, deadline=session.record.deadline + due - given)
-            session.given = (pressed, due)
+        """Move the deadline out by the bot's work on the press made at ``pressed`` up to ``until`` not credited yet."""
+        due, busy = BusyTime(session.record.credited_until).credit(pressed, until)
+        if due > 0:
+            deadline = session.record.deadline + due
+            session.record = replace(session.record, deadline=deadline, credited_until=busy.until)
 
     # -- finishing -----------------------------------------------------------------
     async def _finish(self, session: Session) -> GameRecord:

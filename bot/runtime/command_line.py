@@ -9,8 +9,9 @@ import argparse
 import asyncio
 import sys
 import textwrap
+import time
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 
 from bot.runtime.settings import Settings, SettingsError, load_settings
@@ -108,12 +109,23 @@ def run_forget(args: argparse.Namespace) -> int:
         settings = load_settings(discord_token=NO_TOKEN_NEEDED)
         print(asyncio.run(_forget(settings, args.what, args.id)))
     except privacy.StillInPlayError as busy:
-        print(f"not now: {args.what} {args.id} still has {busy}; try again once it is over", file=sys.stderr)
+        print(f"not now: {args.what} {args.id} still has {busy}; try again once it is over{_by(busy)}", file=sys.stderr)
         return 1
     except (SettingsError, StorageError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     return 0
+
+
+def _by(busy: privacy.StillInPlayError) -> str:
+    """When what is in play should be over, if known (UTC).
+
+    >>> _by(privacy.StillInPlayError(["a game in progress"], 1767225900.0))
+    ' (about 2026-01-01 00:05 UTC)'
+    """
+    if busy.until is None:
+        return ""
+    return f" (about {datetime.fromtimestamp(busy.until, UTC):%Y-%m-%d %H:%M} UTC)"
 
 
 async def _forget(settings: Settings, what: str, key: int) -> str:
@@ -122,7 +134,7 @@ async def _forget(settings: Settings, what: str, key: int) -> str:
     try:
         if what == "server":
             return f"forgot server {key}: {await privacy.forget_server(db, key):,} rows deleted"
-        done = await privacy.forget_member(db, key)
+        done = await privacy.forget_member(db, key, now=time.time())
         return (
             f"forgot member {key}: {done.games:,} games deleted, {done.entries:,} race and challenge places kept "
             f"without their id, {done.rows:,} other rows deleted or cleared"

@@ -41,17 +41,31 @@ async def set_champion_role(db: Database, guild_id: int, role_id: int | None, *,
         await queue_champion_change(tx, guild_id, now)
 
 
+PROBLEM_SQL = (
+    "UPDATE guild_settings SET champion_problem = ?1,"
+    " champion_problem_at = CASE WHEN champion_problem = ?1 THEN champion_problem_at ELSE ?2 END"
+    " WHERE guild_id = ?3 AND (CAST(?1 AS TEXT) IS NOT NULL OR champion_problem IS NOT NULL)"
+)
+"""Note (or clear) a problem: the same problem noted again keeps its first time."""
+
+
 async def set_problem(db: Database, guild_id: int, problem: str | None, now: float) -> None:
     """Note (or clear, with ``None``) why the server's champion role could not be given or taken back.
 
     The same problem noted again keeps its first time: the admins are told of each problem once.
     """
-    await db.execute(
-        "UPDATE guild_settings SET champion_problem = ?1,"
-        " champion_problem_at = CASE WHEN champion_problem = ?1 THEN champion_problem_at ELSE ?2 END"
-        " WHERE guild_id = ?3 AND (CAST(?1 AS TEXT) IS NOT NULL OR champion_problem IS NOT NULL)",
-        (problem, now if problem is not None else None, guild_id),
-    )
+    await db.execute(PROBLEM_SQL, (problem, now if problem is not None else None, guild_id))
+
+
+async def recheck(db: Database, guild_id: int, problem: str | None, now: float) -> None:
+    """Note (or clear) the champion role's problem found by a check outside a delivery, and queue a change.
+
+    In one transaction, so the problem is never noted without the change that acts on it (the change takes
+    the role back while the problem lasts, and gives it again once it is cleared).
+    """
+    async with db.transaction() as tx:
+        await tx.execute(PROBLEM_SQL, (problem, now if problem is not None else None, guild_id))
+        await queue_champion_change(tx, guild_id, now)
 
 
 async def champion_day(db: Database, guild_id: int, last_podium_date: str | None) -> str | None:

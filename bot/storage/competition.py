@@ -107,7 +107,7 @@ def _config(row: Row) -> GuildConfig:
     )
 
 
-async def guild_config(db: Database, guild_id: int) -> GuildConfig:
+async def guild_config(db: Database | Transaction, guild_id: int) -> GuildConfig:
     """Return a server's settings (the defaults if it has none)."""
     row = await db.fetchone(f"SELECT {_CONFIG_COLUMNS} FROM guild_settings WHERE guild_id = ?", (guild_id,))
     return _config(row) if row is not None else GuildConfig(guild_id)

@@ -26,7 +26,8 @@ REMOVED = "removed"
 
 _COLUMNS = (
     "id, guild_id, channel_id, user_id, variant, mode, deal_number, daily_date, state, status, score, "
-    "seconds_used, started_at, deadline, finished_at, message_id, webhook_token, version, practice, deal_seed"
+    "seconds_used, started_at, deadline, finished_at, message_id, webhook_token, version, practice, deal_seed, "
+    "credited_until"
 )
 _SEATED_IN_LOBBY = (
     "EXISTS (SELECT 1 FROM race_seats AS s JOIN races AS r ON r.id = s.race_id"
@@ -81,6 +82,8 @@ class GameRecord:
     """A game on a chosen public deal (a deal number or a seed): never ranked (V011)."""
     deal_seed: str | None = None
     """The deal's shuffle seed (decimal): public for practice games, shown for ranked ones once over."""
+    credited_until: float = 0.0
+    """The end of the last clock credit the deadline carries (0 before any): never credited again (V020)."""
 
     @property
     def is_playing(self) -> bool:
@@ -124,6 +127,8 @@ class Progress:
     version: int
     deadline: float
     """The game's deadline, moved out by the clock credits so far."""
+    credited_until: float = 0.0
+    """The end of the last of those credits (:attr:`GameRecord.credited_until`)."""
 
 
 @dataclass(frozen=True)
@@ -229,8 +234,9 @@ async def save_progress(db: Database, game_id: int, progress: Progress) -> bool:
     version is not ``progress.first`` (the caller's game and the row disagree).
     """
     guard = Write(
-        "UPDATE games SET score = ?, version = ?, deadline = ? WHERE id = ? AND status = 'playing' AND version = ?",
-        [(progress.score, progress.version, progress.deadline, game_id, progress.first)],
+        "UPDATE games SET score = ?, version = ?, deadline = ?, credited_until = ?"
+        " WHERE id = ? AND status = 'playing' AND version = ?",
+        [(progress.score, progress.version, progress.deadline, progress.credited_until, game_id, progress.first)],
         exactly_one=True,
     )
     moves = Write(
@@ -240,11 +246,14 @@ async def save_progress(db: Database, game_id: int, progress: Progress) -> bool:
     return await db.write_batch([guard, moves]) is not None
 
 
-async def move_deadline(db: Database, game_id: int, deadline: float) -> None:
-    """Move a running game's deadline out to ``deadline`` (its clock credits); never in, never once it ended."""
+async def move_deadline(db: Database, game_id: int, deadline: float, credited_until: float) -> None:
+    """Move a running game's deadline out to ``deadline`` (its clock credits, the last ending at ``credited_until``).
+
+    Never in, never once it ended.
+    """
     await db.execute(
-        "UPDATE games SET deadline = ? WHERE id = ? AND status = 'playing' AND deadline < ?",
-        (deadline, game_id, deadline),
+        "UPDATE games SET deadline = ?, credited_until = ? WHERE id = ? AND status = 'playing' AND deadline < ?",
+        (deadline, credited_until, game_id, deadline),
     )
 
 

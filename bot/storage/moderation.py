@@ -5,6 +5,9 @@ A removal changes the member's finished daily and casual games of that server to
 streak), keeping the status they had in ``removed_results``; it deletes their kept best results
 and totals of those modes there and their race ratings there (others' ratings stay as they were).
 Their race and challenge places stay: others saw them. A game still in progress is not touched.
+
+Each removal names the confirmation that asked for it (V021): a confirmation acts once, so a double
+click (even two clicks in flight together, or on two processes) logs and removes once.
 """
 
 from __future__ import annotations
@@ -18,6 +21,14 @@ from bot.storage.games import REMOVED
 
 BOARD_MODES = sql_modes(lambda mode: mode.on_boards)
 """The games the leaderboards rank."""
+
+
+class AlreadyDoneError(Exception):
+    """The confirmation was used already: its action was done (or is being done) once."""
+
+    def __init__(self, confirmation: str) -> None:
+        super().__init__(f"confirmation {confirmation!r} was already used")
+        self.confirmation = confirmation
 
 
 @dataclass(frozen=True)
@@ -34,16 +45,21 @@ class LogEntry:
 
 
 async def remove_results(
-    db: Database, guild_id: int, user_id: int, *, moderator_id: int, reason: str, now: float
+    db: Database, guild_id: int, user_id: int, *, moderator_id: int, reason: str, now: float, confirmation: str
 ) -> int:
-    """Take a member's finished results off a server's boards and log it; return how many games it took off."""
+    """Take a member's finished results off a server's boards and log it; return how many games it took off.
+
+    :raises AlreadyDoneError: when ``confirmation`` was used before (nothing is done again).
+    """
     async with db.transaction() as tx:
         logged = await tx.fetchone(
-            "INSERT INTO moderation_log (guild_id, user_id, moderator_id, action, reason, results, created_at)"
-            " VALUES (?, ?, ?, 'remove-results', ?, 0, ?) RETURNING id",
-            (guild_id, user_id, moderator_id, reason, now),
+            "INSERT INTO moderation_log"
+            " (guild_id, user_id, moderator_id, action, reason, results, created_at, confirmation)"
+            " VALUES (?, ?, ?, 'remove-results', ?, 0, ?, ?) ON CONFLICT (confirmation) DO NOTHING RETURNING id",
+            (guild_id, user_id, moderator_id, reason, now, confirmation),
         )
-        assert logged is not None
+        if logged is None:
+            raise AlreadyDoneError(confirmation)
         key = (guild_id, user_id)
         kept = await tx.execute(
             "INSERT INTO removed_results (game_id, status, log_id) SELECT id, status, ? FROM games"

@@ -6,6 +6,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, fields
 from typing import Literal
 
+from bot.rules.stand_ins import is_stand_in
 from bot.storage import Database, Row, Transaction
 
 RaceStatus = Literal["lobby", "running", "finished", "cancelled", "expired"]
@@ -357,13 +358,17 @@ async def record_ratings(tx: Transaction, guild_id: int, rate: Rate, now: float)
 
 
 async def _write_ratings(tx: Transaction, ratings: Sequence[RatingRecord], now: float) -> None:
-    """Store new ratings (a race's or a challenge's), in the transaction that records their places."""
+    """Store new ratings (a race's or a challenge's), in the transaction that records their places.
+
+    A forgotten member's stand-in never gets a rating row (:mod:`bot.rules.stand_ins`), whatever ``ratings`` says.
+    """
+    members = [r for r in ratings if not is_stand_in(r.user_id)]
     await tx.executemany(
         "INSERT INTO ratings (guild_id, variant, user_id, mu, sigma, races, updated_at)"
         " VALUES (?, ?, ?, ?, ?, ?, ?)"
         " ON CONFLICT (guild_id, variant, user_id) DO UPDATE SET"
         " mu = excluded.mu, sigma = excluded.sigma, races = excluded.races, updated_at = excluded.updated_at",
-        [(r.guild_id, r.variant, r.user_id, r.mu, r.sigma, r.races, now) for r in ratings],
+        [(r.guild_id, r.variant, r.user_id, r.mu, r.sigma, r.races, now) for r in members],
     )
 
 
@@ -396,12 +401,15 @@ async def rated_together(
 
 
 async def rating_board(db: Database, guild_id: int, variant: str) -> list[RatingRecord]:
-    """Every rating of a server and variant (the caller orders them by displayed rating)."""
+    """Every member's rating of a server and variant (the caller orders them by displayed rating).
+
+    A stand-in's row (an older version wrote some) is never listed.
+    """
     rows = await db.fetchall(
         "SELECT guild_id, variant, user_id, mu, sigma, races FROM ratings WHERE guild_id = ? AND variant = ?",
         (guild_id, variant),
     )
-    return [_rating(row) for row in rows]
+    return [rating for rating in map(_rating, rows) if not is_stand_in(rating.user_id)]
 
 
 async def member_ratings(db: Database, guild_id: int, user_id: int) -> list[RatingRecord]:

@@ -9,6 +9,8 @@ import discord
 import pytest
 from PIL import Image
 from simcord.actors import MemberActor
+from simcord.backend.models import Overwrite
+from simcord.enums import OverwriteType
 
 import bot.outbox.announcements
 import cogs.competition_commands
@@ -189,10 +191,80 @@ async def test_a_role_that_grants_a_permission_is_refused_as_the_champion_role(
 
 async def test_a_channel_setting_that_grants_a_permission_counts_too(simcord_env, guild, channel, admin):
     helpers = guild.create_role("Helpers")
-    guild.create_text_channel("help-desk", overwrites={helpers: discord.PermissionOverwrite(manage_messages=True)})
+    help_desk = guild.create_text_channel(
+        "help-desk", overwrites={helpers: discord.PermissionOverwrite(manage_messages=True)}
+    )
     await simcord_env.settle()
     refused = await admin.slash(channel, "solitaire config champion_role", role=helpers)
-    assert "grants **Manage Messages** beyond what @everyone has" in refused.response.content
+    expected = f"allows **Manage Messages** in <#{help_desk.id}> beyond what @everyone has there"
+    assert expected in refused.response.content
+
+
+def set_overwrite(env, channel, target, overwrite: discord.PermissionOverwrite) -> None:
+    """Change a channel's permission setting for a role, as an admin would in Discord (the bot sees the update)."""
+    allow, deny = overwrite.pair()
+    env.backend.set_overwrite(channel.id, Overwrite(target.id, OverwriteType.ROLE, allow.value, deny.value))
+
+
+HIDE = discord.PermissionOverwrite(view_channel=False)
+LET_IN = discord.PermissionOverwrite(view_channel=True, send_messages=True)
+
+
+@pytest.mark.parametrize("kind", ["text channel", "category"])
+async def test_a_role_that_opens_a_private_channel_is_refused_as_the_champion_role(
+    simcord_env, guild, channel, admin, kind
+):
+    insiders = guild.create_role("Insiders")  # no permission of its own
+    if kind == "text channel":
+        staff = guild.create_text_channel("staff", overwrites={guild.default_role: HIDE, insiders: LET_IN})
+    else:
+        staff = guild.create_category("Staff")
+        set_overwrite(simcord_env, staff, guild.default_role, HIDE)
+        set_overwrite(simcord_env, staff, insiders, LET_IN)
+    await simcord_env.settle()
+    refused = await admin.slash(channel, "solitaire config champion_role", role=insiders)
+    assert refused.response.ephemeral
+    assert (
+        f"I can't make <@&{insiders.id}> the champion role: <@&{insiders.id}> allows **View Channel** in "
+        f"<#{staff.id}> beyond what @everyone has there"
+    ) in refused.response.content
+    assert (await competition_db.guild_config(simcord_env.bot.db, guild.id)).champion_role_id is None
+
+
+async def test_a_channel_made_private_after_the_role_was_set_stops_the_grant_and_the_admins_are_told_once(
+    simcord_env, guild, channel, admin, alice, bob
+):
+    champion = guild.create_role("Champion")
+    lounge = guild.create_text_channel("lounge", overwrites={champion: LET_IN})  # open to all: harmless
+    await simcord_env.settle()
+    done = await admin.slash(channel, "solitaire config champion_role", role=champion)
+    assert f"gets <@&{champion.id}> when the day's podium is due" in done.response.content
+    await play(alice, channel, score=True)
+    await advance_to(simcord_env, DAY_2 + timedelta(seconds=5))
+    assert holders(simcord_env, guild, champion) == {alice.id}
+
+    set_overwrite(simcord_env, lounge, guild.default_role, HIDE)  # the lounge made private: champions only
+    await simcord_env.settle()
+    assert holders(simcord_env, guild, champion) == set()  # taken back at once from the champion inside
+    await play(bob, channel, score=True)
+    await advance_to(simcord_env, DAY_3 + timedelta(seconds=5))
+    assert holders(simcord_env, guild, champion) == set()  # given to nobody
+    assert ("PUT", bob.id) not in role_calls(simcord_env, champion)
+
+    [note] = champion_notes(await admin.slash(channel, "solitaire stats"))
+    assert f"the champion role <@&{champion.id}>" in note
+    assert f"allows **View Channel** in <#{lounge.id}> beyond what @everyone has there" in note
+    assert champion_notes(await admin.slash(channel, "solitaire stats")) == []  # once
+    await simcord_env.advance_time(bot.outbox.announcements.retry_delay(1) + 1)  # tried again: still refused
+    assert holders(simcord_env, guild, champion) == set()
+    assert champion_notes(await admin.slash(channel, "solitaire stats")) == []
+
+    set_overwrite(simcord_env, lounge, guild.default_role, discord.PermissionOverwrite())  # open again
+    await simcord_env.settle()
+    await simcord_env.advance_time(bot.outbox.announcements.retry_delay(2) + 1)
+    assert holders(simcord_env, guild, champion) == {bob.id}
+    shown = await admin.slash(channel, "solitaire config timezone", timezone="UTC")
+    assert "champion role" not in shown.response.content
 
 
 async def test_a_role_at_or_above_the_setters_highest_role_is_refused_unless_they_own_the_server(

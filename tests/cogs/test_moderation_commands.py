@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
+import math
+from datetime import UTC, datetime
 from typing import Any
 
 import discord
 import pytest
+from simcord.actors import _component_interaction
 
 from bot.storage import moderation
-from cogs.moderation_commands import EXPIRED
+from cogs.moderation_commands import ALREADY_DONE, EXPIRED
 from tests.bot.storage.test_privacy import rows_holding
+from tests.cogs.test_competition_commands import advance_to
 from tests.cogs.test_way_in import instant_daily
 
 pytestmark = pytest.mark.usefixtures("no_error_logs")
@@ -95,7 +100,11 @@ async def test_forget_me_waits_for_a_game_in_progress(simcord_env, channel, alic
     assert started.response.ephemeral
     ask = await private(alice, channel, "solitaire forget-me")
     answer = (await alice.click(ask, label="Forget me")).response.content
-    assert answer == "Not now: you still have a game in progress. Ask again once it is over: nothing was deleted."
+    deadline = simcord_env.bot.sessions.active_for(channel.guild.id, alice.id).deadline
+    assert answer == (
+        f"Not now: you still have a game in progress. Ask again once it is over (<t:{math.ceil(deadline)}:R>): "
+        "nothing was deleted."
+    )
     assert await rows_holding(simcord_env.bot.db, alice.id) != []
 
 
@@ -138,3 +147,68 @@ async def test_an_admin_removes_a_members_results_with_a_logged_reason(simcord_e
     )
     again = await alice.slash(channel, "solitaire daily", variant="draw3")  # the day's try stays used
     assert again.response.ephemeral and "already" in again.response.content.lower()
+
+
+async def click_as_shown(env: Any, actor: Any, message: Any, custom_id: str) -> Any:
+    """A click on a button the member's client still shows (it had not redrawn the message after a click yet)."""
+    stored = env.backend.get_message(message.channel_id, message.id)
+    return await _component_interaction(actor, stored, {"custom_id": custom_id, "component_type": 2})
+
+
+@pytest.mark.parametrize("clicks", ["together", "one after the other"])
+async def test_a_double_click_on_remove_results_acts_once_and_the_second_click_is_told_so(
+    simcord_env, guild, channel, alice, bob, admin, clicks
+):
+    await play_daily(alice, channel)
+    ask = await private(admin, channel, "solitaire moderate remove-results", member=alice, reason="used a solver")
+    [confirm] = [
+        button["custom_id"] for row in ask.components for button in row["components"] if "Remove" in button["label"]
+    ]
+    if clicks == "together":
+        first, second = await asyncio.gather(
+            admin.click(ask, label="Remove results"), click_as_shown(simcord_env, admin, ask, confirm)
+        )
+    else:
+        first = await admin.click(ask, label="Remove results")
+        second = await click_as_shown(simcord_env, admin, ask, confirm)
+    answers = sorted([first.response.content, second.response.content], key=lambda text: text != ALREADY_DONE)
+    assert answers[0] == ALREADY_DONE and answers[1].startswith(f"Removed 1 result(s) of <@{alice.id}>")
+    assert [first.response.ephemeral, second.response.ephemeral] == [True, True]
+    [entry] = await moderation.moderation_log(simcord_env.bot.db, guild.id)
+    assert entry.results == 1
+    assert ask.content.startswith(f"Removed 1 result(s) of <@{alice.id}>")  # the question shows the one answer
+
+
+async def test_a_confirmation_acts_once_in_storage_too(simcord_env, guild, channel, alice, admin):
+    await play_daily(alice, channel)
+    remove = simcord_env.bot.moderation.remove_results
+    first, again = await asyncio.gather(
+        remove(guild.id, alice.id, moderator_id=admin.id, reason="used a solver", confirmation="0123456789abcdef"),
+        remove(guild.id, alice.id, moderator_id=admin.id, reason="used a solver", confirmation="0123456789abcdef"),
+        return_exceptions=True,
+    )
+    assert sorted([type(first).__name__, type(again).__name__]) == ["AlreadyDoneError", "int"]
+    assert len(await moderation.moderation_log(simcord_env.bot.db, guild.id)) == 1
+
+
+async def test_forgetting_keeps_the_days_daily_try_used_until_the_day_is_over(simcord_env, guild, channel, alice):
+    await play_daily(alice, channel)
+    ask = await private(alice, channel, "solitaire forget-me")
+    assert (await alice.click(ask, label="Forget me")).response.content.startswith("Done: I deleted your 1 game(s)")
+
+    again = await private(alice, channel, "solitaire daily", variant="draw3")  # the same deal, seen: refused
+
+    assert again.content == (
+        "You already played today's Solitaire Rush (draw 3) daily: its result was deleted when you asked me to "
+        "forget you, and the day's try stays used. Come back after the day rolls over."
+    )
+    assert not again.attachments
+    assert await rows_holding(simcord_env.bot.db, alice.id) == []  # the mark keeps no id in clear
+    other = await private(alice, channel, "solitaire daily", variant="draw1")  # another variant's try was not used
+    assert [a.filename for a in other.attachments] == ["board.png"]
+    await alice.slash(channel, "solitaire end")
+    await advance_to(simcord_env, datetime(2026, 1, 2, 0, 0, 1, tzinfo=UTC))  # the server's day rolled over
+    tomorrow = await private(alice, channel, "solitaire daily", variant="draw3")
+    assert "daily 2026-01-02" in tomorrow.content
+    marks = await simcord_env.bot.db.fetchall("SELECT daily_date FROM used_tries WHERE guild_id = ?", (guild.id,))
+    assert [row["daily_date"] for row in marks] == []  # purged once the day was over

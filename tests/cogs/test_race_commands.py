@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 import time
 from typing import Any
 
@@ -301,3 +302,34 @@ def test_the_rating_board_shows_the_top_ten_then_the_caller():
     lines = embed.description.splitlines()
     assert [line.split(" · ")[0] for line in lines] == [f"`{n}.` <@{n}>" for n in range(1, 11)] + ["…", "`12.` <@12>"]
     assert "?" not in embed.description and len(embed.description) < 2000  # 6 races: not provisional
+
+
+async def test_a_racer_who_left_is_forgotten_only_once_the_race_is_over_and_never_rated_as_a_stand_in(
+    simcord_env, channel, alice, bob
+):
+    lobby = await open_race(alice, channel, variant="draw3", players=2)
+    await click(bob, lobby, "Join")  # full: starts by itself
+    await simcord_env.advance_time(races.COUNTDOWN_SECONDS)
+    await alice.click(await open_board(alice, lobby), label="All up")
+    await bob.click(await open_board(bob, lobby), label="All up")
+    question = await click(bob, lobby, "Leave race")
+    assert "You left the race" in (await bob.click(question, label="Leave the race")).response.content
+    race = await races_db.get_race(simcord_env.bot.db, 1)
+    assert race.status == "running"
+
+    ask = (await bob.slash(channel, "solitaire forget-me")).response
+    refused = (await bob.click(ask, label="Forget me")).response
+
+    assert refused.content == (
+        "Not now: you still have an entry in a race that is not over. Ask again once it is over "
+        f"(<t:{math.ceil(race.end_at)}:R>): nothing was deleted."
+    )
+    assert [r.user_id for r in await races_db.racers(simcord_env.bot.db, 1)] == [alice.id, bob.id]
+    await advance(simcord_env, race.end_at - simcord_env.now().timestamp() + 5)
+    assert "Race results" in text(lobby)
+    ask = (await bob.slash(channel, "solitaire forget-me")).response
+    assert (await bob.click(ask, label="Forget me")).response.content.startswith("Done:")
+    board = (await alice.slash(channel, "solitaire ratings")).response.embeds[0].description
+    assert f"<@{alice.id}>" in board and "<@-" not in board
+    rows = await simcord_env.bot.db.fetchall("SELECT user_id FROM ratings")
+    assert [row["user_id"] for row in rows] == [alice.id]

@@ -40,6 +40,8 @@ class FakeDiscordApi:
     """Every call, as ``METHOD path`` (no token, no secret)."""
     failing: int | None = None
     """Answer every call with this status (500: Discord is down)."""
+    application_id: int = APP_ID
+    bot_token: str = BOT_TOKEN
     port: int = 0
     _runner: web.AppRunner | None = None
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
@@ -63,7 +65,7 @@ class FakeDiscordApi:
         if guild_id:
             location["guild_id"] = str(guild_id)
         self.instances[instance_id] = {
-            "application_id": str(APP_ID),
+            "application_id": str(self.application_id),
             "instance_id": instance_id,
             "launch_id": "1",
             "location": location,
@@ -97,7 +99,7 @@ class FakeDiscordApi:
         if (failure := self._failure()) is not None:
             return failure
         form = await request.post()
-        if form.get("client_id") != str(APP_ID) or form.get("client_secret") != CLIENT_SECRET:
+        if form.get("client_id") != str(self.application_id) or form.get("client_secret") != CLIENT_SECRET:
             return web.json_response({"error": "invalid_client"}, status=401)
         player = self.codes.pop(str(form.get("code")), None)
         if form.get("grant_type") != "authorization_code" or player is None:
@@ -122,9 +124,9 @@ class FakeDiscordApi:
         self.requests.append("GET /applications/activity-instances")
         if (failure := self._failure()) is not None:
             return failure
-        if request.headers.get("Authorization") != f"Bot {BOT_TOKEN}":
+        if request.headers.get("Authorization") != f"Bot {self.bot_token}":
             return web.json_response({"message": "401: Unauthorized", "code": 0}, status=401)
-        if request.match_info["app"] != str(APP_ID):
+        if request.match_info["app"] != str(self.application_id):
             return web.json_response({"message": "Unknown Application", "code": 10002}, status=404)
         instance = self.instances.get(request.match_info["instance"])
         if instance is None:

@@ -76,22 +76,27 @@ class Stack:
             live["users"].append(str(user_id))
         return signed
 
-    @contextlib.asynccontextmanager
-    async def page(
+    def page(
         self, player: FakePlayer, *, instance: str = "i-1", guild_id: int | None = GUILD
-    ) -> AsyncIterator[Page]:
+    ) -> contextlib.AbstractAsyncContextManager[Page]:
         """A page signed in as ``player``: its socket, after the ``welcome``."""
-        async with aiohttp.ClientSession() as http, http.ws_connect(self.url + "/ws") as ws:
-            page = Page(ws)
-            await page.send(
-                type="hello",
-                access_token=player.token,
-                instance_id=instance,
-                guild_id=str(guild_id) if guild_id else None,
-                channel_id=str(CHANNEL),
-            )
-            page.welcome = await page.next()
-            yield page
+        return open_page(self.url, player, instance=instance, guild_id=guild_id)
+
+
+@contextlib.asynccontextmanager
+async def open_page(url: str, player: FakePlayer, *, instance: str, guild_id: int | None) -> AsyncIterator[Page]:
+    """A page of the Activity at ``url`` signed in as ``player`` in ``instance``, after its ``welcome``."""
+    async with aiohttp.ClientSession() as http, http.ws_connect(url + "/ws") as ws:
+        page = Page(ws)
+        await page.send(
+            type="hello",
+            access_token=player.token,
+            instance_id=instance,
+            guild_id=str(guild_id) if guild_id else None,
+            channel_id=str(CHANNEL),
+        )
+        page.welcome = await page.next()
+        yield page
 
 
 @dataclass

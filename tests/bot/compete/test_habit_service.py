@@ -10,7 +10,7 @@ import pytest
 
 import bot.compete.champions
 import bot.storage.reminders
-from bot.compete.champions import RoleChange, RoleFacts, RolePort, ServerRole
+from bot.compete.champions import ChannelFacts, Overwrite, RoleChange, RoleFacts, RolePort, ServerRole
 from bot.compete.daily import DailyService
 from bot.compete.reminders import REMIND_BEFORE, DmOutcome, Reminder
 from bot.outbox.announcements import Announcements, retry_delay
@@ -44,6 +44,8 @@ class Roles:
     crash_after_giving: bool = False
     grants: frozenset[str] = frozenset()
     """What the role grants (the champion role's permissions can change after it was set)."""
+    channels: tuple[ChannelFacts, ...] = ()
+    """Its channels' settings (a channel can be made private after the role was set)."""
 
     async def give(self, guild_id: int, user_id: int, role_id: int, reason: str) -> RoleChange:
         self.calls.append(("give", user_id, role_id))
@@ -65,7 +67,7 @@ class Roles:
         return RoleChange.DONE
 
     async def look(self, guild_id: int, role_id: int) -> ServerRole:
-        return ServerRole(RoleFacts(role_id, 1, self.grants), EVERYONE)
+        return ServerRole(RoleFacts(role_id, 1, self.grants, channels=self.channels), EVERYONE)
 
     def port(self) -> RolePort:
         return RolePort(self.give, self.take, self.look)
@@ -209,6 +211,39 @@ async def test_a_role_that_came_to_grant_a_permission_is_given_to_nobody_and_the
     await service.run_once()
     assert roles.has == {(2, ROLE)}
     assert (await competition_db.guild_config(db, GUILD)).champion_problem is None
+
+
+VIEW = frozenset({"view_channel"})
+PRIVATE_LOUNGE = ChannelFacts(11, Overwrite(allow=VIEW), Overwrite(deny=VIEW))
+"""A channel made private, which the role still lets its members into."""
+
+
+async def test_a_check_after_a_channel_change_takes_the_role_back_while_it_fails_and_gives_it_after(db):
+    roles = Roles()
+    clock, service = await with_a_champion(db, roles)
+    roles.channels = (PRIVATE_LOUNGE,)
+    await service.champions.recheck(GUILD)
+    await service.run_once()
+    assert roles.has == set() and roles.calls == [("give", 1, ROLE), ("take", 1, ROLE)]
+    config = await competition_db.guild_config(db, GUILD)
+    assert config.champion_problem is not None and "allows **View Channel** in <#11>" in config.champion_problem
+    clock.at += timedelta(minutes=5)
+    await service.champions.recheck(GUILD)  # the same refusal: nothing new (its first time kept)
+    assert (await competition_db.guild_config(db, GUILD)).champion_problem_at == config.champion_problem_at
+
+    roles.channels = ()  # the lounge opened to all again
+    await service.champions.recheck(GUILD)
+    assert (await competition_db.guild_config(db, GUILD)).champion_problem is None
+    await service.run_once()
+    assert roles.has == {(1, ROLE)}
+
+
+async def test_a_check_leaves_a_problem_of_discords_to_the_next_delivery(db):
+    roles = Roles(script=[RoleChange.REFUSED])
+    _, service = await with_a_champion(db, roles)
+    await service.champions.recheck(GUILD)  # the role passes the rule: Discord's refusal is not the rule's to clear
+    config = await competition_db.guild_config(db, GUILD)
+    assert config.champion_problem == bot.compete.champions.PROBLEMS[RoleChange.REFUSED]
 
 
 # -- streak reminders --------------------------------------------------------------------------------

@@ -593,6 +593,70 @@ async def test_a_press_that_selects_shows_the_selection_and_is_credited_too(mana
     assert session.deadline == START + 301
 
 
+def timed_press(game_id: int, action: str, created: float, *, version: int = 0):
+    """A press of ``action`` on the board at ``version`` that Discord made at ``created``."""
+    from bot.play.clicks import BoardClick
+    from bot.play.session import BoardPress
+
+    press = board_press(game_id, action)
+    return BoardPress(BoardClick(game_id, version, None, action), press.origin, created)
+
+
+async def test_presses_in_flight_together_give_back_no_more_than_the_bots_busy_time(manager, clock):
+    session = await start(manager)
+    await manager.set_board(session, channel_id=5, message_id=9, token=None)
+    sent = asyncio.Event()
+    waiting = []
+
+    async def answer(pressed) -> float:
+        waiting.append(pressed)
+        await sent.wait()  # every answer goes out together, 3 s after the first press
+        return START + 13
+
+    clock.now = START + 10.5  # the bot reads the five presses once all are made
+    before, used_before = session.deadline, session.seconds_at(START + 10)
+    actions = ["pick", "pick", "pick", "pick", "draw"]  # four selections (Choose), then a move
+    presses = [manager.press(timed_press(session.id, a, START + 10 + i / 10), answer) for i, a in enumerate(actions)]
+    tasks = [asyncio.ensure_future(press) for press in presses]
+    while len(waiting) < len(actions):
+        await asyncio.sleep(0)
+    clock.now = START + 13
+    sent.set()
+    await asyncio.gather(*tasks)
+    assert session.game.version == 1  # the draw played; the selections played nothing
+    given_back = session.deadline - before
+    # Never more than the 3 s the bot was busy. The draw's save credited 10.4 to 10.5 first, and credits only
+    # count from the end of the last one, so the selections share 10.5 to 13 (10.0 to 10.4 is not given back).
+    assert 2.5 <= given_back <= 3.0 + 1e-6
+    assert session.seconds_at(START + 13) >= used_before  # the clock never runs backwards
+
+
+async def test_a_press_in_flight_across_a_restart_is_not_credited_twice(db, clock):
+    first = SessionManager(db, now=clock)
+    session = await start(first)
+    await first.set_board(session, channel_id=5, message_id=9, token=None)
+    clock.now = START + 11  # the draw pressed at 10 is saved at 11: 1 s credited with the save
+
+    async def lost(pressed) -> float:
+        await first.close()  # the bot restarts before this answer goes out
+        return START + 11
+
+    await first.press(timed_press(session.id, "draw", START + 10), lost)
+    assert (await games_db.get_game(db, session.id)).deadline == START + 301
+    fresh = SessionManager(db, now=clock)
+    await fresh.resume_all()
+    clock.now = START + 12
+
+    async def answer(pressed) -> float:
+        return START + 12
+
+    try:  # a selection pressed at 10.5, while the draw was in flight, answered at 12 by the new process
+        await fresh.press(timed_press(session.id, "pick", START + 10.5, version=1), answer)
+        assert fresh.require_playable(session.id, 7).deadline - START == pytest.approx(302)  # 10 to 12, once
+    finally:
+        await fresh.close()
+
+
 @pytest.mark.parametrize(
     ("where", "refusal"),
     [

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import itertools
+import secrets
 from collections.abc import AsyncIterator
 from dataclasses import astuple
-from datetime import date
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.rules.calendar import Period
+from bot.rules.calendar import DayClock, Period
 from bot.shards import ONE_PROCESS
 from bot.storage import (
     Database,
@@ -39,6 +40,8 @@ ALICE = 424_242_424_242_424_242
 BOB = 515_151_515_151_515_151
 CAROL = 616_161_616_161_616_161
 DAY = date(2024, 5, 1)
+NOW = datetime(2024, 5, 1, 12, 0, tzinfo=UTC).timestamp()
+"""Noon on ``DAY`` (UTC, every server's zone here): the day's dailies are not over."""
 _numbers = itertools.count(1)
 
 
@@ -147,7 +150,9 @@ async def challenge(db: Database, players_: tuple[int, ...], *, guild: int = GUI
 
 async def everything_of(db: Database, user: int, *, guild: int = GUILD) -> None:
     """Give ``user`` a row in every kind of table that can hold a member's id."""
-    await moderation.remove_results(db, guild, user, moderator_id=user, reason="testing", now=0.5)  # logs, removes none
+    await moderation.remove_results(  # logs, removes none
+        db, guild, user, moderator_id=user, reason="testing", now=0.5, confirmation=secrets.token_hex(8)
+    )
     daily = await play(db, user, "daily", 300, guild=guild)
     await play(db, user, "casual", 200, guild=guild)
     await games_db.add_notice(db, guild, user, daily, "a notice", now=1.0)
@@ -241,7 +246,7 @@ async def test_a_forgotten_member_is_in_no_row_and_others_keep_their_results_and
     member_tables_ = {table for table, columns in privacy.MEMBER_COLUMNS.items() if columns}
     assert {table for table, _ in await rows_holding(db, ALICE)} == member_tables_ - seated_only_in_play
 
-    done = await privacy.forget_member(db, ALICE)
+    done = await privacy.forget_member(db, ALICE, now=NOW)
 
     assert await rows_holding(db, ALICE) == []
     assert done.games == 4 and done.entries == 3
@@ -257,37 +262,64 @@ async def test_a_forgotten_member_is_in_no_row_and_others_keep_their_results_and
 
 async def test_two_forgotten_racers_of_one_race_keep_their_places_apart(db: Database) -> None:
     race_id = await race(db, (ALICE, BOB, CAROL), (300, 200, 100))
-    await privacy.forget_member(db, ALICE)
-    await privacy.forget_member(db, CAROL)
+    await privacy.forget_member(db, ALICE, now=NOW)
+    await privacy.forget_member(db, CAROL, now=NOW)
     assert {r.user_id: r.place for r in await races_db.racers(db, race_id)} == {-1: 1, BOB: 2, -2: 3}
 
 
-@pytest.mark.parametrize("what", ["game", "race", "challenge", "results"])
+@pytest.mark.parametrize("what", ["game", "race", "left", "challenge", "results"])
 async def test_nothing_is_forgotten_while_the_member_still_plays(db: Database, what: str) -> None:
     await play(db, ALICE, "daily", 300)
+    until: float | None = None
     if what == "game":
         await start(db, ALICE, "casual")
-        expected = ["a game in progress"]
-    elif what == "race":
+        expected, until = ["a game in progress"], 300.0
+    elif what in ("race", "left"):
         await races_db.create_race(
             db, guild_id=GUILD, channel_id=1, host_id=BOB, variant="draw3", capacity=4, now=0.0, lobby_deadline=60.0
         )
         race_id = (await races_db.open_races(db))[0].id
         assert await races_db.add_racer(db, race_id, ALICE, 1.0) == "joined"
-        expected = ["a place in a race that is not over"]
+        if what == "left":  # moved a card, then left: their entry is still to be placed and rated at the close
+            assert await races_db.claim_start(db, race_id, start_at=10.0, end_at=310.0, deal="{}", seed="s")
+            game_id = await start(db, ALICE, "race")
+            await races_db.set_game(db, race_id, ALICE, game_id)
+            await finish(db, game_id, 50)
+            assert await races_db.mark_left(db, race_id, ALICE, 20.0)
+            until = 310.0
+        expected = ["an entry in a race that is not over"]
     elif what == "challenge":
         await challenge(db, (BOB, ALICE), close=False)
-        expected = ["an open challenge"]
+        expected, until = ["an open challenge"], 10.0**9
     else:
         await race(db, (BOB, ALICE), (300, 200), posted=False)  # finished, its results post not yet made
         expected = ["a race or challenge whose results are still being posted"]
     held = await rows_holding(db, ALICE)
 
     with pytest.raises(privacy.StillInPlayError) as refused:
-        await privacy.forget_member(db, ALICE)
+        await privacy.forget_member(db, ALICE, now=NOW)
 
-    assert refused.value.what == expected
+    assert (refused.value.what, refused.value.until) == (expected, until)
     assert await rows_holding(db, ALICE) == held
+
+
+async def test_a_forgotten_daily_try_stays_used_anonymously_until_its_day_is_over(db: Database) -> None:
+    await play(db, ALICE, "daily", 300)
+    await play(db, BOB, "daily", 200)
+    await competition_db.set_day_clock(db, OTHER_GUILD, DayClock("Pacific/Kiritimati"))  # UTC+14: 2 May there
+    await play(db, ALICE, "daily", 100, guild=OTHER_GUILD)  # a 1 May daily, over there
+
+    await privacy.forget_member(db, ALICE, now=NOW)
+
+    assert await rows_holding(db, ALICE) == []
+    assert await privacy.daily_try_used(db, GUILD, ALICE, "draw3", DAY.isoformat())
+    assert not await privacy.daily_try_used(db, GUILD, ALICE, "draw1", DAY.isoformat())
+    assert not await privacy.daily_try_used(db, GUILD, BOB, "draw3", DAY.isoformat())  # played: his game says so
+    assert not await privacy.daily_try_used(db, OTHER_GUILD, ALICE, "draw3", DAY.isoformat())  # its day was over
+    noon = datetime.fromtimestamp(NOW, UTC)
+    assert await privacy.purge_used_tries(db, noon) == 12 * 3600  # kept until the server's day is over
+    assert await privacy.purge_used_tries(db, datetime(2024, 5, 2, 0, 0, tzinfo=UTC)) is None
+    assert await db.fetchall("SELECT mark FROM used_tries") == []
 
 
 # -- a server --------------------------------------------------------------------------------

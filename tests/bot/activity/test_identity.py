@@ -1,0 +1,155 @@
+"""Who and where: the Activity believes Discord, never the page; and the port's limits hold."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import aiohttp
+import pytest
+
+from bot.activity import server as activity_server
+from bot.activity.limits import SOCKETS_PER_MEMBER
+from bot.activity.protocol import MAX_FRAME_BYTES, Close
+from tests.bot.activity.harness import GUILD, activity_stack
+
+
+async def exchange(url: str, code: Any) -> tuple[int, dict[str, Any]]:
+    async with aiohttp.ClientSession() as http, http.post(url + "/api/token", json={"code": code}) as answer:
+        return answer.status, await answer.json()
+
+
+async def hello_answer(url: str, **hello: Any) -> tuple[dict[str, Any], int | None]:
+    """The server's first frame after ``hello`` and the code the socket was closed with (``None``: open)."""
+    async with aiohttp.ClientSession() as http, http.ws_connect(url + "/ws") as ws:
+        await ws.send_str(json.dumps({"type": "hello", **hello}))
+        first = json.loads((await ws.receive(timeout=5)).data)
+        if first["type"] == "bye":
+            await ws.receive(timeout=5)
+        return first, ws.close_code
+
+
+async def test_the_code_exchange_gives_the_token_once_and_refuses_a_bad_code(tmp_path: Any) -> None:
+    async with activity_stack(tmp_path / "a.db") as stack:
+        player = stack.player(21)
+        assert await exchange(stack.url, player.code) == (200, {"access_token": player.token})
+        status, body = await exchange(stack.url, player.code)
+        assert status == 401 and "refused the sign-in code" in body["error"]
+        status, body = await exchange(stack.url, 12)
+        assert status == 400
+
+
+async def test_a_token_discord_refuses_is_closed_with_its_reason(tmp_path: Any) -> None:
+    async with activity_stack(tmp_path / "a.db") as stack:
+        stack.player(22)
+        first, code = await hello_answer(stack.url, access_token="forged", instance_id="i-1", guild_id=str(GUILD))
+        assert first["type"] == "bye" and "your sign-in" in first["reason"]
+        assert code == Close.UNAUTHORIZED
+        assert stack.services.activity is not None and stack.services.activity.counts.verification_failures == 1
+
+
+async def test_a_member_not_in_the_instance_is_refused(tmp_path: Any) -> None:
+    async with activity_stack(tmp_path / "a.db") as stack:
+        stack.player(23, instance="i-1")
+        outsider = stack.discord.add_player(24)
+        first, code = await hello_answer(stack.url, access_token=outsider.token, instance_id="i-1", guild_id=str(GUILD))
+        assert "not in this Activity's instance" in first["reason"] and code == Close.FORBIDDEN
+
+
+async def test_an_instance_that_is_not_live_is_refused(tmp_path: Any) -> None:
+    async with activity_stack(tmp_path / "a.db") as stack:
+        player = stack.player(25, instance="i-1")
+        first, code = await hello_answer(stack.url, access_token=player.token, instance_id="gone", guild_id=str(GUILD))
+        assert "this Activity's instance" in first["reason"] and code == Close.FORBIDDEN
+
+
+async def test_a_page_claiming_another_server_is_refused(tmp_path: Any) -> None:
+    async with activity_stack(tmp_path / "a.db") as stack:
+        player = stack.player(26)
+        first, code = await hello_answer(stack.url, access_token=player.token, instance_id="i-1", guild_id="999")
+        assert "another server" in first["reason"] and code == Close.FORBIDDEN
+
+
+async def test_discord_down_is_said_plainly(tmp_path: Any) -> None:
+    async with activity_stack(tmp_path / "a.db") as stack:
+        player = stack.player(27)
+        stack.discord.failing = 502
+        first, _ = await hello_answer(stack.url, access_token=player.token, instance_id="i-1", guild_id=str(GUILD))
+        assert "not answering" in first["reason"]
+        status, body = await exchange(stack.url, player.code)
+        assert status == 503 and "not answering" in body["error"]
+
+
+async def test_a_server_the_bot_is_not_in_offers_practice_only(tmp_path: Any) -> None:
+    async with activity_stack(tmp_path / "a.db") as stack:
+        player = stack.player(28, guild_id=777, instance="i-7")
+        async with stack.page(player, instance="i-7", guild_id=777) as page:
+            assert page.welcome["practice_only"] is True and page.welcome["menu"]["daily"] is None
+            refused = await page.ask("start", variant="draw3", kind="casual")
+            assert refused["type"] == "refused" and "not in this server" in refused["reason"]
+            refused = await page.ask("start", variant="draw3", kind="daily")
+            assert refused["type"] == "refused"
+            practice = await page.ask("start", variant="draw1", kind="practice", deal=5)
+            assert practice["type"] == "game" and practice["game"]["kind"] == "practice"
+
+
+async def test_a_socket_that_does_not_say_hello_in_time_is_closed(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(activity_server, "IDENTIFY_SECONDS", 0.2)
+    async with (
+        activity_stack(tmp_path / "a.db") as stack,
+        aiohttp.ClientSession() as http,
+        http.ws_connect(stack.url + "/ws") as ws,
+    ):
+        first = json.loads((await ws.receive(timeout=5)).data)
+        await ws.receive(timeout=5)
+        assert first == {"type": "bye", "reason": "the page did not say who it is in time"}
+        assert ws.close_code == Close.IDENTIFY_TIMEOUT
+
+
+async def test_a_first_frame_that_is_not_hello_or_too_big_is_closed(tmp_path: Any) -> None:
+    async with activity_stack(tmp_path / "a.db") as stack, aiohttp.ClientSession() as http:
+        async with http.ws_connect(stack.url + "/ws") as ws:
+            await ws.send_str(json.dumps({"type": "move", "ref": 1, "game": 1, "version": 0, "move": "draw"}))
+            first = json.loads((await ws.receive(timeout=5)).data)
+            assert first["reason"] == "the first frame must be hello"
+        async with http.ws_connect(stack.url + "/ws") as ws:
+            await ws.send_str("x" * (MAX_FRAME_BYTES + 1))
+            await ws.receive(timeout=5)
+            assert ws.close_code == aiohttp.WSCloseCode.MESSAGE_TOO_BIG
+
+
+async def test_a_member_may_open_only_a_few_pages(tmp_path: Any) -> None:
+    async with activity_stack(tmp_path / "a.db") as stack:
+        player = stack.player(29)
+        async with asyncio.timeout(20):
+            pages = [stack.page(player) for _ in range(SOCKETS_PER_MEMBER)]
+            opened = [await page.__aenter__() for page in pages]
+            assert all(page.welcome["type"] == "welcome" for page in opened)
+            first, code = await hello_answer(
+                stack.url, access_token=player.token, instance_id="i-1", guild_id=str(GUILD)
+            )
+            assert "too many Activity pages" in first["reason"] and code == Close.TOO_MANY
+            for page in pages:
+                await page.__aexit__(None, None, None)
+
+
+async def test_a_flood_of_requests_is_refused_then_closed(tmp_path: Any) -> None:
+    async with activity_stack(tmp_path / "a.db") as stack, stack.page(stack.player(30)) as page:
+        for _ in range(80):
+            await page.send(type="ping")
+        kinds = []
+        while not kinds or kinds[-1] != "closed":
+            kinds.append((await page.next())["type"])
+        assert "refused" in kinds and kinds[-2:] == ["bye", "closed"]
+        assert page.ws.close_code == Close.TOO_MANY
+
+
+async def test_a_process_that_does_not_run_the_server_says_so(tmp_path: Any) -> None:
+    async with activity_stack(tmp_path / "a.db", shard_count=2, shard_ids=(1,)) as stack:
+        # GUILD's shard is (GUILD >> 22) % 2 == 0: another process runs it
+        player = stack.player(31)
+        first, code = await hello_answer(stack.url, access_token=player.token, instance_id="i-1", guild_id=str(GUILD))
+        assert "another process" in first["reason"] and code == Close.NOT_HERE

@@ -1,0 +1,112 @@
+"""The Activity and the buttons are two surfaces of the same games: one daily try, one game, moves seen on both."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+import pytest_asyncio
+from pydantic import SecretStr
+
+from bot.runtime.settings import Settings
+from tests.bot.activity.fake_discord_api import CLIENT_SECRET, FakeDiscordApi
+from tests.bot.activity.harness import free_port, instant_daily, open_page
+from tests.cogs.test_game_flows import row, start
+
+pytestmark = pytest.mark.usefixtures("no_error_logs")
+
+
+@pytest_asyncio.fixture
+async def discord_api() -> AsyncIterator[FakeDiscordApi]:
+    api = FakeDiscordApi(bot_token="test-token")
+    await api.start()
+    yield api
+    await api.stop()
+
+
+@pytest.fixture
+def settings(settings: Settings) -> Settings:
+    """The test bot's settings with the Activity on a free port."""
+    return settings.model_copy(update={"activity_port": free_port(), "discord_client_secret": SecretStr(CLIENT_SECRET)})
+
+
+@pytest.fixture(autouse=True)
+def instant_daily_solver(make_bot: Any) -> None:
+    make_bot.daily_solve = instant_daily
+
+
+def activity_of(env: Any, api: FakeDiscordApi) -> str:
+    """The bot's Activity address, its Discord questions sent to ``api``."""
+    server = env.bot.services.activity
+    assert server is not None and server.port is not None
+    server.identity.api = api.api_base
+    api.application_id = server.identity.application_id
+    return f"http://127.0.0.1:{server.port}"
+
+
+def page_of(env: Any, api: FakeDiscordApi, guild: Any, channel: Any, member: Any) -> Any:
+    url = activity_of(env, api)
+    player = api.add_player(member.id, member.name)
+    api.add_instance(f"i-{member.id}", guild_id=guild.id, channel_id=channel.id, users=[member.id])
+    return open_page(url, player, instance=f"i-{member.id}", guild_id=guild.id)
+
+
+async def test_a_daily_played_on_the_page_is_not_played_again_with_the_command(
+    simcord_env, guild, channel, alice, discord_api
+):
+    async with page_of(simcord_env, discord_api, guild, channel, alice) as page:
+        assert page.welcome["menu"]["daily"]["played"] == []
+        game = (await page.ask("start", variant="draw3", kind="daily"))["game"]
+        assert game["kind"] == "daily" and game["deal"].startswith("daily ")
+        await page.play(game, move="end")
+        menu = (await page.ask("menu"))["menu"]
+        assert menu["daily"]["played"] == ["draw3"]
+    again = await alice.slash(channel, "solitaire daily", variant="draw3")
+    assert again.response.ephemeral and again.response.content.startswith("You already played today's")
+
+
+async def test_a_daily_played_with_the_command_is_not_played_again_on_the_page(
+    simcord_env, guild, channel, alice, discord_api
+):
+    await alice.slash(channel, "solitaire daily", variant="draw1")
+    await alice.slash(channel, "solitaire end")
+    async with page_of(simcord_env, discord_api, guild, channel, alice) as page:
+        assert page.welcome["menu"]["daily"]["played"] == ["draw1"]
+        refused = await page.ask("start", variant="draw1", kind="daily")
+        assert refused["type"] == "refused" and refused["reason"].startswith("You already played today's")
+
+
+async def test_a_game_started_with_buttons_continues_on_the_page_and_the_other_way_round(
+    simcord_env, guild, channel, alice, discord_api
+):
+    board = await start(alice, channel, variant="draw3", deal=42)
+    async with page_of(simcord_env, discord_api, guild, channel, alice) as page:
+        running = page.welcome["menu"]["running"]
+        assert running is not None and running["id"] == 1 and running["version"] == 0
+        moved = await page.play(running, move="draw")
+        assert moved["game"]["version"] == 1
+    stale = await alice.click(board, label="Draw")  # the board message still shows version 0
+    assert stale.response.ephemeral and "out of date" in stale.response.content
+    assert (await row(simcord_env)).version == 1
+    drawn = await alice.slash(channel, "solitaire draw")
+    assert drawn.acknowledged
+    async with page_of(simcord_env, discord_api, guild, channel, alice) as page:
+        game = (await page.ask("resume"))["game"]
+        assert game["version"] == 2
+        stale_move = await page.play(running, move="undo")  # on the page's old board, version 0
+        assert stale_move["type"] == "refused" and stale_move["game"]["version"] == 2
+    assert (await row(simcord_env)).version == 2
+
+
+async def test_a_move_made_elsewhere_is_pushed_to_the_open_page(simcord_env, guild, channel, alice, discord_api):
+    await start(alice, channel, variant="draw3", deal=42)
+    async with page_of(simcord_env, discord_api, guild, channel, alice) as page:
+        session = simcord_env.bot.sessions.get(1)
+        await simcord_env.bot.sessions.play(session, "draw")  # what a button does, without Discord's round trip
+        pushed = await page.next()
+        assert pushed["type"] == "game" and pushed["ref"] is None and pushed["game"]["version"] == 1
+        await simcord_env.bot.sessions.expire(session)  # the clock
+        ended = await page.next()
+        assert ended["game"]["over"] is True and ended["game"]["status"] == "expired"
+        assert "seed" in ended["game"]["deal"] or "deal #42" in ended["game"]["deal"]
