@@ -1,0 +1,126 @@
+// The one WebSocket to the server: hello first, a ref on every request, and a reconnect with backoff that says
+// hello again, asks to `resume`, and re-sends what was never answered (the server refuses a stale version, so
+// nothing is played twice; the page then shows whatever game the server sends).
+
+const PING_MS = 25000;
+const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
+const FINAL = new Set([4401, 4403]); // unauthorized, forbidden: a new socket would be refused the same way
+
+export class Connection {
+  /** A connection to `url` that introduces itself with `hello`; `handlers` receive what the server says. */
+  constructor(url, hello, handlers) {
+    this.url = url;
+    this.hello = hello;
+    this.handlers = handlers; // {welcome(frame, again), push(frame), status(words | null), closed(reason)}
+    this.nextRef = 1;
+    this.pending = new Map(); // ref -> {frame, resolve, resent}
+    this.socket = null;
+    this.attempt = 0;
+    this.welcomed = false;
+    this.everWelcomed = false;
+    this.stopped = false;
+    this.pinger = null;
+  }
+
+  /** Open the socket (and keep it open). */
+  open() {
+    const socket = new WebSocket(this.url);
+    this.socket = socket;
+    this.welcomed = false;
+    socket.addEventListener("open", () => socket.send(JSON.stringify(this.hello)));
+    socket.addEventListener("message", (event) => this.receive(event.data));
+    socket.addEventListener("close", (event) => this.lost(socket, event));
+  }
+
+  /**
+   * Send a request; resolves with `{frame, resent}`: the server's answer to its ref (`game`, `choose`, `refused`,
+   * `menu`), and whether the request had to be sent again on a new socket (its answer may be a stale refusal).
+   */
+  request(frame) {
+    const ref = this.nextRef;
+    this.nextRef += 1;
+    const full = { ...frame, ref };
+    return new Promise((resolve) => {
+      const request = { frame: full, resolve, sent: false, resent: false };
+      this.pending.set(ref, request);
+      if (this.welcomed) this.transmit(request);
+    });
+  }
+
+  /** The refs sent and not answered yet. */
+  pendingRefs() {
+    return [...this.pending.keys()];
+  }
+
+  /** Close the socket for good. */
+  close() {
+    this.stopped = true;
+    clearInterval(this.pinger);
+    if (this.socket) this.socket.close(1000);
+  }
+
+  receive(text) {
+    let frame;
+    try {
+      frame = JSON.parse(text);
+    } catch {
+      return;
+    }
+    if (frame.type === "welcome") return this.welcome(frame);
+    if (frame.type === "pong") return undefined;
+    if (frame.type === "bye") return this.handlers.closed(frame.reason);
+    const request = frame.ref != null ? this.pending.get(frame.ref) : null;
+    if (request) {
+      this.pending.delete(frame.ref);
+      return request.resolve({ frame, resent: request.resent });
+    }
+    return this.handlers.push(frame);
+  }
+
+  welcome(frame) {
+    const again = this.everWelcomed;
+    const waiting = [...this.pending.values()];
+    this.welcomed = true;
+    this.everWelcomed = true;
+    this.attempt = 0;
+    this.handlers.status(null);
+    clearInterval(this.pinger);
+    this.pinger = setInterval(() => this.send({ type: "ping" }), PING_MS);
+    this.handlers.welcome(frame, again);
+    for (const request of waiting) this.transmit(request);
+  }
+
+  /** Send a request's frame (again, after a reconnect: then its answer may be a refusal of a stale version). */
+  transmit(request) {
+    request.resent = request.sent;
+    request.sent = true;
+    this.send(request.frame);
+  }
+
+  send(frame) {
+    if (this.socket && this.socket.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(frame));
+  }
+
+  lost(socket, event) {
+    if (socket !== this.socket) return;
+    clearInterval(this.pinger);
+    this.welcomed = false;
+    if (this.stopped) return;
+    if (FINAL.has(event.code)) {
+      this.stopped = true;
+      this.handlers.closed(event.reason || "This game can't be played here.");
+      return;
+    }
+    const wait = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)] * (1 + Math.random() * 0.3);
+    this.attempt += 1;
+    this.handlers.status("Reconnecting…");
+    setTimeout(() => this.open(), wait);
+  }
+}
+
+/** The socket's URL beside the page (`ws` relative to the document, ws: or wss: as the page is served). */
+export function socketUrl(base) {
+  const url = new URL("ws", base);
+  url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+  return url.toString();
+}

@@ -1,0 +1,103 @@
+"""Pictures of the Activity page for the docs: each game at desktop and phone size, and a drag with lit targets.
+
+Run ``python -m tests.bot.activity.browser.screenshots`` (the test extra, and Chromium at /usr/bin/chromium): it
+plays a few moves of each game through the page, on the real server over a temporary database, and writes
+``docs/images/activity-<variant>-<desktop|phone>.png`` and ``docs/images/activity-drag-desktop.png``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import tempfile
+from pathlib import Path
+
+from PIL import Image
+from playwright.async_api import Browser, Frame, Page, async_playwright
+
+from tests.bot.activity.browser.conftest import ARGS, CHROMIUM, Activity, Opened, open_in_discord
+from tests.bot.activity.harness import Stack, activity_stack
+
+IMAGES = Path(__file__).resolve().parents[4] / "docs" / "images"
+SIZES = {"desktop": (1280, 800), "phone": (360, 740)}
+VARIANTS = ("draw3", "draw1", "goldrush", "friday13")
+MOVES = 10
+players = itertools.count(100)
+
+
+async def game_on_show(browser: Browser, stack: Stack, variant: str, size: str) -> Opened:
+    """A new player's page at ``size`` with a casual game of ``variant`` started and a few moves played."""
+    activity = Activity(stack, stack.player(next(players), name="Tester"))
+    opened = await open_in_discord(browser, activity, width=SIZES[size][0], height=SIZES[size][1])
+    frame = opened.frame
+    await frame.click(f'button[data-variant="{variant}"][data-kind="casual"]')
+    await frame.wait_for_selector(".table .card")
+    for _ in range(MOVES):
+        await play_one(frame)
+    await frame.evaluate("window.solitaireRush.state.toast = null")
+    return opened
+
+
+async def play_one(frame: Frame) -> None:
+    """Tap the first card that has a move (its lit place if the server asks), else the stock."""
+    state = "window.solitaireRush.state"
+    version = await frame.evaluate(f"{state}.game.version")
+    move = await frame.evaluate(f"{state}.game.legal_moves.find((m) => m.includes('-') && !m.startsWith('f'))")
+    if move is None:
+        await frame.click('[data-slot="stock"]')
+    else:
+        source, target = move.split("-")
+        await frame.click(f'[data-slot="{source}"] .card.face:last-child')
+        await frame.wait_for_function(f"{state}.game.version > {version} || {state}.lit.size > 0")
+        if await frame.evaluate(f"{state}.lit.size > 0"):
+            await frame.click(f'[data-slot="{target}"]' if target != "f" else ".slot.lit")
+    await frame.wait_for_function(f"{state}.game.version > {version}")
+    await frame.wait_for_timeout(250)
+
+
+async def picture(page: Page, name: str) -> None:
+    """Screenshot the page into ``docs/images/name``, in 256 colours (a tenth of the bytes of full colour)."""
+    path = IMAGES / name
+    await page.screenshot(path=path)
+    with Image.open(path) as shot:
+        shot.convert("RGB").quantize(256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(
+            path, optimize=True
+        )
+
+
+async def drag_picture(browser: Browser, stack: Stack) -> None:
+    """A card in hand over the table, its places lit."""
+    opened = await game_on_show(browser, stack, "draw3", "desktop")
+    frame = opened.frame
+    move = await frame.evaluate("window.solitaireRush.state.game.legal_moves.find((m) => /^([1-7]|w)-/.test(m)) || ''")
+    source = move.split("-")[0] if move else "1"
+    cards = await frame.query_selector_all(f'[data-slot="{source}"] .card.face')
+    box = await cards[-1 if source == "w" else 0].bounding_box()
+    assert box is not None
+    x, y = box["x"] + box["width"] / 2, box["y"] + 12
+    await opened.page.mouse.move(x, y)
+    await opened.page.mouse.down()
+    await opened.page.mouse.move(x + 60, y + 140, steps=6)
+    await opened.page.wait_for_timeout(100)
+    await picture(opened.page, "activity-drag-desktop.png")
+    await opened.page.mouse.up()
+    await opened.context.close()
+
+
+async def main() -> None:
+    """Write every picture."""
+    IMAGES.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as folder:
+        async with activity_stack(Path(folder) / "activity.db") as stack, async_playwright() as playwright:
+            browser = await playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+            for variant in VARIANTS:
+                for size in SIZES:
+                    opened = await game_on_show(browser, stack, variant, size)
+                    await picture(opened.page, f"activity-{variant}-{size}.png")
+                    await opened.context.close()
+            await drag_picture(browser, stack)
+            await browser.close()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
