@@ -6,8 +6,10 @@ from collections import Counter
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 
-SOCKETS_PER_ADDRESS = 16
+SOCKETS_PER_ADDRESS = 32
 """Open sockets from one address (a household or an office behind one address: a few members, a few tabs each)."""
+UNIDENTIFIED_SOCKETS = 256
+"""Sockets open at once that have not said who they are yet (each may wait a few seconds for its ``hello``)."""
 SOCKETS_PER_MEMBER = 4
 """Open sockets of one member (Discord on a phone and a desktop, a reload in between)."""
 REQUESTS_PER_SECOND = 12.0
@@ -16,7 +18,7 @@ REQUEST_BURST = 24.0
 """Requests a socket may send at once after a pause."""
 STRIKES = 20
 """Requests refused for their rate after which the socket is closed."""
-TOKEN_EXCHANGES_PER_MINUTE = 10
+TOKEN_EXCHANGES_PER_MINUTE = 30
 """Sign-in codes one address may exchange a minute (each page exchanges one)."""
 
 

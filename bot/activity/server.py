@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import ipaddress
 import json
 import logging
 import time
@@ -33,6 +34,7 @@ from bot.activity.limits import (
     SOCKETS_PER_MEMBER,
     STRIKES,
     TOKEN_EXCHANGES_PER_MINUTE,
+    UNIDENTIFIED_SOCKETS,
     ActivityCounts,
     Bucket,
     Caps,
@@ -159,6 +161,8 @@ class ActivityServer:
         self._exchanges = Window(TOKEN_EXCHANGES_PER_MINUTE, 60.0)
         self._players: dict[tuple[int, int], set[Socket]] = {}
         self._sockets: set[Socket] = set()
+        self._seated = 0
+        """Sockets whose player is verified (the others are still saying who they are)."""
         self._busy: dict[Socket, int] = {}
         """Sockets playing a request on a game: the game's own answer goes to them, not a push."""
         self._runner: web.AppRunner | None = None
@@ -215,7 +219,7 @@ class ActivityServer:
 
     async def _token(self, request: web.Request) -> web.Response:
         """Exchange the page's sign-in code for the player's token (stored nowhere, never logged)."""
-        address = request.remote or "?"
+        address = client_address(request)
         if not self._exchanges.allow(address, time.monotonic()):
             return web.json_response({"error": "too many sign-ins from here: wait a minute"}, status=429)
         try:
@@ -238,8 +242,8 @@ class ActivityServer:
     async def _socket(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(max_msg_size=MAX_FRAME_BYTES, heartbeat=30.0)
         await ws.prepare(request)
-        socket = Socket(ws, request.remote or "?")
-        if not self._by_address.take(socket.address):
+        socket = Socket(ws, client_address(request))
+        if len(self._sockets) - self._seated >= UNIDENTIFIED_SOCKETS or not self._by_address.take(socket.address):
             self.counts.closed["caps"] += 1
             await socket.bye(Close.TOO_MANY, "too many Activity pages open from this address: close one")
             return ws
@@ -298,6 +302,7 @@ class ActivityServer:
             return False
         ranked = not player.guild_id or self.where.has_bot(player.guild_id)
         socket.seat = Seat(player, ranked)
+        self._seated += 1
         self._players.setdefault((player.guild_id, player.user_id), set()).add(socket)
         menu = await self.table.menu(socket.seat)
         user = {"id": str(player.user_id), "name": player.name}
@@ -389,6 +394,7 @@ class ActivityServer:
         self._by_address.give_back(socket.address)
         key = socket.key
         if key is not None:
+            self._seated -= 1
             self._by_member.give_back(key)
             sockets = self._players.get(key)
             if sockets is not None:
@@ -419,6 +425,28 @@ class ActivityServer:
             if self._busy.get(socket) == session.id or seen:
                 continue
             await socket.send_game(game, ref=None)
+
+
+def client_address(request: web.Request) -> str:
+    """The page's address: the first ``X-Forwarded-For`` hop when a front on this machine or network forwards it.
+
+    Discord's proxy and the operator's HTTPS front stand between every page and the bot, so the peer is
+    the front; a front on a loopback or private address is trusted to say who it forwards.
+    """
+    peer = request.remote or "?"
+    forwarded = request.headers.get("X-Forwarded-For", "")
+    if not forwarded or not _is_local(peer):
+        return peer
+    return forwarded.split(",")[0].strip()[:64] or peer
+
+
+def _is_local(address: str) -> bool:
+    """Whether ``address`` is on this machine or a private network (where the operator's front runs)."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return ip.is_loopback or ip.is_private
 
 
 def _ref_of(data: Any) -> int | None:

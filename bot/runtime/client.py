@@ -376,6 +376,7 @@ class SolitaireBot(commands.Bot):
             shard_ids=self.running_shards,
             connected=lambda: self.is_ready() and not self.is_closed(),
             database_answers=lambda: database_answers(self.db),
+            activity=lambda: self.services.activity.counts if self.services.activity is not None else None,
         )
 
     @staticmethod

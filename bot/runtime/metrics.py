@@ -26,9 +26,10 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, ProcessCollector
 from prometheus_client import generate_latest as prometheus_text
-from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 
+from bot.activity.limits import ActivityCounts
 from bot.shards import shard_of
 
 if TYPE_CHECKING:
@@ -53,6 +54,8 @@ class Sources:
     """The shards this process runs (their games gauges show 0 rather than nothing)."""
     connected: Callable[[], bool]
     database_answers: Callable[[], Awaitable[bool]]
+    activity: Callable[[], ActivityCounts | None] = lambda: None
+    """What the Activity's port has seen (``None``: it is not served)."""
 
 
 class _Gauges(Collector):
@@ -77,6 +80,28 @@ class _Gauges(Collector):
         yield GaugeMetricFamily(
             "solitaire_solver_queue", "Deal solves waiting for or in a worker", value=self.sources.solver_queue()
         )
+        if (activity := self.sources.activity()) is not None:
+            yield from _activity_metrics(activity)
+
+
+def _activity_metrics(counts: ActivityCounts) -> Iterator[Metric]:
+    """The Activity's sockets, moves, refusals and verification failures (counted by its server)."""
+    yield GaugeMetricFamily("solitaire_activity_sockets", "Activity pages connected now", value=counts.open_sockets)
+    for name, help_text, value in (
+        ("solitaire_activity_sockets_opened", "Activity sockets opened", counts.sockets),
+        ("solitaire_activity_moves", "Activity requests that changed a game", counts.moves),
+        ("solitaire_activity_refusals", "Activity requests refused (illegal, stale, too fast)", counts.refusals),
+        (
+            "solitaire_activity_verification_failures",
+            "Sign-ins Discord did not vouch for",
+            counts.verification_failures,
+        ),
+    ):
+        yield CounterMetricFamily(name, help_text, value=value)
+    closed = CounterMetricFamily("solitaire_activity_closed", "Activity sockets the bot closed", labels=["reason"])
+    for reason, number in sorted(counts.closed.items()):
+        closed.add_metric([reason], number)
+    yield closed
 
 
 class BotMetrics:

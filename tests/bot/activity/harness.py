@@ -180,6 +180,7 @@ async def activity_stack(
             shard_ids=lambda: [0],
             connected=lambda: True,
             database_answers=_answers,
+            activity=lambda: services.activity.counts if services.activity is not None else None,
         )
 
     try:

@@ -5,13 +5,16 @@ from __future__ import annotations
 import asyncio
 import json
 from typing import Any
+from unittest import mock
 
 import aiohttp
 import pytest
+from aiohttp.test_utils import make_mocked_request
 
 from bot.activity import server as activity_server
 from bot.activity.limits import SOCKETS_PER_MEMBER
 from bot.activity.protocol import MAX_FRAME_BYTES, Close
+from bot.activity.server import client_address
 from tests.bot.activity.harness import GUILD, activity_stack
 
 
@@ -153,3 +156,41 @@ async def test_a_process_that_does_not_run_the_server_says_so(tmp_path: Any) -> 
         player = stack.player(31)
         first, code = await hello_answer(stack.url, access_token=player.token, instance_id="i-1", guild_id=str(GUILD))
         assert "another process" in first["reason"] and code == Close.NOT_HERE
+
+
+async def test_the_metrics_count_sockets_moves_refusals_and_failed_sign_ins(tmp_path: Any) -> None:
+    async with activity_stack(tmp_path / "a.db") as stack:
+        await hello_answer(stack.url, access_token="forged", instance_id="i-1", guild_id=str(GUILD))
+        async with stack.page(stack.player(32)) as page:
+            game = (await page.ask("start", variant="draw3", kind="practice", deal=3))["game"]
+            await page.play(game, move="draw")
+            await page.play(game, move="7-1")
+        text = stack.services.metrics.text().decode()
+        assert "solitaire_activity_sockets_opened_total 2.0" in text
+        assert "solitaire_activity_moves_total 1.0" in text
+        assert "solitaire_activity_refusals_total 1.0" in text
+        assert "solitaire_activity_verification_failures_total 1.0" in text
+        assert 'solitaire_activity_closed_total{reason="verify"} 1.0' in text
+
+
+def request_from(peer: str, forwarded: str | None) -> Any:
+    """A request as the bot sees it: from ``peer``, forwarding ``forwarded`` (``X-Forwarded-For``)."""
+    transport = mock.Mock()
+    transport.get_extra_info.return_value = (peer, 5000)
+    headers = {"X-Forwarded-For": forwarded} if forwarded else {}
+    return make_mocked_request("GET", "/ws", headers=headers, transport=transport)
+
+
+@pytest.mark.parametrize(
+    ("peer", "forwarded", "counted_as"),
+    [
+        ("127.0.0.1", "203.0.113.7, 162.159.0.1", "203.0.113.7"),  # the local front forwards the page's address
+        ("172.18.0.3", "198.51.100.4", "198.51.100.4"),  # a front in the compose network
+        ("127.0.0.1", None, "127.0.0.1"),
+        ("203.0.113.9", "10.0.0.1", "203.0.113.9"),  # a stranger's header is not believed
+    ],
+)
+def test_a_page_behind_the_front_is_counted_by_its_forwarded_address(
+    peer: str, forwarded: str, counted_as: str
+) -> None:
+    assert client_address(request_from(peer, forwarded)) == counted_as
