@@ -117,12 +117,12 @@ class Table:
         if isinstance(frame, HintAsk):
             answer = await self.hints.hint(session, frame.version, seat.player.user_id)
             view_frame = game_frame(session, now=self.now(), **_seen(answer.outcome)) if answer.outcome else None
-            return view_frame or game_frame(session, now=self.now()), answer.text
+            return view_frame or game_frame(session, now=self.now()), answer.plain
         self.sessions.require_playable(session.id, seat.player.user_id, frame.version)
         move = self._meaning(session, frame)
         if isinstance(move, list):
             return move
-        words = describe_move(session.game, move) if move is not None else "every card that could go up"
+        words = _words(session, move)
         if move is None:
             outcome = await self.sessions.play_all_to_foundations(session, version=frame.version, source="page")
         else:
@@ -192,6 +192,16 @@ class OtherServerGameError(errors.BotError):
 def variant_menu_names() -> list[tuple[str, str]]:
     """Every variant as ``(name, title)``, in the menu's order."""
     return [(value, name) for name, value in variant_menu()]
+
+
+def _words(session: Session, move: Move | None) -> str | None:
+    """What ``move`` will do, in words (``None`` for a move the engine will refuse in its own words)."""
+    if move is None:
+        return "every card that could go up"
+    try:
+        return describe_move(session.game, move)
+    except SolitaireError:
+        return None
 
 
 def _seen(outcome: Outcome | None) -> dict[str, Any]:

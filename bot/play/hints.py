@@ -33,6 +33,11 @@ class HintAnswer:
             return f"No hint: {self.why}. No points taken."
         return f"Hint: **{self.words}** — {self.why}.\n{CHARGED}"
 
+    @property
+    def plain(self) -> str:
+        """What the player is told, without Markdown (for the Activity's page)."""
+        return self.text.replace("**", "")
+
 
 async def _no_wait() -> None:
     """A surface that shows nothing while the hint is found."""

@@ -49,3 +49,67 @@ async def test_a_move_sent_twice_is_played_once(database_target: Any) -> None:
             assert again["type"] == "game" and again["game"]["version"] == 1
         stored = await get_game(stack.services.db, game["id"])
         assert stored is not None and stored.version == 1
+
+
+async def test_a_tap_means_what_a_press_of_its_button_means(tmp_path: Path) -> None:
+    async with activity_stack(tmp_path / "a.db") as stack, stack.page(stack.player(14)) as page:
+        game = (await page.ask("start", variant="draw3", kind="practice", deal=EASY_NUMBER))["game"]
+        up = await page.play(game, "tap", source="1")  # a card that can go up goes up
+        assert up["type"] == "game" and up["words"] == "1 → f: A♠ starts the ♠ foundation"
+        game = up["game"]
+        assert game["foundations"][0]["top"] == "AS"
+        choose = await page.play(game, "tap", source="fs")  # a foundation's card: the places to choose from
+        assert choose == {"type": "choose", "ref": choose["ref"], "source": "fs", "targets": ["4"]}
+        down = await page.play(game, move="fs-4")
+        assert down["game"]["tableau"][3]["up"] == ["2D", "AS"]
+        nowhere = await page.play(down["game"], "tap", source="7")
+        assert nowhere["type"] == "refused" and nowhere["reason"] == "7: no card of that pile can move now"
+        allup = await page.play(down["game"], "allup")
+        assert allup["words"] == "every card that could go up"
+        assert all(f["count"] >= 1 for f in allup["game"]["foundations"])  # the easy deal runs up far
+        assert allup["game"]["version"] > down["game"]["version"] + 1
+
+
+async def test_a_hint_is_charged_in_a_casual_game_and_refused_in_a_daily(tmp_path: Path) -> None:
+    async with activity_stack(tmp_path / "a.db") as stack, stack.page(stack.player(15)) as page:
+        game = (await page.ask("start", variant="draw3", kind="practice", deal=EASY_NUMBER))["game"]
+        assert game["hints"] is True
+        hinted = await page.play(game, "hint")
+        assert hinted["type"] == "game" and hinted["words"].startswith("Hint: ")
+        assert hinted["game"]["score"] == game["score"] - 50 and "**" not in hinted["words"]
+        await page.play(hinted["game"], move="end")
+        daily = (await page.ask("start", variant="draw3", kind="daily"))["game"]
+        assert daily["hints"] is False
+        refused = await page.play(daily, "hint")
+        assert refused["type"] == "refused" and "hint" in refused["reason"].lower()
+
+
+async def test_friday13_is_played_from_the_waste_onto_its_foundations(tmp_path: Path) -> None:
+    async with activity_stack(tmp_path / "a.db") as stack, stack.page(stack.player(16)) as page:
+        game = (await page.ask("start", variant="friday13", kind="practice", deal=8))["game"]
+        assert game["family"] == "friday13" and len(game["foundations"]) == 13 and game["tableau"] == []
+        refused = await page.play(game, "tap", source="1")
+        assert refused["type"] == "refused" and "only the waste" in refused["reason"]
+        for _ in range(48):
+            game = (await page.play(game, move="draw"))["game"]
+            legal = [move for move in game["legal_moves"] if move.startswith("w-")]
+            if legal:
+                played = await page.play(game, move=legal[0])
+                assert played["type"] == "game" and played["game"]["version"] == game["version"] + 1
+                return
+        raise AssertionError("no waste card fitted a foundation in a whole pass")
+
+
+async def test_a_game_of_another_server_is_not_played_from_this_one(tmp_path: Path) -> None:
+    async with activity_stack(tmp_path / "a.db") as stack:
+        stack.guilds.add(9002)
+        player = stack.player(17)
+        async with stack.page(player) as page:
+            game = (await page.ask("start", variant="draw3", kind="practice", deal=EASY_NUMBER))["game"]
+        stack.discord.add_instance("i-other", guild_id=9002, channel_id=1, users=[17])
+        elsewhere = stack.discord.add_player(17)
+        async with stack.page(elsewhere, instance="i-other", guild_id=9002) as page:
+            assert page.welcome["menu"]["running"] is None
+            refused = await page.play(game, move="draw")
+            assert refused["type"] == "refused" and "another server" in refused["reason"]
+            assert refused["game"] is None
