@@ -110,3 +110,13 @@ async def test_a_move_made_elsewhere_is_pushed_to_the_open_page(simcord_env, gui
         ended = await page.next()
         assert ended["game"]["over"] is True and ended["game"]["status"] == "expired"
         assert "seed" in ended["game"]["deal"] or "deal #42" in ended["game"]["deal"]
+
+
+async def test_a_game_ended_on_the_page_redraws_its_board_message(simcord_env, guild, channel, alice, discord_api):
+    board = await start(alice, channel, variant="draw3", deal=42)
+    async with page_of(simcord_env, discord_api, guild, channel, alice) as page:
+        running = page.welcome["menu"]["running"]
+        ended = await page.play(running, move="end")
+        assert ended["game"]["over"] is True and ended["game"]["status"] == "ended"
+    shown = simcord_env.backend.get_message(board.channel_id, board.id)
+    assert "time runs out" not in shown.content and "deal #42" in shown.content
