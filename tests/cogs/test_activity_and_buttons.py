@@ -64,6 +64,9 @@ async def test_a_daily_played_on_the_page_is_not_played_again_with_the_command(
         assert menu["daily"]["played"] == ["draw3"]
     again = await alice.slash(channel, "solitaire daily", variant="draw3")
     assert again.response.ephemeral and again.response.content.startswith("You already played today's")
+    await simcord_env.advance_time(1)
+    [line] = [message.content for message in channel.history()]
+    assert f"<@{alice.id}>" in line and "daily" in line.lower()  # the day's line is posted as for the buttons
 
 
 async def test_a_daily_played_with_the_command_is_not_played_again_on_the_page(
