@@ -40,7 +40,7 @@ class GameMode:
     """Started from a race lobby (so a seat in a lobby does not refuse it)."""
     in_activity: bool = False
     """The Activity plays it too (its menu starts and resumes casual, practice and daily games), so its running
-    board offers **Play here** where the Activity is served."""
+    board offers Play here where the Activity is served."""
 
 
 CASUAL = GameMode("casual", True, False, True, True, False, False, None, None, in_activity=True)
