@@ -31,6 +31,13 @@ QUIET_SOURCE = (
     " ?? null"
 )
 """A source with one move that turns up no unseen card (so it can be undone): the waste, or a pile hiding none."""
+RANKS_CLEAR = """[...document.querySelectorAll('.pile')].every((pile) => {
+  const card = pile.querySelector('.card.face');
+  if (!card) return true;
+  const rank = card.querySelector('.corner b').getBoundingClientRect();
+  return rank.bottom - card.getBoundingClientRect().top <= parseFloat(pile.style.getPropertyValue('--up-px'));
+})"""
+"""Whether a face-up card's rank fits above the card a run puts on it (a pile's step down)."""
 FOCUS_RING = "(el) => { const s = getComputedStyle(el); return [s.outlineStyle, s.boxShadow]; }"
 
 
@@ -197,6 +204,7 @@ async def test_a_picture_in_picture_tile_shows_the_clock_and_the_score(browser: 
         assert on_top, f"{selector} is covered"
     assert re.fullmatch(r"\d+:\d\d", await frame.text_content("#clock") or "")
     assert await frame.text_content("#score") == str(await state_of(frame, "s.game.score"))
+    assert await frame.evaluate(RANKS_CLEAR), "a card in a run would hide the rank of the card under it"
     await opened.context.close()
 
 
