@@ -226,7 +226,9 @@ function onMenuClick(event) {
     const kind = button.dataset.kind;
     const field = document.getElementById("practice-deal");
     const deal = kind === "practice" && field && field.value ? Number(field.value) : null;
-    ask({ type: "start", variant: button.dataset.variant, kind, deal });
+    ask({ type: "start", variant: button.dataset.variant, kind, deal }).then((answer) => {
+      if (answer.type === "refused") ask({ type: "menu" }); // the menu was out of date (a daily played elsewhere)
+    });
   }
 }
 

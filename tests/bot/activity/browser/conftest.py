@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 import json
 import shutil
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import quote, urlsplit
 
 import pytest
@@ -33,7 +34,7 @@ ARGS = [
 ]
 
 if TYPE_CHECKING:
-    from playwright.async_api import Browser, BrowserContext, Frame, Page, Route, WebSocket
+    from playwright.async_api import Browser, BrowserContext, Frame, Page, Route, ViewportSize, WebSocket
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
@@ -79,12 +80,14 @@ async def open_in_discord(
     width: int = 1280,
     height: int = 800,
     touch: bool = False,
+    reduced_motion: Literal["reduce", "no-preference"] = "no-preference",
     guild_id: str = str(GUILD),
     channel_id: str = str(CHANNEL),
 ) -> Opened:
     """The Activity inside the fake Discord client page (served on the Activity's own origin), as its player."""
     base = activity.base
-    context = await browser.new_context(viewport={"width": width, "height": height}, has_touch=touch)
+    viewport: ViewportSize = {"width": width, "height": height}
+    context = await browser.new_context(viewport=viewport, has_touch=touch, reduced_motion=reduced_motion)
     page = await context.new_page()
     page.on("pageerror", lambda error: print("page error:", error))
     opened = Opened(context, page, page.main_frame)
@@ -122,6 +125,34 @@ async def activity_frame(page: Page) -> Frame:
 async def state_of(frame: Frame, expression: str) -> Any:
     """Evaluate ``expression`` over the page's State (``s``) in the Activity's frame."""
     return await frame.evaluate(f"(() => {{ const s = window.solitaireRush.state; return {expression}; }})()")
+
+
+async def until(check: Callable[[], Awaitable[Any] | Any], what: str, seconds: float = 5.0) -> None:
+    """Wait until ``check`` holds (polled), or fail saying ``what`` never happened."""
+    for _ in range(int(seconds / 0.05)):
+        result = check()
+        if await result if isinstance(result, Awaitable) else result:
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+async def start_game(browser: Browser, server: Activity, variant: str = "draw3", **size: Any) -> Opened:
+    """Open the page in the fake client and start a casual game of ``variant`` from the menu."""
+    opened = await open_in_discord(browser, server, **size)
+    await opened.frame.click(f'button[data-variant="{variant}"][data-kind="casual"]')
+    await opened.frame.wait_for_selector(".table .card")
+    return opened
+
+
+async def game_id(frame: Frame) -> int:
+    """The id of the game on show."""
+    return int(await state_of(frame, "s.game.id"))
+
+
+async def shown_version(frame: Frame, version: int) -> bool:
+    """Whether the page shows the game at ``version`` and no drag is in progress."""
+    return bool(await state_of(frame, f"s.game.version === {version} && !s.drag"))
 
 
 class Activity:

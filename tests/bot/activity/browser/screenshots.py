@@ -2,7 +2,8 @@
 
 Run ``python -m tests.bot.activity.browser.screenshots`` (the test extra, and Chromium at /usr/bin/chromium): it
 plays a few moves of each game through the page, on the real server over a temporary database, and writes
-``docs/images/activity-<variant>-<desktop|phone>.png`` and ``docs/images/activity-drag-desktop.png``.
+``docs/images/activity-<variant>-<desktop|phone>.png``, ``docs/images/activity-drag-desktop.png`` and
+``docs/images/activity-pip.png`` (a draw 3 game in a 280x200 picture-in-picture tile).
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from tests.bot.activity.browser.conftest import ARGS, CHROMIUM, Activity, Opened
 from tests.bot.activity.harness import Stack, activity_stack
 
 IMAGES = Path(__file__).resolve().parents[4] / "docs" / "images"
-SIZES = {"desktop": (1280, 800), "phone": (360, 740)}
+SIZES = {"desktop": (1280, 800), "phone": (360, 740), "pip": (280, 200)}
+"""The page's sizes; the pictures of every variant are at desktop and phone size, the tile's of draw 3 only."""
 VARIANTS = ("draw3", "draw1", "goldrush", "friday13")
 MOVES = 10
 players = itertools.count(100)
@@ -91,11 +93,14 @@ async def main() -> None:
         async with activity_stack(Path(folder) / "activity.db") as stack, async_playwright() as playwright:
             browser = await playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
             for variant in VARIANTS:
-                for size in SIZES:
+                for size in ("desktop", "phone"):
                     opened = await game_on_show(browser, stack, variant, size)
                     await picture(opened.page, f"activity-{variant}-{size}.png")
                     await opened.context.close()
             await drag_picture(browser, stack)
+            opened = await game_on_show(browser, stack, "draw3", "pip")
+            await picture(opened.page, "activity-pip.png")
+            await opened.context.close()
             await browser.close()
 
 

@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
-from typing import Any
 
 import pytest
 
-from tests.bot.activity.browser.conftest import Activity, Opened, open_in_discord, state_of
+from tests.bot.activity.browser.conftest import (
+    Activity,
+    Opened,
+    game_id,
+    open_in_discord,
+    shown_version,
+    start_game,
+    state_of,
+    until,
+)
 from tests.bot.activity.fake_discord_api import APP_ID
 from tests.bot.activity.harness import CHANNEL, GUILD
 
@@ -18,34 +25,6 @@ from playwright.async_api import Browser, ElementHandle, Frame
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 PHONE = {"width": 360, "height": 740}
 Point = tuple[float, float]
-
-
-async def until(check: Callable[[], Awaitable[Any] | Any], what: str, seconds: float = 5.0) -> None:
-    """Wait until ``check`` holds (polled), or fail saying ``what`` never happened."""
-    for _ in range(int(seconds / 0.05)):
-        result = check()
-        if await result if isinstance(result, Awaitable) else result:
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
-async def start_game(browser: Browser, server: Activity, variant: str = "draw3", **size: Any) -> Opened:
-    """Open the page in the fake client and start a casual game of ``variant`` from the menu."""
-    opened = await open_in_discord(browser, server, **size)
-    await opened.frame.click(f'button[data-variant="{variant}"][data-kind="casual"]')
-    await opened.frame.wait_for_selector(".table .card")
-    return opened
-
-
-async def game_id(frame: Frame) -> int:
-    """The id of the game on show."""
-    return int(await state_of(frame, "s.game.id"))
-
-
-async def shown_version(frame: Frame, version: int) -> bool:
-    """Whether the page shows the game at ``version`` and no drag is in progress."""
-    return bool(await state_of(frame, f"s.game.version === {version} && !s.drag"))
 
 
 async def card_move(frame: Frame) -> str:
