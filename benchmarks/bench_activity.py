@@ -1,0 +1,425 @@
+"""Drive the Activity's sockets from many open pages, the bot in a process of its own.
+
+Usage: .venv/bin/python benchmarks/bench_activity.py [--sockets 200] [--rate 1000] [--seconds 10]
+       [--warmup 2] [--profile FILE]
+
+Two processes, so the bot's CPU is measured alone. The child (``--serve``, started by this script)
+runs the bot's services from the composition root with ``ACTIVITY_PORT`` set, as ``python -m bot``
+does, over SQLite in a temporary folder, with instant deals (a numbered deal is its shuffle, not
+solved). This process runs the stand-in for Discord's REST API the tests use (the player, the
+instance) and the load: ``--sockets`` aiohttp WebSockets, one per player (16 to a source address,
+``127.0.0.2`` and up, as the server caps sockets per address).
+
+1. The bot's memory (``VmRSS`` of ``/proc/<pid>/status``) is read before the sockets open and after
+   every one has said ``hello`` and been welcomed (Discord asked about each): MB added by the open sockets.
+2. Each page starts a practice game of draw3 on its own numbered deal.
+3. Warm-up (``--warmup`` seconds, not measured), then the paced phase: ``--rate`` moves a second in
+   all, spread evenly over the sockets, for ``--seconds``. A page sends its next move at its planned
+   time, or as soon as the answer to its previous one came if that was later (one request in flight
+   per socket). The move is legal: a card from the waste after a draw when one can go somewhere
+   (from the GAME frame's ``legal_moves``), else ``draw``, else any legal move, else ``undo``; at the
+   version of the last answer. Latency is from sending the frame to reading its ``game`` (or
+   ``refused``) answer. The bot's CPU is its user + system time from ``/proc/<pid>/stat`` (every
+   thread: the event loop and the database's) over the paced phase, divided by the moves answered.
+
+``--profile FILE``: the child runs cProfile over the paced phase only and writes its stats to FILE
+(``python -m pstats FILE``). The last line is ``key=value`` pairs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import json
+import logging
+import math
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this tree's bot, not an installed one
+
+import aiohttp
+
+from benchmarks.sim_clicks import instant_daily
+from bot.play.deal_bank import DealBank
+from bot.play.session import FinishSource, Session
+from bot.runtime.metrics import Sources
+from bot.runtime.services import DiscordFacts, Needs, Services
+from bot.runtime.settings import load_settings
+from bot.storage.games import GameRecord
+from solitaire import VARIANTS
+from solitaire.deals import ProvenDeal, shuffled_deck
+from tests.bot.activity.fake_discord_api import APP_ID, BOT_TOKEN, CLIENT_SECRET, FakeDiscordApi, FakePlayer
+
+GUILD = 5001
+CHANNEL = 6001
+PER_ADDRESS = 16
+"""Sockets opened from one source address (the server's cap per address)."""
+ANSWER_SECONDS = 10.0
+"""A request not answered by then counts as never answered."""
+
+
+# -- the bot's side (the child) ------------------------------------------------------------------
+def _shuffle_deal(variant: str, number: int) -> ProvenDeal:
+    """Deal number ``number`` as its shuffle, without a solve (the bot solves in worker processes)."""
+    return ProvenDeal(variant, number, shuffled_deck(number), ())
+
+
+async def _nobody(session: Session, record: GameRecord, source: FinishSource) -> None:
+    """The root's finish listener (the client's event in the bot)."""
+
+
+async def _answers() -> bool:
+    return True
+
+
+async def serve(api_base: str, profile: str | None) -> None:
+    """Run the services and their Activity server until stdin closes; say the port on stdout, obey commands."""
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    with tempfile.TemporaryDirectory() as folder:
+        settings = load_settings(
+            _env_file=None,
+            discord_token=BOT_TOKEN,
+            database_path=Path(folder) / "activity.db",
+            deal_bank_size=0,
+            deal_workers=0,
+            render_workers=0,
+            daily_spares=0,
+            discord_api_base=api_base,
+            activity_port=_free_port(),
+            discord_client_secret=CLIENT_SECRET,
+        )
+        deals: DealBank[Any] = DealBank(_shuffle_deal, variants=VARIANTS, size=0, numbers=lambda: 777)
+        services = Services(settings, Needs(now=time.time, deals=deals, daily_solve=instant_daily))
+
+        def sources() -> Sources:
+            return Sources(
+                game_guilds=lambda: [],
+                deal_levels=services.deals.levels,
+                solver_queue=lambda: 0,
+                shard_count=lambda: 1,
+                shard_ids=lambda: [0],
+                connected=lambda: True,
+                database_answers=_answers,
+            )
+
+        await services.open(
+            finished=_nobody, sources=sources, discord=DiscordFacts(APP_ID, lambda guild_id: guild_id == GUILD)
+        )
+        try:
+            assert services.activity is not None
+            _say({"port": services.activity.port})
+            await _obey(profile)
+        finally:
+            await services.close()
+
+
+async def _obey(profile: str | None) -> None:
+    """Answer the load's commands on stdin (``profile``, ``stop``) until it closes."""
+    loop = asyncio.get_running_loop()
+    profiler = cProfile.Profile()
+    while line := (await loop.run_in_executor(None, sys.stdin.readline)).strip():
+        if line == "profile" and profile:
+            profiler.enable()
+        elif line == "stop" and profile:
+            profiler.disable()
+            profiler.dump_stats(profile)
+        _say({"done": line})
+
+
+def _say(message: dict[str, Any]) -> None:
+    """One line of JSON to the load's process."""
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+
+
+def _free_port() -> int:
+    """A local port nothing listens on now."""
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+# -- the bot process, seen from outside ---------------------------------------------------------
+@dataclass
+class Bot:
+    """The child running the bot: its pid, and its control lines."""
+
+    process: asyncio.subprocess.Process
+
+    @property
+    def pid(self) -> int:
+        """The bot's process id."""
+        return self.process.pid
+
+    async def tell(self, command: str) -> None:
+        """Send a command and wait for it to be done."""
+        assert self.process.stdin is not None
+        self.process.stdin.write(f"{command}\n".encode())
+        await self.process.stdin.drain()
+        await self.read()
+
+    async def read(self) -> dict[str, Any]:
+        """The child's next line of JSON."""
+        assert self.process.stdout is not None
+        line = await self.process.stdout.readline()
+        if not line:
+            raise RuntimeError("the bot's process ended early (its stderr is above)")
+        return dict(json.loads(line))
+
+    def cpu_seconds(self) -> float:
+        """User + system time of the bot's process so far, all its threads."""
+        with open(f"/proc/{self.pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def rss_mb(self) -> float:
+        """The bot's resident memory now (MB)."""
+        with open(f"/proc/{self.pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+        raise RuntimeError("no VmRSS")
+
+
+async def start_bot(api_base: str, profile: str | None) -> tuple[Bot, int]:
+    """Start the bot's process; it and the Activity's port."""
+    options = ["--profile", profile] if profile else []
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        __file__,
+        "--serve",
+        "--api-base",
+        api_base,
+        *options,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+    )
+    bot = Bot(process)
+    return bot, int((await bot.read())["port"])
+
+
+# -- the load (this process) ----------------------------------------------------------------------
+@dataclass
+class Page:
+    """One open Activity page: its socket, its game as last shown, and what it measured."""
+
+    ws: aiohttp.ClientWebSocketResponse
+    game: dict[str, Any] = field(default_factory=dict)
+    refs: int = 0
+    drew: bool = False
+    latencies: list[float] = field(default_factory=list)
+    refusals: int = 0
+    unanswered: int = 0
+    last_answer: float = 0.0
+
+    async def ask(self, frame_type: str, **fields: Any) -> dict[str, Any] | None:
+        """Send a request; its answer (``None``: none in time; frames of other refs are skipped)."""
+        self.refs += 1
+        await self.ws.send_str(json.dumps({"type": frame_type, "ref": self.refs, **fields}))
+        try:
+            async with asyncio.timeout(ANSWER_SECONDS):
+                while True:
+                    message = await self.ws.receive()
+                    if message.type is not aiohttp.WSMsgType.TEXT:
+                        raise RuntimeError(f"the socket closed: {message.type} {self.ws.close_code}")
+                    frame = json.loads(message.data)
+                    if frame.get("ref") == self.refs:
+                        return dict(frame)
+        except TimeoutError:
+            return None
+
+    def next_move(self) -> str:
+        """A legal move on the game as shown: a card off the waste after a draw, else draw, else any, else undo."""
+        legal: list[str] = self.game["legal_moves"]
+        from_waste = [move for move in legal if move.startswith("w-")]
+        if self.drew and from_waste:
+            return from_waste[0]
+        if "draw" in legal:
+            return "draw"
+        return next((move for move in legal if move != "undo"), "undo")
+
+    async def move(self, measure: bool) -> None:
+        """Play one move and wait for its answer (timed if ``measure``)."""
+        move = self.next_move()
+        sent = time.perf_counter()
+        answer = await self.ask("move", game=self.game["id"], version=self.game["version"], move=move)
+        answered = time.perf_counter()
+        self.drew = move == "draw"
+        if answer is None:
+            self.unanswered += measure
+            return
+        if measure:
+            self.latencies.append((answered - sent) * 1000)
+            self.last_answer = answered
+        if answer["type"] == "refused":
+            self.refusals += measure
+        if answer.get("game") is not None:
+            self.game = answer["game"]
+
+
+def _address(index: int) -> str:
+    """The source address of page ``index`` (16 pages to an address)."""
+    return f"127.0.0.{2 + index // PER_ADDRESS}"
+
+
+async def open_pages(url: str, players: Sequence[FakePlayer], http: list[aiohttp.ClientSession]) -> list[Page]:
+    """Open a signed-in socket for every player, all at once; each page once welcomed."""
+
+    async def one(index: int, player: FakePlayer) -> Page:
+        ws = await http[index // PER_ADDRESS].ws_connect(url + "/ws")
+        page = Page(ws)
+        hello = {"type": "hello", "access_token": player.token, "instance_id": f"i-{index}"}
+        await ws.send_str(json.dumps({**hello, "guild_id": str(GUILD), "channel_id": str(CHANNEL)}))
+        welcome = json.loads((await ws.receive(timeout=30)).data)
+        if welcome["type"] != "welcome":
+            raise RuntimeError(f"page {index} not welcomed: {welcome}")
+        return page
+
+    return list(await asyncio.gather(*(one(index, player) for index, player in enumerate(players))))
+
+
+async def start_games(pages: Sequence[Page]) -> None:
+    """Start a practice game of draw3 on each page, deal number = the page's number + 1."""
+
+    async def one(index: int, page: Page) -> None:
+        answer = await page.ask("start", variant="draw3", kind="practice", deal=index + 1)
+        if answer is None or answer["type"] != "game":
+            raise RuntimeError(f"page {index} could not start: {answer}")
+        page.game = answer["game"]
+
+    await asyncio.gather(*(one(index, page) for index, page in enumerate(pages)))
+
+
+async def paced(pages: Sequence[Page], rate: float, seconds: float, *, measure: bool) -> float:
+    """Play ``rate`` moves a second over ``pages`` for ``seconds``; the phase's start (perf_counter)."""
+    begin = time.perf_counter()
+    count = len(pages)
+
+    async def play(index: int, page: Page) -> None:
+        for planned in range(index, int(rate * seconds), count):
+            await asyncio.sleep(max(0.0, begin + planned / rate - time.perf_counter()))
+            await page.move(measure)
+
+    await asyncio.gather(*(play(index, page) for index, page in enumerate(pages)))
+    return begin
+
+
+def _percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))] if ordered else math.inf
+
+
+async def run(sockets: int, rate: float, seconds: float, warmup: float, profile: str | None) -> dict[str, float]:
+    """Open ``sockets`` pages on a bot in its own process, start a game on each, play paced; the figures."""
+    discord = FakeDiscordApi()
+    await discord.start()
+    players = [discord.add_player(10_000 + index, f"player{index}") for index in range(sockets)]
+    for index, player in enumerate(players):
+        discord.add_instance(f"i-{index}", guild_id=GUILD, channel_id=CHANNEL, users=[player.user_id])
+    bot, port = await start_bot(discord.api_base, profile)
+    connectors = [
+        aiohttp.TCPConnector(limit=0, local_addr=(_address(first), 0)) for first in range(0, sockets, PER_ADDRESS)
+    ]
+    http = [aiohttp.ClientSession(connector=connector) for connector in connectors]
+    try:
+        await asyncio.sleep(1.0)  # the child's start-up settles
+        rss_before = bot.rss_mb()
+        opened = time.perf_counter()
+        pages = await open_pages(f"http://127.0.0.1:{port}", players, http)
+        open_seconds = time.perf_counter() - opened
+        await asyncio.sleep(0.5)
+        rss_open = bot.rss_mb()
+        await start_games(pages)
+        rss_games = bot.rss_mb()
+        if warmup > 0:
+            await paced(pages, rate, warmup, measure=False)
+        await bot.tell("profile")
+        cpu_before, load_cpu_before = bot.cpu_seconds(), time.process_time()
+        begin = await paced(pages, rate, seconds, measure=True)
+        cpu = bot.cpu_seconds() - cpu_before
+        load_cpu = time.process_time() - load_cpu_before
+        await bot.tell("stop")
+        rss_after = bot.rss_mb()
+        for page in pages:
+            await page.ws.close()
+    finally:
+        for session in http:
+            await session.close()
+        assert bot.process.stdin is not None
+        bot.process.stdin.close()
+        await bot.process.wait()
+        await discord.stop()
+    latencies = [ms for page in pages for ms in page.latencies]
+    answered = len(latencies)
+    elapsed = max(page.last_answer for page in pages) - begin
+    return {
+        "sockets": sockets,
+        "rate_target": rate,
+        "moves": answered,
+        "p50_ms": statistics.median(latencies),
+        "p99_ms": _percentile(latencies, 0.99),
+        "max_ms": max(latencies),
+        "moves_per_s": answered / elapsed,
+        "refusals": sum(page.refusals for page in pages),
+        "unanswered": sum(page.unanswered for page in pages),
+        "cpu_ms_per_move": cpu * 1000 / max(answered, 1),
+        "bot_cpu_share": cpu / elapsed,
+        "load_cpu_share": load_cpu / elapsed,
+        "socket_mb": rss_open - rss_before,
+        "games_mb": rss_games - rss_open,
+        "bot_rss_mb": rss_after,
+        "open_s": open_seconds,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sockets", type=int, default=200)
+    parser.add_argument("--rate", type=float, default=1000.0, help="moves a second, over all the sockets")
+    parser.add_argument("--seconds", type=float, default=10.0, help="length of the paced phase")
+    parser.add_argument("--warmup", type=float, default=2.0, help="seconds played at the rate before measuring")
+    parser.add_argument("--profile", help="write the bot's cProfile stats of the paced phase to this file")
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--api-base", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve:
+        asyncio.run(serve(args.api_base, args.profile and str(Path(args.profile).resolve())))
+        return
+    load = os.getloadavg()[0]
+    profile = str(Path(args.profile).resolve()) if args.profile else None
+    figures = asyncio.run(run(args.sockets, args.rate, args.seconds, args.warmup, profile))
+    print(f"machine: {os.cpu_count()} cores, load average {load:.2f} at start; SQLite; the bot in its own process")
+    print(
+        f"{figures['sockets']} sockets opened and welcomed in {figures['open_s']:.1f} s: "
+        f"the bot's RSS +{figures['socket_mb']:.1f} MB; their {figures['sockets']} games +{figures['games_mb']:.1f} MB"
+    )
+    print(
+        f"paced {figures['moves']} moves at {figures['rate_target']:.0f}/s: p50 {figures['p50_ms']:.1f} ms, "
+        f"p99 {figures['p99_ms']:.1f} ms, max {figures['max_ms']:.1f} ms; achieved {figures['moves_per_s']:.0f} "
+        f"moves/s, {figures['refusals']} refused, {figures['unanswered']} never answered"
+    )
+    print(
+        f"bot CPU {figures['cpu_ms_per_move']:.3f} ms per move ({figures['bot_cpu_share']:.0%} of a core); "
+        f"this load process {figures['load_cpu_share']:.0%} of a core; bot RSS {figures['bot_rss_mb']:.0f} MB"
+    )
+    print(
+        " ".join(
+            f"{key}={value:.3f}" if isinstance(value, float) else f"{key}={value}"
+            for key, value in {**figures, "load": load}.items()
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
