@@ -22,6 +22,10 @@ instance) and the load: ``--sockets`` aiohttp WebSockets, one per player (16 to 
    ``refused``) answer. The bot's CPU is its user + system time from ``/proc/<pid>/stat`` (every
    thread: the event loop and the database's) over the paced phase, divided by the moves answered.
 
+``--pieces``: instead, time each piece of a move's work in this one process, without sockets (the
+frame's parse, the engine's move, the board view and its legal moves, the GAME frame, its JSON, its
+deflate, and the whole ``SessionManager.play`` with its save to SQLite), in microseconds.
+
 ``--profile FILE``: the child runs cProfile over the paced phase only and writes its stats to FILE
 (``python -m pstats FILE``). The last line is ``key=value`` pairs.
 """
@@ -39,7 +43,9 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+import zlib
+from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -49,13 +55,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this tree's bot,
 import aiohttp
 
 from benchmarks.sim_clicks import instant_daily
+from bot.activity.frames import game_frame
+from bot.activity.protocol import parse_frame
 from bot.play.deal_bank import DealBank
 from bot.play.session import FinishSource, Session
+from bot.play.sessions import SessionManager
 from bot.runtime.metrics import Sources
 from bot.runtime.services import DiscordFacts, Needs, Services
 from bot.runtime.settings import load_settings
+from bot.storage import open_database
 from bot.storage.games import GameRecord
-from solitaire import VARIANTS
+from solitaire import VARIANTS, new_game
 from solitaire.deals import ProvenDeal, shuffled_deck
 from tests.bot.activity.fake_discord_api import APP_ID, BOT_TOKEN, CLIENT_SECRET, FakeDiscordApi, FakePlayer
 
@@ -179,9 +189,11 @@ class Bot:
 
     def cpu_seconds(self) -> float:
         """User + system time of the bot's process so far, all its threads."""
-        with open(f"/proc/{self.pid}/stat") as stat:
-            fields = stat.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return _cpu_seconds(f"/proc/{self.pid}/stat")
+
+    def loop_cpu_seconds(self) -> float:
+        """User + system time of the bot's main thread (its event loop) so far."""
+        return _cpu_seconds(f"/proc/{self.pid}/task/{self.pid}/stat")
 
     def rss_mb(self) -> float:
         """The bot's resident memory now (MB)."""
@@ -190,6 +202,13 @@ class Bot:
                 if line.startswith("VmRSS:"):
                     return int(line.split()[1]) / 1024
         raise RuntimeError("no VmRSS")
+
+
+def _cpu_seconds(path: str) -> float:
+    """User + system time in a ``/proc`` stat file, in seconds."""
+    with open(path) as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 async def start_bot(api_base: str, profile: str | None) -> tuple[Bot, int]:
@@ -215,11 +234,15 @@ class Page:
     """One open Activity page: its socket, its game as last shown, and what it measured."""
 
     ws: aiohttp.ClientWebSocketResponse
+    number: int
+    deals: int = 0
+    restarts: int = 0
     game: dict[str, Any] = field(default_factory=dict)
     refs: int = 0
     drew: bool = False
     latencies: list[float] = field(default_factory=list)
     refusals: int = 0
+    reasons: dict[str, int] = field(default_factory=dict)
     unanswered: int = 0
     last_answer: float = 0.0
 
@@ -262,10 +285,22 @@ class Page:
         if measure:
             self.latencies.append((answered - sent) * 1000)
             self.last_answer = answered
-        if answer["type"] == "refused":
-            self.refusals += measure
+        if answer["type"] == "refused" and measure:
+            self.refusals += 1
+            self.reasons[answer["reason"]] = self.reasons.get(answer["reason"], 0) + 1
         if answer.get("game") is not None:
             self.game = answer["game"]
+        if self.game["over"]:
+            await self.start(measure)
+
+    async def start(self, measure: bool = False) -> None:
+        """Start a practice game of draw3 on the next deal of this page's own."""
+        self.deals += 1
+        answer = await self.ask("start", variant="draw3", kind="practice", deal=self.number + 1_000 * self.deals)
+        if answer is None or answer["type"] != "game":
+            raise RuntimeError(f"page {self.number} could not start a game: {answer}")
+        self.game = answer["game"]
+        self.restarts += measure
 
 
 def _address(index: int) -> str:
@@ -273,12 +308,14 @@ def _address(index: int) -> str:
     return f"127.0.0.{2 + index // PER_ADDRESS}"
 
 
-async def open_pages(url: str, players: Sequence[FakePlayer], http: list[aiohttp.ClientSession]) -> list[Page]:
-    """Open a signed-in socket for every player, all at once; each page once welcomed."""
+async def open_pages(
+    url: str, players: Sequence[FakePlayer], http: list[aiohttp.ClientSession], *, compress: bool
+) -> list[Page]:
+    """Open a signed-in socket for every player, all at once (offering permessage-deflate if ``compress``)."""
 
     async def one(index: int, player: FakePlayer) -> Page:
-        ws = await http[index // PER_ADDRESS].ws_connect(url + "/ws")
-        page = Page(ws)
+        ws = await http[index // PER_ADDRESS].ws_connect(url + "/ws", compress=15 if compress else 0)
+        page = Page(ws, index + 1)
         hello = {"type": "hello", "access_token": player.token, "instance_id": f"i-{index}"}
         await ws.send_str(json.dumps({**hello, "guild_id": str(GUILD), "channel_id": str(CHANNEL)}))
         welcome = json.loads((await ws.receive(timeout=30)).data)
@@ -290,15 +327,8 @@ async def open_pages(url: str, players: Sequence[FakePlayer], http: list[aiohttp
 
 
 async def start_games(pages: Sequence[Page]) -> None:
-    """Start a practice game of draw3 on each page, deal number = the page's number + 1."""
-
-    async def one(index: int, page: Page) -> None:
-        answer = await page.ask("start", variant="draw3", kind="practice", deal=index + 1)
-        if answer is None or answer["type"] != "game":
-            raise RuntimeError(f"page {index} could not start: {answer}")
-        page.game = answer["game"]
-
-    await asyncio.gather(*(one(index, page) for index, page in enumerate(pages)))
+    """Start a practice game of draw3 on each page, each on its own numbered deal."""
+    await asyncio.gather(*(page.start() for page in pages))
 
 
 async def paced(pages: Sequence[Page], rate: float, seconds: float, *, measure: bool) -> float:
@@ -320,8 +350,10 @@ def _percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))] if ordered else math.inf
 
 
-async def run(sockets: int, rate: float, seconds: float, warmup: float, profile: str | None) -> dict[str, float]:
-    """Open ``sockets`` pages on a bot in its own process, start a game on each, play paced; the figures."""
+async def run(
+    sockets: int, rate: float, seconds: float, warmup: float, profile: str | None, *, compress: bool
+) -> tuple[dict[str, float], Counter[str]]:
+    """Open ``sockets`` pages on a bot in its own process, start a game on each, play paced; figures, refusals."""
     discord = FakeDiscordApi()
     await discord.start()
     players = [discord.add_player(10_000 + index, f"player{index}") for index in range(sockets)]
@@ -336,7 +368,7 @@ async def run(sockets: int, rate: float, seconds: float, warmup: float, profile:
         await asyncio.sleep(1.0)  # the child's start-up settles
         rss_before = bot.rss_mb()
         opened = time.perf_counter()
-        pages = await open_pages(f"http://127.0.0.1:{port}", players, http)
+        pages = await open_pages(f"http://127.0.0.1:{port}", players, http, compress=compress)
         open_seconds = time.perf_counter() - opened
         await asyncio.sleep(0.5)
         rss_open = bot.rss_mb()
@@ -345,9 +377,9 @@ async def run(sockets: int, rate: float, seconds: float, warmup: float, profile:
         if warmup > 0:
             await paced(pages, rate, warmup, measure=False)
         await bot.tell("profile")
-        cpu_before, load_cpu_before = bot.cpu_seconds(), time.process_time()
+        cpu_before, loop_before, load_cpu_before = bot.cpu_seconds(), bot.loop_cpu_seconds(), time.process_time()
         begin = await paced(pages, rate, seconds, measure=True)
-        cpu = bot.cpu_seconds() - cpu_before
+        cpu, loop_cpu = bot.cpu_seconds() - cpu_before, bot.loop_cpu_seconds() - loop_before
         load_cpu = time.process_time() - load_cpu_before
         await bot.tell("stop")
         rss_after = bot.rss_mb()
@@ -363,7 +395,10 @@ async def run(sockets: int, rate: float, seconds: float, warmup: float, profile:
     latencies = [ms for page in pages for ms in page.latencies]
     answered = len(latencies)
     elapsed = max(page.last_answer for page in pages) - begin
-    return {
+    reasons: Counter[str] = Counter()
+    for page in pages:
+        reasons.update(page.reasons)
+    figures = {
         "sockets": sockets,
         "rate_target": rate,
         "moves": answered,
@@ -373,14 +408,75 @@ async def run(sockets: int, rate: float, seconds: float, warmup: float, profile:
         "moves_per_s": answered / elapsed,
         "refusals": sum(page.refusals for page in pages),
         "unanswered": sum(page.unanswered for page in pages),
+        "restarts": sum(page.restarts for page in pages),
         "cpu_ms_per_move": cpu * 1000 / max(answered, 1),
+        "loop_cpu_ms_per_move": loop_cpu * 1000 / max(answered, 1),
         "bot_cpu_share": cpu / elapsed,
         "load_cpu_share": load_cpu / elapsed,
         "socket_mb": rss_open - rss_before,
         "games_mb": rss_games - rss_open,
         "bot_rss_mb": rss_after,
         "open_s": open_seconds,
+        "compress": int(compress),
     }
+    return figures, reasons
+
+
+# -- the pieces of one move, in one process -----------------------------------------------------
+def _micros(work: Callable[[], object], repeat: int) -> float:
+    """Median of five runs of ``repeat`` calls of ``work``: microseconds a call."""
+    runs = []
+    for _ in range(5):
+        begin = time.perf_counter()
+        for _ in range(repeat):
+            work()
+        runs.append((time.perf_counter() - begin) * 1e6 / repeat)
+    return statistics.median(runs)
+
+
+async def pieces(moves: int = 2_000) -> dict[str, float]:
+    """Microseconds of each piece of a move's work on a draw3 game some moves in."""
+    with tempfile.TemporaryDirectory() as folder:
+        db = await open_database(Path(folder) / "pieces.db")
+        manager = SessionManager(db, now=time.time)
+        try:
+            session = await manager.start(
+                guild_id=GUILD, channel_id=CHANNEL, user_id=1, variant="draw3", deal=_shuffle_deal("draw3", 7)
+            )
+            for _ in range(30):
+                await manager.play(session, "draw")
+            game, draw = session.game, session.game.parse_move("draw")
+            view = session.view()
+            frame = game_frame(session, now=time.time(), view=view)
+            text = json.dumps({"type": "game", "ref": 1, "game": frame, "words": "draw"}, separators=(",", ":"))
+            deflate = zlib.compressobj(wbits=-15)
+            ask = json.dumps({"type": "move", "ref": 1, "game": session.id, "version": 3, "move": "draw"})
+            figures = {
+                "frame_bytes": float(len(text)),
+                "deflated_bytes": float(len(deflate.compress(text.encode()) + deflate.flush(zlib.Z_SYNC_FLUSH))),
+                "parse_us": _micros(lambda: parse_frame(ask), moves),
+                "view_us": _micros(session.view, moves),
+                "legal_moves_us": _micros(game.legal_moves, moves),
+                "game_frame_us": _micros(lambda: game_frame(session, now=time.time(), view=view), moves),
+                "json_us": _micros(lambda: json.dumps(frame, separators=(",", ":")), moves),
+                "deflate_us": _micros(
+                    lambda: deflate.compress(text.encode()) + deflate.flush(zlib.Z_SYNC_FLUSH), moves
+                ),
+            }
+            engine = new_game("draw3", deck=shuffled_deck(7))
+            begin = time.perf_counter()
+            for _ in range(moves):
+                engine.push(draw)
+            figures["engine_push_us"] = (time.perf_counter() - begin) * 1e6 / moves
+            begin, cpu = time.perf_counter(), time.process_time()
+            for _ in range(moves):
+                await manager.play(session, "draw", version=session.game.version)
+            figures["session_play_us"] = (time.perf_counter() - begin) * 1e6 / moves
+            figures["session_play_cpu_us"] = (time.process_time() - cpu) * 1e6 / moves
+        finally:
+            await manager.close()
+            await db.close()
+    return figures
 
 
 def main() -> None:
@@ -389,7 +485,14 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=1000.0, help="moves a second, over all the sockets")
     parser.add_argument("--seconds", type=float, default=10.0, help="length of the paced phase")
     parser.add_argument("--warmup", type=float, default=2.0, help="seconds played at the rate before measuring")
+    parser.add_argument(
+        "--compress",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="offer permessage-deflate as a browser does (default; --no-compress: plain frames)",
+    )
     parser.add_argument("--profile", help="write the bot's cProfile stats of the paced phase to this file")
+    parser.add_argument("--pieces", action="store_true", help="time each piece of a move in this process instead")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--api-base", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -397,9 +500,20 @@ def main() -> None:
         asyncio.run(serve(args.api_base, args.profile and str(Path(args.profile).resolve())))
         return
     load = os.getloadavg()[0]
+    if args.pieces:
+        parts = asyncio.run(pieces())
+        print(f"machine: {os.cpu_count()} cores, load average {load:.2f} at start; one move's pieces, in µs")
+        print(" ".join(f"{key}={value:.1f}" for key, value in {**parts, "load": load}.items()))
+        return
     profile = str(Path(args.profile).resolve()) if args.profile else None
-    figures = asyncio.run(run(args.sockets, args.rate, args.seconds, args.warmup, profile))
-    print(f"machine: {os.cpu_count()} cores, load average {load:.2f} at start; SQLite; the bot in its own process")
+    figures, reasons = asyncio.run(
+        run(args.sockets, args.rate, args.seconds, args.warmup, profile, compress=args.compress)
+    )
+    deflate = "permessage-deflate offered, as a browser does" if args.compress else "no compression"
+    print(
+        f"machine: {os.cpu_count()} cores, load average {load:.2f} at start; SQLite; "
+        f"the bot in its own process; {deflate}"
+    )
     print(
         f"{figures['sockets']} sockets opened and welcomed in {figures['open_s']:.1f} s: "
         f"the bot's RSS +{figures['socket_mb']:.1f} MB; their {figures['sockets']} games +{figures['games_mb']:.1f} MB"
@@ -407,10 +521,14 @@ def main() -> None:
     print(
         f"paced {figures['moves']} moves at {figures['rate_target']:.0f}/s: p50 {figures['p50_ms']:.1f} ms, "
         f"p99 {figures['p99_ms']:.1f} ms, max {figures['max_ms']:.1f} ms; achieved {figures['moves_per_s']:.0f} "
-        f"moves/s, {figures['refusals']} refused, {figures['unanswered']} never answered"
+        f"moves/s, {figures['refusals']} refused, {figures['unanswered']} never answered; "
+        f"{figures['restarts']} games over (stuck or won) and a new one started"
     )
+    for reason, count in reasons.most_common():
+        print(f"  refused {count}x: {reason}")
     print(
-        f"bot CPU {figures['cpu_ms_per_move']:.3f} ms per move ({figures['bot_cpu_share']:.0%} of a core); "
+        f"bot CPU {figures['cpu_ms_per_move']:.3f} ms per move ({figures['bot_cpu_share']:.0%} of a core; "
+        f"its event loop's thread {figures['loop_cpu_ms_per_move']:.3f} ms, the rest the database's thread); "
         f"this load process {figures['load_cpu_share']:.0%} of a core; bot RSS {figures['bot_rss_mb']:.0f} MB"
     )
     print(
