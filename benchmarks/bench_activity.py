@@ -7,8 +7,8 @@ Two processes, so the bot's CPU is measured alone. The child (``--serve``, start
 runs the bot's services from the composition root with ``ACTIVITY_PORT`` set, as ``python -m bot``
 does, over SQLite in a temporary folder, with instant deals (a numbered deal is its shuffle, not
 solved). This process runs the stand-in for Discord's REST API the tests use (the player, the
-instance) and the load: ``--sockets`` aiohttp WebSockets, one per player (16 to a source address,
-``127.0.0.2`` and up, as the server caps sockets per address).
+instance) and the load: ``--sockets`` aiohttp WebSockets, one per player (as many to a source address,
+``127.0.0.2`` and up, as the server allows one address).
 
 1. The bot's memory (``VmRSS`` of ``/proc/<pid>/status``) is read before the sockets open and after
    every one has said ``hello`` and been welcomed (Discord asked about each): MB added by the open sockets.
@@ -56,6 +56,7 @@ import aiohttp
 
 from benchmarks.sim_clicks import instant_daily
 from bot.activity.frames import game_frame
+from bot.activity.limits import SOCKETS_PER_ADDRESS
 from bot.activity.protocol import parse_frame
 from bot.play.deal_bank import DealBank
 from bot.play.session import FinishSource, Session
@@ -71,7 +72,7 @@ from tests.bot.activity.fake_discord_api import APP_ID, BOT_TOKEN, CLIENT_SECRET
 
 GUILD = 5001
 CHANNEL = 6001
-PER_ADDRESS = 16
+PER_ADDRESS = SOCKETS_PER_ADDRESS
 """Sockets opened from one source address (the server's cap per address)."""
 ANSWER_SECONDS = 10.0
 """A request not answered by then counts as never answered."""
@@ -304,7 +305,7 @@ class Page:
 
 
 def _address(index: int) -> str:
-    """The source address of page ``index`` (16 pages to an address)."""
+    """The source address of page ``index`` (as many pages to an address as the server allows)."""
     return f"127.0.0.{2 + index // PER_ADDRESS}"
 
 
