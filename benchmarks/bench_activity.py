@@ -1,7 +1,8 @@
 """Drive the Activity's sockets from many open pages, the bot in a process of its own.
 
 Usage: .venv/bin/python benchmarks/bench_activity.py [--sockets 200] [--rate 1000] [--seconds 10]
-       [--warmup 2] [--profile FILE]
+       [--warmup 2] [--no-compress] [--profile FILE]
+       .venv/bin/python benchmarks/bench_activity.py --pieces
 
 Two processes, so the bot's CPU is measured alone. The child (``--serve``, started by this script)
 runs the bot's services from the composition root with ``ACTIVITY_PORT`` set, as ``python -m bot``
@@ -18,11 +19,13 @@ instance) and the load: ``--sockets`` aiohttp WebSockets, one per player (as man
    time, or as soon as the answer to its previous one came if that was later (one request in flight
    per socket). The move is legal: a card from the waste after a draw when one can go somewhere
    (from the GAME frame's ``legal_moves``), else ``draw``, else any legal move, else ``undo``; at the
-   version of the last answer. Latency is from sending the frame to reading its ``game`` (or
+   version of the last answer; a game that ends (stuck or won) is followed by a new one on another
+   deal (counted; that start's CPU is in the figure). Latency is from sending the frame to reading its ``game`` (or
    ``refused``) answer. The bot's CPU is its user + system time from ``/proc/<pid>/stat`` (every
    thread: the event loop and the database's) over the paced phase, divided by the moves answered.
 
-``--pieces``: instead, time each piece of a move's work in this one process, without sockets (the
+The pages offer permessage-deflate, as a browser (Discord's client) does; ``--no-compress``: plain
+frames. ``--pieces``: instead, time each piece of a move's work in this one process, without sockets (the
 frame's parse, the engine's move, the board view and its legal moves, the GAME frame, its JSON, its
 deflate, and the whole ``SessionManager.play`` with its save to SQLite), in microseconds.
 
