@@ -57,7 +57,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this tree's bot,
 
 import aiohttp
 
-from benchmarks.sim_clicks import instant_daily
 from bot.activity.frames import game_frame
 from bot.activity.limits import SOCKETS_PER_ADDRESS
 from bot.activity.protocol import parse_frame
@@ -70,7 +69,7 @@ from bot.runtime.settings import load_settings
 from bot.storage import open_database
 from bot.storage.games import GameRecord
 from solitaire import VARIANTS, new_game
-from solitaire.deals import ProvenDeal, shuffled_deck
+from solitaire.deals import DealRequest, ProvenDeal, shuffled_deck
 from tests.bot.activity.fake_discord_api import APP_ID, BOT_TOKEN, CLIENT_SECRET, FakeDiscordApi, FakePlayer
 
 GUILD = 5001
@@ -85,6 +84,11 @@ ANSWER_SECONDS = 10.0
 def _shuffle_deal(variant: str, number: int) -> ProvenDeal:
     """Deal number ``number`` as its shuffle, without a solve (the bot solves in worker processes)."""
     return ProvenDeal(variant, number, shuffled_deck(number), ())
+
+
+def _instant_daily(request: DealRequest) -> ProvenDeal:
+    """The day's deals without a solve (none is played here; the bot solves them in worker processes)."""
+    return _shuffle_deal(request.variant, 1)
 
 
 async def _nobody(session: Session, record: GameRecord, source: FinishSource) -> None:
@@ -112,7 +116,7 @@ async def serve(api_base: str, profile: str | None) -> None:
             discord_client_secret=CLIENT_SECRET,
         )
         deals: DealBank[Any] = DealBank(_shuffle_deal, variants=VARIANTS, size=0, numbers=lambda: 777)
-        services = Services(settings, Needs(now=time.time, deals=deals, daily_solve=instant_daily))
+        services = Services(settings, Needs(now=time.time, deals=deals, daily_solve=_instant_daily))
 
         def sources() -> Sources:
             return Sources(
