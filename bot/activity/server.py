@@ -240,7 +240,8 @@ class ActivityServer:
 
     # -- the socket --------------------------------------------------------------------------
     async def _socket(self, request: web.Request) -> web.WebSocketResponse:
-        ws = web.WebSocketResponse(max_msg_size=MAX_FRAME_BYTES, heartbeat=30.0)
+        # No permessage-deflate: a GAME is under 1 KB, and each compressed socket keeps about 100 KB of state.
+        ws = web.WebSocketResponse(max_msg_size=MAX_FRAME_BYTES, heartbeat=30.0, compress=False)
         await ws.prepare(request)
         socket = Socket(ws, client_address(request))
         if len(self._sockets) - self._seated >= UNIDENTIFIED_SOCKETS or not self._by_address.take(socket.address):
