@@ -290,6 +290,7 @@ class SolitaireBot(commands.Bot):
             shard_ids=self.running_shards,
             connected=lambda: self.is_ready() and not self.is_closed(),
             database_answers=lambda: database_answers(self.db),
+            parked_posts=lambda: self.daily.announcements.parked,
         )
 
     @staticmethod

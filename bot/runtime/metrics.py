@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, ProcessCollector
 from prometheus_client import generate_latest as prometheus_text
-from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 
 from bot.shards import shard_of
@@ -53,6 +53,8 @@ class Sources:
     """The shards this process runs (their games gauges show 0 rather than nothing)."""
     connected: Callable[[], bool]
     database_answers: Callable[[], Awaitable[bool]]
+    parked_posts: Callable[[], Mapping[str, int]] = lambda: {}
+    """The posts this process gave up after repeated errors (parked), by kind."""
 
 
 class _Gauges(Collector):
@@ -62,7 +64,7 @@ class _Gauges(Collector):
         self.sources = sources
 
     def collect(self) -> Iterable[Metric]:
-        """Yield games running per shard, deals ready per variant and the solver queue."""
+        """Yield games running per shard, deals ready per variant, the solver queue and the posts parked."""
         count = self.sources.shard_count()
         games = Tally({shard: 0 for shard in self.sources.shard_ids()})
         games.update(shard_of(guild, count) for guild in self.sources.game_guilds())
@@ -77,6 +79,12 @@ class _Gauges(Collector):
         yield GaugeMetricFamily(
             "solitaire_solver_queue", "Deal solves waiting for or in a worker", value=self.sources.solver_queue()
         )
+        parked = CounterMetricFamily(
+            "solitaire_outbox_parked_posts", "Posts given up after repeated errors (parked), by kind", labels=["kind"]
+        )
+        for kind, number in sorted(self.sources.parked_posts().items()):
+            parked.add_metric([kind], number)
+        yield parked
 
 
 class BotMetrics:

@@ -54,6 +54,9 @@ class GuildConfig:
     champion_problem: str | None = None
     """Why Discord last refused to give or take back the champion role (``None``: no problem seen)."""
     champion_problem_at: float | None = None
+    outbox_problem: str | None = None
+    """The last post given up after repeated errors (``'the podium of 2026-05-01'``), V020; ``None``: none."""
+    outbox_problem_at: float | None = None
 
     @property
     def has_podium(self) -> bool:
@@ -76,7 +79,8 @@ async def get_or_create_secret(db: Database, name: str, make: Callable[[], str])
 # -- server settings -------------------------------------------------------------
 _CONFIG_COLUMNS = (
     "guild_id, channel_id, timezone, last_podium_date, day_floor, next_timezone, next_timezone_from,"
-    " next_day_floor, channel_problem, channel_problem_at, champion_role_id, champion_problem, champion_problem_at"
+    " next_day_floor, channel_problem, channel_problem_at, champion_role_id, champion_problem, champion_problem_at,"
+    " outbox_problem, outbox_problem_at"
 )
 
 
@@ -104,6 +108,8 @@ def _config(row: Row) -> GuildConfig:
         row["champion_role_id"],
         row["champion_problem"],
         row["champion_problem_at"],
+        row["outbox_problem"],
+        row["outbox_problem_at"],
     )
 
 
@@ -207,7 +213,7 @@ async def queue_champion_change(tx: Transaction, guild_id: int, now: float) -> N
     await tx.execute(
         "INSERT INTO announcements (guild_id, kind, subject, created_at, due_at) VALUES (?, 'champion', ?, ?, ?)"
         " ON CONFLICT (kind, guild_id, subject) DO UPDATE SET state = 'waiting', created_at = excluded.created_at,"
-        " due_at = excluded.due_at, attempts = 0, queued_again = 1",
+        " due_at = excluded.due_at, attempts = 0, failures = 0, queued_again = 1",
         (guild_id, CHAMPION_SUBJECT, now, now),
     )
 
