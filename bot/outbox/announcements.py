@@ -234,7 +234,7 @@ class Announcements:
             await claims.retry(self.db, pending.id, self.holder.name, self.now() + retry_delay(pending.attempts))
 
     async def _finish(self, pending: Pending, state: Literal["posted", "dropped"]) -> None:
-        """Mark a claimed post done; one queued again while it was delivered is given back instead (due again)."""
+        """Mark a claimed post done; one queued again after its delivery read its inputs waits instead (due again)."""
         holder = self.holder.name
         if not await claims.finish(self.db, pending.id, holder, state):
             await claims.give_back(self.db, pending.id, holder)
