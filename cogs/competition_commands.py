@@ -18,7 +18,7 @@ from discord.ext import commands
 
 from bot import errors
 from bot.compete.champions import champion_role_refusals
-from bot.compete.onboarding import champion_warning
+from bot.compete.onboarding import champion_warning, outbox_warning
 from bot.compete.starts import DailyPlayedError
 from bot.compete.words import leaderboard_lines, stats_lines, variant_title
 from bot.errors import fit_reply
@@ -344,8 +344,9 @@ def _next_podium(config: GuildConfig, now: datetime) -> str:
 
 
 def config_warnings(config: GuildConfig) -> str:
-    """The admins' warnings about refused posts and role changes (else nothing)."""
-    return _channel_warning(config) + _champion_warning(config)
+    """The admins' warnings about refused posts and role changes, and a post given up (else nothing)."""
+    given_up = outbox_warning(config)
+    return _channel_warning(config) + _champion_warning(config) + (f"\n{given_up}" if given_up is not None else "")
 
 
 def _champion_warning(config: GuildConfig) -> str:

@@ -290,7 +290,7 @@ class ChampionRoles:
 
     async def compose(self, pending: Pending) -> Announcement | None:
         """Work out the change wanted now; ``None`` when the holders are already as wanted."""
-        config = await competition_db.guild_config(self.db, pending.guild_id)
+        config = await competition_db.champion_settings(self.db, pending.id, pending.guild_id)
         role_id = config.champion_role_id
         day = await champions_db.champion_day(self.db, pending.guild_id, config.last_podium_date)
         winners: set[int] = set()

@@ -9,11 +9,19 @@ from __future__ import annotations
 
 import logging
 
+from bot.outbox.announcements import PARK_AFTER
 from bot.play.session import Clock
 from bot.rules.calendar import DEFAULT_TIMEZONE
 from bot.storage import Database, StorageError
 from bot.storage.competition import GuildConfig
-from bot.storage.onboarding import CHAMPION_PROBLEM, EVERY_SERVER, FIRST_BOARD, SERVER_SETUP, give_note
+from bot.storage.onboarding import (
+    CHAMPION_PROBLEM,
+    EVERY_SERVER,
+    FIRST_BOARD,
+    OUTBOX_PROBLEM,
+    SERVER_SETUP,
+    give_note,
+)
 
 log = logging.getLogger(__name__)
 
@@ -47,17 +55,30 @@ def champion_warning(config: GuildConfig) -> str | None:
     )
 
 
+def outbox_warning(config: GuildConfig) -> str | None:
+    """The last post of the server given up after repeated errors on the bot's side, for the admins (else ``None``)."""
+    if config.outbox_problem is None:
+        return None
+    since = f" <t:{int(config.outbox_problem_at)}:R>" if config.outbox_problem_at is not None else ""
+    return (
+        f"⚠️ I gave up {config.outbox_problem}{since}: it failed {PARK_AFTER} times with an error on my side, "
+        "so it will not be posted. Nothing here needs fixing by you; the bot's operator has the error in the log."
+    )
+
+
 def admin_notes(config: GuildConfig) -> list[tuple[str, str]]:
     """The notes an admin of a server with ``config`` is due, each once: ``(note, text)``.
 
     What to configure is one note per admin and server; each champion-role problem is another (its key
-    holds the time the problem began, so a new problem is told again).
+    holds the time the problem began, so a new problem is told again), and so is each post given up.
     """
     notes = []
     if (setup := setup_note(config)) is not None:
         notes.append((SERVER_SETUP, setup))
     if (warning := champion_warning(config)) is not None:
         notes.append((f"{CHAMPION_PROBLEM}:{int(config.champion_problem_at or 0)}", warning))
+    if (given_up := outbox_warning(config)) is not None:
+        notes.append((f"{OUTBOX_PROBLEM}:{int(config.outbox_problem_at or 0)}", given_up))
     return notes
 
 

@@ -6,7 +6,12 @@ rank or a result is as of the moment it is posted). Listeners (the cog) turn eac
 :class:`Announcement` into a Discord message and say how it went (:class:`Delivery`). A post is
 claimed by one process of a cluster (:mod:`bot.storage.claims`: a lease in the database's clock, named
 after the process, :class:`bot.shards.Holder`), marked posted once, and a failure
-is retried with backoff, restarts included, for :data:`RETRY_FOR`. Nothing here knows Discord.
+is retried with backoff, restarts included, for :data:`RETRY_FOR`. A post whose composer or listener
+*raises* (a bug, not Discord saying no) is tried again with the same backoff, never holding back the
+posts behind it; after :data:`PARK_AFTER` errors in a row it is **parked**: never tried again (restarts
+included), logged once with its kind, server and subject, counted (:attr:`Announcements.parked`, the
+metrics' ``solitaire_outbox_parked_posts``) and noted for its server's admins (``/solitaire config``).
+Nothing here knows Discord.
 
 The runtime builds one :class:`Announcements` and lends it to every competition (the daily, races,
 challenges, the champion role, the reminders); it starts its delivering loop (:meth:`Announcements.start`)
@@ -21,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from enum import Enum
@@ -28,7 +34,7 @@ from typing import Literal
 
 from bot.background import Alarm, run_rounds
 from bot.shards import ONE_PROCESS, Holder, Ownership
-from bot.storage import Database, claims
+from bot.storage import Database, StorageError, claims
 from bot.storage import competition as competition_db
 from bot.storage.outbox import AnnouncementKind, Pending
 
@@ -44,6 +50,8 @@ RETRY_FOR = 6 * 3600.0
 """A post is retried for this long after it was queued, then dropped (with a warning in the log)."""
 NOTHING_DUE = 3600.0
 """What :meth:`Announcements.deliver_due` returns when nothing waits (seconds)."""
+PARK_AFTER = 5
+"""Errors in a row (a composer or a listener that raised) after which a post is parked (given up for good)."""
 AFTER_FAILURE = 60.0
 """Seconds the delivering loop waits after a round that failed (the database was out of reach, say)."""
 
@@ -119,6 +127,8 @@ class Announcements:
         self._task: asyncio.Task[None] | None = None
         self._alarm = Alarm(sleep, "outbox-sleep")
         self._closed = False
+        self.parked: Counter[str] = Counter()
+        """The posts this process parked, by kind (read by the metrics at scrape time)."""
 
     def register(self, kind: AnnouncementKind, composer: Composer) -> None:
         """Write the posts of ``kind`` with ``composer`` (one composer per kind)."""
@@ -172,13 +182,42 @@ class Announcements:
         return NOTHING_DUE if due is None else due - self.now()
 
     async def _deliver(self, pending: Pending) -> None:
-        """Post one claimed announcement; mark it posted, or give it back to be retried later."""
-        composer = self._composers.get(pending.kind)
-        announcement = await composer(pending) if composer is not None else None
-        if announcement is None:
+        """Post one claimed announcement; mark it posted, give it back to be retried later, or park it."""
+        try:
+            attempt = await self._attempt(pending)
+        except StorageError:
+            raise  # the database, not this post: the round fails and is tried again
+        except Exception:
+            log.exception("could not deliver %s %s of server %s", pending.kind, pending.subject, pending.guild_id)
+            await self._erred(pending)
+            return
+        if attempt is None:
             await self._finish(pending, "dropped")
             return
-        outcome = await self._post(announcement)
+        await self._settled(pending, *attempt)
+
+    async def _attempt(self, pending: Pending) -> tuple[Announcement, Delivery] | None:
+        """Write a claimed post out and hand it to its listeners; ``None`` when there is nothing to post any more."""
+        composer = self._composers.get(pending.kind)
+        announcement = await composer(pending) if composer is not None else None
+        return None if announcement is None else (announcement, await self._post(announcement))
+
+    async def _erred(self, pending: Pending) -> None:
+        """Count an error of a claimed post: tried again with backoff, or parked at the :data:`PARK_AFTER`-th."""
+        if pending.failures + 1 < PARK_AFTER:
+            await claims.erred(self.db, pending.id, self.holder.name, self.now() + retry_delay(pending.attempts))
+        elif await claims.park(self.db, pending, self.holder.name, self.now()):
+            self.parked[pending.kind] += 1
+            log.warning(
+                "parked %s %s of server %s after %d errors: it is not tried again",
+                pending.kind,
+                pending.subject,
+                pending.guild_id,
+                PARK_AFTER,
+            )
+
+    async def _settled(self, pending: Pending, announcement: Announcement, outcome: Delivery) -> None:
+        """Record how delivering a claimed post went: posted, dropped, or given back to be retried."""
         if announcement.competition_channel and outcome is not Delivery.FAILED:
             problem = "missing access (HTTP 403)" if outcome is Delivery.FORBIDDEN else None
             await competition_db.set_channel_problem(
@@ -195,7 +234,7 @@ class Announcements:
             await claims.retry(self.db, pending.id, self.holder.name, self.now() + retry_delay(pending.attempts))
 
     async def _finish(self, pending: Pending, state: Literal["posted", "dropped"]) -> None:
-        """Mark a claimed post done; one queued again while it was delivered is given back instead (due again)."""
+        """Mark a claimed post done; one queued again after its delivery read its inputs waits instead (due again)."""
         holder = self.holder.name
         if not await claims.finish(self.db, pending.id, holder, state):
             await claims.give_back(self.db, pending.id, holder)
@@ -207,11 +246,7 @@ class Announcements:
             return Delivery.FAILED
         outcome = Delivery.POSTED
         for listener in listeners:
-            try:
-                result = await listener(announcement)
-            except Exception:
-                log.exception("a listener failed to post %s", announcement)
-                result = Delivery.FAILED
+            result = await listener(announcement)  # one that raises: an error of the post (see _deliver)
             if result is not Delivery.POSTED:
                 outcome = result
         return outcome

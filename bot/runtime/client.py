@@ -377,6 +377,7 @@ class SolitaireBot(commands.Bot):
             connected=lambda: self.is_ready() and not self.is_closed(),
             database_answers=lambda: database_answers(self.db),
             activity=lambda: self.services.activity.counts if self.services.activity is not None else None,
+            parked_posts=lambda: self.daily.announcements.parked,
         )
 
     @staticmethod

@@ -56,6 +56,8 @@ class Sources:
     database_answers: Callable[[], Awaitable[bool]]
     activity: Callable[[], ActivityCounts | None] = lambda: None
     """What the Activity's port has seen (``None``: it is not served)."""
+    parked_posts: Callable[[], Mapping[str, int]] = lambda: {}
+    """The posts this process gave up after repeated errors (parked), by kind."""
 
 
 class _Gauges(Collector):
@@ -65,7 +67,7 @@ class _Gauges(Collector):
         self.sources = sources
 
     def collect(self) -> Iterable[Metric]:
-        """Yield games running per shard, deals ready per variant and the solver queue."""
+        """Yield games running per shard, deals ready per variant, the solver queue and the posts parked."""
         count = self.sources.shard_count()
         games = Tally({shard: 0 for shard in self.sources.shard_ids()})
         games.update(shard_of(guild, count) for guild in self.sources.game_guilds())
@@ -80,6 +82,12 @@ class _Gauges(Collector):
         yield GaugeMetricFamily(
             "solitaire_solver_queue", "Deal solves waiting for or in a worker", value=self.sources.solver_queue()
         )
+        parked = CounterMetricFamily(
+            "solitaire_outbox_parked_posts", "Posts given up after repeated errors (parked), by kind", labels=["kind"]
+        )
+        for kind, number in sorted(self.sources.parked_posts().items()):
+            parked.add_metric([kind], number)
+        yield parked
         if (activity := self.sources.activity()) is not None:
             yield from _activity_metrics(activity)
 

@@ -30,7 +30,7 @@ async def due_announcements(
     """Return the owned servers' waiting posts due by ``now`` that nobody holds a live claim on, oldest first."""
     owned, shards = ownership.sql()
     rows = await db.fetchall(
-        "SELECT id, guild_id, kind, subject, channel_id, created_at, attempts FROM announcements"
+        "SELECT id, guild_id, kind, subject, channel_id, created_at, attempts, failures FROM announcements"
         f" WHERE state = 'waiting' AND due_at <= ? AND (claimed_at IS NULL OR claimed_at <= {db.clock} - ?)"
         f" AND {owned} ORDER BY due_at, id LIMIT ?",
         (now, lease, *shards, limit),
@@ -96,6 +96,36 @@ async def retry(db: Database, announcement_id: int, holder: str, due_at: float) 
         (due_at, announcement_id, holder),
     )
     return changed.rowcount == 1
+
+
+async def erred(db: Database, announcement_id: int, holder: str, due_at: float) -> bool:
+    """Give back a post ``holder`` claimed whose delivery raised: one more error and attempt, tried at ``due_at``."""
+    changed = await db.execute(
+        "UPDATE announcements SET claimed_at = NULL, claimed_by = NULL, attempts = attempts + 1,"
+        " failures = failures + 1, due_at = ? WHERE id = ? AND claimed_by = ?",
+        (due_at, announcement_id, holder),
+    )
+    return changed.rowcount == 1
+
+
+async def park(db: Database, pending: Pending, holder: str, now: float) -> bool:
+    """Give up a post ``holder`` claimed (state ``parked``: never tried again, restarts included), in one
+    transaction noting it for its server's admins (``outbox_problem``, V023); ``False`` if not held."""
+    async with db.transaction() as tx:
+        changed = await tx.execute(
+            "UPDATE announcements SET state = 'parked', claimed_at = NULL, claimed_by = NULL,"
+            " attempts = attempts + 1, failures = failures + 1 WHERE id = ? AND claimed_by = ?",
+            (pending.id, holder),
+        )
+        if changed.rowcount != 1:
+            return False
+        await tx.execute(
+            "INSERT INTO guild_settings (guild_id, outbox_problem, outbox_problem_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (guild_id) DO UPDATE SET outbox_problem = excluded.outbox_problem,"
+            " outbox_problem_at = excluded.outbox_problem_at",
+            (pending.guild_id, pending.what(), now),
+        )
+    return True
 
 
 async def release_own(db: Database, me: Holder) -> int:

@@ -54,6 +54,9 @@ class GuildConfig:
     champion_problem: str | None = None
     """Why Discord last refused to give or take back the champion role (``None``: no problem seen)."""
     champion_problem_at: float | None = None
+    outbox_problem: str | None = None
+    """The last post given up after repeated errors (``'the podium of 2026-05-01'``), V023; ``None``: none."""
+    outbox_problem_at: float | None = None
 
     @property
     def has_podium(self) -> bool:
@@ -76,7 +79,8 @@ async def get_or_create_secret(db: Database, name: str, make: Callable[[], str])
 # -- server settings -------------------------------------------------------------
 _CONFIG_COLUMNS = (
     "guild_id, channel_id, timezone, last_podium_date, day_floor, next_timezone, next_timezone_from,"
-    " next_day_floor, channel_problem, channel_problem_at, champion_role_id, champion_problem, champion_problem_at"
+    " next_day_floor, channel_problem, channel_problem_at, champion_role_id, champion_problem, champion_problem_at,"
+    " outbox_problem, outbox_problem_at"
 )
 
 
@@ -104,6 +108,8 @@ def _config(row: Row) -> GuildConfig:
         row["champion_role_id"],
         row["champion_problem"],
         row["champion_problem_at"],
+        row["outbox_problem"],
+        row["outbox_problem_at"],
     )
 
 
@@ -199,16 +205,30 @@ CHAMPION_SUBJECT = "roles"
 async def queue_champion_change(tx: Transaction, guild_id: int, now: float) -> None:
     """Queue the server's champion role change, due now: its one row, queued again if it was done before.
 
-    A claim on the row stays (so one process at a time changes a server's roles); if the row is being
-    delivered, it is not marked done afterwards (:func:`bot.storage.claims.finish`) but given back to be
-    delivered again, with what is wanted by then.
+    A claim on the row stays (so one process at a time changes a server's roles). If the row is being
+    delivered and its delivery read the settings before this (:func:`champion_settings`), the row is not
+    marked done afterwards (:func:`bot.storage.claims.finish`) but waits again: the newer change, composed
+    from what is wanted by then. A delivery that read them after this already makes it, and is the only one.
     """
     await tx.execute(
         "INSERT INTO announcements (guild_id, kind, subject, created_at, due_at) VALUES (?, 'champion', ?, ?, ?)"
         " ON CONFLICT (kind, guild_id, subject) DO UPDATE SET state = 'waiting', created_at = excluded.created_at,"
-        " due_at = excluded.due_at, attempts = 0, queued_again = 1",
+        " due_at = excluded.due_at, attempts = 0, failures = 0, queued_again = 1",
         (guild_id, CHAMPION_SUBJECT, now, now),
     )
+
+
+async def champion_settings(db: Database, announcement_id: int, guild_id: int) -> GuildConfig:
+    """Read a server's settings for the champion change ``announcement_id`` being delivered: it takes in each queueing.
+
+    One transaction clears the row's ``queued_again`` mark, then reads: every queueing committed before the
+    mark was cleared is in what is read (it wrote the settings and the mark together), and one after it waits
+    for the row (its lock) and marks it again, so it is delivered after this one. Nothing is made twice.
+    """
+    async with db.transaction() as tx:
+        await tx.execute("UPDATE announcements SET queued_again = 0 WHERE id = ?", (announcement_id,))
+        row = await tx.fetchone(f"SELECT {_CONFIG_COLUMNS} FROM guild_settings WHERE guild_id = ?", (guild_id,))
+    return _config(row) if row is not None else GuildConfig(guild_id)
 
 
 async def open_dailies(db: Database, guild_id: int, daily_date: str) -> float | None:

@@ -10,6 +10,8 @@ SERVER_SETUP = "server_setup"
 """What an admin of an unconfigured server should set (given once per admin and server)."""
 CHAMPION_PROBLEM = "champion_problem"
 """Why the champion role is not given or taken back: once per admin, server and problem (``champion_problem:<t>``)."""
+OUTBOX_PROBLEM = "outbox_problem"
+"""A post given up after repeated errors: once per admin, server and post given up (``outbox_problem:<t>``)."""
 EVERY_SERVER = 0
 """The ``guild_id`` of a note given once in all servers."""
 

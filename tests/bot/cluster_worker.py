@@ -16,7 +16,8 @@ Scenarios:
                 <text>"`` and waits to be killed while holding its claim;
   ``habit``     like ``announce``, and it also gives champion roles and sends streak reminders, writing
                 ``"<tag> give <guild> <user> <role>"``, ``"<tag> take <guild> <user> <role>"`` and
-                ``"<tag> remind <guild> <user> <streak>"`` lines;
+                ``"<tag> remind <guild> <user> <streak>"`` lines (its roles are kept, as Discord keeps them, in
+                the file ``<posts>.roles``: giving a role a member holds writes ``"<tag> had ..."``);
   ``open``      open the database at ``--start-at`` (so several processes migrate a new one together)
                 and report the migrations recorded;
   ``game``      resume the running games of its shards as the bot does at a start (its clock at ``--now``),
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import fcntl
 import json
 import os
 import sys
@@ -141,14 +143,44 @@ def write_line(path: str, line: str) -> None:
         os.close(descriptor)
 
 
-def habit_calls(args: argparse.Namespace) -> tuple[RolePort, Callable[[Reminder], Any]]:
-    """Stand-ins for Discord's role changes and direct messages: each appends a line to the posts file."""
+class SharedRoles:
+    """Discord's roles, one copy for every process: ``guild user role`` lines in a file, changed under a lock.
 
-    def role_call(verb: str) -> Callable[[int, int, int, str], Any]:
+    Like Discord, a member who holds a role holds it: giving it again changes nothing, and the cog, which
+    looks at the member's roles first (``cogs/habit.py``), answers :attr:`RoleChange.HAD_IT` without a call.
+    """
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def change(self, guild_id: int, user_id: int, role_id: int, *, give: bool) -> bool:
+        """Give (or take back) a role; whether the member's roles changed."""
+        held = f"{guild_id} {user_id} {role_id}"
+        with open(self.path, "a+") as roles:
+            fcntl.flock(roles, fcntl.LOCK_EX)  # released when the file closes
+            roles.seek(0)
+            holding = set(roles.read().splitlines())
+            if (held in holding) == give:
+                return False
+            holding = holding | {held} if give else holding - {held}
+            roles.truncate(0)
+            roles.write("".join(f"{line}\n" for line in sorted(holding)))
+        return True
+
+
+def habit_calls(args: argparse.Namespace) -> tuple[RolePort, Callable[[Reminder], Any]]:
+    """Stand-ins for Discord's role changes and direct messages: each appends a line to the posts file.
+
+    A role change that changes nothing (the member held the role, or did not) is written ``had`` or ``lacked``.
+    """
+    roles = SharedRoles(f"{args.posts}.roles")
+
+    def role_call(verb: str, unchanged: str) -> Callable[[int, int, int, str], Any]:
         async def call(guild_id: int, user_id: int, role_id: int, reason: str) -> RoleChange:
             await asyncio.sleep(0.005)  # a call takes a while: the other process has every chance to race
-            write_line(args.posts, f"{args.tag} {verb} {guild_id} {user_id} {role_id}")
-            return RoleChange.DONE
+            changed = roles.change(guild_id, user_id, role_id, give=verb == "give")
+            write_line(args.posts, f"{args.tag} {verb if changed else unchanged} {guild_id} {user_id} {role_id}")
+            return RoleChange.HAD_IT if verb == "give" and not changed else RoleChange.DONE
 
         return call
 
@@ -160,7 +192,7 @@ def habit_calls(args: argparse.Namespace) -> tuple[RolePort, Callable[[Reminder]
     async def look(guild_id: int, role_id: int) -> ServerRole:
         return ServerRole(RoleFacts(role_id, 1, frozenset()), frozenset())  # a cosmetic role
 
-    return RolePort(role_call("give"), role_call("take"), look), remind
+    return RolePort(role_call("give", "had"), role_call("take", "lacked"), look), remind
 
 
 async def announce(

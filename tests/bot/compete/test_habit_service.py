@@ -15,7 +15,7 @@ from bot.compete.daily import DailyService
 from bot.compete.reminders import REMIND_BEFORE, DmOutcome, Reminder
 from bot.outbox.announcements import Announcements, retry_delay
 from bot.shards import ONE_PROCESS, Ownership
-from bot.storage import Database
+from bot.storage import Database, claims
 from bot.storage import champions as champions_db
 from bot.storage import competition as competition_db
 from bot.storage import players as players_db
@@ -398,3 +398,26 @@ async def test_a_change_asked_for_while_one_is_being_made_is_made_after_it(db):
     assert roles.has == set() and await champions_db.holders(db, GUILD) == []
     [row] = await db.fetchall("SELECT state FROM announcements WHERE kind = 'champion'")
     assert row["state"] == "posted"
+
+
+async def test_a_change_queued_again_before_the_delivery_read_the_settings_is_delivered_once(db, monkeypatch):
+    clock, roles = Clock(utc(2026, 1, 1, 8)), Roles()
+    service = make_service(db, clock, Channel())
+    service.champions.use(roles.port())
+    await results(db, service, DAY, {1: 100})
+    clock.at = utc(2026, 1, 2, 0, 0, 1)
+    await champions_db.set_champion_role(db, GUILD, ROLE, podium_after="2000-01-01", now=clock())  # queued
+    claim = claims.claim
+
+    async def claim_as_the_day_closes(database: Database, announcement_id: int, holder: str, **lease: float) -> bool:
+        won = await claim(database, announcement_id, holder, **lease)
+        if won:  # another process's round closes the day just after the claim: the change is queued again
+            await competition_db.claim_podium(db, GUILD, DAY.isoformat(), clock())
+        return won
+
+    monkeypatch.setattr(claims, "claim", claim_as_the_day_closes)
+    for _ in range(3):
+        await service.announcements.deliver_due()
+    assert roles.calls == [("give", 1, ROLE)]  # the delivery read the closed day: it was the day's one change
+    [row] = await db.fetchall("SELECT state, claimed_by FROM announcements WHERE kind = 'champion'")
+    assert (row["state"], row["claimed_by"]) == ("posted", None)

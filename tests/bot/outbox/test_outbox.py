@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
 
-from bot.outbox.announcements import NOTHING_DUE, Announcement, Announcements, Delivery, retry_delay
+from bot.compete.onboarding import admin_notes, outbox_warning
+from bot.outbox.announcements import NOTHING_DUE, PARK_AFTER, Announcement, Announcements, Delivery, retry_delay
 from bot.shards import ONE_PROCESS
 from bot.storage import Database, claims
+from bot.storage import competition as competition_db
+from bot.storage.onboarding import OUTBOX_PROBLEM
 from bot.storage.outbox import Pending
 
 GUILD = 7
@@ -130,3 +134,58 @@ async def test_a_started_outbox_first_takes_back_the_claims_of_its_earlier_run(d
     outbox.start()
     await until(lambda: listener.tries == ["held"])
     await outbox.close()
+
+
+def raising_for(db: Database, timer: Timer, listener: Listener, bad: str) -> Announcements:
+    """An outbox whose composer raises for the post ``bad`` (a bug) and writes the others out."""
+    outbox = Announcements(db, now=timer.now, sleep=timer.sleep)
+
+    async def compose(pending: Pending) -> Announcement:
+        if pending.subject == bad:
+            raise KeyError(f"no such game: {bad}")
+        return Announcement(pending.guild_id, CHANNEL, "result", f"post {pending.subject}", False, pending.subject)
+
+    outbox.register("result", compose)
+    outbox.add_listener(listener)
+    return outbox
+
+
+async def test_a_post_whose_composer_raises_does_not_hold_back_the_posts_behind_it(db):
+    timer, listener = Timer(), Listener()
+    outbox = raising_for(db, timer, listener, "bad")
+    await queue(db, "bad", timer.at)
+    await queue(db, "good", timer.at)
+    wait = await outbox.deliver_due()
+    assert listener.tries == ["good"] and await states(db) == {"bad": "waiting", "good": "posted"}
+    row = await db.fetchone("SELECT attempts, failures, due_at FROM announcements WHERE subject = 'bad'")
+    assert row is not None and (row["attempts"], row["failures"]) == (1, 1)  # counted: tried again with backoff
+    assert row["due_at"] == timer.at + retry_delay(0) and wait == retry_delay(0)
+
+
+async def test_a_post_that_keeps_raising_is_parked_once_logged_counted_and_shown_to_its_admins(db, caplog):
+    timer, listener = Timer(), Listener()
+    outbox = raising_for(db, timer, listener, "bad")
+    await queue(db, "bad", timer.at)
+    caplog.set_level(logging.WARNING, logger="bot.outbox.announcements")
+    for attempt in range(PARK_AFTER):
+        assert (await states(db))["bad"] == "waiting", attempt
+        await outbox.deliver_due()
+        timer.advance(retry_delay(attempt))
+    assert (await states(db))["bad"] == "parked"
+    parked = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert parked == [f"parked result bad of server {GUILD} after {PARK_AFTER} errors: it is not tried again"]
+    assert outbox.parked == {"result": 1}
+    config = await competition_db.guild_config(db, GUILD)
+    assert (config.outbox_problem, config.outbox_problem_at) == ("a daily's result line (game bad)", timer.at - 480)
+    warning = outbox_warning(config)
+    assert warning is not None and "a daily's result line (game bad)" in warning
+    assert (f"{OUTBOX_PROBLEM}:{int(timer.at - 480)}", warning) in admin_notes(config)
+
+    restarted = raising_for(db, timer, listener, "bad")  # a restart takes its claims back, not a parked post
+    restarted.start()
+    await until(lambda: len(timer.naps) == 1)
+    timer.advance(NOTHING_DUE)
+    await restarted.close()
+    assert (await states(db))["bad"] == "parked" and restarted.parked == {}
+    row = await db.fetchone("SELECT failures, claimed_by FROM announcements WHERE subject = 'bad'")
+    assert row is not None and (row["failures"], row["claimed_by"]) == (PARK_AFTER, None)

@@ -27,6 +27,7 @@ class FakeBot:
     shard_ids: list[int] = field(default_factory=lambda: [0])
     connected: bool = True
     database: bool = True
+    parked: dict[str, int] = field(default_factory=dict)
 
     async def database_answers(self) -> bool:
         return self.database
@@ -40,6 +41,7 @@ class FakeBot:
             shard_ids=lambda: self.shard_ids,
             connected=lambda: self.connected,
             database_answers=self.database_answers,
+            parked_posts=lambda: self.parked,
         )
 
 
@@ -101,6 +103,14 @@ async def test_gauges_are_read_from_the_bot_at_each_scrape(metrics, fake):
     assert samples[("solitaire_games_running", (("shard", "2"),))] == 0
     assert samples[("solitaire_deal_bank_deals", (("variant", "draw3"),))] == 0
     assert samples[("solitaire_solver_queue", ())] == 0
+
+
+async def test_the_posts_parked_are_counted_by_kind(metrics, fake):
+    assert not [name for name, _ in await scrape(metrics) if name.startswith("solitaire_outbox_parked")]
+    fake.parked = {"podium": 1, "result": 2}  # what the outbox parked (Announcements.parked)
+    samples = await scrape(metrics)
+    assert samples[("solitaire_outbox_parked_posts_total", (("kind", "podium"),))] == 1
+    assert samples[("solitaire_outbox_parked_posts_total", (("kind", "result"),))] == 2
 
 
 async def test_move_clicks_are_counted_and_timed_per_shard(metrics, fake):
