@@ -74,6 +74,7 @@ PAGE_HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
 }
+UNEXPECTED = "Something went wrong on my side: nothing was changed. Try again in a moment."
 SLOW_DOWN = "slow down: too many requests"
 ASSET_HEADERS = {"Cache-Control": "public, max-age=31536000, immutable", "X-Content-Type-Options": "nosniff"}
 
@@ -335,7 +336,11 @@ class ActivityServer:
                 self.counts.closed["frame"] += 1
                 await socket.bye(Close.BAD_FRAME, str(error))
                 break
-            await self._answer(socket, frame)
+            try:
+                await self._answer(socket, frame)
+            except Exception:  # a bug must not end the page's socket: it is logged and the page told
+                log.exception("the Activity could not answer a %s frame", type(frame).__name__)
+                await socket.send("refused", ref=getattr(frame, "ref", None), reason=UNEXPECTED, game=None)
 
     async def _answer(self, socket: Socket, frame: Any) -> None:
         """One frame's answer."""

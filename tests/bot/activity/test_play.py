@@ -113,3 +113,21 @@ async def test_a_game_of_another_server_is_not_played_from_this_one(tmp_path: Pa
             refused = await page.play(game, move="draw")
             assert refused["type"] == "refused" and "another server" in refused["reason"]
             assert refused["game"] is None
+
+
+async def test_a_failure_inside_the_bot_is_answered_and_the_socket_stays_open(
+    tmp_path: Path, monkeypatch: Any, caplog: Any
+) -> None:
+    async with activity_stack(tmp_path / "a.db") as stack, stack.page(stack.player(18)) as page:
+        game = (await page.ask("start", variant="draw3", kind="practice", deal=EASY_NUMBER))["game"]
+
+        async def broken(*args: Any, **kwargs: Any) -> None:
+            raise RuntimeError("a bug")
+
+        with monkeypatch.context() as patch:
+            patch.setattr(stack.services.sessions, "play", broken)
+            refused = await page.play(game, move="draw")
+        assert refused["type"] == "refused" and refused["reason"].startswith("Something went wrong on my side")
+        assert "could not answer a MoveAsk frame" in caplog.text
+        moved = await page.play(game, move="draw")
+        assert moved["type"] == "game" and moved["game"]["version"] == 1
