@@ -25,6 +25,10 @@ class VerificationError(Exception):
     """Discord did not vouch for the page's player or instance: the reason is shown to the page."""
 
 
+class SignInRefusedError(VerificationError):
+    """Discord refused the player's token or sign-in code: the page must sign in again."""
+
+
 class DiscordUnavailableError(VerificationError):
     """Discord could not be asked (it answered 5xx or not at all): the page may try again."""
 
@@ -73,7 +77,7 @@ class DiscordIdentity:
     async def exchange(self, code: str) -> str:
         """The player's access token for an OAuth2 ``code`` the page got from ``authorize``.
 
-        :raises VerificationError: Discord refused the code.
+        :raises SignInRefusedError: Discord refused the code.
         """
         form = {
             "client_id": str(self.application_id),
@@ -81,10 +85,10 @@ class DiscordIdentity:
             "grant_type": "authorization_code",
             "code": code,
         }
-        data = await self._ask("POST", "/oauth2/token", data=form, what="the sign-in code")
+        data = await self._ask("POST", "/oauth2/token", data=form, what="the sign-in code", refused=SignInRefusedError)
         token = data.get("access_token")
         if not isinstance(token, str) or not token:
-            raise VerificationError("Discord gave no access token for that sign-in code")
+            raise SignInRefusedError("Discord gave no access token for that sign-in code")
         return token
 
     async def verify(self, access_token: str, instance_id: str, claimed_guild: int | None) -> Player:
@@ -93,7 +97,7 @@ class DiscordIdentity:
         :raises VerificationError: the token is refused, the instance is not live, the player is not in it,
             or the page claims another server than the instance's.
         """
-        me = await self._ask("GET", "/users/@me", bearer=access_token, what="your sign-in")
+        me = await self._ask("GET", "/users/@me", bearer=access_token, what="your sign-in", refused=SignInRefusedError)
         user_id = _snowflake(me.get("id"))
         instance = await self.instance(instance_id)
         if user_id not in instance.users:
@@ -124,8 +128,9 @@ class DiscordIdentity:
         bearer: str | None = None,
         bot: bool = False,
         data: dict[str, str] | None = None,
+        refused: type[VerificationError] = VerificationError,
     ) -> dict[str, Any]:
-        """One call to Discord; 4xx: :class:`VerificationError` naming ``what``; 5xx or no answer: unavailable."""
+        """One call to Discord; 4xx: ``refused`` naming ``what``; 5xx or no answer: unavailable."""
         headers = {"Authorization": f"Bearer {bearer}"} if bearer else {}
         if bot:
             headers = {"Authorization": f"Bot {self._bot_token}"}
@@ -134,7 +139,7 @@ class DiscordIdentity:
                 if answer.status >= 500 or answer.status == 429:
                     raise DiscordUnavailableError("Discord is not answering just now: try again in a moment")
                 if answer.status >= 400:
-                    raise VerificationError(f"Discord refused {what} ({answer.status}): open the Activity again")
+                    raise refused(f"Discord refused {what} ({answer.status}): open the Activity again")
                 body = await answer.json(content_type=None)
         except (aiohttp.ClientError, TimeoutError, ValueError) as error:
             log.warning("could not ask Discord about %s: %s", what, type(error).__name__)

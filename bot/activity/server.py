@@ -26,7 +26,13 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from bot.activity.frames import game_frame
-from bot.activity.identity import DiscordIdentity, DiscordUnavailableError, Player, VerificationError
+from bot.activity.identity import (
+    DiscordIdentity,
+    DiscordUnavailableError,
+    Player,
+    SignInRefusedError,
+    VerificationError,
+)
 from bot.activity.limits import (
     REQUEST_BURST,
     REQUESTS_PER_SECOND,
@@ -288,7 +294,9 @@ class ActivityServer:
         except VerificationError as error:
             self.counts.verification_failures += 1
             self.counts.closed["verify"] += 1
-            await socket.bye(Close.UNAUTHORIZED if "sign-in" in str(error) else Close.FORBIDDEN, str(error))
+            await socket.bye(
+                Close.UNAUTHORIZED if isinstance(error, SignInRefusedError) else Close.FORBIDDEN, str(error)
+            )
             return False
         return await self._seat(socket, player)
 
