@@ -171,6 +171,8 @@ class ActivityServer:
         self._seated = 0
         """Sockets whose player is verified (the others are still saying who they are)."""
         self._busy: dict[Socket, int] = {}
+        self._pushes: set[asyncio.Task[None]] = set()
+        """Pushes under way (held here: the loop keeps only a weak reference to a task)."""
         """Sockets playing a request on a game: the game's own answer goes to them, not a push."""
         self._runner: web.AppRunner | None = None
         self.port: int | None = None
@@ -423,7 +425,9 @@ class ActivityServer:
         """A game accepted a command (on any surface): show it on its player's other open pages."""
         sockets = self._players.get((session.record.guild_id, session.owner_id), ())
         if any(self._busy.get(socket) != session.id for socket in sockets):
-            asyncio.get_running_loop().create_task(self._push(session, None), name=f"activity-push-{session.id}")
+            push = asyncio.get_running_loop().create_task(self._push(session, None), name=f"activity-push-{session.id}")
+            self._pushes.add(push)
+            push.add_done_callback(self._pushes.discard)
 
     async def _finished(self, session: Session, record: GameRecord, source: FinishSource) -> None:
         """A game ended (the clock, a button, a page): show its result on its player's open pages."""

@@ -91,7 +91,9 @@ class Table:
             session = await self.starts.daily_game(seat.place, frame.variant)
         elif frame.kind == "practice":
             number = frame.deal if frame.deal is not None else random.randint(1, MAX_DEAL_NUMBER)
-            session = await self.starts.casual(seat.place, frame.variant, deal=min(number, MAX_DEAL_NUMBER))
+            if number > MAX_DEAL_NUMBER:
+                raise DealNumberError(number)
+            session = await self.starts.casual(seat.place, frame.variant, deal=number)
         else:
             if not seat.ranked:
                 raise PracticeOnlyError()
@@ -180,6 +182,13 @@ class PracticeOnlyError(errors.BotError):
             "The bot is not in this server, so its games are not ranked here: play a practice deal "
             "(or ask an admin to add the bot)."
         )
+
+
+class DealNumberError(errors.BotError):
+    """A practice deal number past the last numbered deal."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(f"There is no deal #{number}: practice deals are numbered 1 to {MAX_DEAL_NUMBER:,}.")
 
 
 class OtherServerGameError(errors.BotError):

@@ -131,3 +131,10 @@ async def test_a_failure_inside_the_bot_is_answered_and_the_socket_stays_open(
         assert "could not answer a MoveAsk frame" in caplog.text
         moved = await page.play(game, move="draw")
         assert moved["type"] == "game" and moved["game"]["version"] == 1
+
+
+async def test_a_practice_deal_past_the_last_number_is_refused_in_words(tmp_path: Path) -> None:
+    async with activity_stack(tmp_path / "a.db") as stack, stack.page(stack.player(19)) as page:
+        refused = await page.ask("start", variant="draw3", kind="practice", deal=10**12)
+        assert refused["type"] == "refused" and refused["reason"].startswith("There is no deal #1000000000000")
+        assert (await page.ask("resume"))["game"] is None
