@@ -103,6 +103,8 @@ class Where:
     """This process runs the server's games (a shard cluster splits the servers)."""
     has_bot: Callable[[int], bool]
     """The bot is a member of the server (its games rank there)."""
+    name_of: Callable[[int, int], str | None] = lambda guild_id, user_id: None
+    """A member's name as the server shows it (``None``: not known here): how a page names other players."""
 
 
 @dataclass(eq=False)

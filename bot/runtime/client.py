@@ -342,7 +342,9 @@ class SolitaireBot(commands.Bot):
 
     async def _set_up(self) -> None:
         owns = self.ownership.owns
-        facts = DiscordFacts(self.application_id or 0, lambda guild_id: self.get_guild(guild_id) is not None)
+        facts = DiscordFacts(
+            self.application_id or 0, lambda guild_id: self.get_guild(guild_id) is not None, self.member_name
+        )
         await self.services.open(finished=self._announce_finished, sources=self.metrics_sources, discord=facts)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -384,6 +386,12 @@ class SolitaireBot(commands.Bot):
     def _shard_options(settings: Settings) -> dict[str, Any]:
         """The client's shard options (a plain bot has none; see :class:`ShardedSolitaireBot`)."""
         return {}
+
+    def member_name(self, guild_id: int, user_id: int) -> str | None:
+        """A member's name as their server shows it, from the cache (``None``: not cached here)."""
+        guild = self.get_guild(guild_id)
+        member = guild.get_member(user_id) if guild is not None else None
+        return member.display_name if member is not None else None
 
     def running_shards(self) -> list[int]:
         """The shard ids this process runs (``[0]`` unsharded)."""

@@ -63,6 +63,8 @@ class DiscordFacts:
 
     application_id: int
     has_guild: Callable[[int], bool]
+    name_of: Callable[[int, int], str | None] = lambda guild_id, user_id: None
+    """A member's name as the server shows it (``None``: not known to this process)."""
 
 
 @dataclass
@@ -196,7 +198,7 @@ class Services:
             table=table,
             sessions=self.sessions,
             identity=identity,
-            where=Where(owns=settings.ownership.owns, has_bot=discord.has_guild),
+            where=Where(owns=settings.ownership.owns, has_bot=discord.has_guild, name_of=discord.name_of),
             now=needs.now,
             client_id=discord.application_id,
         )
