@@ -196,3 +196,54 @@ async def test_a_channel_where_the_bot_may_not_post_is_refused_with_the_permissi
             refused = await page.ask("race_open", variant="draw3", racers=2)
             assert refused["type"] == "refused" and "**Send Messages**" in refused["reason"]
         assert stack.services.races.open_in(GUILD, CHANNEL) == []
+
+
+async def test_during_the_countdown_no_page_gets_the_board_by_menu_resume_or_a_forged_move(tmp_path: Path) -> None:
+    async with activity_stack(tmp_path / "a.db") as stack:
+        ann, bob = players(stack, 21, 22)
+        async with stack.page(ann) as a, stack.page(bob) as b:
+            race = (await a.ask("race_open", variant="draw3", racers=2))["race"]
+            assert (await b.ask("race_join", race=race["id"]))["race"]["starts_in"] > 0.5
+            session = stack.services.sessions.active_for(GUILD, 21)
+            assert session is not None and session.record.mode == "race"  # dealt, but not started
+            assert (await a.ask("menu"))["menu"]["running"] is None
+            assert (await a.ask("resume"))["game"] is None
+            forged = await a.ask("move", game=session.id, version=0, move="draw")
+            assert forged == {
+                "type": "refused",
+                "ref": forged["ref"],
+                "reason": "That game has not started yet: its board opens at the start.",
+                "game": None,
+            }
+            left = await b.ask("race_leave", race=race["id"])  # ranked last; their game ends before the start
+            assert left["race"]["status"] in ("running", "finished")
+            assert session.game.version == 0
+            board = await until(a, lambda f: f["type"] == "game")
+            assert board["game"]["id"] == session.id
+            assert not [f for f in b.pushed if f["type"] == "game"], "a leaver's board shown before the start"
+
+
+async def test_a_restart_mid_race_keeps_the_pages_racing(tmp_path: Path) -> None:
+    async with activity_stack(tmp_path / "a.db") as stack:
+        ann, bob = players(stack, 21, 22)
+        async with stack.page(ann) as a, stack.page(bob) as b:
+            race = (await a.ask("race_open", variant="draw3", racers=2))["race"]
+            await b.ask("race_join", race=race["id"])
+            await until(a, lambda f: f["type"] == "game")
+    async with activity_stack(tmp_path / "a.db") as stack:
+        await stack.services.sessions.resume_all()
+        assert await stack.services.races.resume() == [race["id"]]
+        ann, bob = players(stack, 21, 22)
+        async with stack.page(ann) as a, stack.page(bob) as b:
+            [shown] = a.welcome["menu"]["races"]
+            assert shown["id"] == race["id"] and shown["status"] == "running" and shown["you"] == "racer"
+            game = a.welcome["menu"]["running"]
+            assert game is not None and game["kind"] == "race"
+            moved = await a.play(game, move="draw")
+            await until(
+                b,
+                lambda f: (
+                    f["type"] == "race"
+                    and any(r["id"] == "21" and r["moves"] >= moved["game"]["version"] for r in f["race"]["racers"])
+                ),
+            )
