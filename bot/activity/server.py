@@ -18,13 +18,14 @@ import ipaddress
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from bot import errors
 from bot.activity.frames import game_frame
 from bot.activity.identity import (
     DiscordIdentity,
@@ -50,6 +51,8 @@ from bot.activity.protocol import (
     IDENTIFY_SECONDS,
     MAX_FRAME_BYTES,
     BadFrameError,
+    ChallengeAnswer,
+    ChallengePlay,
     Close,
     Hello,
     MenuAsk,
@@ -180,6 +183,8 @@ class ActivityServer:
         self.port: int | None = None
         sessions.add_move_listener(self._moved)
         sessions.add_finish_listener(self._finished)
+        if table.challenges is not None:
+            table.challenges.watch(self._menus)
 
     # -- the application ---------------------------------------------------------------
     def app(self) -> web.Application:
@@ -374,8 +379,26 @@ class ActivityServer:
                 await socket.send("refused", ref=frame.ref, reason=str(error), game=None)
             else:
                 await socket.send_game(game, ref=frame.ref)
+        elif isinstance(frame, ChallengeAnswer | ChallengePlay):
+            await self._challenge(socket, seat, frame)
         else:
             await self._play(socket, seat, frame)
+
+    async def _challenge(self, socket: Socket, seat: Seat, frame: ChallengeAnswer | ChallengePlay) -> None:
+        """A challenge answered (the menu after it) or played (its attempt's GAME), or refused in its words."""
+        desk = self.table.challenges
+        try:
+            if desk is None:
+                raise errors.NotInServerError("Challenges")
+            if isinstance(frame, ChallengePlay):
+                await socket.send_game(await desk.play(seat, frame.challenge), ref=frame.ref)
+                return
+            await desk.answer(seat, frame.challenge, accept=frame.accept)
+        except REFUSALS as error:
+            self.counts.refusals += 1
+            await socket.send("refused", ref=frame.ref, reason=str(error), game=None)
+            return
+        await socket.send("menu", ref=frame.ref, menu=await self.table.menu(seat))
 
     async def _play(self, socket: Socket, seat: Seat, frame: PlayFrame) -> None:
         """A move, a tap, all up or a hint: its GAME, its places to choose from, or its refusal with the board."""
@@ -436,6 +459,13 @@ class ActivityServer:
         self.table.forget(session.id)
         if (record.guild_id, record.user_id) in self._players:
             await self._push(session, record)
+
+    async def _menus(self, guild_id: int, user_ids: Sequence[int]) -> None:
+        """A challenge changed: send its members' open pages in that server their menu again (``ref`` ``null``)."""
+        for user_id in user_ids:
+            for socket in list(self._players.get((guild_id, user_id), ())):
+                if socket.seat is not None:
+                    await socket.send("menu", ref=None, menu=await self.table.menu(socket.seat))
 
     async def _push(self, session: Session, record: GameRecord | None) -> None:
         sockets = self._players.get((session.record.guild_id, session.owner_id), set())

@@ -15,6 +15,7 @@ import contextlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
+from bot.activity.challenges import ChallengeDesk
 from bot.activity.identity import DiscordIdentity
 from bot.activity.server import ActivityServer, Where
 from bot.activity.table import Table
@@ -193,7 +194,8 @@ class Services:
             bot_token=settings.discord_token.get_secret_value(),
             api_base=settings.api_base,
         )
-        table = Table(self.sessions, self.starts, self.hints, now=needs.now, daily=self.daily)
+        desk = ChallengeDesk(self.challenges, self.sessions, now=needs.now, name_of=discord.name_of)
+        table = Table(self.sessions, self.starts, self.hints, now=needs.now, daily=self.daily, challenges=desk)
         self.activity = ActivityServer(
             table=table,
             sessions=self.sessions,

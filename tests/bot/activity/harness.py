@@ -57,6 +57,8 @@ class Stack:
     guilds: set[int]
     """The servers the bot is in."""
     finished: list[GameRecord] = field(default_factory=list)
+    names: dict[int, str] = field(default_factory=dict)
+    """Members' names as the bot's cache knows them (``Where.name_of``); the others are not known."""
 
     @property
     def url(self) -> str:
@@ -185,7 +187,11 @@ async def activity_stack(
 
     try:
         await services.open(
-            finished=_nobody, sources=sources, discord=DiscordFacts(APP_ID, lambda guild_id: guild_id in guilds)
+            finished=_nobody,
+            sources=sources,
+            discord=DiscordFacts(
+                APP_ID, lambda guild_id: guild_id in guilds, lambda guild_id, user_id: stack.names.get(user_id)
+            ),
         )
         yield stack
     finally:
