@@ -3,6 +3,7 @@
 
 import { dropMove, isLegal, litSlots, slotsOfTarget } from "./board.js";
 import { signIn } from "./discord.js";
+import { challengeRequest } from "./challenges.js";
 import { attachPointer, flyBack, letGo } from "./drag.js";
 import { render, renderClock } from "./render.js";
 import { Connection, socketUrl } from "./socket.js";
@@ -222,6 +223,11 @@ function onMenuClick(event) {
   const action = button.dataset.action;
   if (action === "resume") ask({ type: "resume" });
   else if (action === "menu") ask({ type: "menu" });
+  else if (action === "challenge") {
+    ask(challengeRequest(button)).then((answer) => {
+      if (answer.type === "refused") ask({ type: "menu" }); // the menu was out of date (answered or played elsewhere)
+    });
+  }
   else if (action === "start") {
     const kind = button.dataset.kind;
     const field = document.getElementById("practice-deal");
@@ -277,6 +283,7 @@ async function start() {
       }
     },
     push(frame) {
+      if (frame.type === "menu" && state.screen === "menu") return void take(frame); // a challenge changed
       if (frame.type !== "game" || !frame.game) return;
       if (state.game && frame.game.id !== state.game.id && state.screen === "game") return;
       if (state.screen === "menu") return;
