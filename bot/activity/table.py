@@ -79,7 +79,7 @@ class Table:
 
     # -- the menu ------------------------------------------------------------------------
     async def menu(self, seat: Seat) -> Frame:
-        """The MENU: the running game, the variants, and today's daily (which variants were played)."""
+        """The MENU: the running game, the variants, today's daily (which variants were played), the challenges."""
         player = seat.player
         running = self.sessions.active_for(player.guild_id, player.user_id)
         daily = None

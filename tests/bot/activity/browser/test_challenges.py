@@ -79,7 +79,7 @@ async def test_a_challenge_is_accepted_and_played_from_the_page_the_other_score_
     await frame.wait_for_selector("#result:not([hidden])")
     mine = int(await state_of(frame, "s.game.score"))
     await frame.click('#result button[data-action="menu"]')
-    await frame.wait_for_selector(f'{card} li.you >> text="✅ played · score hidden"')
+    await frame.wait_for_selector(f'{card} li.you >> text="✓ played · score hidden"')
     assert await frame.locator(f"{card} button").count() == 0  # the one attempt is played
     alice = await alice_plays(server.stack.services.challenges, challenge_id)
     await server.stack.services.challenges.settle()
