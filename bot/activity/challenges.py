@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from bot import errors
 from bot.activity.frames import game_frame
-from bot.activity.table import Seat, variant_menu_names
+from bot.activity.table import PracticeOnlyError, Seat, variant_menu_names
 from bot.compete.challenges import ChallengeService, ChallengeSnapshot, Line, UnknownChallengeError
 from bot.play.session import Clock
 from bot.play.sessions import SessionManager
@@ -52,6 +52,13 @@ class OtherServerChallengeError(errors.BotError):
 
     def __init__(self) -> None:
         super().__init__("That challenge is in another server: open the Activity there to answer or play it.")
+
+
+class NoServerChallengeError(errors.BotError):
+    """A page outside any server (a DM) answered or played a challenge."""
+
+    def __init__(self) -> None:
+        super().__init__("Challenges belong to a server: open the Activity in the challenge's server.")
 
 
 class ChallengeDesk:
@@ -122,7 +129,9 @@ class ChallengeDesk:
         """The challenge ``challenge_id`` if its buttons could be pressed from this page's server."""
         player = seat.player
         if not player.guild_id:
-            raise errors.NotInServerError("Challenges")
+            raise NoServerChallengeError()
+        if not seat.ranked:
+            raise PracticeOnlyError()
         snapshot = await self.challenges.snapshot(challenge_id)
         if snapshot.challenge.guild_id != player.guild_id:
             raise OtherServerChallengeError()

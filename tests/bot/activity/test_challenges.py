@@ -73,15 +73,23 @@ async def test_a_named_member_sees_the_challenge_on_the_menu(database_target: Pa
 
 async def test_a_member_not_in_it_a_dm_and_a_server_without_the_bot_list_nothing(tmp_path: Path) -> None:
     async with activity_stack(tmp_path / "a.db") as stack:
-        await challenge(stack, BOB)
+        challenge_id = await challenge(stack, BOB)
         async with stack.page(stack.player(CAROL)) as page:
             assert page.welcome["menu"]["challenges"] == []
+            for frame, fields in (("challenge_play", {}), ("challenge_answer", {"accept": True})):
+                refused = await page.ask(frame, challenge=challenge_id, **fields)
+                assert refused["reason"] == "This challenge does not name you: ask for one with `/solitaire challenge`."
         stack.discord.add_instance("i-dm", guild_id=None, channel_id=CHANNEL, users=[BOB])
         async with stack.page(stack.discord.add_player(BOB), instance="i-dm", guild_id=None) as page:
             assert page.welcome["menu"]["challenges"] == []
+            refused = await page.ask("challenge_play", challenge=challenge_id)
+            assert refused["reason"] == "Challenges belong to a server: open the Activity in the challenge's server."
         stack.guilds.discard(GUILD)  # the bot left: practice only
         async with stack.page(stack.player(BOB)) as page:
             assert page.welcome["practice_only"] is True and page.welcome["menu"]["challenges"] == []
+            refused = await page.ask("challenge_answer", challenge=challenge_id, accept=True)
+            assert refused["type"] == "refused" and refused["reason"].startswith("The bot is not in this server")
+        assert [p.answer for p in await challenges_db.players(stack.services.db, challenge_id)][1] == "invited"
 
 
 async def test_accepting_on_the_page_updates_the_public_message(tmp_path: Path) -> None:
