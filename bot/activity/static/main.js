@@ -7,6 +7,7 @@ import { challengeRequest } from "./challenges.js";
 import { attachPointer, flyBack, letGo } from "./drag.js";
 import { render, renderClock } from "./render.js";
 import { Connection, socketUrl } from "./socket.js";
+import { plain } from "./words.js";
 import { createState, setGame, setMenu } from "./state.js";
 
 const TOAST_MS = 3500;
@@ -46,7 +47,7 @@ function draw() {
 }
 
 function toast(words) {
-  state.toast = words;
+  state.toast = plain(words);
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => {
     state.toast = null;

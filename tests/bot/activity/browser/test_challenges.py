@@ -110,3 +110,26 @@ async def test_a_second_play_from_the_page_is_refused_in_the_services_words(brow
     await until(lambda: bool(opened.answers("refused")), "the refusal")
     assert opened.answers("refused")[-1]["reason"].startswith("You have played your one attempt")
     await opened.context.close()
+
+
+async def test_a_refusal_reads_without_discords_markup(browser: Browser, server: Activity) -> None:
+    service = server.stack.services.challenges
+    snapshot = await service.open(
+        guild_id=GUILD, channel_id=CHANNEL, challenger_id=USER, variant="draw3", opponents=[ALICE]
+    )
+    await service.set_message(snapshot.challenge.id, 901)
+    opened = await open_in_discord(browser, server)
+    frame = opened.frame
+    card = f'.challenge[data-challenge="{snapshot.challenge.id}"]'
+    await frame.wait_for_selector(card)
+    assert await frame.locator(f'{card} button[data-what="accept"]').count() == 0  # the challenger's: Play alone
+    await frame.evaluate(  # an Accept the page does not offer the challenger (a forged click) is sent anyway
+        f"""document.querySelector('{card} .challenge-buttons').insertAdjacentHTML('beforeend',
+        '<button type="button" data-action="challenge" data-what="accept" data-challenge="{snapshot.challenge.id}"'
+        + ' id="forged">Accept</button>')"""
+    )
+    await frame.click("#forged")
+    await frame.wait_for_selector("#toast:not([hidden])")
+    assert await frame.inner_text("#toast") == "You made this challenge: press Play when you are ready."
+    assert opened.answers("refused")[-1]["reason"] == "You made this challenge: press **Play** when you are ready."
+    await opened.context.close()
