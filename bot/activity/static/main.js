@@ -5,6 +5,7 @@ import { dropMove, isLegal, litSlots, slotsOfTarget } from "./board.js";
 import { signIn } from "./discord.js";
 import { attachPointer, flyBack, letGo } from "./drag.js";
 import { render, renderClock } from "./render.js";
+import { routerOf } from "./route.js";
 import { Connection, socketUrl } from "./socket.js";
 import { createState, setGame, setMenu } from "./state.js";
 
@@ -294,7 +295,7 @@ async function start() {
       state.status = reason;
       draw();
     },
-  });
+  }, routerOf(document));
   connection.open();
   window.solitaireRush = { state, connection }; // for the browser tests and for debugging from the console
 }
