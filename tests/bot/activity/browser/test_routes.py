@@ -86,12 +86,14 @@ async def open_page(browser: Browser, where: Cluster) -> Opened:
     return await open_in_discord(browser, where.activity, guild_id=str(ON_SHARD_1))
 
 
+@pytest.mark.parametrize("served", ["/", "/c0/"])  # the URL mapping's root, or the first process's own prefix
 async def test_the_page_follows_the_route_to_its_servers_process_and_plays_there(
-    browser: Browser, tmp_path: Path, sqlite_migrated: Path
+    browser: Browser, tmp_path: Path, sqlite_migrated: Path, served: str
 ) -> None:
     async with cluster(
         tmp_path, sqlite_migrated, {**ROUTED, "shard_ids": (0,)}, {**ROUTED, "shard_ids": (1,)}
     ) as where:
+        where.activity.base = where.front.url + served
         opened = await open_page(browser, where)
         frame = opened.frame
         await frame.click('button[data-variant="draw3"][data-kind="casual"]')
@@ -105,12 +107,13 @@ async def test_the_page_follows_the_route_to_its_servers_process_and_plays_there
         hellos = opened.frames("hello")
         assert len(hellos) == 2 and hellos[0] == hellos[1]  # the same sign-in on both sockets
         assert where.activity.stack.discord.requests.count("POST /oauth2/token") == 1
-        assert where.sockets() == ["/ws", "/c1/ws"]
+        assert where.sockets() == [f"{served}ws", "/c1/ws"]
+        assert await frame.evaluate("document.querySelector('meta[name=activity-route]').content") == served[:-1]
         await frame.evaluate("window.solitaireRush.connection.socket.close()")  # a dropped socket: back to the owner
         await until(lambda: len(opened.frames("hello")) == 3, "hello again")
         await frame.click("#btn-draw")
         await until(lambda: shown_version(frame, 2), "a draw on the new socket")
-        assert where.sockets() == ["/ws", "/c1/ws", "/c1/ws"]
+        assert where.sockets() == [f"{served}ws", "/c1/ws", "/c1/ws"]
         await opened.context.close()
 
 
