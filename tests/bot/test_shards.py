@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.shards import ONE_PROCESS, ActivityRoutes, Ownership, parse_shard_ids, shard_of
+from bot.shards import ONE_PROCESS, ActivityRoutes, Ownership, parse_shard_ids, shard_of, shard_runs
 
 SNOWFLAKES = st.one_of(st.just(0), st.integers(min_value=1, max_value=2**63 - 1))
 
@@ -146,3 +146,14 @@ def test_a_process_whose_shards_have_two_prefixes_has_no_prefix_of_its_own():
     routes = ActivityRoutes.parse("0-1=/c0,2-3=/c1", 4)
     with pytest.raises(ValueError, match="shards 1-2 are routed to /c0 and /c1: a process serves under one"):
         routes.own(Ownership(4, (1, 2)))
+
+
+@given(guild=SNOWFLAKES, count=st.integers(min_value=1, max_value=12), data=st.data())
+def test_the_route_of_a_server_leads_to_the_one_process_that_owns_it(guild, count, data):
+    process_of = data.draw(st.lists(st.integers(min_value=0, max_value=3), min_size=count, max_size=count))
+    processes = {p: tuple(s for s in range(count) if process_of[s] == p) for p in set(process_of)}
+    text = ",".join(f"{shard_runs(shards)}=/p{p}" for p, shards in sorted(processes.items()))
+    routes = ActivityRoutes.parse(text, count)
+    owners = [f"/p{p}" for p, shards in processes.items() if Ownership(count, shards).owns(guild)]
+    assert owners == [routes.prefix_of(guild)]
+    assert all(routes.own(Ownership(count, shards)) == f"/p{p}" for p, shards in processes.items())

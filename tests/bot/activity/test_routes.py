@@ -130,3 +130,14 @@ def test_no_prefix_can_shadow_an_address_of_the_activity(tmp_path: Any) -> None:
     server.prefix = ""
     firsts = {route.resource.canonical.split("/")[1] for route in server.app().router.routes() if route.resource}
     assert firsts - {""} == ACTIVITY_PATHS
+
+
+async def test_a_prefix_of_several_segments_is_served_and_reached_without_its_slash(tmp_path: Any) -> None:
+    nested = {"shard_count": 2, "shard_ids": (1,), "activity_routes": "0=/play/c0,1=/play/c1"}
+    async with activity_stack(tmp_path / "a.db", **nested) as stack, aiohttp.ClientSession() as http:
+        async with http.get(stack.url + "/play/c1", allow_redirects=False) as answer:
+            assert answer.status == 308 and answer.headers["Location"] == "c1/"
+        async with http.get(stack.url + "/play/c1") as answer:  # followed: /play/c1/
+            assert answer.status == 200 and '<meta name="activity-route" content="/play/c1">' in await answer.text()
+        first, _ = await hello_answer(stack.url + "/play/c1", **await hello_of(stack, 46))
+        assert first["route"] == "/play/c0"
