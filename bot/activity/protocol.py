@@ -45,7 +45,9 @@ To the page:
 ``choose``   ``{"ref", "source", "targets": [target, ...]}``: the tapped card may go to several places.
 ``refused``  ``{"ref", "reason": str, "game": GAME | null}``: nothing changed; the page shows the game as it is.
 ``pong``     ``{}``
-``bye``      ``{"reason": str}``: the server closes the socket next (with a code of :class:`Close`).
+``bye``      ``{"reason": str}``: the server closes the socket next (with a code of :class:`Close`). Closing
+             with ``NOT_HERE`` in a cluster with ``ACTIVITY_ROUTES``, it adds ``"route": "/c1"``: the path
+             prefix of the process that runs the page's server, whose socket is ``<route>/ws`` from the root.
 
 CHALLENGE is one challenge of this server the player is in (open ones, newest first, then those closed in
 the last day): ``{"id", "variant", "title", "challenger": {"id", "name"}, "closes_in": seconds, "open": bool

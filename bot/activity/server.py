@@ -108,6 +108,8 @@ class Where:
     """The bot is a member of the server (its games rank there)."""
     name_of: Callable[[int, int], str | None] = lambda guild_id, user_id: None
     """A member's name as the server shows it (``None``: not known here): how a page names other players."""
+    route_of: Callable[[int], str | None] = lambda guild_id: None
+    """The path prefix of the process that runs the server (``ACTIVITY_ROUTES``; ``None``: no routes)."""
 
 
 @dataclass(eq=False)
@@ -139,9 +141,9 @@ class Socket:
             self.shown[game["id"]] = max(self.shown.get(game["id"], -1), game["version"])
         await self.send("game", ref=ref, game=game, words=words)
 
-    async def bye(self, code: Close, reason: str) -> None:
-        """Say why, then close."""
-        await self.send("bye", reason=reason)
+    async def bye(self, code: Close, reason: str, *, route: str | None = None) -> None:
+        """Say why (and, for a page that reached the wrong process, the ``route`` to the right one), then close."""
+        await self.send("bye", reason=reason, **({"route": route} if route is not None else {}))
         await self.ws.close(code=int(code), message=reason[:120].encode())
 
 
@@ -157,14 +159,19 @@ class ActivityServer:
         where: Where,
         now: Clock,
         client_id: int,
+        prefix: str = "",
     ) -> None:
-        """Play through ``table``; hear ``sessions``' changes; verify with ``identity``; ``where`` knows the servers."""
+        """Play through ``table``; hear ``sessions``' changes; verify with ``identity``; ``where`` knows the servers.
+
+        ``prefix`` (a cluster's ``ACTIVITY_ROUTES``): the path this process serves the Activity under, besides ``/``.
+        """
         self.table = table
         self.sessions = sessions
         self.identity = identity
         self.where = where
         self.now = now
         self.client_id = client_id
+        self.prefix = prefix
         self.build = build_id()
         self.counts = ActivityCounts()
         self._page = (STATIC / "index.html").read_text(encoding="utf-8") if (STATIC / "index.html").is_file() else ""
@@ -190,10 +197,13 @@ class ActivityServer:
     def app(self) -> web.Application:
         """The aiohttp application: the page, its assets, the code exchange and the socket."""
         app = web.Application(client_max_size=4096)
-        app.router.add_get("/", self._index)
-        app.router.add_get("/assets/{build}/{path:.+}", self._asset)
-        app.router.add_post("/api/token", self._token)
-        app.router.add_get("/ws", self._socket)
+        for root in ("", self.prefix) if self.prefix else ("",):
+            app.router.add_get(f"{root}/", self._index)
+            app.router.add_get(f"{root}/assets/{{build}}/{{path:.+}}", self._asset)
+            app.router.add_post(f"{root}/api/token", self._token)
+            app.router.add_get(f"{root}/ws", self._socket)
+        if self.prefix:
+            app.router.add_get(self.prefix, self._into_prefix)
         return app
 
     async def start(self, host: str, port: int) -> int:
@@ -223,7 +233,13 @@ class ActivityServer:
     # -- HTTP ------------------------------------------------------------------------------
     async def _index(self, request: web.Request) -> web.Response:
         page = self._page.replace("{{build}}", self.build).replace("{{client_id}}", str(self.client_id))
+        page = page.replace("{{route}}", self.prefix if self.prefix and request.path == f"{self.prefix}/" else "")
         return web.Response(text=page, content_type="text/html", headers=PAGE_HEADERS)
+
+    async def _into_prefix(self, request: web.Request) -> web.Response:
+        """``/c1`` is the page at ``/c1/``: sent there by a relative address (it works behind any proxy's prefix)."""
+        query = f"?{request.query_string}" if request.query_string else ""
+        raise web.HTTPPermanentRedirect(f"{self.prefix.rsplit('/', 1)[-1]}/{query}")
 
     async def _asset(self, request: web.Request) -> web.StreamResponse:
         if request.match_info["build"] != self.build:
@@ -313,7 +329,9 @@ class ActivityServer:
         """Seat a verified player: this process must run their server, and each member has a few sockets."""
         if player.guild_id and not self.where.owns(player.guild_id):
             self.counts.closed["not_here"] += 1
-            await socket.bye(Close.NOT_HERE, "this server's games are run by another process of the bot")
+            route = self.where.route_of(player.guild_id)
+            words = "this server's games are run by another process of the bot"
+            await socket.bye(Close.NOT_HERE, words, route=route if route != self.prefix else None)
             return False
         if not self._by_member.take((player.guild_id, player.user_id)):
             self.counts.closed["caps"] += 1

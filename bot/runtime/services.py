@@ -196,13 +196,20 @@ class Services:
         )
         desk = ChallengeDesk(self.challenges, self.sessions, now=needs.now, name_of=discord.name_of)
         table = Table(self.sessions, self.starts, self.hints, now=needs.now, daily=self.daily, challenges=desk)
+        routes = settings.activity_routes
         self.activity = ActivityServer(
             table=table,
             sessions=self.sessions,
             identity=identity,
-            where=Where(owns=settings.ownership.owns, has_bot=discord.has_guild, name_of=discord.name_of),
+            where=Where(
+                owns=settings.ownership.owns,
+                has_bot=discord.has_guild,
+                name_of=discord.name_of,
+                route_of=routes.prefix_of if routes is not None else lambda guild_id: None,
+            ),
             now=needs.now,
             client_id=discord.application_id,
+            prefix=settings.activity_prefix,
         )
         self._stack.push_async_callback(self.activity.close)
         await self.activity.start(settings.activity_host, port)

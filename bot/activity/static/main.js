@@ -6,6 +6,7 @@ import { signIn } from "./discord.js";
 import { challengeRequest } from "./challenges.js";
 import { attachPointer, flyBack, letGo } from "./drag.js";
 import { render, renderClock } from "./render.js";
+import { routerOf } from "./route.js";
 import { Connection, socketUrl } from "./socket.js";
 import { plain } from "./words.js";
 import { createState, setGame, setMenu } from "./state.js";
@@ -302,7 +303,7 @@ async function start() {
       state.status = reason;
       draw();
     },
-  });
+  }, routerOf(document));
   connection.open();
   window.solitaireRush = { state, connection }; // for the browser tests and for debugging from the console
 }

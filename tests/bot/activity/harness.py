@@ -148,11 +148,21 @@ async def _answers() -> bool:
 
 @contextlib.asynccontextmanager
 async def activity_stack(
-    database: Path | str, *, now: Callable[[], float] = time.time, **settings: Any
+    database: Path | str,
+    *,
+    now: Callable[[], float] = time.time,
+    discord: FakeDiscordApi | None = None,
+    **settings: Any,
 ) -> AsyncIterator[Stack]:
-    """The services with their Activity server on a free port, asking a fake Discord; closed afterwards."""
-    discord = FakeDiscordApi()
-    await discord.start()
+    """The services with their Activity server on a free port, asking a fake Discord; closed afterwards.
+
+    ``discord``: a fake Discord already listening (shared by several stacks, or another process's: only its
+    address is used); else one of its own, started and stopped with the stack.
+    """
+    own_discord = discord is None
+    if discord is None:
+        discord = FakeDiscordApi()
+        await discord.start()
     path = database if isinstance(database, Path) else None
     url = database if isinstance(database, str) else None
     loaded = load_settings(
@@ -196,5 +206,6 @@ async def activity_stack(
         yield stack
     finally:
         await services.close()
-        await discord.stop()
+        if own_discord:
+            await discord.stop()
         await asyncio.sleep(0)
