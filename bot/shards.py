@@ -93,21 +93,123 @@ class Ownership:
     @property
     def label(self) -> str:
         """A short stable name of this shard set, e.g. ``0-1/4`` or ``0,2/4`` (names its database claims)."""
-        runs: list[str] = []
-        ids = sorted(self.shard_ids)
-        start = previous = ids[0]
-        for shard in [*ids[1:], None]:
-            if shard is not None and shard == previous + 1:
-                previous = shard
-                continue
-            runs.append(str(start) if start == previous else f"{start}-{previous}")
-            if shard is not None:
-                start = previous = shard
-        return f"{','.join(runs)}/{self.shard_count}"
+        return f"{shard_runs(self.shard_ids)}/{self.shard_count}"
+
+
+def shard_runs(shard_ids: tuple[int, ...] | list[int]) -> str:
+    """Shard ids written as :func:`parse_shard_ids` reads them, in runs: ``(0, 1, 2, 5)`` is ``0-2,5``."""
+    runs: list[str] = []
+    ids = sorted(shard_ids)
+    start = previous = ids[0]
+    for shard in [*ids[1:], None]:
+        if shard is not None and shard == previous + 1:
+            previous = shard
+            continue
+        runs.append(str(start) if start == previous else f"{start}-{previous}")
+        if shard is not None:
+            start = previous = shard
+    return ",".join(runs)
 
 
 ONE_PROCESS = Ownership()
 """A process that is the whole bot: it owns every server (the default everywhere)."""
+
+_PREFIX = re.compile(r"(?:/[A-Za-z0-9_-]+)+")
+MAX_PREFIX = 64
+"""The longest path prefix a process's Activity may have."""
+ACTIVITY_PATHS = frozenset({"assets", "api", "ws"})
+"""The first path segments of the Activity's own addresses (``bot/activity/server.py``): no prefix may be one."""
+
+
+@dataclass(frozen=True)
+class ActivityRoutes:
+    """Which path prefix reaches the process running each shard's Activity pages (``ACTIVITY_ROUTES``).
+
+    In a cluster every process serves the Activity at ``/`` and under its own prefix, and the operator's
+    front sends each prefix to its process; a page that reached a process not running its server is told
+    the prefix of the one that does.
+
+    >>> routes = ActivityRoutes.parse("0-1=/c0, 2-3=/c1", 4)
+    >>> routes.prefix_of(81384788765712384), routes.own(Ownership(4, (0, 1)))
+    ('/c1', '/c0')
+    """
+
+    prefixes: tuple[str, ...]
+    """The prefix of each shard, by shard number."""
+
+    @classmethod
+    def parse(cls, text: str, shard_count: int) -> ActivityRoutes:
+        """Read ``"0-1=/c0,2-3=/c1"`` (shards as :func:`parse_shard_ids` reads them, ``=``, a path prefix).
+
+        :raises ValueError: quoting the route, shard or prefix that is wrong: every shard of
+            ``shard_count`` must be given exactly one prefix.
+        """
+        by_shard: dict[int, str] = {}
+        for shards, prefix in _routes_of(text):
+            check_prefix(prefix)
+            for shard in parse_shard_ids(shards):
+                if shard >= shard_count:
+                    raise ValueError(
+                        f"shard {shard} is not below SHARD_COUNT={shard_count} (shards are numbered from 0)"
+                    )
+                if shard in by_shard:
+                    raise ValueError(
+                        f"shard {shard} is routed twice ({by_shard[shard]} and {prefix}): give it one prefix"
+                    )
+                by_shard[shard] = prefix
+        if missing := [shard for shard in range(shard_count) if shard not in by_shard]:
+            plural = "s" if len(missing) > 1 else ""
+            raise ValueError(
+                f"shard{plural} {shard_runs(missing)} of the {shard_count} not routed: give each shard a prefix"
+            )
+        return cls(tuple(by_shard[shard] for shard in range(shard_count)))
+
+    def prefix_of(self, guild_id: int | None) -> str:
+        """The prefix of the process running a server's shard (direct messages: shard 0's)."""
+        return self.prefixes[shard_of(guild_id, len(self.prefixes))]
+
+    def own(self, ownership: Ownership) -> str:
+        """The prefix of the process running ``ownership``'s shards.
+
+        :raises ValueError: when its shards are routed to several prefixes (a process serves under one).
+        """
+        mine = sorted({self.prefixes[shard] for shard in ownership.shard_ids if shard < len(self.prefixes)})
+        if len(mine) != 1:
+            shards = shard_runs(ownership.shard_ids)
+            raise ValueError(
+                f"this process's shards {shards} are routed to {' and '.join(mine) or 'no prefix'}: "
+                "a process serves under one prefix, so route all of its shards there"
+            )
+        return mine[0]
+
+
+def check_prefix(prefix: str) -> str:
+    """``prefix`` if it can be a process's path prefix, like ``/c0``; :raises ValueError: saying why not."""
+    if not _PREFIX.fullmatch(prefix) or len(prefix) > MAX_PREFIX:
+        raise ValueError(
+            f"{prefix!r} is not a path prefix like /c0 "
+            f"(a / then letters, digits, - or _, at most {MAX_PREFIX} characters)"
+        )
+    if (first := prefix.split("/")[1]) in ACTIVITY_PATHS:
+        raise ValueError(f"the prefix {prefix!r} starts with /{first}, a path of the Activity's own: choose another")
+    return prefix
+
+
+def _routes_of(text: str) -> list[tuple[str, str]]:
+    """Split ``"0,2=/a,1=/b"`` into ``[("0,2", "/a"), ("1", "/b")]`` (a route's shards may hold commas)."""
+    routes: list[tuple[str, str]] = []
+    shards: list[str] = []
+    for piece in text.split(","):
+        left, equals, prefix = piece.partition("=")
+        shards.append(left)
+        if equals:
+            routes.append((",".join(shards), prefix.strip()))
+            shards = []
+    if leftover := ",".join(shards).strip(" ,"):
+        raise ValueError(f"{leftover!r} has no prefix: write shards=prefix, e.g. 0-1=/c0,2-3=/c1")
+    if not routes:
+        raise ValueError("no route: write shards=prefix, e.g. 0-1=/c0,2-3=/c1")
+    return routes
 
 
 def this_machine() -> str:

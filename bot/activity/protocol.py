@@ -24,6 +24,12 @@ From the page (``ref`` is the page's own number for the request, echoed in the a
     means: up if it can go up, its one place, or a choice (answered by ``choose`` with the places).
 ``{"type": "allup" | "hint", "ref": int, "game": int, "version": int}``
     Every card that can go up; a hint (where the game's mode allows one, it costs points).
+``{"type": "challenge_answer", "ref": int, "challenge": int, "accept": bool}``
+    Accept or decline a challenge of this server that names the player (as its buttons do): answered by
+    ``menu``, or by ``refused`` in the challenge service's words.
+``{"type": "challenge_play", "ref": int, "challenge": int}``
+    The player's one attempt at a challenge (started now, or the one running): answered by ``game``
+    (then played by ``move`` frames as any game), or by ``refused`` (played already, declined, too late ...).
 ``{"type": "ping"}``
     Keeps the socket open; answered by ``pong``.
 ``{"type": "race_open", "ref": int, "variant": str, "racers": int}``
@@ -37,7 +43,9 @@ To the page:
 
 ``welcome``  ``{"user": {"id", "name"}, "guild_id", "practice_only": bool, "menu": MENU}``
 ``menu``     ``{"ref", "menu": MENU}``; MENU is ``{"running": GAME | null, "variants": [{"name", "title"}],
-             "daily": {"date", "played": [variant, ...]} | null}`` (``null``: no daily here, e.g. in a DM)
+             "daily": {"date", "played": [variant, ...]} | null, "challenges": [CHALLENGE, ...]}``
+             (``daily`` ``null``: no daily here, e.g. in a DM; ``challenges`` empty there); a ``menu`` with
+             ``ref`` ``null`` is pushed when one of the listed challenges changed (an answer, an attempt, its close)
 ``game``     ``{"ref": int | null, "game": GAME | null, "words": str | null}``; ``ref`` is ``null`` when the
              game changed elsewhere (a button, the clock) and is pushed; ``words`` say the move played.
 ``choose``   ``{"ref", "source", "targets": [target, ...]}``: the tapped card may go to several places.
@@ -48,7 +56,17 @@ To the page:
              "starts_in", "ends_in", "racers": [RACER, ...], "results": [RESULT, ...]}`` (see
              :mod:`bot.activity.races`): counts only, never a card. MENU's ``races``: the channel's open races.
 ``pong``     ``{}``
-``bye``      ``{"reason": str}``: the server closes the socket next (with a code of :class:`Close`).
+``bye``      ``{"reason": str}``: the server closes the socket next (with a code of :class:`Close`). Closing
+             with ``NOT_HERE`` in a cluster with ``ACTIVITY_ROUTES``, it adds ``"route": "/c1"``: the path
+             prefix of the process that runs the page's server, whose socket is ``<route>/ws`` from the root.
+
+CHALLENGE is one challenge of this server the player is in (open ones, newest first, then those closed in
+the last day): ``{"id", "variant", "title", "challenger": {"id", "name"}, "closes_in": seconds, "open": bool
+(scores shown as they come), "closed": bool, "me": "challenger" | "named" | "accepted" | "declined" |
+"playing" | "played", "can_answer": bool, "can_play": bool, "players": [{"id", "name", "state", "played":
+bool, "score": int | null, "place": int | null}]}``; a ``score`` is ``null`` while it is hidden (every score
+of a hidden challenge, the player's own included, until it closes), ``state`` is the public message's
+(``challenger``, ``invited``, ``accepted``, ``declined``, ``playing``, ``played``).
 
 GAME is the board as the pictures are drawn from it (:func:`bot.activity.frames.game_frame`): never a
 face-down card, never a deal's name before the game is over.
@@ -195,6 +213,23 @@ class RaceCancel(_OnRace):
     type: Literal["race_cancel"]
 
 
+class ChallengeAnswer(_Frame):
+    """Accept or decline a challenge that names the player."""
+
+    type: Literal["challenge_answer"]
+    ref: Annotated[int, Field(ge=0, lt=MAX_REF)]
+    challenge: Annotated[int, Field(ge=1, lt=MAX_ID)]
+    accept: bool
+
+
+class ChallengePlay(_Frame):
+    """Play the player's one attempt at a challenge."""
+
+    type: Literal["challenge_play"]
+    ref: Annotated[int, Field(ge=0, lt=MAX_REF)]
+    challenge: Annotated[int, Field(ge=1, lt=MAX_ID)]
+
+
 class Ping(_Frame):
     """Keep the socket open."""
 
@@ -213,6 +248,8 @@ Frame = Annotated[
     | Tap
     | AllUpAsk
     | HintAsk
+    | ChallengeAnswer
+    | ChallengePlay
     | Ping
     | RaceOpen
     | RaceJoin
@@ -259,7 +296,7 @@ def _kind_of(text: str | bytes) -> str | None:
 
 KINDS = frozenset(
     (
-        *("hello", "menu", "start", "resume", "move", "tap", "allup", "hint", "ping"),
-        *("race_open", "race_join", "race_leave", "race_start", "race_cancel"),
+        *("hello", "menu", "start", "resume", "move", "tap", "allup", "hint", "challenge_answer", "challenge_play"),
+        *("ping", "race_open", "race_join", "race_leave", "race_start", "race_cancel"),
     )
 )

@@ -18,13 +18,14 @@ import ipaddress
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from bot import errors
 from bot.activity.frames import game_frame
 from bot.activity.identity import (
     DiscordIdentity,
@@ -50,6 +51,8 @@ from bot.activity.protocol import (
     IDENTIFY_SECONDS,
     MAX_FRAME_BYTES,
     BadFrameError,
+    ChallengeAnswer,
+    ChallengePlay,
     Close,
     Hello,
     MenuAsk,
@@ -109,6 +112,8 @@ class Where:
     """A member's name as the server shows it (``None``: not known here): how a page names other players."""
     bot_may: Callable[[int, int, str], bool] = lambda guild_id, channel_id, flag: True
     """Whether the bot holds a permission (a ``discord.Permissions`` flag) in a channel (``True``: not known here)."""
+    route_of: Callable[[int], str | None] = lambda guild_id: None
+    """The path prefix of the process that runs the server (``ACTIVITY_ROUTES``; ``None``: no routes)."""
 
 
 @dataclass(eq=False)
@@ -146,9 +151,9 @@ class Socket:
             self.shown[game["id"]] = max(self.shown.get(game["id"], -1), game["version"])
         await self.send("game", ref=ref, game=game, words=words)
 
-    async def bye(self, code: Close, reason: str) -> None:
-        """Say why, then close."""
-        await self.send("bye", reason=reason)
+    async def bye(self, code: Close, reason: str, *, route: str | None = None) -> None:
+        """Say why (and, for a page that reached the wrong process, the ``route`` to the right one), then close."""
+        await self.send("bye", reason=reason, **({"route": route} if route is not None else {}))
         await self.ws.close(code=int(code), message=reason[:120].encode())
 
 
@@ -165,10 +170,12 @@ class ActivityServer:
         now: Clock,
         client_id: int,
         races: RaceDesk | None = None,
+        prefix: str = "",
     ) -> None:
         """Play through ``table``; hear ``sessions``' changes; verify with ``identity``; ``where`` knows the servers.
 
-        ``races``: the race frames and the races pushed to the pages of their channel.
+        ``races``: the race frames and the races pushed to the pages of their channel. ``prefix`` (a cluster's
+        ``ACTIVITY_ROUTES``): the path this process serves the Activity under, besides ``/``.
         """
         self.table = table
         self.races = races
@@ -177,6 +184,7 @@ class ActivityServer:
         self.where = where
         self.now = now
         self.client_id = client_id
+        self.prefix = prefix
         self.build = build_id()
         self.counts = ActivityCounts()
         self._page = (STATIC / "index.html").read_text(encoding="utf-8") if (STATIC / "index.html").is_file() else ""
@@ -195,15 +203,20 @@ class ActivityServer:
         self.port: int | None = None
         sessions.add_move_listener(self._moved)
         sessions.add_finish_listener(self._finished)
+        if table.challenges is not None:
+            table.challenges.watch(self._menus)
 
     # -- the application ---------------------------------------------------------------
     def app(self) -> web.Application:
         """The aiohttp application: the page, its assets, the code exchange and the socket."""
         app = web.Application(client_max_size=4096)
-        app.router.add_get("/", self._index)
-        app.router.add_get("/assets/{build}/{path:.+}", self._asset)
-        app.router.add_post("/api/token", self._token)
-        app.router.add_get("/ws", self._socket)
+        for root in ("", self.prefix) if self.prefix else ("",):
+            app.router.add_get(f"{root}/", self._index)
+            app.router.add_get(f"{root}/assets/{{build}}/{{path:.+}}", self._asset)
+            app.router.add_post(f"{root}/api/token", self._token)
+            app.router.add_get(f"{root}/ws", self._socket)
+        if self.prefix:
+            app.router.add_get(self.prefix, self._into_prefix)
         return app
 
     async def start(self, host: str, port: int) -> int:
@@ -233,7 +246,13 @@ class ActivityServer:
     # -- HTTP ------------------------------------------------------------------------------
     async def _index(self, request: web.Request) -> web.Response:
         page = self._page.replace("{{build}}", self.build).replace("{{client_id}}", str(self.client_id))
+        page = page.replace("{{route}}", self.prefix if self.prefix and request.path == f"{self.prefix}/" else "")
         return web.Response(text=page, content_type="text/html", headers=PAGE_HEADERS)
+
+    async def _into_prefix(self, request: web.Request) -> web.Response:
+        """``/c1`` is the page at ``/c1/``: sent there by a relative address (it works behind any proxy's prefix)."""
+        query = f"?{request.query_string}" if request.query_string else ""
+        raise web.HTTPPermanentRedirect(f"{self.prefix.rsplit('/', 1)[-1]}/{query}")
 
     async def _asset(self, request: web.Request) -> web.StreamResponse:
         if request.match_info["build"] != self.build:
@@ -323,7 +342,9 @@ class ActivityServer:
         """Seat a verified player: this process must run their server, and each member has a few sockets."""
         if player.guild_id and not self.where.owns(player.guild_id):
             self.counts.closed["not_here"] += 1
-            await socket.bye(Close.NOT_HERE, "this server's games are run by another process of the bot")
+            route = self.where.route_of(player.guild_id)
+            words = "this server's games are run by another process of the bot"
+            await socket.bye(Close.NOT_HERE, words, route=route if route != self.prefix else None)
             return False
         if not self._by_member.take((player.guild_id, player.user_id)):
             self.counts.closed["caps"] += 1
@@ -393,6 +414,8 @@ class ActivityServer:
                 await socket.send_game(game, ref=frame.ref)
         elif isinstance(frame, RaceFrame):
             await self._race(socket, frame)
+        elif isinstance(frame, ChallengeAnswer | ChallengePlay):
+            await self._challenge(socket, seat, frame)
         else:
             await self._play(socket, seat, frame)
 
@@ -408,6 +431,22 @@ class ActivityServer:
             await socket.send("refused", ref=frame.ref, reason="Races are not run on this page.", game=None)
             return
         await self.races.answer(socket, frame)
+
+    async def _challenge(self, socket: Socket, seat: Seat, frame: ChallengeAnswer | ChallengePlay) -> None:
+        """A challenge answered (the menu after it) or played (its attempt's GAME), or refused in its words."""
+        desk = self.table.challenges
+        try:
+            if desk is None:
+                raise errors.NotInServerError("Challenges")
+            if isinstance(frame, ChallengePlay):
+                await socket.send_game(await desk.play(seat, frame.challenge), ref=frame.ref)
+                return
+            await desk.answer(seat, frame.challenge, accept=frame.accept)
+        except REFUSALS as error:
+            self.counts.refusals += 1
+            await socket.send("refused", ref=frame.ref, reason=str(error), game=None)
+            return
+        await socket.send("menu", ref=frame.ref, menu=await self._menu(seat))
 
     async def _play(self, socket: Socket, seat: Seat, frame: PlayFrame) -> None:
         """A move, a tap, all up or a hint: its GAME, its places to choose from, or its refusal with the board."""
@@ -470,6 +509,13 @@ class ActivityServer:
         self.table.forget(session.id)
         if (record.guild_id, record.user_id) in self._players:
             await self._push(session, record)
+
+    async def _menus(self, guild_id: int, user_ids: Sequence[int]) -> None:
+        """A challenge changed: send its members' open pages in that server their menu again (``ref`` ``null``)."""
+        for user_id in user_ids:
+            for socket in list(self._players.get((guild_id, user_id), ())):
+                if socket.seat is not None:
+                    await socket.send("menu", ref=None, menu=await self._menu(socket.seat))
 
     async def _push(self, session: Session, record: GameRecord | None) -> None:
         if not self.table.started(session):

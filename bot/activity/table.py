@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot import errors
 from bot.activity.frames import game_frame
@@ -27,6 +27,9 @@ from solitaire import SolitaireError, find_variant
 from solitaire.deals import MAX_DEAL_NUMBER
 from solitaire.moves import Move
 from solitaire.variants import variant_menu
+
+if TYPE_CHECKING:
+    from bot.activity.challenges import ChallengeDesk
 
 Frame = dict[str, Any]
 Refusal = errors.BotError | SolitaireError
@@ -52,20 +55,31 @@ class Table:
     """Plays a page's requests on the bot's services."""
 
     def __init__(
-        self, sessions: SessionManager, starts: GameStarts, hints: Hints, *, now: Clock, daily: DailyService
+        self,
+        sessions: SessionManager,
+        starts: GameStarts,
+        hints: Hints,
+        *,
+        now: Clock,
+        daily: DailyService,
+        challenges: ChallengeDesk | None = None,
     ) -> None:
-        """Play through ``sessions``, start through ``starts``, hint through ``hints``; ``daily`` says the day."""
+        """Play through ``sessions``, start through ``starts``, hint through ``hints``; ``daily`` says the day.
+
+        ``challenges`` lists the member's challenges on the menu and answers and plays them (``None``: none).
+        """
         self.sessions = sessions
         self.starts = starts
         self.hints = hints
         self.now = now
         self.daily = daily
+        self.challenges = challenges
         self._last: dict[int, tuple[int, str]] = {}
         """Per game, the last move a page played: the version it was sent at and its text (a resend is not replayed)."""
 
     # -- the menu ------------------------------------------------------------------------
     async def menu(self, seat: Seat) -> Frame:
-        """The MENU: the running game, the variants, and today's daily (which variants were played)."""
+        """The MENU: the running game, the variants, today's daily (which variants were played), the challenges."""
         player = seat.player
         running = self._shown(self.sessions.active_for(player.guild_id, player.user_id))
         daily = None
@@ -79,6 +93,7 @@ class Table:
             "running": game_frame(running, now=self.now()) if running is not None else None,
             "variants": [{"name": name, "title": title} for name, title in variant_menu_names()],
             "daily": daily,
+            "challenges": await self.challenges.listed(seat) if self.challenges is not None else [],
         }
 
     # -- starting -------------------------------------------------------------------------

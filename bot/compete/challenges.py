@@ -182,6 +182,8 @@ class ChallengeSnapshot:
 
 Publisher = Callable[[ChallengeSnapshot], Awaitable[None]]
 """Shows a snapshot on the public challenge message (the cog edits it); must not raise."""
+Watcher = Callable[[int], None]
+"""Told a challenge's id whenever what it shows changed (an answer, an attempt, its close); must not raise."""
 
 
 class ChallengeService:
@@ -232,6 +234,7 @@ class ChallengeService:
         self._updates: dict[int, asyncio.Task[None]] = {}
         self._dirty: set[int] = set()
         self._last_update: dict[int, float] = {}
+        self._watchers: list[Watcher] = []
 
     # -- opening ---------------------------------------------------------------------------
     async def open(
@@ -355,7 +358,24 @@ class ChallengeService:
                 if challenge.status != "open" or self.now() >= challenge.deadline:
                     raise NoMoreAttemptsError(challenge.deadline)
                 raise AlreadyAnsweredError(player.answer if player.game_id is None else "played")
+        self._changed(challenge_id)
         return await self.snapshot(challenge_id)
+
+    def show_answer(self, challenge_id: int) -> None:
+        """Update the public message with an answer given elsewhere than on its buttons (the Activity's page)."""
+        self._touch(challenge_id)
+
+    async def of_member(
+        self, guild_id: int, user_id: int, *, closed_within: float, limit: int
+    ) -> list[ChallengeSnapshot]:
+        """The challenges of a server a member is in: open ones, then those closed within ``closed_within`` seconds.
+
+        Newest first, at most ``limit``; a challenge whose message is not shown yet (no buttons) is left out.
+        """
+        found = await challenges_db.of_member(
+            self.db, guild_id, user_id, closed_since=self.now() - closed_within, limit=limit
+        )
+        return [await self.snapshot(challenge.id) for challenge in found]
 
     async def close_if_over(self, challenge_id: int) -> None:
         """Close the challenge if no more results can come (after an answer: see :meth:`answer`)."""
@@ -392,6 +412,7 @@ class ChallengeService:
             raise NoMoreAttemptsError(challenge.deadline) from None
         self._games[session.id] = challenge_id
         self._touch(challenge_id)
+        self._changed(challenge_id)
         return session
 
     # -- what the message shows ----------------------------------------------------------------
@@ -458,10 +479,12 @@ class ChallengeService:
     def heard(self, event_id: int, session: Session, record: GameRecord) -> None:
         """An attempt ended: the message shows it."""
         self._touch(event_id)
+        self._changed(event_id)
 
     def closed(self, event_id: int) -> float:
         """Forget the closed challenge's timers; its results post goes at once."""
         self._forget(event_id)
+        self._changed(event_id)
         return 0.0
 
     async def results(self, event_id: int) -> ChallengeSnapshot:
@@ -482,6 +505,7 @@ class ChallengeService:
         while (remaining := challenge.deadline - self.now()) > 0:
             await self.sleep(remaining)
         self._touch(challenge.id)  # the message no longer offers attempts
+        self._changed(challenge.id)
         await self._try_close(challenge.id)
 
     async def resume(self, *, owns: Callable[[int], bool] = lambda guild_id: True) -> list[int]:
@@ -495,6 +519,18 @@ class ChallengeService:
             resumed.append(challenge.id)
             await self._try_close(challenge.id)
         return resumed
+
+    def watch(self, watcher: Watcher) -> None:
+        """Tell ``watcher`` each challenge whose answers, attempts or results changed (another surface shows them)."""
+        self._watchers.append(watcher)
+
+    def _changed(self, challenge_id: int) -> None:
+        """Tell the watchers that the challenge changed."""
+        for watcher in self._watchers:
+            try:
+                watcher(challenge_id)
+            except Exception:
+                log.exception("a watcher of challenge %s failed", challenge_id)
 
     def _touch(self, challenge_id: int) -> None:
         """Note that the message changed: update it now, or once the interval allows (coalesced)."""

@@ -15,6 +15,7 @@ import contextlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
+from bot.activity.challenges import ChallengeDesk
 from bot.activity.identity import DiscordIdentity
 from bot.activity.races import RaceDesk
 from bot.activity.server import ActivityServer, Where
@@ -196,7 +197,9 @@ class Services:
             bot_token=settings.discord_token.get_secret_value(),
             api_base=settings.api_base,
         )
-        table = Table(self.sessions, self.starts, self.hints, now=needs.now, daily=self.daily)
+        desk = ChallengeDesk(self.challenges, self.sessions, now=needs.now, name_of=discord.name_of)
+        table = Table(self.sessions, self.starts, self.hints, now=needs.now, daily=self.daily, challenges=desk)
+        routes = settings.activity_routes
         races = RaceDesk(self.races, now=needs.now, name_of=discord.name_of, bot_may=discord.bot_may)
         self._stack.push_async_callback(races.close)
         self.activity = ActivityServer(
@@ -208,10 +211,12 @@ class Services:
                 has_bot=discord.has_guild,
                 name_of=discord.name_of,
                 bot_may=discord.bot_may,
+                route_of=routes.prefix_of if routes is not None else lambda guild_id: None,
             ),
             now=needs.now,
             client_id=discord.application_id,
             races=races,
+            prefix=settings.activity_prefix,
         )
         self._stack.push_async_callback(self.activity.close)
         await self.activity.start(settings.activity_host, port)

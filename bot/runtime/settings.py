@@ -14,7 +14,7 @@ from pydantic import AnyUrl, Field, SecretStr, ValidationError, ValidationInfo, 
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from bot.runtime import database_url
-from bot.shards import MAX_SHARDS, Ownership, parse_shard_ids
+from bot.shards import MAX_SHARDS, ActivityRoutes, Ownership, parse_shard_ids
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 
@@ -59,6 +59,8 @@ class Settings(BaseSettings):
     """The bot's total number of shards (unset: one process, not sharded)."""
     shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = None
     """The shards this process runs, e.g. ``0,1`` or ``0-3`` (unset: all of ``shard_count``)."""
+    activity_routes: Annotated[ActivityRoutes | None, NoDecode] = None
+    """In a cluster, the path prefix of each shard's Activity, e.g. ``0-1=/c0,2-3=/c1`` (unset: one process)."""
     startup_timeout: float = Field(default=30, gt=0, le=600)
     """Seconds each network step of the start (logging in, the gateway, syncing commands) may take."""
     on_bad_setting: Literal["exit", "wait"] = "exit"
@@ -109,6 +111,18 @@ class Settings(BaseSettings):
             raise ValueError(f"shard {too_big[0]} is not below SHARD_COUNT={count} (shards are numbered from 0)")
         return value
 
+    @field_validator("activity_routes", mode="before")
+    @classmethod
+    def _parse_routes(cls, value: Any, info: ValidationInfo) -> Any:
+        if not isinstance(value, str):
+            return value
+        if not value.strip():
+            return None
+        count = info.data.get("shard_count")
+        if count is None:
+            raise ValueError("ACTIVITY_ROUTES needs SHARD_COUNT: it routes the pages of a cluster's processes")
+        return ActivityRoutes.parse(value, count)
+
     @field_validator("database_path")
     @classmethod
     def _folder_exists(cls, value: Path) -> Path:
@@ -146,6 +160,13 @@ class Settings(BaseSettings):
             )
         if self.activity_port is not None and self.activity_port == self.metrics_port:
             raise ValueError(f"ACTIVITY_PORT and METRICS_PORT are both {self.activity_port}: give each its own port")
+        if self.activity_routes is not None and self.activity_port is None:
+            raise ValueError("ACTIVITY_ROUTES needs ACTIVITY_PORT: every process of the cluster serves the Activity")
+        if self.activity_routes is not None:
+            try:
+                self.activity_routes.own(self.ownership)
+            except ValueError as error:
+                raise ValueError(f"ACTIVITY_ROUTES does not fit SHARD_IDS ({error})") from None
         return self
 
     def token_problem(self) -> str | None:
@@ -174,6 +195,11 @@ class Settings(BaseSettings):
     def ownership(self) -> Ownership:
         """The shards this process runs, and so the servers whose time-driven work it does."""
         return Ownership.of(self.shard_count, self.shard_ids)
+
+    @property
+    def activity_prefix(self) -> str:
+        """The path prefix this process serves its Activity under besides ``/`` (``""``: none, one process)."""
+        return self.activity_routes.own(self.ownership) if self.activity_routes is not None else ""
 
     @property
     def database_target(self) -> str | Path:

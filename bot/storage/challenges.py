@@ -144,6 +144,21 @@ async def open_of_member(db: Database, guild_id: int, challenger_id: int) -> lis
     return [ChallengeRecord.from_row(row) for row in rows]
 
 
+async def of_member(
+    db: Database, guild_id: int, user_id: int, *, closed_since: float, limit: int
+) -> list[ChallengeRecord]:
+    """The challenges of a server a member is in (as challenger or named): the open ones, then those closed since
+    ``closed_since``, newest first, at most ``limit`` (a challenge whose message is not shown yet is left out)."""
+    rows = await db.fetchall(
+        f"SELECT {_COLUMNS} FROM challenges WHERE guild_id = ? AND message_id IS NOT NULL"
+        " AND (status = 'open' OR (status = 'closed' AND closed_at >= ?))"
+        " AND id IN (SELECT challenge_id FROM challenge_players WHERE user_id = ?)"
+        " ORDER BY CASE status WHEN 'open' THEN 0 ELSE 1 END, id DESC LIMIT ?",
+        (guild_id, closed_since, user_id, limit),
+    )
+    return [ChallengeRecord.from_row(row) for row in rows]
+
+
 async def cancel_challenge(db: Database, challenge_id: int, now: float) -> bool:
     """Cancel an open challenge nobody has played (its message could not be shown); return whether it did."""
     changed = await db.execute(

@@ -24,7 +24,12 @@ Scenarios:
                 write ``"<tag> resumed <ids> -"`` to ``--posts``, play ``--moves`` draws on each, and, once
                 the file ``--expire-when`` exists, let their
                 clocks run out (``--now`` moved past every deadline): report what it resumed, played,
-                finished and announced, and what still runs in it.
+                finished and announced, and what still runs in it;
+  ``activity``  serve the Activity (the composition root's, as ``python -m bot`` with ``ACTIVITY_PORT``) for its
+                shards with the cluster's ``--routes`` (``ACTIVITY_ROUTES``), asking the fake Discord API on
+                ``--discord-port``; print ``ready <port>`` on a line of its own, serve until the file
+                ``--stop-when`` exists, then report the moves it played, the pages it sent elsewhere and
+                the games it runs.
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ import sys
 import time
 from collections.abc import Callable
 from datetime import date
+from pathlib import Path
 from typing import Any
 
 from bot.compete.champions import RoleChange, RoleFacts, RolePort, ServerRole
@@ -52,6 +58,8 @@ from bot.storage import Database, claims
 from bot.storage import games as games_db
 from solitaire import DRAW, VARIANTS
 from solitaire.deals import DealRequest, ProvenDeal
+from tests.bot.activity.fake_discord_api import FakeDiscordApi
+from tests.bot.activity.harness import activity_stack
 from tests.bot.decks import EASY_KLONDIKE
 
 VARIANT = "draw3"
@@ -272,10 +280,31 @@ async def game(db: Database, args: argparse.Namespace, ownership: Ownership) -> 
     return {"resumed": sorted(played), "played": played, "expired": expired, "announced": announced, "running": running}
 
 
+async def activity(args: argparse.Namespace, ownership: Ownership) -> dict[str, Any]:
+    """Serve the Activity for this process's shards until told to stop; report what it played and sent elsewhere."""
+    database: Path | str = args.database if "://" in args.database else Path(args.database)
+    discord = FakeDiscordApi(port=args.discord_port)  # the test's, in its own process: only its address is used
+    settings = {"shard_count": ownership.shard_count, "shard_ids": ownership.shard_ids, "activity_routes": args.routes}
+    async with activity_stack(database, discord=discord, **settings) as stack:
+        server = stack.services.activity
+        assert server is not None
+        print(f"ready {server.port}", flush=True)
+        while not os.path.exists(args.stop_when):
+            await asyncio.sleep(0.02)
+        running = {session.id: session.game.version for session in stack.services.sessions.running}
+        return {
+            "tag": args.tag,
+            "prefix": server.prefix,
+            "moves": server.counts.moves,
+            "not_here": server.counts.closed["not_here"],
+            "running": running,
+        }
+
+
 async def main(argv: list[str]) -> int:
     """Run one scenario and print its JSON report."""
     parser = argparse.ArgumentParser(prog="cluster_worker")
-    parser.add_argument("scenario", choices=("day", "announce", "hold", "habit", "open", "game"))
+    parser.add_argument("scenario", choices=("day", "announce", "hold", "habit", "open", "game", "activity"))
     parser.add_argument("--database", required=True)
     parser.add_argument("--tag", required=True)
     parser.add_argument("--tag-number", type=int, default=0)
@@ -291,8 +320,14 @@ async def main(argv: list[str]) -> int:
     parser.add_argument("--start-when", default="")
     parser.add_argument("--moves", type=int, default=0)
     parser.add_argument("--expire-when", default="")
+    parser.add_argument("--discord-port", type=int, default=0)
+    parser.add_argument("--routes", default="")
+    parser.add_argument("--stop-when", default="")
     args = parser.parse_args(argv)
     ownership = Ownership(args.shard_count, parse_shard_ids(args.shard_ids))
+    if args.scenario == "activity":  # the services open the database themselves
+        print(json.dumps(await activity(args, ownership)), flush=True)
+        return 0
     if args.scenario == "open":
         wait_until(args.start_at)
     db = await connect(args.database)

@@ -12,6 +12,8 @@ from pydantic import SecretStr
 from bot.runtime.settings import Settings
 from tests.bot.activity.fake_discord_api import CLIENT_SECRET, FakeDiscordApi
 from tests.bot.activity.harness import free_port, instant_daily, open_page
+from tests.cogs.test_challenge_commands import open_challenge
+from tests.cogs.test_challenge_commands import text as challenge_text
 from tests.cogs.test_game_flows import row, start
 
 pytestmark = pytest.mark.usefixtures("no_error_logs")
@@ -123,3 +125,42 @@ async def test_a_game_ended_on_the_page_redraws_its_board_message(simcord_env, g
         assert ended["game"]["over"] is True and ended["game"]["status"] == "ended"
     shown = simcord_env.backend.get_message(board.channel_id, board.id)
     assert "time runs out" not in shown.content and "deal #42" in shown.content
+
+
+async def test_a_challenge_accepted_and_played_on_the_page_is_not_played_again_with_its_buttons(
+    simcord_env, guild, channel, alice, bob, discord_api
+):
+    message = await open_challenge(alice, channel, bob)
+    async with page_of(simcord_env, discord_api, guild, channel, bob) as page:
+        [listed] = page.welcome["menu"]["challenges"]
+        assert listed["id"] == 1 and listed["me"] == "named" and listed["challenger"]["id"] == str(alice.id)
+        accepted = await page.ask("challenge_answer", challenge=1, accept=True)
+        assert accepted["type"] == "menu" and accepted["menu"]["challenges"][0]["me"] == "accepted"
+    await simcord_env.advance_time(3)
+    assert f"<@{bob.id}> · accepted" in challenge_text(message)  # the public message shows the page's answer
+    async with page_of(simcord_env, discord_api, guild, channel, bob) as page:
+        game = (await page.ask("challenge_play", challenge=1))["game"]
+        assert game["kind"] == "challenge" and game["deal"] == "challenge deal"
+        ended = await page.play(game, move="end")
+        assert ended["game"]["over"] is True
+    again = await bob.click(message, label="Play")
+    assert again.response.ephemeral
+    assert again.response.content == "You have played your one attempt: the results come when the challenge closes."
+    await simcord_env.advance_time(3)
+    assert f"<@{bob.id}> · ✅ played" in challenge_text(message) and "pts" not in challenge_text(message)
+
+
+async def test_a_challenge_played_with_its_buttons_is_not_played_again_on_the_page(
+    simcord_env, guild, channel, alice, bob, discord_api
+):
+    message = await open_challenge(alice, channel, bob)
+    board = (await bob.click(message, label="Play")).response
+    await bob.click(board, label="End game")
+    async with page_of(simcord_env, discord_api, guild, channel, bob) as page:
+        [listed] = page.welcome["menu"]["challenges"]
+        assert listed["me"] == "played" and listed["can_play"] is False
+        assert [player["score"] for player in listed["players"]] == [None, None]  # hidden until it closes
+        refused = await page.ask("challenge_play", challenge=1)
+        assert refused["type"] == "refused" and refused["reason"].startswith("You have played your one attempt")
+        declined = await page.ask("challenge_answer", challenge=1, accept=False)
+        assert declined["type"] == "refused" and declined["reason"] == "You already played it."

@@ -3,9 +3,12 @@
 
 import { dropMove, isLegal, litSlots, slotsOfTarget } from "./board.js";
 import { signIn } from "./discord.js";
+import { challengeRequest } from "./challenges.js";
 import { attachPointer, flyBack, letGo } from "./drag.js";
 import { render, renderClock } from "./render.js";
+import { routerOf } from "./route.js";
 import { Connection, socketUrl } from "./socket.js";
+import { plain } from "./words.js";
 import { createState, setGame, setMenu } from "./state.js";
 
 const TOAST_MS = 3500;
@@ -45,7 +48,7 @@ function draw() {
 }
 
 function toast(words) {
-  state.toast = words;
+  state.toast = plain(words);
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => {
     state.toast = null;
@@ -222,6 +225,11 @@ function onMenuClick(event) {
   const action = button.dataset.action;
   if (action === "resume") ask({ type: "resume" });
   else if (action === "menu") ask({ type: "menu" });
+  else if (action === "challenge") {
+    ask(challengeRequest(button)).then((answer) => {
+      if (answer.type === "refused") ask({ type: "menu" }); // the menu was out of date (answered or played elsewhere)
+    });
+  }
   else if (action === "start") {
     const kind = button.dataset.kind;
     const field = document.getElementById("practice-deal");
@@ -277,6 +285,7 @@ async function start() {
       }
     },
     push(frame) {
+      if (frame.type === "menu" && state.screen === "menu") return void take(frame); // a challenge changed
       if (frame.type !== "game" || !frame.game) return;
       if (state.game && frame.game.id !== state.game.id && state.screen === "game") return;
       if (state.screen === "menu") return;
@@ -294,7 +303,7 @@ async function start() {
       state.status = reason;
       draw();
     },
-  });
+  }, routerOf(document));
   connection.open();
   window.solitaireRush = { state, connection }; // for the browser tests and for debugging from the console
 }

@@ -12,6 +12,7 @@ import {
   secondsLeft,
   suitOf,
 } from "./board.js";
+import { challengesHtml } from "./challenges.js";
 
 const MOTION = window.matchMedia("(prefers-reduced-motion: reduce)");
 const cards = new Map(); // key -> element
@@ -335,6 +336,7 @@ function renderMenu(state, dom) {
         ` <small>score ${menu.running.score}</small></button>`,
     );
   }
+  parts.push(challengesHtml(menu.challenges, state.user, escape));
   if (state.practiceOnly) {
     parts.push(`<h3>Practice</h3><p class="note">Games here are practice: nothing is ranked.</p>`);
     parts.push(`<label class="deal">Deal number <input id="practice-deal" type="number" min="1" inputmode="numeric" placeholder="any"></label>`);

@@ -5,11 +5,19 @@
 const PING_MS = 25000;
 const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
 const FINAL = new Set([4401, 4403]); // unauthorized, forbidden: a new socket would be refused the same way
+const NOT_HERE = 4421; // another process of the bot runs this server: its `bye` may name the route there
+const UNREACHED = "and this page could not reach it: tell the bot's operator.";
 
 export class Connection {
-  /** A connection to `url` that introduces itself with `hello`; `handlers` receive what the server says. */
-  constructor(url, hello, handlers) {
+  /**
+   * A connection to `url` that introduces itself with `hello`; `handlers` receive what the server says;
+   * `router` turns a `bye`'s route (a shard cluster's path prefix) into the socket URL behind it (null: none).
+   */
+  constructor(url, hello, handlers, router = () => null) {
     this.url = url;
+    this.router = router;
+    this.routed = false; // a route was followed since the last welcome: a second one is an error, not a loop
+    this.next = null; // where the last `bye` sent this connection
     this.hello = hello;
     this.handlers = handlers; // {welcome(frame, again), push(frame), status(words | null), closed(reason)}
     this.nextRef = 1;
@@ -68,7 +76,7 @@ export class Connection {
     }
     if (frame.type === "welcome") return this.welcome(frame);
     if (frame.type === "pong") return undefined;
-    if (frame.type === "bye") return this.handlers.closed(frame.reason);
+    if (frame.type === "bye") return this.bye(frame);
     const request = frame.ref != null ? this.pending.get(frame.ref) : null;
     if (request) {
       this.pending.delete(frame.ref);
@@ -77,10 +85,21 @@ export class Connection {
     return this.handlers.push(frame);
   }
 
+  /** The server's last words before it closes: a route to the process that runs this server is followed, once. */
+  bye(frame) {
+    const url = frame.route !== undefined ? this.router(frame.route) : null;
+    if (url && url !== this.url && !this.routed) {
+      this.next = url;
+      return undefined;
+    }
+    return this.handlers.closed(frame.reason);
+  }
+
   welcome(frame) {
     const again = this.everWelcomed;
     const waiting = [...this.pending.values()];
     this.welcomed = true;
+    this.routed = false;
     this.everWelcomed = true;
     this.attempt = 0;
     this.handlers.status(null);
@@ -106,6 +125,20 @@ export class Connection {
     clearInterval(this.pinger);
     this.welcomed = false;
     if (this.stopped) return;
+    const next = this.next;
+    this.next = null;
+    if (next && event.code === NOT_HERE) {
+      this.url = next; // the same sign-in, at once, to the process that runs this server
+      this.routed = true;
+      this.open();
+      return;
+    }
+    if (event.code === NOT_HERE) {
+      // no route, a route back here, or a second one before any welcome: said in words, never a loop
+      this.stopped = true;
+      this.handlers.closed(`${event.reason || "another process of the bot runs this server"}, ${UNREACHED}`);
+      return;
+    }
     if (FINAL.has(event.code)) {
       this.stopped = true;
       this.handlers.closed(event.reason || "This game can't be played here.");

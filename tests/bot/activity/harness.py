@@ -57,6 +57,8 @@ class Stack:
     guilds: set[int]
     """The servers the bot is in."""
     finished: list[GameRecord] = field(default_factory=list)
+    names: dict[int, str] = field(default_factory=dict)
+    """Members' names as the bot's cache knows them (``Where.name_of``); the others are not known."""
 
     @property
     def url(self) -> str:
@@ -146,11 +148,21 @@ async def _answers() -> bool:
 
 @contextlib.asynccontextmanager
 async def activity_stack(
-    database: Path | str, *, now: Callable[[], float] = time.time, **settings: Any
+    database: Path | str,
+    *,
+    now: Callable[[], float] = time.time,
+    discord: FakeDiscordApi | None = None,
+    **settings: Any,
 ) -> AsyncIterator[Stack]:
-    """The services with their Activity server on a free port, asking a fake Discord; closed afterwards."""
-    discord = FakeDiscordApi()
-    await discord.start()
+    """The services with their Activity server on a free port, asking a fake Discord; closed afterwards.
+
+    ``discord``: a fake Discord already listening (shared by several stacks, or another process's: only its
+    address is used); else one of its own, started and stopped with the stack.
+    """
+    own_discord = discord is None
+    if discord is None:
+        discord = FakeDiscordApi()
+        await discord.start()
     path = database if isinstance(database, Path) else None
     url = database if isinstance(database, str) else None
     loaded = load_settings(
@@ -185,10 +197,15 @@ async def activity_stack(
 
     try:
         await services.open(
-            finished=_nobody, sources=sources, discord=DiscordFacts(APP_ID, lambda guild_id: guild_id in guilds)
+            finished=_nobody,
+            sources=sources,
+            discord=DiscordFacts(
+                APP_ID, lambda guild_id: guild_id in guilds, lambda guild_id, user_id: stack.names.get(user_id)
+            ),
         )
         yield stack
     finally:
         await services.close()
-        await discord.stop()
+        if own_discord:
+            await discord.stop()
         await asyncio.sleep(0)

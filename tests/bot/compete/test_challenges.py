@@ -447,3 +447,64 @@ async def test_a_closed_challenge_marks_a_provisional_rating(world):
     await play(world, challenge_id, ALICE, win=True)
     [final] = world.results
     assert all(line.provisional for line in final.lines)  # one rated game each: still provisional
+
+
+async def test_a_members_challenges_open_first_then_closed_for_a_while(world, clock):
+    closed = await challenge(world, BOB)
+    await play(world, closed, BOB)
+    await play(world, closed, ALICE)
+    assert (await world.challenges.snapshot(closed)).closed
+    older = await challenge(world, BOB, CAROL)
+    newer = await challenge(world, CAROL, BOB)
+    unposted = (await world.challenges.open(**OPENING)).challenge.id  # no message yet: no buttons anywhere
+    elsewhere = await world.challenges.open(**{**OPENING, "guild_id": GUILD + 1})
+    await world.challenges.set_message(elsewhere.challenge.id, MESSAGE)
+
+    async def listed(member: int, limit: int = 6) -> list[int]:
+        found = await world.challenges.of_member(GUILD, member, closed_within=HOUR, limit=limit)
+        return [snapshot.challenge.id for snapshot in found]
+
+    assert await listed(BOB) == [newer, older, closed]
+    assert await listed(ALICE) == [newer, older, closed]
+    assert await listed(CAROL) == [newer, older] and await listed(DAN) == []
+    assert await listed(BOB, limit=2) == [newer, older]
+    assert unposted not in await listed(BOB)
+    await clock.advance(HOUR + 1)
+    assert await listed(BOB) == [newer, older]  # the closed one's results are off the list after a while
+
+
+async def test_watchers_hear_answers_attempts_and_the_close(world):
+    heard: list[int] = []
+    world.challenges.watch(heard.append)
+    challenge_id = await challenge(world, BOB)
+    await world.challenges.answer(challenge_id, BOB, "accepted")
+    assert heard == [challenge_id]
+    await play(world, challenge_id, BOB)
+    assert heard.count(challenge_id) >= 3  # its start and its end
+    before = len(heard)
+    await play(world, challenge_id, ALICE)
+    assert (await world.challenges.snapshot(challenge_id)).closed and len(heard) >= before + 3  # the close too
+
+
+async def test_a_watcher_that_fails_is_logged_and_the_answer_stands(world, caplog):
+    def broken(challenge_id: int) -> None:
+        raise RuntimeError("a bug")
+
+    world.challenges.watch(broken)
+    challenge_id = await challenge(world, BOB)
+    snapshot = await world.challenges.answer(challenge_id, BOB, "declined")
+    assert states(snapshot)[BOB] == "declined" and "a watcher of challenge" in caplog.text
+    caplog.clear()  # the failure was expected
+
+
+async def test_an_answer_given_elsewhere_updates_the_message(world):
+    challenge_id = await challenge(world, BOB)
+    await world.challenges.answer(challenge_id, BOB, "accepted")
+    await asyncio.sleep(0.05)
+    assert world.updates == []  # a press of the button edits the message itself
+    world.challenges.show_answer(challenge_id)
+    for _ in range(200):
+        if world.updates:
+            break
+        await asyncio.sleep(0.01)
+    assert states(world.updates[-1])[BOB] == "accepted"

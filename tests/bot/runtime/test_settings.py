@@ -18,6 +18,7 @@ KEYS = (
     "ACTIVITY_PORT",
     "ACTIVITY_HOST",
     "DISCORD_CLIENT_SECRET",
+    "ACTIVITY_ROUTES",
 )
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -79,6 +80,58 @@ def test_bad_settings_explain_themselves_in_one_line(monkeypatch, env, words):
     with pytest.raises(SettingsError) as raised:
         load_settings()
     assert words in str(raised.value) and "\n" not in str(raised.value)
+
+
+ACTIVITY = {"DISCORD_TOKEN": "t", "ACTIVITY_PORT": "8090", "DISCORD_CLIENT_SECRET": "s"}
+"""The settings of a process serving the Activity."""
+
+
+@pytest.mark.parametrize(
+    ("env", "words"),
+    [
+        ({**ACTIVITY, "ACTIVITY_ROUTES": "0=/c0"}, "ACTIVITY_ROUTES is invalid (ACTIVITY_ROUTES needs SHARD_COUNT"),
+        ({**ACTIVITY, "SHARD_COUNT": "2", "ACTIVITY_ROUTES": "0=/c0"}, "ACTIVITY_ROUTES is invalid (shard 1 of the 2"),
+        ({**ACTIVITY, "SHARD_COUNT": "2", "ACTIVITY_ROUTES": "0-1=c0"}, "'c0' is not a path prefix like /c0"),
+        ({**ACTIVITY, "SHARD_COUNT": "2", "ACTIVITY_ROUTES": "0-2=/c0"}, "shard 2 is not below SHARD_COUNT=2"),
+        ({**ACTIVITY, "SHARD_COUNT": "2", "ACTIVITY_ROUTES": "0-1=/c0,1=/c1"}, "shard 1 is routed twice"),
+        (
+            {**ACTIVITY, "SHARD_COUNT": "4", "SHARD_IDS": "1-2", "ACTIVITY_ROUTES": "0-1=/c0,2-3=/c1"},
+            "ACTIVITY_ROUTES does not fit SHARD_IDS (this process's shards 1-2 are routed to /c0 and /c1",
+        ),
+        (
+            {**ACTIVITY, "SHARD_COUNT": "2", "ACTIVITY_ROUTES": "0=/c0,1=/c1"},  # SHARD_IDS unset: every shard here
+            "ACTIVITY_ROUTES does not fit SHARD_IDS (this process's shards 0-1 are routed to /c0 and /c1",
+        ),
+        (
+            {"DISCORD_TOKEN": "t", "SHARD_COUNT": "2", "SHARD_IDS": "0", "ACTIVITY_ROUTES": "0=/c0,1=/c1"},
+            "ACTIVITY_ROUTES needs ACTIVITY_PORT",
+        ),
+    ],
+)
+def test_bad_activity_routes_stop_the_start_in_one_line(monkeypatch, env, words):
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    with pytest.raises(SettingsError) as raised:
+        load_settings()
+    assert words in str(raised.value) and "\n" not in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("env", "prefix", "owner"),
+    [
+        ({}, "", None),  # one process: no routes
+        ({"SHARD_COUNT": "4", "SHARD_IDS": "2-3", "ACTIVITY_ROUTES": " "}, "", None),
+        ({"SHARD_COUNT": "4", "SHARD_IDS": "2-3", "ACTIVITY_ROUTES": "0-1=/c0,2-3=/c1"}, "/c1", "/c0"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "0", "ACTIVITY_ROUTES": "0=/a/b,1=/c"}, "/a/b", "/c"),
+    ],
+)
+def test_activity_routes_give_this_process_its_prefix_and_each_server_its_own(monkeypatch, env, prefix, owner):
+    for key, value in {**ACTIVITY, **env}.items():
+        monkeypatch.setenv(key, value)
+    settings = load_settings()
+    assert settings.activity_prefix == prefix
+    routes = settings.activity_routes
+    assert (routes.prefix_of(1 << 22) if routes is not None else None) == owner  # a server on shard 1
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,9 @@
 Run ``python -m tests.bot.activity.browser.screenshots`` (the test extra, and Chromium at /usr/bin/chromium): it
 plays a few moves of each game through the page, on the real server over a temporary database, and writes
 ``docs/images/activity-<variant>-<desktop|phone>.png``, ``docs/images/activity-drag-desktop.png`` and
-``docs/images/activity-pip.png`` (a draw 3 game in a 280x200 picture-in-picture tile).
+``docs/images/activity-pip.png`` (a draw 3 game in a 280x200 picture-in-picture tile) and
+``docs/images/activity-challenges-<desktop|phone>.png`` (a menu listing three challenges: one to answer, one
+waiting for the others, its score hidden, and one closed with its results).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from PIL import Image
 from playwright.async_api import Browser, Frame, Page, async_playwright
 
 from tests.bot.activity.browser.conftest import ARGS, CHROMIUM, Activity, Opened, open_in_discord
-from tests.bot.activity.harness import Stack, activity_stack
+from tests.bot.activity.harness import CHANNEL, GUILD, Stack, activity_stack
 
 IMAGES = Path(__file__).resolve().parents[4] / "docs" / "images"
 SIZES = {"desktop": (1280, 800), "phone": (360, 740), "pip": (280, 200)}
@@ -86,6 +88,48 @@ async def drag_picture(browser: Browser, stack: Stack) -> None:
     await opened.context.close()
 
 
+async def challenge(stack: Stack, by: int, *named: int, variant: str = "draw3", hours: int = 24) -> int:
+    """A challenge opened and shown (as ``/solitaire challenge`` does); its id."""
+    service = stack.services.challenges
+    snapshot = await service.open(
+        guild_id=GUILD, channel_id=CHANNEL, challenger_id=by, variant=variant, opponents=list(named), hours=hours
+    )
+    await service.set_message(snapshot.challenge.id, 800 + snapshot.challenge.id)
+    return snapshot.challenge.id
+
+
+async def attempt(stack: Stack, challenge_id: int, user_id: int, moves: int) -> None:
+    """``user_id`` plays their attempt: a few moves (a card move where there is one, else a draw), then End."""
+    service, sessions = stack.services.challenges, stack.services.sessions
+    session = await service.play(challenge_id, user_id)
+    for _ in range(moves):
+        cards = [str(move) for move in session.game.legal_moves() if "-" in str(move)]
+        await sessions.play(session, cards[0] if cards else "draw", version=session.game.version)
+        if session.view().is_over:
+            return
+    await sessions.play(session, "end", version=session.game.version)
+
+
+async def challenges_picture(browser: Browser, stack: Stack, size: str) -> None:
+    """The menu of a member in three challenges: one to answer, one of theirs played, one closed."""
+    me, alice, bob, carol = next(players), next(players), next(players), next(players)
+    stack.names.update({me: "Tester", alice: "Alice", bob: "Bob", carol: "Carol"})
+    closed = await challenge(stack, bob, me, variant="goldrush")
+    await attempt(stack, closed, bob, 12)
+    await attempt(stack, closed, me, 4)
+    await stack.services.challenges.settle()
+    mine = await challenge(stack, me, alice, carol, variant="draw1", hours=6)
+    await attempt(stack, mine, me, 2)
+    await stack.services.challenges.answer(mine, carol, "accepted")
+    await challenge(stack, alice, me, bob)
+    activity = Activity(stack, stack.player(me, name="Tester"))
+    opened = await open_in_discord(browser, activity, width=SIZES[size][0], height=SIZES[size][1])
+    await opened.frame.wait_for_selector(".challenge.closed")
+    await opened.page.wait_for_timeout(250)
+    await picture(opened.page, f"activity-challenges-{size}.png")
+    await opened.context.close()
+
+
 async def main() -> None:
     """Write every picture."""
     IMAGES.mkdir(parents=True, exist_ok=True)
@@ -101,6 +145,8 @@ async def main() -> None:
             opened = await game_on_show(browser, stack, "draw3", "pip")
             await picture(opened.page, "activity-pip.png")
             await opened.context.close()
+            for size in ("desktop", "phone"):
+                await challenges_picture(browser, stack, size)
             await browser.close()
 
 
