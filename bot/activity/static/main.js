@@ -4,6 +4,7 @@
 import { dropMove, isLegal, litSlots, slotsOfTarget } from "./board.js";
 import { signIn } from "./discord.js";
 import { attachPointer, flyBack, letGo } from "./drag.js";
+import { adoptRace, isRaceStart, raceRequest, renderRace, showRace, takeMenuRaces, takeRace, tickRace } from "./race.js";
 import { render, renderClock } from "./render.js";
 import { Connection, socketUrl } from "./socket.js";
 import { createState, setGame, setMenu } from "./state.js";
@@ -26,6 +27,8 @@ function findDom() {
     words: byId("words"),
     table: byId("table"),
     menu: byId("menu"),
+    race: byId("race"),
+    opponents: byId("opponents"),
     result: byId("result"),
     status: byId("status"),
     toast: byId("toast"),
@@ -42,6 +45,7 @@ function findDom() {
 
 function draw() {
   render(state, dom);
+  renderRace(state, dom);
 }
 
 function toast(words) {
@@ -66,13 +70,19 @@ async function ask(frame) {
 function take(frame, resent = false) {
   const now = performance.now();
   if (frame.type === "game") {
-    if (frame.game) setGame(state, frame.game, frame.words ?? null, now);
-    else if (state.screen !== "menu") ask({ type: "menu" });
+    if (frame.game) {
+      setGame(state, frame.game, frame.words ?? null, now);
+      adoptRace(state);
+    } else if (state.screen !== "menu") ask({ type: "menu" });
   } else if (frame.type === "refused") {
     if (frame.game) setGame(state, frame.game, undefined, now);
     if (!resent) toast(frame.reason);
   } else if (frame.type === "menu") {
     setMenu(state, frame.menu);
+    state.race = null;
+    takeMenuRaces(state, now);
+  } else if (frame.type === "race") {
+    takeRace(state, frame.race, now, frame.ref != null);
   }
   draw();
 }
@@ -220,7 +230,8 @@ function onMenuClick(event) {
   const button = event.target.closest("button[data-action]");
   if (!button || button.disabled) return;
   const action = button.dataset.action;
-  if (action === "resume") ask({ type: "resume" });
+  if (action.startsWith("race-")) onRaceAction(action, button.dataset);
+  else if (action === "resume") ask({ type: "resume" });
   else if (action === "menu") ask({ type: "menu" });
   else if (action === "start") {
     const kind = button.dataset.kind;
@@ -229,6 +240,19 @@ function onMenuClick(event) {
     ask({ type: "start", variant: button.dataset.variant, kind, deal }).then((answer) => {
       if (answer.type === "refused") ask({ type: "menu" }); // the menu was out of date (a daily played elsewhere)
     });
+  }
+}
+
+/** A race button: a request answered by the race (shown), or a race of the channel shown (Watch, Open). */
+async function onRaceAction(action, data) {
+  const request = raceRequest(action, data);
+  if (!request) {
+    if (showRace(state, Number(data.race))) draw();
+    return;
+  }
+  const answer = await ask(request);
+  if (answer.type === "race" && (request.type === "race_leave" || request.type === "race_cancel")) {
+    ask({ type: "menu" }); // out of the lobby: back to the channel's races
   }
 }
 
@@ -241,11 +265,13 @@ function wire() {
   }
   dom.menu.addEventListener("click", onMenuClick);
   dom.result.addEventListener("click", onMenuClick);
+  dom.race.addEventListener("click", onMenuClick);
   document.getElementById("confirm-yes").addEventListener("click", () => confirmEnd(true));
   document.getElementById("confirm-no").addEventListener("click", () => confirmEnd(false));
   document.addEventListener("keydown", onKey);
   setInterval(() => {
     if (state.screen === "game" && state.game && !state.game.over) renderClock(state, dom);
+    tickRace(state, dom);
   }, 250);
 }
 
@@ -269,15 +295,23 @@ async function start() {
       state.user = frame.user;
       state.practiceOnly = frame.practice_only;
       state.pending = connection.pending;
+      if (again && frame.menu) {
+        state.menu = frame.menu; // the channel's races as they are now (the race on show follows)
+        takeMenuRaces(state, performance.now());
+      }
       if (again && state.game) ask({ type: "resume" });
       else if (!again) {
         setMenu(state, frame.menu);
+        takeMenuRaces(state, performance.now());
         state.status = null;
         draw();
       }
     },
     push(frame) {
+      if (frame.type === "race") return take(frame);
       if (frame.type !== "game" || !frame.game) return;
+      if (isRaceStart(state, frame.game)) return take(frame); // the common start: the racer's board opens
+      if (state.screen === "race") return;
       if (state.game && frame.game.id !== state.game.id && state.screen === "game") return;
       if (state.screen === "menu") return;
       if (state.drag) {

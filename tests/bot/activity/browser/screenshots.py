@@ -3,7 +3,9 @@
 Run ``python -m tests.bot.activity.browser.screenshots`` (the test extra, and Chromium at /usr/bin/chromium): it
 plays a few moves of each game through the page, on the real server over a temporary database, and writes
 ``docs/images/activity-<variant>-<desktop|phone>.png``, ``docs/images/activity-drag-desktop.png`` and
-``docs/images/activity-pip.png`` (a draw 3 game in a 280x200 picture-in-picture tile).
+``docs/images/activity-pip.png`` (a draw 3 game in a 280x200 picture-in-picture tile), and a race between two pages
+at desktop and phone size: ``docs/images/activity-race-<lobby|countdown|running|watching|results>-<desktop|phone>.png``
+(watching: a third member's page, the standings without a board).
 """
 
 from __future__ import annotations
@@ -86,6 +88,45 @@ async def drag_picture(browser: Browser, stack: Stack) -> None:
     await opened.context.close()
 
 
+async def race_pictures(browser: Browser, stack: Stack, size: str) -> None:
+    """A race of two new players at ``size``, pictured on the host's page (lobby, countdown, running, results) and
+    on a third member's page watching it."""
+    width, height = SIZES[size]
+    members = [Activity(stack, stack.player(next(players), name=name)) for name in ("Ada", "Grace", "Lin")]
+    ada, grace, lin = await asyncio.gather(
+        *(open_in_discord(browser, who, width=width, height=height) for who in members)
+    )
+    await ada.frame.select_option("#race-variant", "draw3")
+    await ada.frame.select_option("#race-size", "4")
+    await ada.frame.click('button[data-action="race-open"]')
+    await grace.frame.click('#race-list button[data-action="race-join"]')
+    await ada.frame.wait_for_selector("#race .lobby-racers li:nth-child(2)")
+    await picture(ada.page, f"activity-race-lobby-{size}.png")
+    await ada.frame.click('#race button[data-action="race-start"]')
+    await ada.frame.wait_for_selector('#race[data-phase="countdown"]')
+    await ada.page.wait_for_timeout(1200)
+    await picture(ada.page, f"activity-race-countdown-{size}.png")
+    for opened in (ada, grace):
+        await opened.frame.wait_for_selector(".table .card", timeout=15000)
+    for _ in range(2 * MOVES):
+        await play_one(grace.frame)
+    for _ in range(MOVES // 3):
+        await play_one(ada.frame)
+    await ada.page.wait_for_timeout(1500)
+    await ada.frame.evaluate("window.solitaireRush.state.toast = null")
+    await picture(ada.page, f"activity-race-running-{size}.png")
+    await lin.frame.click('#race-list button[data-action="race-show"]')
+    await lin.frame.wait_for_selector('#race[data-phase="running"] .standings')
+    await picture(lin.page, f"activity-race-watching-{size}.png")
+    for opened in (grace, ada):
+        await opened.frame.click("#btn-end")
+        await opened.frame.click("#confirm-yes")
+    await ada.frame.wait_for_selector('#race[data-phase="results"]', timeout=15000)
+    await picture(ada.page, f"activity-race-results-{size}.png")
+    for opened in (ada, grace, lin):
+        await opened.context.close()
+
+
 async def main() -> None:
     """Write every picture."""
     IMAGES.mkdir(parents=True, exist_ok=True)
@@ -101,6 +142,8 @@ async def main() -> None:
             opened = await game_on_show(browser, stack, "draw3", "pip")
             await picture(opened.page, "activity-pip.png")
             await opened.context.close()
+            for size in ("desktop", "phone"):
+                await race_pictures(browser, stack, size)
             await browser.close()
 
 

@@ -1,0 +1,241 @@
+"""Races in the Activity, in real Chromium pages inside the fake Discord client, against the real server.
+
+Two members of one instance race from their pages (the race's countdown shortened to a few seconds); a third
+page of the instance watches. The race message is the stand-ins the cog would be: the poster of the message,
+the publisher of its live standings and the outbox's listener that edits in its results.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+import pytest
+
+from bot.compete.race import RaceSnapshot
+from bot.outbox.announcements import Announcement, Delivery
+from tests.bot.activity.browser.conftest import Activity, Opened, open_in_discord, shown_version, state_of, until
+from tests.bot.activity.browser.test_page import card_move, mouse_drag, points
+
+pytest.importorskip("playwright", reason="playwright is not installed: pip install -e '.[test]'")
+from playwright.async_api import Browser, Frame
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+COUNTDOWN = 4.0
+"""The race's countdown in these tests (10 s in the bot)."""
+PUSH_WITHIN = 2.0
+"""A move shows on the other racers' pages within this many seconds."""
+RIVAL, WATCHER = 32, 33
+
+
+class RaceMessage:
+    """What the cog would do with the race message: post it, edit the live standings in, then the results."""
+
+    def __init__(self) -> None:
+        self.posted: list[RaceSnapshot] = []
+        self.shown: list[RaceSnapshot] = []
+        self.results: list[Announcement] = []
+
+    async def post(self, snapshot: RaceSnapshot) -> int:
+        """Post the race message (its id)."""
+        self.posted.append(snapshot)
+        return 900 + snapshot.race.id
+
+    async def publish(self, snapshot: RaceSnapshot) -> None:
+        """Edit the lobby or the standings in."""
+        self.shown.append(snapshot)
+
+    async def deliver(self, announcement: Announcement) -> Delivery:
+        """Edit the results in (the outbox's race post)."""
+        self.results.append(announcement)
+        return Delivery.POSTED
+
+
+@pytest.fixture
+def short_countdown(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The common start a few seconds after the start, not ten."""
+    monkeypatch.setattr("bot.compete.race.start.COUNTDOWN_SECONDS", COUNTDOWN)
+
+
+def message_of(server: Activity) -> RaceMessage:
+    """Stand in for the race message's cog on the server's services; the outbox delivers its results."""
+    message = RaceMessage()
+    services = server.stack.services
+    services.races.post_message = message.post
+    services.races.publish = message.publish
+    services.outbox.add_listener(message.deliver, kinds=("race",))
+    services.outbox.start()
+    return message
+
+
+async def pages(browser: Browser, server: Activity, **size: Any) -> tuple[Opened, Opened, Opened]:
+    """The host's, a rival's and a watcher's pages in one instance, each at its menu."""
+    rival = Activity(server.stack, server.stack.player(RIVAL, name="Rival"))
+    watcher = Activity(server.stack, server.stack.player(WATCHER, name="Watcher"))
+    opened = await asyncio.gather(*(open_in_discord(browser, who, **size) for who in (server, rival, watcher)))
+    for each in opened:
+        await each.frame.wait_for_selector("#race-list")
+    return opened[0], opened[1], opened[2]
+
+
+async def phase(frame: Frame) -> str | None:
+    """The race screen's phase (lobby, countdown, running, results, closed), or None off the race screen."""
+    shown = "document.getElementById('app').dataset.screen === 'race'"
+    value = await frame.evaluate(f"{shown} ? document.getElementById('race').dataset.phase : null")
+    return None if value is None else str(value)
+
+
+async def phase_is(frame: Frame, expected: str) -> bool:
+    """Whether the race screen shows ``expected``."""
+    return await phase(frame) == expected
+
+
+async def text_is(frame: Frame, selector: str, expected: str) -> bool:
+    """Whether the element at ``selector`` says ``expected``."""
+    return await frame.text_content(selector) == expected
+
+
+async def strip_shows(frame: Frame, user_id: int, score: int) -> bool:
+    """Whether the strip beside the board shows ``score`` for racer ``user_id``."""
+    shown = await frame.evaluate(
+        f"(() => {{ const el = document.querySelector('#opponents [data-racer=\"{user_id}\"] .pts');"
+        " return el && !document.getElementById('opponents').hidden ? el.textContent : null; })()"
+    )
+    return bool(shown == str(score))
+
+
+async def tap_move(opened: Opened, move: str) -> None:
+    """Tap the move's card, then its lit place if the server offers a choice."""
+    frame = opened.frame
+    source, target = move.split("-")
+    version = int(await state_of(frame, "s.game.version"))
+    await frame.click(f'[data-slot="{source}"] .card.face:last-child')
+    await until(lambda: state_of(frame, f"s.game.version > {version} || s.lit.size > 0"), "a tap's answer")
+    if await state_of(frame, "s.lit.size > 0"):
+        await frame.click(f'[data-slot="{target}"]' if target != "f" else ".slot.lit")
+
+
+async def score_by_moves(opened: Opened, how: str) -> int:
+    """Play card moves (by mouse drag or by tap) until the score changes; the new score."""
+    frame = opened.frame
+    before = int(await state_of(frame, "s.game.score"))
+    for _ in range(30):
+        move = await card_move(frame)
+        version = int(await state_of(frame, "s.game.version"))
+        if how == "drag":
+            await mouse_drag(opened, *await points(frame, move))
+        else:
+            await tap_move(opened, move)
+        await until(lambda v=version: shown_version(frame, v + 1), f"the {how} to be played")
+        score = int(await state_of(frame, "s.game.score"))
+        if score != before:
+            return score
+    raise AssertionError("no move changed the score in 30 moves")
+
+
+async def seen_within(frame: Frame, user_id: int, score: int) -> float:
+    """Seconds until ``frame`` shows ``score`` for racer ``user_id`` beside its board."""
+    began = time.monotonic()
+    await until(lambda: strip_shows(frame, user_id, score), f"score {score} of {user_id}", 5.0)
+    return time.monotonic() - began
+
+
+async def end_game(frame: Frame) -> None:
+    """End the racer's game with the End button, confirmed."""
+    await frame.click("#btn-end")
+    await frame.click("#confirm-yes")
+
+
+def strings_in(value: Any) -> set[str]:
+    """Every string (values and keys) inside a frame."""
+    if isinstance(value, dict):
+        return {str(key) for key in value} | {s for item in value.values() for s in strings_in(item)}
+    if isinstance(value, list):
+        return {s for item in value for s in strings_in(item)}
+    return {value} if isinstance(value, str) else set()
+
+
+def cards_of(frames: list[dict[str, Any]]) -> set[str]:
+    """Every card code in the GAME frames a racer's page received."""
+    codes: set[str] = set()
+    for frame in frames:
+        game = frame.get("game")
+        if not game:
+            continue
+        codes.update(game["waste"])
+        codes.update(f["top"] for f in game["foundations"] if f["top"])
+        for pile in game["tableau"]:
+            codes.update(pile["up"])
+    return codes
+
+
+async def test_two_members_race_and_a_third_watches_without_a_card(
+    browser: Browser, server: Activity, short_countdown: None
+) -> None:
+    message = message_of(server)
+    host, rival, watcher = await pages(browser, server)
+
+    await host.frame.select_option("#race-variant", "draw3")
+    await host.frame.select_option("#race-size", "3")
+    await host.frame.click('button[data-action="race-open"]')
+    await until(lambda: phase_is(host.frame, "lobby"), "the host's lobby")
+    [opened] = host.frames("race_open")
+    assert (opened["variant"], opened["racers"]) == ("draw3", 3)
+    assert await host.frame.text_content("#race .capacity") == "1/3 racers"
+
+    join = 'button[data-action="race-join"]'
+    await rival.frame.wait_for_selector(f"#race-list {join}")
+    await rival.frame.click(f"#race-list {join}")  # one tap
+    await until(lambda: phase_is(rival.frame, "lobby"), "the rival's lobby")
+    await watcher.frame.wait_for_selector('#race-list button[data-action="race-show"]')
+    await watcher.frame.click('#race-list button[data-action="race-show"]')
+    await until(lambda: host.frame.evaluate("document.querySelectorAll('#race .lobby-racers li').length === 2"), "2")
+    assert await host.frame.text_content("#race .capacity") == "2/3 racers"
+
+    await host.frame.click('#race button[data-action="race-start"]')
+    for page in (host, rival, watcher):
+        await until(lambda p=page: phase_is(p.frame, "countdown"), "the countdown on every page")
+        digits = await page.frame.text_content("#race .countdown")
+        assert digits is not None and 1 <= int(digits) <= COUNTDOWN
+    for page in (host, rival):
+        await page.frame.wait_for_selector(".table .card", timeout=(COUNTDOWN + 3) * 1000)
+        await page.frame.wait_for_selector("#opponents .rival")
+    deal = "[s.game.kind, s.game.tableau.map((p) => p.up), s.game.tableau.map((p) => p.hidden)]"
+    host_deal, rival_deal = await state_of(host.frame, deal), await state_of(rival.frame, deal)
+    assert host_deal == rival_deal and host_deal[0] == "race"
+    assert await phase(watcher.frame) == "running"
+    assert not await watcher.frame.evaluate("document.querySelector('#table .card')")
+
+    score = await score_by_moves(host, "drag")
+    assert await seen_within(rival.frame, server.player.user_id, score) < PUSH_WITHIN
+    score = await score_by_moves(rival, "tap")
+    assert await seen_within(host.frame, RIVAL, score) < PUSH_WITHIN
+    watched = f'#race tr[data-racer="{RIVAL}"] .pts'
+    await until(lambda: text_is(watcher.frame, watched, str(score)), "the watcher's standings")
+
+    await end_game(host.frame)
+    await end_game(rival.frame)
+    for page in (host, rival, watcher):
+        await until(lambda p=page: phase_is(p.frame, "results"), "the results on every page", 10.0)
+    rows = "[...document.querySelectorAll('#race .results tbody tr')].map((tr) => tr.innerText)"
+    shown = [await page.frame.evaluate(rows) for page in (host, rival, watcher)]
+    assert shown[0] == shown[1] == shown[2] and len(shown[0]) == 2
+
+    await until(lambda: bool(message.results), "the results on the race message", 10.0)
+    [post] = message.results
+    assert isinstance(post.payload, RaceSnapshot)
+    race = await host.frame.evaluate("window.solitaireRush.state.race")
+    assert [(r.place, str(r.user_id), r.score) for r in post.payload.results] == [
+        (r["place"], r["id"], r["score"]) for r in race["results"]
+    ]
+    assert message.posted and message.posted[0].race.id == race["id"]
+    assert any(snapshot.standings for snapshot in message.shown)
+
+    assert watcher.answers("game") == []
+    seen = {s for frame in watcher.received for s in strings_in(frame)}
+    boards = cards_of(host.answers("game")) | cards_of(rival.answers("game"))
+    assert boards and not seen & boards
+    assert not seen & {"tableau", "waste", "foundations", "legal_moves"}
+    for page in (host, rival, watcher):
+        await page.context.close()
