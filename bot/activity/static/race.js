@@ -125,13 +125,18 @@ export function renderRace(state, dom) {
   if (state.screen === "race" && state.race) {
     const phase = phaseOf(state.race, performance.now());
     dom.race.dataset.phase = phase;
-    const fresh = replace(dom.race, raceHtml(state, phase));
-    if (fresh && (!document.activeElement || document.activeElement === document.body)) {
-      const first = dom.race.querySelector("button[data-focus]") || dom.race.querySelector("button:not(:disabled)");
-      if (first) first.focus({ preventScroll: true });
-    }
+    const had = dom.race.contains(document.activeElement) ? document.activeElement.dataset.action : null;
+    if (replace(dom.race, raceHtml(state, phase))) keepFocus(dom.race, had);
   }
   tickRace(state, dom);
+}
+
+/** After the race screen changed, focus the button of the same action as before, else its main one (never Leave). */
+function keepFocus(el, action) {
+  const same = action ? el.querySelector(`button[data-action="${action}"]:not(:disabled)`) : null;
+  const main = el.querySelector("button[data-focus]:not(:disabled), button[data-action='menu']");
+  const next = same || main;
+  if (next) next.focus({ preventScroll: true });
 }
 
 /** The ticking figures alone (a few times a second): the countdown, the time left, each racer's time used. */

@@ -239,3 +239,107 @@ async def test_two_members_race_and_a_third_watches_without_a_card(
     assert not seen & {"tableau", "waste", "foundations", "legal_moves"}
     for page in (host, rival, watcher):
         await page.context.close()
+
+
+async def tab_to(frame: Frame, selector: str) -> None:
+    """Press Tab until the element at ``selector`` has the keyboard's focus."""
+    for _ in range(40):
+        await frame.page.keyboard.press("Tab")
+        if await frame.evaluate(f"document.activeElement && document.activeElement.matches({selector!r})"):
+            return
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+async def race_list(frame: Frame) -> list[str]:
+    """The menu's open races as their buttons say."""
+    items = "[...document.querySelectorAll('#race-list .race-item')]"
+    return list(
+        await frame.evaluate(
+            f"{items}.map((li) => [...li.querySelectorAll('button')].map((b) => b.textContent).join(' '))"
+        )
+    )
+
+
+async def test_a_lobby_joined_by_keyboard_left_and_cancelled_and_a_refusal_in_the_services_words(
+    browser: Browser, server: Activity
+) -> None:
+    message_of(server)
+    host, rival, watcher = await pages(browser, server)
+    await watcher.context.close()
+    await host.frame.select_option("#race-size", "4")
+    await host.frame.click('button[data-action="race-open"]')
+    await until(lambda: phase_is(host.frame, "lobby"), "the host's lobby")
+
+    join = '#race-list button[data-action="race-join"]'
+    await rival.frame.wait_for_selector(join)
+    await tab_to(rival.frame, join)
+    assert await rival.frame.evaluate("document.activeElement.matches(':focus-visible')")
+    await rival.page.keyboard.press("Enter")
+    await until(lambda: phase_is(rival.frame, "lobby"), "the rival's lobby")
+    await until(lambda: text_is(host.frame, "#race .capacity", "2/4 racers"), "the rival in the host's lobby")
+    focused = "document.activeElement.dataset.action"
+    assert await rival.frame.evaluate(focused) == "menu"  # never a Leave that one more Enter would press
+
+    await rival.frame.click('#race button[data-action="race-leave"]')
+    await until(lambda: rival.frame.evaluate("window.solitaireRush.state.screen === 'menu'"), "the rival's menu")
+    await until(lambda: text_is(host.frame, "#race .capacity", "1/4 racers"), "the rival gone from the lobby")
+    assert await race_list(rival.frame) == ["Join Watch"]
+
+    await host.frame.click('#race button[data-action="menu"]')
+    await until(lambda: host.frame.evaluate("window.solitaireRush.state.screen === 'menu'"), "the host's menu")
+    assert await race_list(host.frame) == ["Open"]
+    await host.frame.click('button[data-action="race-open"]')
+    await host.frame.wait_for_selector(".toast:not([hidden])")
+    [refused] = host.answers("refused")
+    assert await host.frame.text_content(".toast") == refused["reason"]
+    assert await host.frame.evaluate("window.solitaireRush.state.screen") == "menu"
+
+    await host.frame.click('#race-list button[data-action="race-show"]')
+    await until(lambda: phase_is(host.frame, "lobby"), "the host's lobby again")
+    await host.frame.click('#race button[data-action="race-cancel"]')
+    await until(lambda: host.frame.evaluate("window.solitaireRush.state.screen === 'menu'"), "the host's menu")
+    await until(
+        lambda: text_is(rival.frame, "#race-list", "No race open here. Open one and the others join with a tap."),
+        "no race",
+    )
+    assert await race_list(host.frame) == []
+    for page in (host, rival):
+        await page.context.close()
+
+
+async def test_on_a_phone_a_race_joined_from_the_race_message_opens_and_the_strip_keeps_the_piles_on_screen(
+    browser: Browser, server: Activity, short_countdown: None
+) -> None:
+    message_of(server)
+    host, rival, watcher = await pages(browser, server, width=360, height=740)
+    await watcher.context.close()
+    await host.frame.click('button[data-action="race-open"]')  # two racers
+    await until(lambda: phase_is(host.frame, "lobby"), "the host's lobby")
+    race_id = int(await state_of(host.frame, "s.race.id"))
+    await server.stack.services.races.join(race_id, RIVAL)  # the race message's Join button
+    for page in (host, rival):
+        await until(lambda p=page: phase_is(p.frame, "countdown"), "the countdown")
+        await page.frame.wait_for_selector(".table .card", timeout=(COUNTDOWN + 3) * 1000)
+        await page.frame.wait_for_selector("#opponents .rival")
+    layout = await host.frame.evaluate(
+        """(() => {
+          const box = (el) => el.getBoundingClientRect();
+          const strip = box(document.getElementById("opponents"));
+          const piles = [...document.querySelectorAll(".pile")].map(box);
+          const buttons = box(document.getElementById("toolbar"));
+          return {strip: [strip.top, strip.bottom, strip.height], width: innerWidth, height: innerHeight,
+                  piles: piles.map((p) => [p.left, p.right, p.top]), toolbar: buttons.bottom,
+                  table: box(document.getElementById("table")).top};
+        })()"""
+    )
+    assert layout["strip"][2] < 36 and layout["strip"][1] <= layout["table"]
+    assert len(layout["piles"]) == 7
+    assert all(left >= 0 and right <= layout["width"] for left, right, _ in layout["piles"])
+    assert all(top < layout["height"] / 2 for _, _, top in layout["piles"])
+    assert layout["toolbar"] <= layout["height"]
+    chips = await host.frame.evaluate(
+        "[...document.querySelectorAll('#opponents .rival .who')].map((el) => el.textContent)"
+    )
+    assert sorted(chips) == ["Rival", "You"]
+    for page in (host, rival):
+        await page.context.close()
