@@ -3,6 +3,7 @@
 Usage: .venv/bin/python benchmarks/bench_activity.py [--sockets 200] [--rate 1000] [--seconds 10]
        [--warmup 2] [--no-compress] [--profile FILE]
        .venv/bin/python benchmarks/bench_activity.py --pieces
+       .venv/bin/python benchmarks/bench_activity.py --races 50 [--rate 1000] [--seconds 10] [--warmup 2]
 
 Two processes, so the bot's CPU is measured alone. The child (``--serve``, started by this script)
 runs the bot's services from the composition root with ``ACTIVITY_PORT`` set, as ``python -m bot``
@@ -29,6 +30,15 @@ frames. ``--pieces``: instead, time each piece of a move's work in this one proc
 frame's parse, the engine's move, the board view and its legal moves, the GAME frame, its JSON, its
 deflate, and the whole ``SessionManager.play`` with its save to SQLite), in microseconds.
 
+``--races N``: instead, N races of 4 racers (``4 N`` sockets, plain frames): each race's four pages sign in
+in an instance and channel of their own, the first opens a race for 4 and the three others join (the last
+join starts it); after the countdown each page has its board (pushed at the common start) and the pages
+play paced as above. Measured: from sending a move to the moment EVERY opponent's page has read a
+``race`` frame whose line for the mover shows at least the mover's new version (the coalesced standings
+push included), per move; the race frames pushed per move; the bot's CPU per move. Then the same number of
+sockets play solo practice games at the same rate in a fresh bot: the difference in CPU per move is what
+the races cost (their games, standings, pushes and fan-out).
+
 ``--profile FILE``: the child runs cProfile over the paced phase only and writes its stats to FILE
 (``python -m pstats FILE``). The last line is ``key=value`` pairs.
 """
@@ -37,6 +47,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import bisect
 import cProfile
 import json
 import logging
@@ -61,6 +72,7 @@ import aiohttp
 from bot.activity.frames import game_frame
 from bot.activity.limits import SOCKETS_PER_ADDRESS
 from bot.activity.protocol import parse_frame
+from bot.compete.race import COUNTDOWN_SECONDS
 from bot.play.deal_bank import DealBank
 from bot.play.session import FinishSource, Session
 from bot.play.sessions import SessionManager
@@ -430,6 +442,229 @@ async def run(
     return figures, reasons
 
 
+# -- races (``--races N``): N races of RACERS pages each, the standings pushed to every opponent ---------------
+RACERS = 4
+"""Pages (racers) per race, one instance and channel each."""
+SETTLE_SECONDS = 2.5
+"""After the paced phase, how long the last moves' standings may take to reach the opponents."""
+
+
+@dataclass
+class Racer(Page):
+    """A racing page: one reader of its socket, answers by ref, and when each opponent's moves were seen."""
+
+    user_id: str = ""
+    answers: dict[int, asyncio.Future[dict[str, Any]]] = field(default_factory=dict)
+    board: asyncio.Event = field(default_factory=asyncio.Event)
+    race_frames: int = 0
+    seen: dict[str, list[tuple[int, float]]] = field(default_factory=dict)
+    """Per opponent: (their moves, when this page first saw that many), growing."""
+    sent: list[tuple[int, float]] = field(default_factory=list)
+    """Per measured move: (the game's version after it, when it was sent)."""
+    reader: asyncio.Task[None] | None = None
+
+    def listen(self) -> None:
+        """Read the socket in the background from now on."""
+        self.reader = asyncio.get_running_loop().create_task(self._read())
+
+    async def _read(self) -> None:
+        async for message in self.ws:
+            if message.type is not aiohttp.WSMsgType.TEXT:
+                break
+            frame = json.loads(message.data)
+            ref = frame.get("ref")
+            if ref is not None and ref in self.answers:
+                self.answers.pop(ref).set_result(frame)
+            elif frame["type"] == "race":
+                self._saw(frame["race"], time.perf_counter())
+            elif frame["type"] == "game" and frame.get("game") is not None:
+                self.game = frame["game"]
+                self.board.set()
+
+    def _saw(self, race: dict[str, Any], at: float) -> None:
+        """Note a pushed RACE: each opponent's moves, when they grew."""
+        self.race_frames += 1
+        for racer in race["racers"]:
+            if racer["id"] != self.user_id:
+                seen = self.seen.setdefault(racer["id"], [])
+                if not seen or racer["moves"] > seen[-1][0]:
+                    seen.append((racer["moves"], at))
+
+    async def ask(self, frame_type: str, **fields: Any) -> dict[str, Any] | None:
+        """Send a request; its answer, read by the reader (``None``: none in time)."""
+        self.refs += 1
+        ref = self.refs
+        answer = self.answers[ref] = asyncio.get_running_loop().create_future()
+        await self.ws.send_str(json.dumps({"type": frame_type, "ref": ref, **fields}))
+        try:
+            return await asyncio.wait_for(answer, ANSWER_SECONDS)
+        except TimeoutError:
+            self.answers.pop(ref, None)
+            return None
+
+    async def move(self, measure: bool) -> None:
+        """Play one move on the race's board (a racer whose game is over waits for the end)."""
+        if not self.game or self.game["over"]:
+            return
+        move = self.next_move()
+        sent = time.perf_counter()
+        answer = await self.ask("move", game=self.game["id"], version=self.game["version"], move=move)
+        answered = time.perf_counter()
+        self.drew = move == "draw"
+        if answer is None:
+            self.unanswered += measure
+            return
+        if answer.get("game") is not None:
+            self.game = answer["game"]
+        if not measure:
+            return
+        self.last_answer = answered
+        if answer["type"] == "refused":
+            self.refusals += 1
+            self.reasons[answer["reason"]] = self.reasons.get(answer["reason"], 0) + 1
+            return
+        self.latencies.append((answered - sent) * 1000)
+        self.sent.append((self.game["version"], sent))
+
+    def first_seen(self, mover: str, version: int) -> float | None:
+        """When this page first saw ``mover`` at ``version`` moves or more (``None``: never)."""
+        seen = self.seen.get(mover, [])
+        index = bisect.bisect_left([moves for moves, _ in seen], version)
+        return seen[index][1] if index < len(seen) else None
+
+
+async def open_racers(url: str, races: int, discord: FakeDiscordApi, http: list[aiohttp.ClientSession]) -> list[Racer]:
+    """Sign in RACERS pages per race, each race's in an instance and channel of its own."""
+    players = [discord.add_player(20_000 + index, f"racer{index}") for index in range(races * RACERS)]
+    for race in range(races):
+        group = players[race * RACERS : (race + 1) * RACERS]
+        discord.add_instance(
+            f"r-{race}", guild_id=GUILD, channel_id=CHANNEL + 1 + race, users=[p.user_id for p in group]
+        )
+
+    async def one(index: int, player: FakePlayer) -> Racer:
+        race = index // RACERS
+        ws = await http[index // PER_ADDRESS].ws_connect(url + "/ws")
+        hello = {"type": "hello", "access_token": player.token, "instance_id": f"r-{race}"}
+        await ws.send_str(json.dumps({**hello, "guild_id": str(GUILD), "channel_id": str(CHANNEL + 1 + race)}))
+        welcome = json.loads((await ws.receive(timeout=30)).data)
+        if welcome["type"] != "welcome":
+            raise RuntimeError(f"racer {index} not welcomed: {welcome}")
+        racer = Racer(ws, index + 1, user_id=str(player.user_id))
+        racer.listen()
+        return racer
+
+    return list(await asyncio.gather(*(one(index, player) for index, player in enumerate(players))))
+
+
+async def line_up(group: Sequence[Racer]) -> None:
+    """The first racer opens a race for RACERS, the others join (the last join starts it)."""
+    opened = await group[0].ask("race_open", variant="draw3", racers=RACERS)
+    if opened is None or opened["type"] != "race":
+        raise RuntimeError(f"no race opened: {opened}")
+    for racer in group[1:]:
+        joined = await racer.ask("race_join", race=opened["race"]["id"])
+        if joined is None or joined["type"] != "race":
+            raise RuntimeError(f"racer {racer.number} could not join: {joined}")
+
+
+def to_every_opponent(groups: Sequence[Sequence[Racer]]) -> tuple[list[float], int]:
+    """Per measured move, ms from its sending until every opponent's page showed it; and moves never shown to all."""
+    delays, unseen = [], 0
+    for group in groups:
+        for mover in group:
+            for version, sent in mover.sent:
+                seen = [page.first_seen(mover.user_id, version) for page in group if page is not mover]
+                if any(at is None for at in seen):
+                    unseen += 1
+                    continue
+                delays.append((max(at for at in seen if at is not None) - sent) * 1000)
+    return delays, unseen
+
+
+async def run_races(races: int, rate: float, seconds: float, warmup: float) -> dict[str, float]:
+    """``races`` races of RACERS pages on a bot in its own process: moves paced, standings timed to the opponents."""
+    discord = FakeDiscordApi()
+    await discord.start()
+    bot, port = await start_bot(discord.api_base, None)
+    sockets = races * RACERS
+    connectors = [
+        aiohttp.TCPConnector(limit=0, local_addr=(_address(first), 0)) for first in range(0, sockets, PER_ADDRESS)
+    ]
+    http = [aiohttp.ClientSession(connector=connector) for connector in connectors]
+    try:
+        await asyncio.sleep(1.0)
+        pages = await open_racers(f"http://127.0.0.1:{port}", races, discord, http)
+        groups = [pages[n * RACERS : (n + 1) * RACERS] for n in range(races)]
+        await asyncio.gather(*(line_up(group) for group in groups))
+        async with asyncio.timeout(COUNTDOWN_SECONDS + 20):
+            await asyncio.gather(*(page.board.wait() for page in pages))
+        if warmup > 0:
+            await paced(pages, rate, warmup, measure=False)
+        frames_before = sum(page.race_frames for page in pages)
+        cpu_before, loop_before = bot.cpu_seconds(), bot.loop_cpu_seconds()
+        begin = await paced(pages, rate, seconds, measure=True)
+        cpu, loop_cpu = bot.cpu_seconds() - cpu_before, bot.loop_cpu_seconds() - loop_before
+        frames = sum(page.race_frames for page in pages) - frames_before
+        await asyncio.sleep(SETTLE_SECONDS)
+        for page in pages:
+            await page.ws.close()
+    finally:
+        for session in http:
+            await session.close()
+        assert bot.process.stdin is not None
+        bot.process.stdin.close()
+        await bot.process.wait()
+        await discord.stop()
+    moves = sum(len(page.sent) for page in pages)
+    delays, unseen = to_every_opponent(groups)
+    answers = [ms for page in pages for ms in page.latencies]
+    elapsed = max(page.last_answer for page in pages) - begin
+    return {
+        "races": races,
+        "sockets": sockets,
+        "rate_target": rate,
+        "moves": moves,
+        "moves_per_s": moves / elapsed,
+        "answer_p50_ms": statistics.median(answers),
+        "answer_p99_ms": _percentile(answers, 0.99),
+        "opponents_p50_ms": statistics.median(delays),
+        "opponents_p99_ms": _percentile(delays, 0.99),
+        "opponents_max_ms": max(delays),
+        "unseen": unseen,
+        "refusals": sum(page.refusals for page in pages),
+        "unanswered": sum(page.unanswered for page in pages),
+        "race_frames_per_move": frames / max(moves, 1),
+        "cpu_ms_per_move": cpu * 1000 / max(moves, 1),
+        "loop_cpu_ms_per_move": loop_cpu * 1000 / max(moves, 1),
+        "bot_cpu_share": cpu / elapsed,
+    }
+
+
+def report_races(figures: dict[str, float], solo: dict[str, float], load: float) -> None:
+    """Print the races' figures beside the same load of solo games, and the key=value line."""
+    fanout = figures["cpu_ms_per_move"] - solo["cpu_ms_per_move"]
+    print(f"machine: {os.cpu_count()} cores, load average {load:.2f} at start; SQLite; the bot in its own process")
+    print(
+        f"{figures['races']:.0f} races of {RACERS} racers ({figures['sockets']:.0f} sockets): {figures['moves']:.0f} "
+        f"moves at {figures['rate_target']:.0f}/s (achieved {figures['moves_per_s']:.0f}/s); a move's answer "
+        f"p50 {figures['answer_p50_ms']:.1f} ms, p99 {figures['answer_p99_ms']:.1f} ms"
+    )
+    print(
+        f"from a move to every opponent's race frame: p50 {figures['opponents_p50_ms']:.0f} ms, "
+        f"p99 {figures['opponents_p99_ms']:.0f} ms, max {figures['opponents_max_ms']:.0f} ms "
+        f"({figures['unseen']:.0f} moves not seen by every opponent); "
+        f"{figures['race_frames_per_move']:.2f} race frames pushed per move"
+    )
+    print(
+        f"bot CPU {figures['cpu_ms_per_move']:.3f} ms per move with races, {solo['cpu_ms_per_move']:.3f} ms per "
+        f"move of solo games at the same rate over as many sockets: the races' cost {fanout:.3f} ms per move"
+    )
+    line = {**figures, "solo_cpu_ms_per_move": solo["cpu_ms_per_move"], "race_cost_ms_per_move": fanout, "load": load}
+    pairs = (f"{key}={value:.3f}" if isinstance(value, float) else f"{key}={value}" for key, value in line.items())
+    print(" ".join(pairs))
+
+
 # -- the pieces of one move, in one process -----------------------------------------------------
 def _micros(work: Callable[[], object], repeat: int) -> float:
     """Median of five runs of ``repeat`` calls of ``work``: microseconds a call."""
@@ -501,6 +736,9 @@ def main() -> None:
     )
     parser.add_argument("--profile", help="write the bot's cProfile stats of the paced phase to this file")
     parser.add_argument("--pieces", action="store_true", help="time each piece of a move in this process instead")
+    parser.add_argument(
+        "--races", type=int, default=0, help=f"instead: this many races of {RACERS} pages, then solo games to compare"
+    )
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--api-base", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -512,6 +750,11 @@ def main() -> None:
         parts = asyncio.run(pieces())
         print(f"machine: {os.cpu_count()} cores, load average {load:.2f} at start; one move's pieces, in µs")
         print(" ".join(f"{key}={value:.1f}" for key, value in {**parts, "load": load}.items()))
+        return
+    if args.races:
+        raced = asyncio.run(run_races(args.races, args.rate, args.seconds, args.warmup))
+        solo, _ = asyncio.run(run(args.races * RACERS, args.rate, args.seconds, args.warmup, None, compress=False))
+        report_races(raced, solo, load)
         return
     profile = str(Path(args.profile).resolve()) if args.profile else None
     figures, reasons = asyncio.run(

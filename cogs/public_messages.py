@@ -8,32 +8,18 @@ from typing import Any
 import aiohttp
 import discord
 
-from bot.errors import BotError
+from bot.compete.channels import CHANNEL_PERMISSIONS, ChannelPermissionsError, check_channel_permissions
 from bot.outbox.announcements import Delivery
 
 log = logging.getLogger(__name__)
 
-CHANNEL_PERMISSIONS = ("view_channel", "send_messages", "embed_links")
-"""What the bot needs in a channel to run a public competition message there: the message (an embed) is edited
-past the interaction's own token, and its results are posted anew if it was deleted."""
-
-
-class ChannelPermissionsError(BotError):
-    """The bot lacks what it needs in the channel to run a public competition message there."""
-
-    def __init__(self, what: str, missing: list[str]) -> None:
-        names = ", ".join(f"**{flag.replace('_', ' ').title()}**" for flag in missing)
-        super().__init__(
-            f"I can't run a {what} in this channel: I lack the {names} permission here (its message is updated "
-            f"as it goes and gets the results). Give it to me (or my role), or use another channel."
-        )
+__all__ = ["CHANNEL_PERMISSIONS", "ChannelPermissionsError", "check_channel", "show_results"]
 
 
 def check_channel(interaction: discord.Interaction, what: str) -> None:
     """:raises ChannelPermissionsError: the bot lacks one of :data:`CHANNEL_PERMISSIONS` in this channel."""
     granted = interaction.app_permissions
-    if missing := [flag for flag in CHANNEL_PERMISSIONS if not getattr(granted, flag)]:
-        raise ChannelPermissionsError(what, missing)
+    check_channel_permissions(what, lambda flag: bool(getattr(granted, flag)))
 
 
 async def show_results(

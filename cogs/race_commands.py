@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+import aiohttp
 import discord
 from discord import app_commands
 
@@ -48,11 +49,13 @@ class RaceCommands(SolitaireCogBase):
     async def load_race_commands(self) -> None:
         """Show the race service's updates and results on the race messages."""
         self.bot.races.publish = self.publish_race
+        self.bot.races.post_message = self.post_race_message
         self.bot.races.announcements.add_listener(self.post_race_results, kinds=("race",))
 
     async def unload_race_commands(self) -> None:
         """Forget the race messages."""
         self.bot.races.publish = None
+        self.bot.races.post_message = None
         self.bot.races.announcements.remove_listener(self.post_race_results)
 
     @app_commands.command(name="race", description="Race friends on the same deal: 2 to 8 racers, 5 minutes")
@@ -156,6 +159,17 @@ class RaceCommands(SolitaireCogBase):
             await channel.get_partial_message(race.message_id).edit(**race_message(snapshot, now=self.bot.now()))
         except discord.HTTPException as error:
             log.warning("could not update race %s: %s", race.id, error)
+
+    async def post_race_message(self, snapshot: RaceSnapshot) -> int | None:
+        """Post the race message of a race opened in the Activity; its id (``None``: Discord refused it, logged)."""
+        race = snapshot.race
+        channel = self.bot.get_partial_messageable(race.channel_id)
+        try:
+            message = await channel.send(**race_message(snapshot, now=self.bot.now()))
+        except (TimeoutError, discord.HTTPException, aiohttp.ClientError) as error:
+            log.warning("could not post the message of race %s: %s", race.id, error)
+            return None
+        return message.id
 
     async def post_race_results(self, announcement: Announcement) -> Delivery:
         """Show a finished race's results on its message (a new message if that one is gone); say how it went."""

@@ -26,6 +26,12 @@ From the page (``ref`` is the page's own number for the request, echoed in the a
     Every card that can go up; a hint (where the game's mode allows one, it costs points).
 ``{"type": "ping"}``
     Keeps the socket open; answered by ``pong``.
+``{"type": "race_open", "ref": int, "variant": str, "racers": int}``
+    Open a race lobby (2 to 8 racers) in the instance's channel, hosted by this player; its public race
+    message is posted in the channel. Answered by ``race`` (or ``refused``).
+``{"type": "race_join" | "race_leave" | "race_start" | "race_cancel", "ref": int, "race": int}``
+    Join a lobby; leave a lobby or a running race (ranked last, as the buttons' confirmed Leave race); start
+    (host only, two racers or more) or cancel (host only). Answered by ``race`` (or ``refused``).
 
 To the page:
 
@@ -36,6 +42,11 @@ To the page:
              game changed elsewhere (a button, the clock) and is pushed; ``words`` say the move played.
 ``choose``   ``{"ref", "source", "targets": [target, ...]}``: the tapped card may go to several places.
 ``refused``  ``{"ref", "reason": str, "game": GAME | null}``: nothing changed; the page shows the game as it is.
+``race``     ``{"ref": int | null, "race": RACE, "words": str | null}``: ``ref`` ``null`` is a push, to every
+             page of the race's channel on every change (coalesced: at most one a second per race). RACE is
+             ``{"id", "variant", "title", "status", "host": PLAYER, "capacity", "you": "racer" | "watcher",
+             "starts_in", "ends_in", "racers": [RACER, ...], "results": [RESULT, ...]}`` (see
+             :mod:`bot.activity.races`): counts only, never a card. MENU's ``races``: the channel's open races.
 ``pong``     ``{}``
 ``bye``      ``{"reason": str}``: the server closes the socket next (with a code of :class:`Close`).
 
@@ -50,6 +61,8 @@ from enum import IntEnum
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from bot.compete.race import MAX_RACERS, MIN_RACERS
 
 MAX_FRAME_BYTES = 2048
 """The largest frame the page may send (a hello with a token is a few hundred bytes)."""
@@ -144,6 +157,44 @@ class HintAsk(_OnBoard):
     type: Literal["hint"]
 
 
+class RaceOpen(_Frame):
+    """Open a race lobby in the instance's channel."""
+
+    type: Literal["race_open"]
+    ref: Annotated[int, Field(ge=0, lt=MAX_REF)]
+    variant: Text
+    racers: Annotated[int, Field(ge=MIN_RACERS, le=MAX_RACERS)]
+
+
+class _OnRace(_Frame):
+    ref: Annotated[int, Field(ge=0, lt=MAX_REF)]
+    race: Annotated[int, Field(ge=1, lt=MAX_ID)]
+
+
+class RaceJoin(_OnRace):
+    """Join a lobby."""
+
+    type: Literal["race_join"]
+
+
+class RaceLeave(_OnRace):
+    """Leave a lobby or a running race."""
+
+    type: Literal["race_leave"]
+
+
+class RaceStart(_OnRace):
+    """Start a lobby now (host only)."""
+
+    type: Literal["race_start"]
+
+
+class RaceCancel(_OnRace):
+    """Cancel a lobby (host only)."""
+
+    type: Literal["race_cancel"]
+
+
 class Ping(_Frame):
     """Keep the socket open."""
 
@@ -151,8 +202,24 @@ class Ping(_Frame):
 
 
 PlayFrame = MoveAsk | Tap | AllUpAsk | HintAsk
+RaceFrame = RaceOpen | RaceJoin | RaceLeave | RaceStart | RaceCancel
+RACE_FRAMES = (RaceOpen, RaceJoin, RaceLeave, RaceStart, RaceCancel)
 Frame = Annotated[
-    Hello | MenuAsk | Start | Resume | MoveAsk | Tap | AllUpAsk | HintAsk | Ping, Field(discriminator="type")
+    Hello
+    | MenuAsk
+    | Start
+    | Resume
+    | MoveAsk
+    | Tap
+    | AllUpAsk
+    | HintAsk
+    | Ping
+    | RaceOpen
+    | RaceJoin
+    | RaceLeave
+    | RaceStart
+    | RaceCancel,
+    Field(discriminator="type"),
 ]
 FRAMES: TypeAdapter[Frame] = TypeAdapter(Frame)
 
@@ -190,4 +257,9 @@ def _kind_of(text: str | bytes) -> str | None:
     return kind if kind in KINDS else None
 
 
-KINDS = frozenset(("hello", "menu", "start", "resume", "move", "tap", "allup", "hint", "ping"))
+KINDS = frozenset(
+    (
+        *("hello", "menu", "start", "resume", "move", "tap", "allup", "hint", "ping"),
+        *("race_open", "race_join", "race_leave", "race_start", "race_cancel"),
+    )
+)

@@ -55,10 +55,12 @@ from bot.activity.protocol import (
     MenuAsk,
     Ping,
     PlayFrame,
+    RaceFrame,
     Resume,
     Start,
     parse_frame,
 )
+from bot.activity.races import RaceDesk
 from bot.activity.table import REFUSALS, Seat, Table
 from bot.play.session import Clock, FinishSource, Session
 from bot.play.sessions import SessionManager
@@ -105,6 +107,8 @@ class Where:
     """The bot is a member of the server (its games rank there)."""
     name_of: Callable[[int, int], str | None] = lambda guild_id, user_id: None
     """A member's name as the server shows it (``None``: not known here): how a page names other players."""
+    bot_may: Callable[[int, int, str], bool] = lambda guild_id, channel_id, flag: True
+    """Whether the bot holds a permission (a ``discord.Permissions`` flag) in a channel (``True``: not known here)."""
 
 
 @dataclass(eq=False)
@@ -130,6 +134,12 @@ class Socket:
             with contextlib.suppress(ConnectionError, RuntimeError):
                 await self.ws.send_str(json.dumps({"type": kind, **fields}, separators=(",", ":")))
 
+    async def send_text(self, text: str) -> None:
+        """Send one frame already written in JSON (a push built once for many pages)."""
+        if not self.ws.closed:
+            with contextlib.suppress(ConnectionError, RuntimeError):
+                await self.ws.send_str(text)
+
     async def send_game(self, game: dict[str, Any] | None, *, ref: int | None, words: str | None = None) -> None:
         """Send a GAME (and remember its version as shown)."""
         if game is not None:
@@ -154,9 +164,14 @@ class ActivityServer:
         where: Where,
         now: Clock,
         client_id: int,
+        races: RaceDesk | None = None,
     ) -> None:
-        """Play through ``table``; hear ``sessions``' changes; verify with ``identity``; ``where`` knows the servers."""
+        """Play through ``table``; hear ``sessions``' changes; verify with ``identity``; ``where`` knows the servers.
+
+        ``races``: the race frames and the races pushed to the pages of their channel.
+        """
         self.table = table
+        self.races = races
         self.sessions = sessions
         self.identity = identity
         self.where = where
@@ -318,7 +333,9 @@ class ActivityServer:
         socket.seat = Seat(player, ranked)
         self._seated += 1
         self._players.setdefault((player.guild_id, player.user_id), set()).add(socket)
-        menu = await self.table.menu(socket.seat)
+        if self.races is not None:
+            self.races.seat(socket)
+        menu = await self._menu(socket.seat)
         user = {"id": str(player.user_id), "name": player.name}
         await socket.send("welcome", user=user, guild_id=str(player.guild_id), practice_only=not ranked, menu=menu)
         return True
@@ -363,7 +380,7 @@ class ActivityServer:
         elif isinstance(frame, Hello):
             await socket.send("refused", ref=None, reason="already signed in", game=None)
         elif isinstance(frame, MenuAsk):
-            await socket.send("menu", ref=frame.ref, menu=await self.table.menu(seat))
+            await socket.send("menu", ref=frame.ref, menu=await self._menu(seat))
         elif isinstance(frame, Resume):
             await socket.send_game(await self.table.resume(seat), ref=frame.ref)
         elif isinstance(frame, Start):
@@ -374,8 +391,23 @@ class ActivityServer:
                 await socket.send("refused", ref=frame.ref, reason=str(error), game=None)
             else:
                 await socket.send_game(game, ref=frame.ref)
+        elif isinstance(frame, RaceFrame):
+            await self._race(socket, frame)
         else:
             await self._play(socket, seat, frame)
+
+    async def _menu(self, seat: Seat) -> dict[str, Any]:
+        """The MENU, with the open races of the page's channel."""
+        menu = await self.table.menu(seat)
+        menu["races"] = await self.races.menu(seat) if self.races is not None else []
+        return menu
+
+    async def _race(self, socket: Socket, frame: RaceFrame) -> None:
+        """A race frame: the race desk's answer (refused where races are not run by this server)."""
+        if self.races is None:
+            await socket.send("refused", ref=frame.ref, reason="Races are not run on this page.", game=None)
+            return
+        await self.races.answer(socket, frame)
 
     async def _play(self, socket: Socket, seat: Seat, frame: PlayFrame) -> None:
         """A move, a tap, all up or a hint: its GAME, its places to choose from, or its refusal with the board."""
@@ -401,7 +433,7 @@ class ActivityServer:
         session = self.sessions.get(game_id)
         if session is None or session.owner_id != seat.player.user_id:
             return None
-        if session.record.guild_id != seat.player.guild_id:
+        if session.record.guild_id != seat.player.guild_id or not self.table.started(session):
             return None
         return game_frame(session, now=self.now())
 
@@ -412,6 +444,8 @@ class ActivityServer:
         self._by_address.give_back(socket.address)
         key = socket.key
         if key is not None:
+            if self.races is not None:
+                self.races.unseat(socket)
             self._seated -= 1
             self._by_member.give_back(key)
             sockets = self._players.get(key)
@@ -438,6 +472,8 @@ class ActivityServer:
             await self._push(session, record)
 
     async def _push(self, session: Session, record: GameRecord | None) -> None:
+        if not self.table.started(session):
+            return  # a race's game left during its countdown: its deal stays secret
         sockets = self._players.get((session.record.guild_id, session.owner_id), set())
         game = game_frame(session, now=self.now(), record=record)
         for socket in list(sockets):

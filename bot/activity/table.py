@@ -67,7 +67,7 @@ class Table:
     async def menu(self, seat: Seat) -> Frame:
         """The MENU: the running game, the variants, and today's daily (which variants were played)."""
         player = seat.player
-        running = self.sessions.active_for(player.guild_id, player.user_id)
+        running = self._shown(self.sessions.active_for(player.guild_id, player.user_id))
         daily = None
         if seat.ranked and player.guild_id:
             today = await self.daily.today(player.guild_id)
@@ -103,8 +103,16 @@ class Table:
     async def resume(self, seat: Seat) -> Frame | None:
         """The GAME of the player's running game here, loaded if only the database has it; ``None``: none."""
         player = seat.player
-        session = self.sessions.active_for(player.guild_id, player.user_id)
+        session = self._shown(self.sessions.active_for(player.guild_id, player.user_id))
         return game_frame(session, now=self.now()) if session is not None else None
+
+    def started(self, session: Session) -> bool:
+        """Whether the game's clock has started (a race's game is dealt before its common start, and kept secret)."""
+        return session.record.started_at <= self.now()
+
+    def _shown(self, session: Session | None) -> Session | None:
+        """The running game a page may be shown: none before its start."""
+        return session if session is not None and self.started(session) else None
 
     # -- playing -----------------------------------------------------------------------------
     async def play(self, seat: Seat, frame: PlayFrame) -> tuple[Frame, str | None] | list[str]:
@@ -167,6 +175,8 @@ class Table:
         session = await self.sessions.playable(game_id, player.user_id)
         if session.record.guild_id != player.guild_id:
             raise OtherServerGameError()
+        if not self.started(session):
+            raise NotStartedGameError()
         return session
 
     def forget(self, game_id: int) -> None:
@@ -189,6 +199,13 @@ class DealNumberError(errors.BotError):
 
     def __init__(self, number: int) -> None:
         super().__init__(f"There is no deal #{number}: practice deals are numbered 1 to {MAX_DEAL_NUMBER:,}.")
+
+
+class NotStartedGameError(errors.BotError):
+    """A page asked to play a game before its start (a race's, during the countdown)."""
+
+    def __init__(self) -> None:
+        super().__init__("That game has not started yet: its board opens at the start.")
 
 
 class OtherServerGameError(errors.BotError):

@@ -343,7 +343,10 @@ class SolitaireBot(commands.Bot):
     async def _set_up(self) -> None:
         owns = self.ownership.owns
         facts = DiscordFacts(
-            self.application_id or 0, lambda guild_id: self.get_guild(guild_id) is not None, self.member_name
+            self.application_id or 0,
+            lambda guild_id: self.get_guild(guild_id) is not None,
+            self.member_name,
+            self.bot_may,
         )
         await self.services.open(finished=self._announce_finished, sources=self.metrics_sources, discord=facts)
         for extension in EXTENSIONS:
@@ -392,6 +395,14 @@ class SolitaireBot(commands.Bot):
         guild = self.get_guild(guild_id)
         member = guild.get_member(user_id) if guild is not None else None
         return member.display_name if member is not None else None
+
+    def bot_may(self, guild_id: int, channel_id: int, flag: str) -> bool:
+        """Whether the bot holds permission ``flag`` in a channel, from the cache (``True``: not cached here)."""
+        guild = self.get_guild(guild_id)
+        channel = guild.get_channel_or_thread(channel_id) if guild is not None else None
+        if guild is None or channel is None:
+            return True
+        return bool(getattr(channel.permissions_for(guild.me), flag))
 
     def running_shards(self) -> list[int]:
         """The shard ids this process runs (``[0]`` unsharded)."""

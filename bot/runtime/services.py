@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from bot.activity.identity import DiscordIdentity
+from bot.activity.races import RaceDesk
 from bot.activity.server import ActivityServer, Where
 from bot.activity.table import Table
 from bot.compete.challenges import ChallengeService
@@ -65,6 +66,8 @@ class DiscordFacts:
     has_guild: Callable[[int], bool]
     name_of: Callable[[int, int], str | None] = lambda guild_id, user_id: None
     """A member's name as the server shows it (``None``: not known to this process)."""
+    bot_may: Callable[[int, int, str], bool] = lambda guild_id, channel_id, flag: True
+    """Whether the bot holds a permission flag in a channel (``True``: not known to this process)."""
 
 
 @dataclass
@@ -194,13 +197,21 @@ class Services:
             api_base=settings.api_base,
         )
         table = Table(self.sessions, self.starts, self.hints, now=needs.now, daily=self.daily)
+        races = RaceDesk(self.races, now=needs.now, name_of=discord.name_of, bot_may=discord.bot_may)
+        self._stack.push_async_callback(races.close)
         self.activity = ActivityServer(
             table=table,
             sessions=self.sessions,
             identity=identity,
-            where=Where(owns=settings.ownership.owns, has_bot=discord.has_guild, name_of=discord.name_of),
+            where=Where(
+                owns=settings.ownership.owns,
+                has_bot=discord.has_guild,
+                name_of=discord.name_of,
+                bot_may=discord.bot_may,
+            ),
             now=needs.now,
             client_id=discord.application_id,
+            races=races,
         )
         self._stack.push_async_callback(self.activity.close)
         await self.activity.start(settings.activity_host, port)

@@ -40,7 +40,7 @@ from bot.compete.race.model import (
     RaceSnapshot,
     Standing,
 )
-from bot.compete.race.service import RaceService
+from bot.compete.race.service import MessagePoster, RaceService
 
 __all__ = [
     "COUNTDOWN_SECONDS",
@@ -54,6 +54,7 @@ __all__ = [
     "HostOnlyError",
     "LobbyClosedError",
     "LobbyFullError",
+    "MessagePoster",
     "NotRacerError",
     "NotStartedError",
     "NotStartedYetError",

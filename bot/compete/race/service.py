@@ -9,7 +9,8 @@ ratings and the results post, once), the lifecycle races share with challenges.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import logging
+from collections.abc import Awaitable, Callable
 from typing import Literal
 
 from bot import errors
@@ -36,6 +37,11 @@ from bot.storage import Database
 from bot.storage import races as races_db
 from bot.storage.races import RaceRecord
 from solitaire import find_variant
+
+log = logging.getLogger(__name__)
+
+MessagePoster = Callable[[RaceSnapshot], Awaitable[int | None]]
+"""Posts a race's public message in its channel and returns its id (``None``: it could not be posted); never raises."""
 
 _JOIN_REFUSALS: dict[str, Callable[[], Exception]] = {
     "full": LobbyFullError,
@@ -79,7 +85,41 @@ class RaceService:
         """Standings and results handed to ``publish``, per race (for tests and benchmarks)."""
         self._live = self.standings.live
         self._locks = self.events.locks
+        self.post_message: MessagePoster | None = None
+        """Posts the race message of a race opened on another surface than a command (the cog sets it)."""
         sessions.add_move_listener(self._on_move, mode=RACE)
+
+    def add_listener(self, listener: Callable[[int], None]) -> None:
+        """Tell ``listener`` the id of every race that changes: lobby, start, standings, end (on any surface)."""
+        self.standings.listeners.append(listener)
+
+    def remove_listener(self, listener: Callable[[int], None]) -> None:
+        """Stop telling ``listener``."""
+        if listener in self.standings.listeners:
+            self.standings.listeners.remove(listener)
+
+    def open_in(self, guild_id: int, channel_id: int) -> list[int]:
+        """The ids of the open races (lobby or running) this process runs in a channel, oldest first."""
+        return sorted(
+            race_id
+            for race_id, live in self._live.items()
+            if live.race.guild_id == guild_id and live.race.channel_id == channel_id
+        )
+
+    async def post(self, race_id: int) -> bool:
+        """Post the public race message of a race opened elsewhere and remember it; whether it was posted."""
+        if self.post_message is None:
+            return False
+        message_id = await self.post_message(await self.snapshot(race_id))
+        if message_id is None:
+            log.warning("the message of race %s could not be posted: it runs without one", race_id)
+            return False
+        await self.set_message(race_id, message_id)
+        return True
+
+    def refresh_message(self, race_id: int) -> None:
+        """Show a change made off the race message's buttons on the message (throttled, in the background)."""
+        self.standings.refresh(race_id)
 
     @property
     def publish(self) -> Publisher | None:
@@ -134,6 +174,7 @@ class RaceService:
                 raise AlreadyRacingError(here=False) from None
         live = self._live[race.id] = LiveRace(race)
         self._expire_lobby_at_deadline(live)
+        self.standings.changed(race.id)
         return await self.snapshot(race.id)
 
     async def set_message(self, race_id: int, message_id: int) -> None:
@@ -162,6 +203,7 @@ class RaceService:
                 raise _JOIN_REFUSALS[outcome]()
             if len(members) + 1 >= race.capacity:
                 await self.starts.start(race)
+        self.standings.changed(race_id)
         return await self.snapshot(race_id)
 
     async def leaving_ends_a_game(self, race_id: int, user_id: int) -> bool:
@@ -185,6 +227,7 @@ class RaceService:
             if race.status != "running":
                 raise RaceOverError()
             await self.starts.leave_running(race, user_id)
+        self.standings.changed(race_id)
         return await self.snapshot(race_id)
 
     async def leave(self, race_id: int, user_id: int) -> RaceSnapshot:
@@ -193,6 +236,7 @@ class RaceService:
             race = await self._race(race_id)
             if race.status == "running":
                 await self.starts.leave_running(race, user_id)
+                self.standings.changed(race_id)
                 return await self.snapshot(race_id)
             if race.status != "lobby":
                 raise LobbyClosedError(race.status)
@@ -203,6 +247,7 @@ class RaceService:
                 await self._close_lobby(race_id, "cancelled")
             elif race.host_id == user_id:
                 await races_db.set_host(self.db, race_id, rest[0].user_id)
+        self.standings.changed(race_id)
         return await self.snapshot(race_id)
 
     async def start(self, race_id: int, user_id: int) -> RaceSnapshot:
@@ -212,6 +257,7 @@ class RaceService:
             if len(await races_db.racers(self.db, race_id)) < MIN_RACERS:
                 raise TooFewRacersError()
             await self.starts.start(race)
+        self.standings.changed(race_id)
         return await self.snapshot(race_id)
 
     async def cancel(self, race_id: int, user_id: int) -> RaceSnapshot:
@@ -219,6 +265,7 @@ class RaceService:
         async with self._locks.lock(race_id):
             await self._hosted_lobby(race_id, user_id, "cancel")
             await self._close_lobby(race_id, "cancelled")
+        self.standings.changed(race_id)
         return await self.snapshot(race_id)
 
     async def may_solve(self, race_id: int, user_id: int, action: Literal["join", "start"]) -> bool:
@@ -244,6 +291,7 @@ class RaceService:
                 return
             live.task = None
             await self._close_lobby(race_id, "expired")
+        self.standings.changed(race_id)
         snapshot = await self.snapshot(race_id)
         await self.standings.show(live, snapshot)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from bot.background import BackgroundTasks
@@ -45,6 +46,8 @@ class RaceStandings:
     """Standings and results handed to ``publish``, per race (for tests and benchmarks)."""
     live: dict[int, LiveRace] = field(default_factory=dict)
     """Every open race this process runs, by id."""
+    listeners: list[Callable[[int], None]] = field(default_factory=list)
+    """Told the id of a race that changed, whatever surface changed it (another surface's pages follow races)."""
     _tasks: BackgroundTasks = field(default_factory=lambda: BackgroundTasks("race"))
 
     async def snapshot(self, race_id: int) -> RaceSnapshot:
@@ -118,6 +121,7 @@ class RaceStandings:
 
     def forget(self, race_id: int) -> float:
         """Stop updating a finished race; return how long its results post waits (the interval after the last edit)."""
+        self.changed(race_id)
         live = self.live.pop(race_id, None)
         if live is None:
             return 0.0
@@ -131,8 +135,38 @@ class RaceStandings:
         await self._tasks.cancel_all()
         self.live.clear()
 
+    def changed(self, race_id: int) -> None:
+        """Tell every listener that the race changed (a listener's failure is logged, never raised)."""
+        for listener in list(self.listeners):
+            try:
+                listener(race_id)
+            except Exception:
+                log.exception("a listener of race %s failed", race_id)
+
+    def refresh(self, race_id: int) -> None:
+        """Show the race as it stands on its message soon, throttled like the standings (a change made elsewhere)."""
+        self._tasks.spawn(self._refresh(race_id), f"race-message-{race_id}")
+
+    async def _refresh(self, race_id: int) -> None:
+        live = self.live.get(race_id)
+        if live is None:  # a closed lobby: its last edit
+            snapshot = await self.snapshot(race_id)
+            if self.publish is not None:
+                try:
+                    await self.publish(snapshot)
+                except Exception:
+                    log.exception("could not publish race %s", race_id)
+            return
+        while live.last_publish is not None and (wait := live.last_publish + STANDINGS_INTERVAL - self.now()) > 0:
+            await self.sleep(wait)
+        snapshot = await self.snapshot(race_id)
+        if snapshot.standings:
+            live.shown = snapshot.standings
+        await self.show(live, snapshot)
+
     def touch(self, race_id: int) -> None:
         """Note that the standings changed: update them now, or as soon as the interval allows (coalesced)."""
+        self.changed(race_id)
         live = self.live.get(race_id)
         if live is None:
             return
