@@ -83,6 +83,7 @@ function take(frame, resent = false) {
     takeMenuRaces(state, now);
   } else if (frame.type === "race") {
     takeRace(state, frame.race, now, frame.ref != null);
+    if (frame.words) toast(frame.words); // the race opened, but its message could not be posted
   }
   draw();
 }
