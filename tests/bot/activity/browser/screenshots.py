@@ -18,6 +18,7 @@ from pathlib import Path
 from PIL import Image
 from playwright.async_api import Browser, Frame, Page, async_playwright
 
+from bot.compete.race import RaceSnapshot
 from tests.bot.activity.browser.conftest import ARGS, CHROMIUM, Activity, Opened, open_in_discord
 from tests.bot.activity.harness import Stack, activity_stack
 
@@ -59,6 +60,44 @@ async def play_one(frame: Frame) -> None:
     await frame.wait_for_timeout(250)
 
 
+async def play_up(opened: Opened) -> None:
+    """A racer's move: a card up, else the waste's top card to a pile, else a pile's face-up run dragged where it
+    turns up a hidden card, else a draw."""
+    frame = opened.frame
+    state = "window.solitaireRush.state"
+    version = await frame.evaluate(f"{state}.game.version")
+    moves = f"{state}.game.legal_moves"
+    tap = await frame.evaluate(
+        f"{moves}.find((m) => /^([1-7]|w)-f$/.test(m)) || {moves}.find((m) => /^w-[1-7]$/.test(m))"
+    )
+    turns = f"{moves}.find((m) => /^[1-7]-[1-7]$/.test(m) && {state}.game.tableau[m[0] - 1].hidden > 0)"
+    run = None if tap else await frame.evaluate(turns)
+    if tap:
+        source, target = tap.split("-")
+        await frame.click(f'[data-slot="{source}"] .card.face:last-child')
+        await frame.wait_for_function(f"{state}.game.version > {version} || {state}.lit.size > 0")
+        if await frame.evaluate(f"{state}.lit.size > 0"):
+            await frame.click(f'[data-slot="{target}"]')
+    elif run:
+        source, target = run.split("-")
+        first = await frame.query_selector(f'[data-slot="{source}"] .card.face')
+        onto = await frame.query_selector(f'[data-slot="{target}"] .card.face:last-child')
+        assert first is not None and onto is not None
+        start, end = await first.bounding_box(), await onto.bounding_box()
+        assert start is not None and end is not None
+        mouse = opened.page.mouse
+        await mouse.move(start["x"] + start["width"] / 2, start["y"] + 8)
+        await mouse.down()
+        await mouse.move(end["x"] + end["width"] / 2, end["y"] + 16, steps=6)
+        await mouse.up()
+        await frame.wait_for_timeout(400)
+        if await frame.evaluate(f"{state}.game.version === {version}"):  # refused: flew back
+            await frame.click('[data-slot="stock"]')
+    else:
+        await frame.click('[data-slot="stock"]')
+    await frame.wait_for_function(f"{state}.game.version > {version}")
+
+
 async def picture(page: Page, name: str) -> None:
     """Screenshot the page into ``docs/images/name``, in 256 colours (a tenth of the bytes of full colour)."""
     path = IMAGES / name
@@ -88,10 +127,16 @@ async def drag_picture(browser: Browser, stack: Stack) -> None:
     await opened.context.close()
 
 
+async def race_message(snapshot: RaceSnapshot) -> int:
+    """Stand in for the cog posting the race message (its id)."""
+    return snapshot.race.id
+
+
 async def race_pictures(browser: Browser, stack: Stack, size: str) -> None:
     """A race of two new players at ``size``, pictured on the host's page (lobby, countdown, running, results) and
     on a third member's page watching it."""
     width, height = SIZES[size]
+    stack.services.races.post_message = race_message
     members = [Activity(stack, stack.player(next(players), name=name)) for name in ("Ada", "Grace", "Lin")]
     ada, grace, lin = await asyncio.gather(
         *(open_in_discord(browser, who, width=width, height=height) for who in members)
@@ -109,9 +154,9 @@ async def race_pictures(browser: Browser, stack: Stack, size: str) -> None:
     for opened in (ada, grace):
         await opened.frame.wait_for_selector(".table .card", timeout=15000)
     for _ in range(2 * MOVES):
-        await play_one(grace.frame)
-    for _ in range(MOVES // 3):
-        await play_one(ada.frame)
+        await play_up(grace)
+    for _ in range(MOVES):
+        await play_up(ada)
     await ada.page.wait_for_timeout(1500)
     await ada.frame.evaluate("window.solitaireRush.state.toast = null")
     await picture(ada.page, f"activity-race-running-{size}.png")
