@@ -582,11 +582,11 @@ def to_every_opponent(groups: Sequence[Sequence[Racer]]) -> tuple[list[float], i
     return delays, unseen
 
 
-async def run_races(races: int, rate: float, seconds: float, warmup: float) -> dict[str, float]:
+async def run_races(races: int, rate: float, seconds: float, warmup: float, profile: str | None) -> dict[str, float]:
     """``races`` races of RACERS pages on a bot in its own process: moves paced, standings timed to the opponents."""
     discord = FakeDiscordApi()
     await discord.start()
-    bot, port = await start_bot(discord.api_base, None)
+    bot, port = await start_bot(discord.api_base, profile)
     sockets = races * RACERS
     connectors = [
         aiohttp.TCPConnector(limit=0, local_addr=(_address(first), 0)) for first in range(0, sockets, PER_ADDRESS)
@@ -602,9 +602,12 @@ async def run_races(races: int, rate: float, seconds: float, warmup: float) -> d
         if warmup > 0:
             await paced(pages, rate, warmup, measure=False)
         frames_before = sum(page.race_frames for page in pages)
-        cpu_before, loop_before = bot.cpu_seconds(), bot.loop_cpu_seconds()
+        await bot.tell("profile")
+        cpu_before, loop_before, load_before = bot.cpu_seconds(), bot.loop_cpu_seconds(), time.process_time()
         begin = await paced(pages, rate, seconds, measure=True)
         cpu, loop_cpu = bot.cpu_seconds() - cpu_before, bot.loop_cpu_seconds() - loop_before
+        load_cpu = time.process_time() - load_before
+        await bot.tell("stop")
         frames = sum(page.race_frames for page in pages) - frames_before
         await asyncio.sleep(SETTLE_SECONDS)
         for page in pages:
@@ -638,6 +641,7 @@ async def run_races(races: int, rate: float, seconds: float, warmup: float) -> d
         "cpu_ms_per_move": cpu * 1000 / max(moves, 1),
         "loop_cpu_ms_per_move": loop_cpu * 1000 / max(moves, 1),
         "bot_cpu_share": cpu / elapsed,
+        "load_cpu_share": load_cpu / elapsed,
     }
 
 
@@ -660,7 +664,18 @@ def report_races(figures: dict[str, float], solo: dict[str, float], load: float)
         f"bot CPU {figures['cpu_ms_per_move']:.3f} ms per move with races, {solo['cpu_ms_per_move']:.3f} ms per "
         f"move of solo games at the same rate over as many sockets: the races' cost {fanout:.3f} ms per move"
     )
-    line = {**figures, "solo_cpu_ms_per_move": solo["cpu_ms_per_move"], "race_cost_ms_per_move": fanout, "load": load}
+    print(
+        f"solo games: achieved {solo['moves_per_s']:.0f} moves/s, a move's answer p50 {solo['p50_ms']:.1f} ms, "
+        f"p99 {solo['p99_ms']:.1f} ms"
+    )
+    line = {
+        **figures,
+        "solo_moves_per_s": solo["moves_per_s"],
+        "solo_answer_p99_ms": solo["p99_ms"],
+        "solo_cpu_ms_per_move": solo["cpu_ms_per_move"],
+        "race_cost_ms_per_move": fanout,
+        "load": load,
+    }
     pairs = (f"{key}={value:.3f}" if isinstance(value, float) else f"{key}={value}" for key, value in line.items())
     print(" ".join(pairs))
 
@@ -752,7 +767,8 @@ def main() -> None:
         print(" ".join(f"{key}={value:.1f}" for key, value in {**parts, "load": load}.items()))
         return
     if args.races:
-        raced = asyncio.run(run_races(args.races, args.rate, args.seconds, args.warmup))
+        profile = str(Path(args.profile).resolve()) if args.profile else None
+        raced = asyncio.run(run_races(args.races, args.rate, args.seconds, args.warmup, profile))
         solo, _ = asyncio.run(run(args.races * RACERS, args.rate, args.seconds, args.warmup, None, compress=False))
         report_races(raced, solo, load)
         return

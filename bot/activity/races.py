@@ -83,6 +83,7 @@ class _Pushes:
     """One race's pushes: where it runs, what was last pushed and when, and the push waiting for its turn."""
 
     where: tuple[int, int] | None = None
+    racers: tuple[int, ...] = ()
     dirty: bool = False
     last: float | None = None
     shown: object = None
@@ -232,12 +233,14 @@ class RaceDesk:
 
     async def _push(self, race_id: int, state: _Pushes) -> None:
         """Push the race to its channel's pages, if what it shows changed since the last push."""
+        if not self._followed(state):
+            return  # a race played on the buttons only: nothing to build
         try:
             snapshot = await self.races.snapshot(race_id)
         except RaceError:
             return
         race = snapshot.race
-        state.where = (race.guild_id, race.channel_id)
+        state.where, state.racers = (race.guild_id, race.channel_id), snapshot.racers
         self._arm_start(snapshot)
         shown = (race.status, race.host_id, snapshot.racers, snapshot.standings, snapshot.results)
         if shown == state.shown:
@@ -255,6 +258,13 @@ class RaceDesk:
         for page in list(pages):
             self.pushes_sent += 1
             await page.send_text(texts["racer" if _player(page).user_id in racers else "watcher"])
+
+    def _followed(self, state: _Pushes) -> bool:
+        """Whether a page may want the race: one of its channel's or a racer's (unknown before its first snapshot)."""
+        if state.where is None or state.where in self._channels:
+            return True
+        guild_id = state.where[0]
+        return any((guild_id, user_id) in self._members for user_id in state.racers)
 
     # -- the common start ---------------------------------------------------------------------------
     def _arm_start(self, snapshot: RaceSnapshot) -> None:
