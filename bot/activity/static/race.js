@@ -28,10 +28,16 @@ export function takeRace(state, frame, receivedAt, asked) {
   const shown = state.race && state.race.id === race.id;
   if (asked || shown) state.race = race;
   if (asked) state.screen = "race";
-  else if (!state.race && race.you === "racer" && OPEN.has(race.status) && state.screen === "menu") {
-    state.race = race; // joined elsewhere (the race message's button): the page follows
+  else if (!state.race && race.you === "racer" && state.screen === "menu" && before(race, receivedAt)) {
+    state.race = race; // joined elsewhere (the race message's button): the page follows to the start
     state.screen = "race";
   } else if (shown && race.status === "finished" && state.screen === "game") state.screen = "race";
+}
+
+/** Whether a race has not started yet (a lobby, or its countdown). */
+function before(race, nowMs) {
+  const phase = phaseOf(race, nowMs);
+  return phase === "lobby" || phase === "countdown";
 }
 
 /** Keep the menu's list of the channel's open races up to date. */

@@ -337,6 +337,12 @@ async def test_on_a_phone_a_race_joined_from_the_race_message_opens_and_the_stri
     assert all(left >= 0 and right <= layout["width"] for left, right, _ in layout["piles"])
     assert all(top < layout["height"] / 2 for _, _, top in layout["piles"])
     assert layout["toolbar"] <= layout["height"]
+    signed_again = Activity(server.stack, server.stack.player(server.player.user_id, name="Tester"))  # a new code
+    again = await open_in_discord(browser, signed_again, width=360, height=740)  # the racer's page opened again
+    await again.frame.click("button.resume")
+    await again.frame.wait_for_selector("#opponents .rival")
+    assert await state_of(again.frame, "s.game.id") == await state_of(host.frame, "s.game.id")
+    await again.context.close()
     chips = await host.frame.evaluate(
         "[...document.querySelectorAll('#opponents .rival .who')].map((el) => el.textContent)"
     )
