@@ -22,8 +22,8 @@ const ENDINGS = {
  * Take a RACE from the server (an answer when `asked`, else a push) received at local time `receivedAt`: the
  * menu's list, the race on show, and the screen (a racer's race shows itself; its results replace the board).
  */
-export function takeRace(state, frame, receivedAt, asked) {
-  const race = { ...frame, receivedAt };
+export function takeRace(state, received, receivedAt, asked) {
+  const race = { ...received, receivedAt };
   listRace(state, race);
   const shown = state.race && state.race.id === race.id;
   if (asked || shown) state.race = race;
