@@ -459,8 +459,8 @@ class Racer(Page):
     race_frames: int = 0
     seen: dict[str, list[tuple[int, float]]] = field(default_factory=dict)
     """Per opponent: (their moves, when this page first saw that many), growing."""
-    sent: list[tuple[int, float]] = field(default_factory=list)
-    """Per measured move: (the game's version after it, when it was sent)."""
+    sent: list[tuple[int, float, float]] = field(default_factory=list)
+    """Per measured move: (the game's version after it, when it was sent, when its answer came)."""
     reader: asyncio.Task[None] | None = None
 
     def listen(self) -> None:
@@ -524,7 +524,7 @@ class Racer(Page):
             self.reasons[answer["reason"]] = self.reasons.get(answer["reason"], 0) + 1
             return
         self.latencies.append((answered - sent) * 1000)
-        self.sent.append((self.game["version"], sent))
+        self.sent.append((self.game["version"], sent, answered))
 
     def first_seen(self, mover: str, version: int) -> float | None:
         """When this page first saw ``mover`` at ``version`` moves or more (``None``: never)."""
@@ -568,18 +568,21 @@ async def line_up(group: Sequence[Racer]) -> None:
             raise RuntimeError(f"racer {racer.number} could not join: {joined}")
 
 
-def to_every_opponent(groups: Sequence[Sequence[Racer]]) -> tuple[list[float], int]:
-    """Per measured move, ms from its sending until every opponent's page showed it; and moves never shown to all."""
-    delays, unseen = [], 0
+def to_every_opponent(groups: Sequence[Sequence[Racer]]) -> tuple[list[float], list[float], int]:
+    """Per measured move, ms until every opponent's page showed it: from its sending, and from its answer; and
+    how many moves were never shown to all."""
+    delays, pushes, unseen = [], [], 0
     for group in groups:
         for mover in group:
-            for version, sent in mover.sent:
+            for version, sent, answered in mover.sent:
                 seen = [page.first_seen(mover.user_id, version) for page in group if page is not mover]
                 if any(at is None for at in seen):
                     unseen += 1
                     continue
-                delays.append((max(at for at in seen if at is not None) - sent) * 1000)
-    return delays, unseen
+                last = max(at for at in seen if at is not None)
+                delays.append((last - sent) * 1000)
+                pushes.append((last - answered) * 1000)
+    return delays, pushes, unseen
 
 
 async def run_races(races: int, rate: float, seconds: float, warmup: float, profile: str | None) -> dict[str, float]:
@@ -620,7 +623,7 @@ async def run_races(races: int, rate: float, seconds: float, warmup: float, prof
         await bot.process.wait()
         await discord.stop()
     moves = sum(len(page.sent) for page in pages)
-    delays, unseen = to_every_opponent(groups)
+    delays, pushes, unseen = to_every_opponent(groups)
     answers = [ms for page in pages for ms in page.latencies]
     elapsed = max(page.last_answer for page in pages) - begin
     return {
@@ -634,6 +637,8 @@ async def run_races(races: int, rate: float, seconds: float, warmup: float, prof
         "opponents_p50_ms": statistics.median(delays),
         "opponents_p99_ms": _percentile(delays, 0.99),
         "opponents_max_ms": max(delays),
+        "after_answer_p50_ms": statistics.median(pushes),
+        "after_answer_p99_ms": _percentile(pushes, 0.99),
         "unseen": unseen,
         "refusals": sum(page.refusals for page in pages),
         "unanswered": sum(page.unanswered for page in pages),
@@ -657,7 +662,8 @@ def report_races(figures: dict[str, float], solo: dict[str, float], load: float)
     print(
         f"from a move to every opponent's race frame: p50 {figures['opponents_p50_ms']:.0f} ms, "
         f"p99 {figures['opponents_p99_ms']:.0f} ms, max {figures['opponents_max_ms']:.0f} ms "
-        f"({figures['unseen']:.0f} moves not seen by every opponent); "
+        f"({figures['unseen']:.0f} moves not seen by every opponent); from the mover's answer: "
+        f"p50 {figures['after_answer_p50_ms']:.0f} ms, p99 {figures['after_answer_p99_ms']:.0f} ms; "
         f"{figures['race_frames_per_move']:.2f} race frames pushed per move"
     )
     print(

@@ -247,3 +247,17 @@ async def test_a_restart_mid_race_keeps_the_pages_racing(tmp_path: Path) -> None
                     and any(r["id"] == "21" and r["moves"] >= moved["game"]["version"] for r in f["race"]["racers"])
                 ),
             )
+
+
+async def test_bad_race_frames_are_refused_or_closed_with_a_reason(tmp_path: Path) -> None:
+    async with activity_stack(tmp_path / "a.db") as stack:
+        ann, bob = players(stack, 21, 22)
+        async with stack.page(ann) as page:
+            unknown = await page.ask("race_open", variant="spider", racers=2)
+            assert unknown["type"] == "refused" and "unknown variant 'spider'" in unknown["reason"]
+            assert stack.services.races.open_in(GUILD, CHANNEL) == []
+            too_many = await page.ask("race_open", variant="draw3", racers=9)
+            assert too_many["type"] == "bye" and too_many["reason"] == "not a frame of this game's protocol (race_open)"
+        async with stack.page(bob) as page:
+            await page.send(type="race_join", ref=1, race="1")  # ids are numbers
+            assert (await page.next())["reason"] == "not a frame of this game's protocol (race_join)"

@@ -509,3 +509,69 @@ async def test_a_start_and_a_join_of_one_member_never_interleave(world):
         with pytest.raises(errors.MemberBusyError):
             async with world.sessions.reserve_start(GUILD, BOB):
                 pass
+
+
+async def test_listeners_hear_every_change_of_a_race_whatever_surface_made_it(world, clock):
+    heard: list[int] = []
+    world.races.add_listener(heard.append)
+    race_id = await lobby(world, ALICE, BOB, CAROL)
+    assert heard == [race_id] * 3  # the open and two joins
+    await world.races.leave(race_id, CAROL)
+    await world.races.start(race_id, ALICE)
+    assert heard == [race_id] * 5
+    await clock.advance(races.COUNTDOWN_SECONDS)
+    session = await world.races.board(race_id, ALICE)
+    await world.sessions.play(session, DRAW)  # a move, on any surface
+    assert heard[-1] == race_id and len(heard) == 6
+    await world.sessions.play(session, "end")
+    await world.races.leave(race_id, BOB)
+    await world.races.settle()
+    assert (await world.races.snapshot(race_id)).race.status == "finished"
+    count = len(heard)
+    assert count > 6 and set(heard) == {race_id}
+    world.races.remove_listener(heard.append)
+    other = await lobby(world, DAN)
+    assert len(heard) == count and other not in heard
+
+
+async def test_a_failing_listener_is_logged_and_the_race_goes_on(world, caplog):
+    def broken(race_id: int) -> None:
+        raise RuntimeError("a listener's bug")
+
+    world.races.add_listener(broken)
+    race_id = await lobby(world, ALICE, BOB)
+    assert (await world.races.snapshot(race_id)).racers == (ALICE, BOB)
+    assert "a listener of race" in caplog.text
+
+
+async def test_a_race_opened_elsewhere_posts_its_message_or_runs_without_one(world):
+    posted: list[int] = []
+
+    async def poster(snapshot: RaceSnapshot) -> int | None:
+        posted.append(snapshot.race.id)
+        return 777 if len(posted) == 1 else None
+
+    race_id = await lobby(world, ALICE)
+    assert await world.races.post(race_id) is False  # no poster set: no message
+    world.races.post_message = poster
+    assert await world.races.post(race_id) is True
+    assert await world.races.message_of(race_id) == 777
+    refused = await lobby(world, BOB)
+    assert await world.races.post(refused) is False  # Discord refused it (the poster said so)
+    assert await world.races.message_of(refused) is None
+    assert world.races.open_in(GUILD, CHANNEL) == [race_id, refused]
+    assert world.races.open_in(GUILD, CHANNEL + 1) == []
+
+
+async def test_a_change_made_off_the_buttons_is_shown_on_the_message_throttled(world, clock):
+    race_id = await lobby(world, ALICE, BOB, capacity=3)
+    world.races.refresh_message(race_id)
+    world.races.refresh_message(race_id)
+    await asyncio.sleep(0)
+    await clock.advance(races.STANDINGS_INTERVAL * 2)
+    assert world.published.statuses() == ["lobby", "lobby"]
+    assert world.times[1] - world.times[0] >= races.STANDINGS_INTERVAL
+    await world.races.cancel(race_id, ALICE)
+    world.races.refresh_message(race_id)  # a closed lobby: its last edit at once
+    await clock.advance(0.1)
+    assert world.published.statuses()[-1] == "cancelled"
