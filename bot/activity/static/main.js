@@ -4,7 +4,7 @@
 import { dropMove, isLegal, litSlots, slotsOfTarget } from "./board.js";
 import { signIn } from "./discord.js";
 import { attachPointer, flyBack, letGo } from "./drag.js";
-import { adoptRace, isRaceStart, raceRequest, renderRace, showRace, takeMenuRaces, takeRace, tickRace } from "./race.js";
+import { adoptRace, isRaceStart, raceLocal, raceRequest, renderRace, takeMenuRaces, takeRace, tickRace } from "./race.js";
 import { render, renderClock } from "./render.js";
 import { Connection, socketUrl } from "./socket.js";
 import { createState, setGame, setMenu } from "./state.js";
@@ -244,17 +244,17 @@ function onMenuClick(event) {
   }
 }
 
-/** A race button: a request answered by the race (shown), or a race of the channel shown (Watch, Open). */
+/** A race button: one the page answers itself (race.js), or a request answered by the race (shown). */
 async function onRaceAction(action, data) {
+  if (raceLocal(state, action, data)) return draw();
   const request = raceRequest(action, data);
-  if (!request) {
-    if (showRace(state, Number(data.race))) draw();
-    return;
-  }
   const answer = await ask(request);
-  if (answer.type === "race" && (request.type === "race_leave" || request.type === "race_cancel")) {
+  state.leaving = false;
+  const closed = answer.type === "race" && ["lobby", "cancelled"].includes(answer.race.status);
+  if (closed && (request.type === "race_leave" || request.type === "race_cancel")) {
     ask({ type: "menu" }); // out of the lobby: back to the channel's races
-  }
+  } else draw();
+  return undefined;
 }
 
 // -- start ----------------------------------------------------------------------------------------------------
@@ -267,6 +267,7 @@ function wire() {
   dom.menu.addEventListener("click", onMenuClick);
   dom.result.addEventListener("click", onMenuClick);
   dom.race.addEventListener("click", onMenuClick);
+  dom.opponents.addEventListener("click", () => onRaceAction("race-standings", {})); // the whole line, or its button
   document.getElementById("confirm-yes").addEventListener("click", () => confirmEnd(true));
   document.getElementById("confirm-no").addEventListener("click", () => confirmEnd(false));
   document.addEventListener("keydown", onKey);

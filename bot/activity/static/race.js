@@ -56,11 +56,27 @@ export function takeMenuRaces(state, receivedAt) {
 }
 
 /** Show one of the channel's races (Watch, or Open for a racer's own). */
-export function showRace(state, raceId) {
+function showRace(state, raceId) {
   const race = state.menu && (state.menu.races || []).find((r) => r.id === raceId);
   if (!race) return false;
   state.race = race;
   state.screen = "race";
+  state.leaving = false;
+  return true;
+}
+
+/**
+ * A race button the page answers itself: Watch or Open (a race of the menu), the standings from beside the
+ * board, and the two steps of leaving a running race; whether `action` was one.
+ */
+export function raceLocal(state, action, data) {
+  if (action === "race-show") return showRace(state, Number(data.race)) || true;
+  if (action === "race-standings" && state.race) {
+    state.screen = "race";
+    state.leaving = false;
+  } else if (action === "race-leave-ask") state.leaving = true;
+  else if (action === "race-keep") state.leaving = false;
+  else return false;
   return true;
 }
 
@@ -77,7 +93,7 @@ export function isRaceStart(state, game) {
   return game.kind === "race" && !game.over && state.screen !== "game";
 }
 
-/** The request a race button makes, or null for one the page answers itself (Watch, Open). */
+/** The request a race button makes (to open, join, leave, start or cancel a race). */
 export function raceRequest(action, data) {
   const race = Number(data.race);
   if (action === "race-open") {
@@ -91,7 +107,7 @@ export function raceRequest(action, data) {
     "race-start": "race_start",
     "race-cancel": "race_cancel",
   };
-  return types[action] ? { type: types[action], race } : null;
+  return { type: types[action], race };
 }
 
 /** Seconds left until a RACE's `field` (`starts_in`, `ends_in`) at local time `nowMs`, or null. */
@@ -160,10 +176,11 @@ export function tickRace(state, dom) {
 function tickWords(race, data, now) {
   if (data.tick === "start") return String(Math.ceil(secondsTo(race, "starts_in", now) || 0));
   if (data.tick === "end") return formatClock(secondsTo(race, "ends_in", now));
-  const base = data.seconds === "" ? null : Number(data.seconds);
-  if (base == null) return "–:––";
-  const counting = data.playing === "1" && phaseOf(race, now) === "running";
-  return formatClock(counting ? base + Math.max(0, (now - race.receivedAt) / 1000) : base);
+  const running = phaseOf(race, now) === "running";
+  const since = Math.max(0, (now - race.receivedAt) / 1000); // seconds since the RACE was received
+  if (data.clock === "waiting") return running ? formatClock(since - (race.starts_in || 0)) : "–:––";
+  if (data.seconds === "") return "–:––";
+  return formatClock(Number(data.seconds) + (data.clock === "playing" && running ? since : 0));
 }
 
 /** Replace an element's HTML when it changed; whether it did. */
@@ -233,12 +250,12 @@ function raceHtml(state, phase) {
     );
   }
   if (phase === "running") {
-    const mine = race.you === "racer" && race.racers.some((r) => r.id === userId(state) && r.status === "playing");
-    const resume = mine ? `<button type="button" data-focus data-action="resume">Back to my board</button>` : "";
+    const still = (r) => r.id === userId(state) && (r.status === "playing" || r.status === "waiting");
+    const mine = race.you === "racer" && race.racers.some(still);
     const role = race.you === "racer" ? "" : `<p class="note">Watching: standings and counts only.</p>`;
     return (
       `<div class="race-box">${head}<p class="race-clock">time left <b data-tick="end"></b></p>${role}` +
-      `${standingsHtml(race, state.user)}<p class="race-buttons">${resume}${back}</p></div>`
+      `${standingsHtml(race, state.user)}${mine ? racerButtons(race, state.leaving) : `<p class="race-buttons">${back}</p>`}</div>`
     );
   }
   if (phase === "results") {
@@ -251,6 +268,22 @@ function raceHtml(state, phase) {
 
 function headHtml(word, race) {
   return `<h2>${word} <small>${escape(race.title)}</small></h2>`;
+}
+
+/** A racer's buttons beside the standings: back to the board, or leave the race (asked twice). */
+function racerButtons(race, leaving) {
+  const id = `data-race="${race.id}"`;
+  if (leaving) {
+    return (
+      `<p class="leave-words">Leave the race now? You are ranked after everyone who stays.</p><p class="race-buttons">` +
+      `<button type="button" class="danger" data-action="race-leave" ${id}>Leave race</button>` +
+      `<button type="button" data-focus data-action="race-keep">Keep racing</button></p>`
+    );
+  }
+  return (
+    `<p class="race-buttons"><button type="button" data-focus data-action="resume">Back to my board</button>` +
+    `<button type="button" class="danger" data-action="race-leave-ask">Leave race</button></p>`
+  );
 }
 
 function lobbyHtml(race, user) {
@@ -310,9 +343,11 @@ function standingsHtml(race, user) {
   );
 }
 
+/** A racer's time used: fixed once their game is over, else counted on from the RACE (from the start, before a move). */
 function usedHtml(racer) {
   const seconds = racer.seconds == null ? "" : String(racer.seconds);
-  return `<span data-tick="used" data-seconds="${seconds}" data-playing="${racer.status === "playing" ? 1 : 0}"></span>`;
+  const clock = racer.status === "playing" || racer.status === "waiting" ? racer.status : "stopped";
+  return `<span data-tick="used" data-seconds="${seconds}" data-clock="${clock}"></span>`;
 }
 
 /** The results: place, name, score, time and the rating's change. */
@@ -361,7 +396,8 @@ function rivalsHtml(race, user) {
       `<span class="used" aria-label="time used">${usedHtml(r)}</span></li>`
     );
   });
-  return `<ol class="rivals" aria-label="standings">${chips.join("")}</ol>`;
+  const open = `<button type="button" class="rivals-open" data-action="race-standings" title="Standings and Leave race">Race ▸</button>`;
+  return `<div class="rivals">${open}<ol class="rivals-list" aria-label="standings">${chips.join("")}</ol></div>`;
 }
 
 function userId(state) {

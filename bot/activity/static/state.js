@@ -18,6 +18,7 @@ export function createState() {
     toast: null,
     confirming: false,
     race: null, // the RACE on show (race.js): a lobby, a countdown, the standings beside the board, the results
+    leaving: false, // a racer asked to leave the running race, and is asked to confirm
   };
 }
 

@@ -307,7 +307,7 @@ async def test_a_lobby_without_its_message_joined_by_keyboard_left_refused_and_c
         await page.context.close()
 
 
-async def test_on_a_phone_a_race_joined_from_the_race_message_opens_and_the_strip_keeps_the_piles_on_screen(
+async def test_on_a_phone_a_race_joined_from_the_race_message_keeps_the_piles_on_screen_and_a_racer_leaves_it(
     browser: Browser, server: Activity, short_countdown: None
 ) -> None:
     message_of(server)
@@ -321,6 +321,8 @@ async def test_on_a_phone_a_race_joined_from_the_race_message_opens_and_the_stri
     for page in (host, rival):
         await page.frame.wait_for_selector(".table .card", timeout=(COUNTDOWN + 3) * 1000)
         await page.frame.wait_for_selector("#opponents .rival")
+    used = f'#opponents [data-racer="{RIVAL}"] .used'
+    await until(lambda: text_is(host.frame, used, "0:01"), "the rival's time used counted from the start, no move yet")
     layout = await host.frame.evaluate(
         """(() => {
           const box = (el) => el.getBoundingClientRect();
@@ -347,5 +349,26 @@ async def test_on_a_phone_a_race_joined_from_the_race_message_opens_and_the_stri
         "[...document.querySelectorAll('#opponents .rival .who')].map((el) => el.textContent)"
     )
     assert sorted(chips) == ["Rival", "You"]
+    await tab_to(host.frame, "#opponents .rivals-open")  # the standings by keyboard, and back to the board
+    await host.page.keyboard.press("Enter")
+    await until(lambda: phase_is(host.frame, "running"), "the host's standings")
+    assert await host.frame.evaluate("document.activeElement.dataset.action") == "resume"
+    await host.page.keyboard.press("Enter")
+    await host.frame.wait_for_selector("#opponents .rival")
+
+    await rival.frame.click("#opponents .rival")  # anywhere on the line
+    await until(lambda: phase_is(rival.frame, "running"), "the rival's standings")
+    await rival.frame.click('#race button[data-action="race-leave-ask"]')
+    await rival.frame.wait_for_selector("#race .leave-words")
+    await rival.frame.click('#race button[data-action="race-leave"]')
+    left = f'#opponents [data-racer="{RIVAL}"] .tag'
+    await until(lambda: text_is(host.frame, left, "left"), "the rival gone from the host's line")
+    assert await phase(rival.frame) == "running" and rival.frames("race_leave")
+    await end_game(host.frame)
+    for page in (host, rival):
+        await until(lambda p=page: phase_is(p.frame, "results"), "the results", 10.0)
+    places = "[...document.querySelectorAll('#race .results tbody tr')].map((tr) => tr.dataset.racer)"
+    assert await host.frame.evaluate(places) == [str(server.player.user_id), str(RIVAL)]
+    assert await rival.frame.evaluate(places) == [str(server.player.user_id), str(RIVAL)]
     for page in (host, rival):
         await page.context.close()
