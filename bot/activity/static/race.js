@@ -396,7 +396,9 @@ function rivalsHtml(race, user) {
       `<span class="used" aria-label="time used">${usedHtml(r)}</span></li>`
     );
   });
-  const open = `<button type="button" class="rivals-open" data-action="race-standings" title="Standings and Leave race">Race ▸</button>`;
+  const open =
+    `<button type="button" class="rivals-open" data-action="race-standings" title="Standings and Leave race"` +
+    ` aria-label="Race: standings and Leave race"><span class="open-words">Race </span>▸</button>`;
   return `<div class="rivals">${open}<ol class="rivals-list" aria-label="standings">${chips.join("")}</ol></div>`;
 }
 
