@@ -6,7 +6,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
-from bot.storage.races import RaceRecord
+from bot.storage.races import RaceRecord, RacerRecord
 
 MIN_RACERS = 2
 MAX_RACERS = 8
@@ -80,3 +80,8 @@ class LiveRace:
     last_publish: float | None = None
     finals: dict[int, Standing] = field(default_factory=dict)
     """Final standings of finished games, by game id."""
+    rows: tuple[RaceRecord, list[RacerRecord]] | None = None
+    """A running race's row and racers as last read (standings are built from them without a read per update);
+    dropped whenever the service writes either."""
+    generation: int = 0
+    """Counts the drops of :attr:`rows` (a read begun before a drop is not kept)."""

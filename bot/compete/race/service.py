@@ -180,6 +180,7 @@ class RaceService:
     async def set_message(self, race_id: int, message_id: int) -> None:
         """Remember the public race message."""
         await races_db.set_message(self.db, race_id, message_id)
+        self.standings.stale(race_id)
         live = self._live.get(race_id)
         if live is not None:
             live.race = await self._race(race_id)

@@ -52,14 +52,32 @@ class RaceStandings:
 
     async def snapshot(self, race_id: int) -> RaceSnapshot:
         """What the race message should show now."""
-        race = await load_race(self.db, race_id)
-        members = await races_db.racers(self.db, race_id)
+        race, members = await self._rows(race_id)
         ids = tuple(r.user_id for r in members)
         if race.status == "running":
             return RaceSnapshot(race, ids, standings=await self._standings(race, members))
         if race.status == "finished":
             return RaceSnapshot(race, ids, results=await self._results(race, members))
         return RaceSnapshot(race, ids)
+
+    async def _rows(self, race_id: int) -> tuple[RaceRecord, list[RacerRecord]]:
+        """The race and its racers: a running race's as last read (kept until the service writes them), else read."""
+        live = self.live.get(race_id)
+        if live is not None and live.rows is not None:
+            return live.rows
+        generation = live.generation if live is not None else 0
+        race = await load_race(self.db, race_id)
+        members = await races_db.racers(self.db, race_id)
+        if live is not None and race.status == "running" and live.generation == generation:
+            live.rows = (race, members)
+        return race, members
+
+    def stale(self, race_id: int) -> None:
+        """Forget the race's rows as last read: the service just wrote the race or its racers."""
+        live = self.live.get(race_id)
+        if live is not None:
+            live.rows = None
+            live.generation += 1
 
     async def _standings(self, race: RaceRecord, members: list[RacerRecord]) -> tuple[Standing, ...]:
         live = self.live.get(race.id)
@@ -136,6 +154,11 @@ class RaceStandings:
         self.live.clear()
 
     def changed(self, race_id: int) -> None:
+        """Note that the service changed the race (its rows are read again), and tell every listener."""
+        self.stale(race_id)
+        self._tell(race_id)
+
+    def _tell(self, race_id: int) -> None:
         """Tell every listener that the race changed (a listener's failure is logged, never raised)."""
         for listener in list(self.listeners):
             try:
@@ -166,7 +189,7 @@ class RaceStandings:
 
     def touch(self, race_id: int) -> None:
         """Note that the standings changed: update them now, or as soon as the interval allows (coalesced)."""
-        self.changed(race_id)
+        self._tell(race_id)
         live = self.live.get(race_id)
         if live is None:
             return

@@ -107,6 +107,7 @@ class RaceStart:
                 continue
             await races_db.set_game(self.db, race.id, racer.user_id, session.id)
             self.events.games[session.id] = race.id
+        self.standings.stale(race.id)
 
     async def _start_game(self, race: RaceRecord, user_id: int, deal: Deal) -> Session | None:
         try:
@@ -176,6 +177,7 @@ class RaceStart:
         """
         session = await self.leaver(race, user_id)
         await races_db.mark_left(self.db, race.id, user_id, self.now())
+        self.standings.stale(race.id)
         if session is not None:
             with contextlib.suppress(errors.BotError):
                 await self.sessions.play(session, END)
