@@ -246,7 +246,7 @@ function raceHtml(state, phase) {
     return (
       `<div class="race-box">${head}<p class="countdown-words">Starts in</p>` +
       `<p class="countdown" role="timer" aria-live="off"><span data-tick="start"></span></p>` +
-      `<p class="note">${who}</p>${racerNames(race)}</div>`
+      `<p class="note">${who}</p>${racerNames(race)}<p class="race-buttons">${back}</p></div>`
     );
   }
   if (phase === "running") {
