@@ -33,11 +33,12 @@ deflate, and the whole ``SessionManager.play`` with its save to SQLite), in micr
 ``--races N``: instead, N races of 4 racers (``4 N`` sockets, plain frames): each race's four pages sign in
 in an instance and channel of their own, the first opens a race for 4 and the three others join (the last
 join starts it); after the countdown each page has its board (pushed at the common start) and the pages
-play paced as above. Measured: from sending a move to the moment EVERY opponent's page has read a
-``race`` frame whose line for the mover shows at least the mover's new version (the coalesced standings
-push included), per move; the race frames pushed per move; the bot's CPU per move. Then the same number of
-sockets play solo practice games at the same rate in a fresh bot: the difference in CPU per move is what
-the races cost (their games, standings, pushes and fan-out).
+play paced as above, a race's racers spread evenly over each page's interval (not all four at once).
+Measured: from sending a move to the moment EVERY opponent's page has read a ``race`` frame whose line
+for the mover shows at least the mover's new version (the coalesced standings push included), per move,
+and the same from the move's answer; the race frames pushed per move; the bot's CPU per move. Then the
+same number of sockets play solo practice games at the same rate in a fresh bot: the difference in CPU
+per move is what the races cost (their games, standings, pushes and fan-out).
 
 ``--profile FILE``: the child runs cProfile over the paced phase only and writes its stats to FILE
 (``python -m pstats FILE``). The last line is ``key=value`` pairs.
@@ -599,15 +600,16 @@ async def run_races(races: int, rate: float, seconds: float, warmup: float, prof
         await asyncio.sleep(1.0)
         pages = await open_racers(f"http://127.0.0.1:{port}", races, discord, http)
         groups = [pages[n * RACERS : (n + 1) * RACERS] for n in range(races)]
+        spread = [group[k] for k in range(RACERS) for group in groups]  # a race's racers move a quarter second apart
         await asyncio.gather(*(line_up(group) for group in groups))
         async with asyncio.timeout(COUNTDOWN_SECONDS + 20):
             await asyncio.gather(*(page.board.wait() for page in pages))
         if warmup > 0:
-            await paced(pages, rate, warmup, measure=False)
+            await paced(spread, rate, warmup, measure=False)
         frames_before = sum(page.race_frames for page in pages)
         await bot.tell("profile")
         cpu_before, loop_before, load_before = bot.cpu_seconds(), bot.loop_cpu_seconds(), time.process_time()
-        begin = await paced(pages, rate, seconds, measure=True)
+        begin = await paced(spread, rate, seconds, measure=True)
         cpu, loop_cpu = bot.cpu_seconds() - cpu_before, bot.loop_cpu_seconds() - loop_before
         load_cpu = time.process_time() - load_before
         await bot.tell("stop")

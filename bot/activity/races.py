@@ -43,6 +43,8 @@ NO_MESSAGE = (
 )
 
 Frame = dict[str, Any]
+YOU = ("racer", "watcher")
+"""What a page is to a race: one of its racers, or a watcher."""
 
 
 class RacePage(Protocol):
@@ -252,8 +254,7 @@ class RaceDesk:
         pages = self._channels.get(state.where)
         if not pages:
             return
-        body = self.race_body(snapshot, placed=state.placed)
-        texts = {you: _race_text({**body, "you": you}) for you in ("racer", "watcher")}
+        texts = _race_texts(self.race_body(snapshot, placed=state.placed))
         racers = set(snapshot.racers)
         for page in list(pages):
             self.pushes_sent += 1
@@ -389,9 +390,14 @@ def _you(snapshot: RaceSnapshot, user_id: int) -> str:
     return "racer" if user_id in snapshot.racers else "watcher"
 
 
-def _race_text(race: Frame) -> str:
-    """A pushed ``race`` frame in JSON, as :meth:`Socket.send` writes frames."""
-    return json.dumps({"type": "race", "ref": None, "race": race, "words": None}, separators=(",", ":"))
+def _race_texts(body: Frame) -> dict[str, str]:
+    """The pushed ``race`` frame in JSON for a racer and for a watcher: the RACE written once, ``you`` added.
+
+    >>> _race_texts({"id": 7})["watcher"]
+    '{"type":"race","ref":null,"race":{"id":7,"you":"watcher"},"words":null}'
+    """
+    race = json.dumps(body, separators=(",", ":"))[:-1]
+    return {you: f'{{"type":"race","ref":null,"race":{race},"you":"{you}"}},"words":null}}' for you in YOU}
 
 
 def _over(shown: object) -> bool:
