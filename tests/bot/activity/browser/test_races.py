@@ -22,7 +22,7 @@ pytest.importorskip("playwright", reason="playwright is not installed: pip insta
 from playwright.async_api import Browser, Frame
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
-COUNTDOWN = 5.0
+COUNTDOWN = 4.0
 """The race's countdown in these tests (10 s in the bot)."""
 PUSH_WITHIN = 2.0
 """A move shows on the other racers' pages within this many seconds."""
