@@ -303,6 +303,36 @@ async def test_a_lobby_without_its_message_joined_by_keyboard_left_refused_and_c
         "no race",
     )
     assert await race_list(host.frame) == []
+    words = await host.frame.evaluate(
+        """(async () => {
+          const main = document.querySelector('script[type="module"]').src;
+          const race = await import(new URL("race.js", main).href);
+          const places = [1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111].map(race.placeWords);
+          const ratings = [[1000, 1016.4], [1000, 969.6], [1000, 1000], [1000, null]].map(
+            ([before, after]) => race.ratingWords({ rating_before: before, rating_after: after }));
+          return { places, ratings };
+        })()"""
+    )
+    assert words["places"] == [
+        "1st",
+        "2nd",
+        "3rd",
+        "4th",
+        "11th",
+        "12th",
+        "13th",
+        "21st",
+        "22nd",
+        "23rd",
+        "101st",
+        "111th",
+    ]
+    assert words["ratings"] == [
+        '1016 <small class="gain">+16</small>',
+        '970 <small class="loss">−30</small>',
+        '1000 <small class="gain">±0</small>',
+        "1000 <small>unrated</small>",
+    ]
     for page in (host, rival):
         await page.context.close()
 
