@@ -230,8 +230,9 @@ class RaceDesk:
                 await self.sleep(wait)
             state.dirty = False
             await self._push(race_id, state)
-        if state.where is not None and state.shown is not None and _over(state.shown):
-            self._pushes.pop(race_id, None)
+        if (state.shown is not None and _over(state.shown)) or not self.races.is_open(race_id):
+            self._pushes.pop(race_id, None)  # over (pushed), or closed while no page followed it
+            self._starts.pop(race_id, None)
 
     async def _push(self, race_id: int, state: _Pushes) -> None:
         """Push the race to its channel's pages, if what it shows changed since the last push."""

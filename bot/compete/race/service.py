@@ -98,6 +98,10 @@ class RaceService:
         if listener in self.standings.listeners:
             self.standings.listeners.remove(listener)
 
+    def is_open(self, race_id: int) -> bool:
+        """Whether this process runs the race (a lobby or a running race)."""
+        return race_id in self._live
+
     def open_in(self, guild_id: int, channel_id: int) -> list[int]:
         """The ids of the open races (lobby or running) this process runs in a channel, oldest first."""
         return sorted(

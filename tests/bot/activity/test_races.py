@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 import time
 from collections.abc import Callable
@@ -261,3 +262,19 @@ async def test_bad_race_frames_are_refused_or_closed_with_a_reason(tmp_path: Pat
         async with stack.page(bob) as page:
             await page.send(type="race_join", ref=1, race="1")  # ids are numbers
             assert (await page.next())["reason"] == "not a frame of this game's protocol (race_join)"
+
+
+async def test_the_desk_forgets_a_race_once_it_is_over_even_if_no_page_followed_it(tmp_path: Path) -> None:
+    async with activity_stack(tmp_path / "a.db") as stack:
+        desk = stack.services.activity.races if stack.services.activity is not None else None
+        assert desk is not None
+        races = stack.services.races
+        for host in (41, 42, 43):  # races on the buttons only: no page in their channel
+            snapshot = await races.open(guild_id=GUILD, channel_id=CHANNEL, host_id=host, variant="draw3", capacity=2)
+            await asyncio.sleep(0.05)
+            await races.cancel(snapshot.race.id, host)
+        for _ in range(50):
+            await asyncio.sleep(0.05)
+            if not desk._pushes:
+                break
+        assert desk._pushes == {}

@@ -575,3 +575,27 @@ async def test_a_change_made_off_the_buttons_is_shown_on_the_message_throttled(w
     world.races.refresh_message(race_id)  # a closed lobby: its last edit at once
     await clock.advance(0.1)
     assert world.published.statuses()[-1] == "cancelled"
+
+
+async def test_standings_kept_in_memory_follow_every_write_of_the_race_or_its_racers(world, monkeypatch):
+    race_id = await started(world, ALICE, BOB, CAROL)
+    first = await world.races.snapshot(race_id)
+    reads: list[int] = []
+    real = races_db.racers
+
+    async def counted(db: Database, race: int) -> list[races_db.RacerRecord]:
+        reads.append(race)
+        return await real(db, race)
+
+    monkeypatch.setattr(races_db, "racers", counted)
+    again = await world.races.snapshot(race_id)
+    assert again.standings == first.standings and reads == []  # kept: no read per standings update
+    await world.races.set_message(race_id, 4242)
+    assert (await world.races.snapshot(race_id)).race.message_id == 4242
+    await world.races.leave_running(race_id, BOB)
+    standings = {s.user_id: s.status for s in (await world.races.snapshot(race_id)).standings}
+    assert standings == {ALICE: "playing", BOB: "left", CAROL: "playing"}
+    session = await world.races.board(race_id, ALICE)
+    await world.sessions.play(session, DRAW)
+    moved = {s.user_id: s.moves for s in (await world.races.snapshot(race_id)).standings}
+    assert moved[ALICE] == session.game.version == 1
