@@ -5,6 +5,7 @@ import { dropMove, isLegal, litSlots, slotsOfTarget } from "./board.js";
 import { signIn } from "./discord.js";
 import { challengeRequest } from "./challenges.js";
 import { attachPointer, flyBack, letGo } from "./drag.js";
+import { adoptRace, isRaceStart, raceLocal, raceRequest, renderRace, takeMenuRaces, takeRace, tickRace } from "./race.js";
 import { render, renderClock } from "./render.js";
 import { routerOf } from "./route.js";
 import { Connection, socketUrl } from "./socket.js";
@@ -29,6 +30,8 @@ function findDom() {
     words: byId("words"),
     table: byId("table"),
     menu: byId("menu"),
+    race: byId("race"),
+    opponents: byId("opponents"),
     result: byId("result"),
     status: byId("status"),
     toast: byId("toast"),
@@ -45,6 +48,7 @@ function findDom() {
 
 function draw() {
   render(state, dom);
+  renderRace(state, dom);
 }
 
 function toast(words) {
@@ -69,13 +73,20 @@ async function ask(frame) {
 function take(frame, resent = false) {
   const now = performance.now();
   if (frame.type === "game") {
-    if (frame.game) setGame(state, frame.game, frame.words ?? null, now);
-    else if (state.screen !== "menu") ask({ type: "menu" });
+    if (frame.game) {
+      setGame(state, frame.game, frame.words ?? null, now);
+      adoptRace(state);
+    } else if (state.screen !== "menu") ask({ type: "menu" });
   } else if (frame.type === "refused") {
     if (frame.game) setGame(state, frame.game, undefined, now);
     if (!resent) toast(frame.reason);
   } else if (frame.type === "menu") {
     setMenu(state, frame.menu);
+    state.race = null;
+    takeMenuRaces(state, now);
+  } else if (frame.type === "race") {
+    takeRace(state, frame.race, now, frame.ref != null);
+    if (frame.words) toast(frame.words); // the race opened, but its message could not be posted
   }
   draw();
 }
@@ -223,7 +234,8 @@ function onMenuClick(event) {
   const button = event.target.closest("button[data-action]");
   if (!button || button.disabled) return;
   const action = button.dataset.action;
-  if (action === "resume") ask({ type: "resume" });
+  if (action.startsWith("race-")) onRaceAction(action, button.dataset);
+  else if (action === "resume") ask({ type: "resume" });
   else if (action === "menu") ask({ type: "menu" });
   else if (action === "challenge") {
     ask(challengeRequest(button)).then((answer) => {
@@ -240,6 +252,19 @@ function onMenuClick(event) {
   }
 }
 
+/** A race button: one the page answers itself (race.js), or a request answered by the race (shown). */
+async function onRaceAction(action, data) {
+  if (raceLocal(state, action, data)) return draw();
+  const request = raceRequest(action, data);
+  const answer = await ask(request);
+  state.leaving = false;
+  const closed = answer.type === "race" && ["lobby", "cancelled"].includes(answer.race.status);
+  if (closed && (request.type === "race_leave" || request.type === "race_cancel")) {
+    ask({ type: "menu" }); // out of the lobby: back to the channel's races
+  } else draw();
+  return undefined;
+}
+
 // -- start ----------------------------------------------------------------------------------------------------
 
 function wire() {
@@ -249,11 +274,14 @@ function wire() {
   }
   dom.menu.addEventListener("click", onMenuClick);
   dom.result.addEventListener("click", onMenuClick);
+  dom.race.addEventListener("click", onMenuClick);
+  dom.opponents.addEventListener("click", () => onRaceAction("race-standings", {})); // the whole line, or its button
   document.getElementById("confirm-yes").addEventListener("click", () => confirmEnd(true));
   document.getElementById("confirm-no").addEventListener("click", () => confirmEnd(false));
   document.addEventListener("keydown", onKey);
   setInterval(() => {
     if (state.screen === "game" && state.game && !state.game.over) renderClock(state, dom);
+    tickRace(state, dom);
   }, 250);
 }
 
@@ -277,16 +305,24 @@ async function start() {
       state.user = frame.user;
       state.practiceOnly = frame.practice_only;
       state.pending = connection.pending;
+      if (again && frame.menu) {
+        state.menu = frame.menu; // the channel's races as they are now (the race on show follows)
+        takeMenuRaces(state, performance.now());
+      }
       if (again && state.game) ask({ type: "resume" });
       else if (!again) {
         setMenu(state, frame.menu);
+        takeMenuRaces(state, performance.now());
         state.status = null;
         draw();
       }
     },
     push(frame) {
       if (frame.type === "menu" && state.screen === "menu") return void take(frame); // a challenge changed
+      if (frame.type === "race") return take(frame);
       if (frame.type !== "game" || !frame.game) return;
+      if (isRaceStart(state, frame.game)) return take(frame); // the common start: the racer's board opens
+      if (state.screen === "race") return;
       if (state.game && frame.game.id !== state.game.id && state.screen === "game") return;
       if (state.screen === "menu") return;
       if (state.drag) {

@@ -1,6 +1,7 @@
 // The DOM from the state: the table is built once per family, card elements are keyed (a card's notation, or
 // a face-down card's place) and reused, so a card that moves is the same element and can glide to its place.
 
+import { menuRacesHtml } from "./race.js";
 import {
   SUITS,
   canMoveFrom,
@@ -344,6 +345,7 @@ function renderMenu(state, dom) {
   } else {
     parts.push(`<h3>New game</h3><div class="choices">${menu.variants.map((v) => startButton(v, "casual")).join("")}</div>`);
   }
+  parts.push(menuRacesHtml(menu, state.practiceOnly));
   if (menu.daily) {
     const played = new Set(menu.daily.played);
     parts.push(`<h3>Today's daily <small>${escape(menu.daily.date)}</small></h3><div class="choices">`);
@@ -386,6 +388,7 @@ function renderResult(state, dom) {
     `<p class="final-score">Score <b>${game.score}</b></p>` +
     (lines ? `<ul class="sheet">${lines}</ul>` : "") +
     `<p class="deal-words">${escape(game.title)}: ${escape(game.deal || "")}</p>` +
+    (game.kind === "race" ? `<p class="note">The race's results show here once every racer is done.</p>` : "") +
     `<button type="button" class="big" data-action="menu">Back to menu</button></div>`;
   if (dom.result.dataset.html !== html) {
     dom.result.innerHTML = html;

@@ -3,7 +3,7 @@
 /** A fresh state: nothing shown yet. */
 export function createState() {
   return {
-    screen: "loading", // "loading" | "menu" | "game" | "error"
+    screen: "loading", // "loading" | "menu" | "game" | "race" | "error"
     status: "Connecting to Discord…",
     user: null,
     practiceOnly: false,
@@ -17,6 +17,8 @@ export function createState() {
     pending: new Map(), // ref -> the request sent and not answered yet (socket.js)
     toast: null,
     confirming: false,
+    race: null, // the RACE on show (race.js): a lobby, a countdown, the standings beside the board, the results
+    leaving: false, // a racer asked to leave the running race, and is asked to confirm
   };
 }
 

@@ -3,9 +3,11 @@
 Run ``python -m tests.bot.activity.browser.screenshots`` (the test extra, and Chromium at /usr/bin/chromium): it
 plays a few moves of each game through the page, on the real server over a temporary database, and writes
 ``docs/images/activity-<variant>-<desktop|phone>.png``, ``docs/images/activity-drag-desktop.png`` and
-``docs/images/activity-pip.png`` (a draw 3 game in a 280x200 picture-in-picture tile) and
+``docs/images/activity-pip.png`` (a draw 3 game in a 280x200 picture-in-picture tile),
 ``docs/images/activity-challenges-<desktop|phone>.png`` (a menu listing three challenges: one to answer, one
-waiting for the others, its score hidden, and one closed with its results).
+waiting for the others, its score hidden, and one closed with its results), and a race between two pages
+at desktop and phone size: ``docs/images/activity-race-<lobby|countdown|running|watching|results>-<desktop|phone>.png``
+(watching: a third member's page, the standings without a board).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from pathlib import Path
 from PIL import Image
 from playwright.async_api import Browser, Frame, Page, async_playwright
 
+from bot.compete.race import RaceSnapshot
 from tests.bot.activity.browser.conftest import ARGS, CHROMIUM, Activity, Opened, open_in_discord
 from tests.bot.activity.harness import CHANNEL, GUILD, Stack, activity_stack
 
@@ -57,6 +60,44 @@ async def play_one(frame: Frame) -> None:
             await frame.click(f'[data-slot="{target}"]' if target != "f" else ".slot.lit")
     await frame.wait_for_function(f"{state}.game.version > {version}")
     await frame.wait_for_timeout(250)
+
+
+async def play_up(opened: Opened) -> None:
+    """A racer's move: a card up, else the waste's top card to a pile, else a pile's face-up run dragged where it
+    turns up a hidden card, else a draw."""
+    frame = opened.frame
+    state = "window.solitaireRush.state"
+    version = await frame.evaluate(f"{state}.game.version")
+    moves = f"{state}.game.legal_moves"
+    tap = await frame.evaluate(
+        f"{moves}.find((m) => /^([1-7]|w)-f$/.test(m)) || {moves}.find((m) => /^w-[1-7]$/.test(m))"
+    )
+    turns = f"{moves}.find((m) => /^[1-7]-[1-7]$/.test(m) && {state}.game.tableau[m[0] - 1].hidden > 0)"
+    run = None if tap else await frame.evaluate(turns)
+    if tap:
+        source, target = tap.split("-")
+        await frame.click(f'[data-slot="{source}"] .card.face:last-child')
+        await frame.wait_for_function(f"{state}.game.version > {version} || {state}.lit.size > 0")
+        if await frame.evaluate(f"{state}.lit.size > 0"):
+            await frame.click(f'[data-slot="{target}"]')
+    elif run:
+        source, target = run.split("-")
+        first = await frame.query_selector(f'[data-slot="{source}"] .card.face')
+        onto = await frame.query_selector(f'[data-slot="{target}"] .card.face:last-child')
+        assert first is not None and onto is not None
+        start, end = await first.bounding_box(), await onto.bounding_box()
+        assert start is not None and end is not None
+        mouse = opened.page.mouse
+        await mouse.move(start["x"] + start["width"] / 2, start["y"] + 8)
+        await mouse.down()
+        await mouse.move(end["x"] + end["width"] / 2, end["y"] + 16, steps=6)
+        await mouse.up()
+        await frame.wait_for_timeout(400)
+        if await frame.evaluate(f"{state}.game.version === {version}"):  # refused: flew back
+            await frame.click('[data-slot="stock"]')
+    else:
+        await frame.click('[data-slot="stock"]')
+    await frame.wait_for_function(f"{state}.game.version > {version}")
 
 
 async def picture(page: Page, name: str) -> None:
@@ -128,6 +169,49 @@ async def challenges_picture(browser: Browser, stack: Stack, size: str) -> None:
     await opened.page.wait_for_timeout(250)
     await picture(opened.page, f"activity-challenges-{size}.png")
     await opened.context.close()
+async def race_message(snapshot: RaceSnapshot) -> int:
+    """Stand in for the cog posting the race message (its id)."""
+    return snapshot.race.id
+
+
+async def race_pictures(browser: Browser, stack: Stack, size: str) -> None:
+    """A race of two new players at ``size``, pictured on the host's page (lobby, countdown, running, results) and
+    on a third member's page watching it."""
+    width, height = SIZES[size]
+    stack.services.races.post_message = race_message
+    members = [Activity(stack, stack.player(next(players), name=name)) for name in ("Ada", "Grace", "Lin")]
+    ada, grace, lin = await asyncio.gather(
+        *(open_in_discord(browser, who, width=width, height=height) for who in members)
+    )
+    await ada.frame.select_option("#race-variant", "draw3")
+    await ada.frame.select_option("#race-size", "4")
+    await ada.frame.click('button[data-action="race-open"]')
+    await grace.frame.click('#race-list button[data-action="race-join"]')
+    await ada.frame.wait_for_selector("#race .lobby-racers li:nth-child(2)")
+    await picture(ada.page, f"activity-race-lobby-{size}.png")
+    await ada.frame.click('#race button[data-action="race-start"]')
+    await ada.frame.wait_for_selector('#race[data-phase="countdown"]')
+    await ada.page.wait_for_timeout(1200)
+    await picture(ada.page, f"activity-race-countdown-{size}.png")
+    for opened in (ada, grace):
+        await opened.frame.wait_for_selector(".table .card", timeout=15000)
+    for _ in range(2 * MOVES):
+        await play_up(grace)
+    for _ in range(MOVES):
+        await play_up(ada)
+    await ada.page.wait_for_timeout(1500)
+    await ada.frame.evaluate("window.solitaireRush.state.toast = null")
+    await picture(ada.page, f"activity-race-running-{size}.png")
+    await lin.frame.click('#race-list button[data-action="race-show"]')
+    await lin.frame.wait_for_selector('#race[data-phase="running"] .standings')
+    await picture(lin.page, f"activity-race-watching-{size}.png")
+    for opened in (grace, ada):
+        await opened.frame.click("#btn-end")
+        await opened.frame.click("#confirm-yes")
+    await ada.frame.wait_for_selector('#race[data-phase="results"]', timeout=15000)
+    await picture(ada.page, f"activity-race-results-{size}.png")
+    for opened in (ada, grace, lin):
+        await opened.context.close()
 
 
 async def main() -> None:
@@ -147,6 +231,7 @@ async def main() -> None:
             await opened.context.close()
             for size in ("desktop", "phone"):
                 await challenges_picture(browser, stack, size)
+                await race_pictures(browser, stack, size)
             await browser.close()
 
 
