@@ -169,6 +169,8 @@ async def challenges_picture(browser: Browser, stack: Stack, size: str) -> None:
     await opened.page.wait_for_timeout(250)
     await picture(opened.page, f"activity-challenges-{size}.png")
     await opened.context.close()
+
+
 async def race_message(snapshot: RaceSnapshot) -> int:
     """Stand in for the cog posting the race message (its id)."""
     return snapshot.race.id
