@@ -295,6 +295,7 @@ class RaceDesk:
             game = game_frame(session, now=self.now())
             for page in list(pages):
                 await page.send_game(game, ref=None)
+        self.changed(race_id)  # the racers are playing now: every page of the channel sees it, moved or not
 
     # -- the RACE ---------------------------------------------------------------------------------------
     def race_body(self, snapshot: RaceSnapshot, *, placed: dict[int, int] | None = None) -> Frame:

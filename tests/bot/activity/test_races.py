@@ -278,3 +278,20 @@ async def test_the_desk_forgets_a_race_once_it_is_over_even_if_no_page_followed_
             if not desk._pushes:
                 break
         assert desk._pushes == {}
+
+
+async def test_the_start_is_pushed_to_the_pages_with_every_racer_playing_before_anyone_moves(tmp_path: Path) -> None:
+    async with activity_stack(tmp_path / "a.db") as stack:
+        ann, bob, cat = players(stack, 21, 22, 23)
+        async with stack.page(ann) as a, stack.page(bob) as b, stack.page(cat) as watcher:
+            race = (await a.ask("race_open", variant="draw3", racers=2))["race"]
+            await until(watcher, race_push("lobby"))
+            await b.ask("race_join", race=race["id"])
+            await until(a, lambda f: f["type"] == "game")  # the common start: nobody has moved
+
+            def started(frame: dict[str, Any]) -> bool:
+                racers = frame["race"]["racers"] if frame["type"] == "race" else []
+                return bool(racers) and all(r["status"] == "playing" and r["seconds"] is not None for r in racers)
+
+            shown = await until(watcher, started, timeout=COUNTDOWN + 3.0)
+            assert shown["race"]["starts_in"] is None and shown["race"]["ends_in"] > 0
