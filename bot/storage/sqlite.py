@@ -358,14 +358,17 @@ class SqliteDatabase(SqliteQueries, Database):
     async def write_batch(self, writes: Sequence[Write]) -> list[Changed] | None:
         """Run ``writes`` in order in one transaction; ``None``, with nothing written, when a guard fails.
 
-        Batches asked for while the connection is busy (or in the same turn of the event loop) are
-        committed together, BEGIN to COMMIT in one hop to the connection's thread, each in a savepoint of
-        its own (:func:`_batches`): each caller is answered only once the commit holding its batch is done.
+        BEGIN to COMMIT in one hop to the connection's thread: at once while the connection is free;
+        batches asked for while it is busy are committed together in the next hop, each in a savepoint
+        of its own (:func:`_batches`). Each caller is answered only once the commit holding its batch is done.
         """
+        if not self._waiting and not self._lock.locked():  # free: taken at once (no other task, no wait)
+            async with self._lock:
+                return await self._call(lambda connection: _batch(connection, writes))
         loop = asyncio.get_running_loop()
         answer: asyncio.Future[list[Changed] | None] = loop.create_future()
         self._waiting.append((writes, answer))
-        if len(self._waiting) == 1:  # the first of a group: its commit starts at the loop's next turn
+        if len(self._waiting) == 1:  # the first of a group: its commit waits for the connection
             commit = loop.create_task(self._commit_group(), name="sqlite-group-commit")
             self._commits.add(commit)
             commit.add_done_callback(self._commits.discard)

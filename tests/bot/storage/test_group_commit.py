@@ -48,10 +48,10 @@ async def test_batches_asked_together_are_committed_in_one_hop(tmp_path: Path, m
     db = await open_scratch(tmp_path / "group.db")
     try:
         hops = count_hops(monkeypatch)
-        results = await asyncio.gather(*(db.write_batch(insert(key, key * 10)) for key in (2, 3, 4, 5)))
-        assert [result is not None and result[0].rowcount for result in results] == [1, 1, 1, 1]
-        assert len(hops) == 1  # one BEGIN ... COMMIT for the four
-        assert rows_on_disk(tmp_path / "group.db") == [(1, 0), (2, 20), (3, 30), (4, 40), (5, 50)]
+        results = await asyncio.gather(*(db.write_batch(insert(key, key * 10)) for key in (2, 3, 4, 5, 6)))
+        assert [result is not None and result[0].rowcount for result in results] == [1, 1, 1, 1, 1]
+        assert len(hops) == 2  # the first at once, alone; one BEGIN ... COMMIT for the four asked meanwhile
+        assert rows_on_disk(tmp_path / "group.db") == [(1, 0), (2, 20), (3, 30), (4, 40), (5, 50), (6, 60)]
     finally:
         await db.close()
 
@@ -123,6 +123,9 @@ async def test_batches_asked_while_a_commit_runs_go_in_the_next_one(tmp_path: Pa
     db = await open_scratch(tmp_path / "group.db")
     try:
         hops = count_hops(monkeypatch)
+        assert await db.write_batch(insert(9, 90)) is not None  # alone on a free connection: one hop, no group
+        assert len(hops) == 1
+        hops.clear()
         first = asyncio.ensure_future(db.write_batch(insert(2, 20)))
         await asyncio.sleep(0)  # its commit is under way
         later = [asyncio.ensure_future(db.write_batch(insert(key, key))) for key in (3, 4, 5)]
