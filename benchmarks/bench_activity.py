@@ -4,6 +4,7 @@ Usage: .venv/bin/python benchmarks/bench_activity.py [--sockets 200] [--rate 100
        [--warmup 2] [--no-compress] [--profile FILE]
        .venv/bin/python benchmarks/bench_activity.py --pieces
        .venv/bin/python benchmarks/bench_activity.py --races 50 [--rate 1000] [--seconds 10] [--warmup 2]
+       .venv/bin/python benchmarks/bench_activity.py --engine-moves 3000
 
 Two processes, so the bot's CPU is measured alone. The child (``--serve``, started by this script)
 runs the bot's services from the composition root with ``ACTIVITY_PORT`` set, as ``python -m bot``
@@ -40,6 +41,9 @@ and the same from the move's answer; the race frames pushed per move; the bot's 
 same number of sockets play solo practice games at the same rate in a fresh bot: the difference in CPU
 per move is what the races cost (their games, standings, pushes and fan-out).
 
+``--engine-moves N``: play N of the pages' moves on the engine alone (the board view and the GAME's
+JSON included; no sockets, no saves), in this process: CPU a move, or instructions under callgrind.
+
 ``--profile FILE``: the child runs cProfile over the paced phase only and writes its stats to FILE
 (``python -m pstats FILE``). The last line is ``key=value`` pairs.
 """
@@ -49,6 +53,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import bisect
+import contextlib
 import cProfile
 import json
 import logging
@@ -82,8 +87,9 @@ from bot.runtime.services import DiscordFacts, Needs, Services
 from bot.runtime.settings import load_settings
 from bot.storage import open_database
 from bot.storage.games import GameRecord
-from solitaire import VARIANTS, new_game
+from solitaire import VARIANTS, SolitaireError, new_game
 from solitaire.deals import DealRequest, ProvenDeal, shuffled_deck
+from solitaire.view import view_of
 from tests.bot.activity.fake_discord_api import APP_ID, BOT_TOKEN, CLIENT_SECRET, FakeDiscordApi, FakePlayer
 
 GUILD = 5001
@@ -745,6 +751,31 @@ async def pieces(moves: int = 2_000) -> dict[str, float]:
     return figures
 
 
+def engine_moves(moves: int) -> float:
+    """Play ``moves`` moves of the pages' choice on the engine alone (its view and JSON too); µs of CPU a move.
+
+    New draw3 deals in turn, each for at most 300 moves (about a 5-minute game), no sockets and no saves:
+    under ``valgrind --tool=callgrind`` two runs' difference is the instructions a move costs the engine.
+    """
+    played, number = 0, 0
+    begin = time.process_time()
+    while played < moves:
+        number += 1
+        game = new_game("draw3", deck=shuffled_deck(number))
+        page = Page(ws=None, number=number, game=view_of(game).to_dict())  # type: ignore[arg-type]  # its choice only
+        for _ in range(min(300, moves - played)):
+            move = page.next_move()
+            page.drew = move == "draw"
+            with contextlib.suppress(SolitaireError):
+                game.play(move, seconds=1)
+            page.game = view_of(game).to_dict()
+            json.dumps({"type": "game", "game": page.game}, separators=(",", ":"))
+            played += 1
+            if game.is_over:
+                break
+    return (time.process_time() - begin) * 1e6 / max(moves, 1)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sockets", type=int, default=200)
@@ -762,6 +793,9 @@ def main() -> None:
     parser.add_argument(
         "--races", type=int, default=0, help=f"instead: this many races of {RACERS} pages, then solo games to compare"
     )
+    parser.add_argument(
+        "--engine-moves", type=int, metavar="N", help="play N of the pages' moves on the engine alone in this process"
+    )
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--api-base", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -769,6 +803,10 @@ def main() -> None:
         asyncio.run(serve(args.api_base, args.profile and str(Path(args.profile).resolve())))
         return
     load = os.getloadavg()[0]
+    if args.engine_moves is not None:
+        micros = engine_moves(args.engine_moves)
+        print(f"engine_moves={args.engine_moves} cpu_us_per_move={micros:.1f} load={load:.2f}")
+        return
     if args.pieces:
         parts = asyncio.run(pieces())
         print(f"machine: {os.cpu_count()} cores, load average {load:.2f} at start; one move's pieces, in µs")

@@ -69,6 +69,17 @@ class Card(NamedTuple):
 
 FULL_DECK: tuple[Card, ...] = tuple(Card(rank, suit) for suit in SUITS for rank in range(1, 14))
 """The 52 cards in the documented base order: AC..KC, AD..KD, AH..KH, AS..KS."""
+NOTATION: dict[Card, str] = {card: str(card) for card in FULL_DECK}
+"""Each card's notation (``str(card)``), looked up where many cards are written at once (a view, a layout key)."""
+
+
+def notation(cards: Iterable[Card]) -> list[str]:
+    """The cards in notation, in order (``str`` of each).
+
+    >>> notation([Card(10, "H"), Card(1, "S")])
+    ['TH', 'AS']
+    """
+    return list(map(NOTATION.__getitem__, cards))
 
 
 def parse_deck(text: str | Iterable[str]) -> tuple[Card, ...]:

@@ -238,26 +238,22 @@ class Game(ABC):
         so within a game what the player sees (with the pass) fixes the whole position; Friday 13
         plays every card for good. Equal keys in a later pass mean a pass that changed nothing.
         """
-        return self._layout_key(self.view_piles())
+        return hashlib.blake2b(self._layout_text().encode(), digest_size=8).hexdigest()
 
     def unseen(self) -> int:
         """How many cards the player has never seen (face down, or in the stock and never turned)."""
-        return self._unseen(self.view_piles())
-
-    def _layout_key(self, view_piles: Sequence[PileView]) -> str:
-        piles = " ".join(f"{pile.hidden}{''.join(map(str, pile.cards))}" for pile in view_piles)
-        homes = " ".join(f"{home.label}{home.count}" for home in self.view_foundations())
-        text = f"{piles}/{homes}/{len(self.stock)}/{len(self.waste)}"
-        return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
-
-    def _unseen(self, view_piles: Sequence[PileView]) -> int:
-        hidden = sum(pile.hidden for pile in view_piles)
+        hidden = sum(pile.hidden for pile in self.view_piles())
         return hidden + sum(card not in self.seen for card in (*self.stock, *self.waste))
 
+    def _layout_text(self) -> str:
+        """What :meth:`layout_key` digests: each pile's face-down count and face-up cards, foundations, talon."""
+        piles = " ".join(f"{pile.hidden}{''.join(map(str, pile.cards))}" for pile in self.view_piles())
+        homes = " ".join(f"{home.label}{home.count}" for home in self.view_foundations())
+        return f"{piles}/{homes}/{len(self.stock)}/{len(self.waste)}"
+
     def _note_visit(self) -> None:
-        """Record the position now in :attr:`visited` (the piles are looked at once for both figures)."""
-        piles = self.view_piles()
-        self.visited[self._layout_key(piles)] = (self.recycles, self._unseen(piles))
+        """Record the position now in :attr:`visited`."""
+        self.visited[self.layout_key()] = (self.recycles, self.unseen())
 
     def branch(self) -> Game:
         """An independent copy of the game to look ahead in (moves played on it leave this one alone)."""

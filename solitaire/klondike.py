@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from solitaire.cards import FULL_DECK, KING, SUIT_SYMBOLS, SUITS, Card
+from solitaire.cards import FULL_DECK, KING, SUIT_SYMBOLS, SUITS, Card, notation
 from solitaire.errors import InvalidMoveError
 from solitaire.game import CellText, Game, refuse
 from solitaire.moves import DRAW, FOUNDATION_SOURCES, PILES, Move, MoveKind
@@ -25,6 +25,35 @@ if TYPE_CHECKING:  # the knowledge module builds on the engine: its type is only
 FOUNDATION_ORDER = "SHDC"
 """The order foundations are shown and named in (``fs fh fd fc``)."""
 _FOUNDATION_OF_SUIT = {suit: source for source, suit in FOUNDATION_SOURCES.items()}
+_KINGS = frozenset(Card(KING, suit) for suit in SUITS)
+_TAKES = {
+    top: frozenset(Card(top.rank - 1, suit) for suit in SUITS if Card(top.rank, suit).is_red != top.is_red)
+    for top in FULL_DECK
+    if top.rank > 1
+}
+"""The cards that go on each card in a pile: the two of the rank below in the other colour."""
+_NOTHING: frozenset[Card] = frozenset()
+_FOUNDATION_VIEWS = {
+    suit: tuple(
+        FoundationView(
+            suit, Card(rank, suit) if rank else None, rank, Card(rank + 1, suit).rank_name if rank < KING else None
+        )
+        for rank in range(KING + 1)
+    )
+    for suit in FOUNDATION_ORDER
+}
+"""Each suit's foundation as the player sees it, by its top rank (0: empty): a view is immutable, so made once."""
+_WASTE_HOME = Move.play("w", "f")
+_WASTE_TO = tuple(Move.play("w", target) for target in PILES)
+_PILE_HOME = tuple(Move.play(source, "f") for source in PILES)
+_PILE_TO = tuple(tuple(Move.play(source, target) for target in PILES) for source in PILES)
+_FOUNDATION_TO = {source: tuple(Move.play(source, target) for target in PILES) for source in FOUNDATION_SOURCES}
+"""Every card move, made once (a move is immutable): the move generator hands these out."""
+
+
+def _takes(pile: Sequence[Card]) -> frozenset[Card]:
+    """The cards that may be placed on ``pile``: a king on an empty pile, else the two that go on its top card."""
+    return _TAKES.get(pile[-1], _NOTHING) if pile else _KINGS
 
 
 _SCORING = (
@@ -163,11 +192,7 @@ class KlondikeGame(Game):
 
     def fits_pile(self, card: Card, pile: int) -> bool:
         """Whether ``card`` may be placed on pile ``pile`` (0-based)."""
-        cards = self.piles[pile]
-        if not cards:
-            return card.rank == KING
-        top = cards[-1]
-        return top.rank == card.rank + 1 and top.is_red != card.is_red
+        return card in _takes(self.piles[pile])
 
     def _deal_blocker(self) -> str | None:
         """Why drawing is refused now, or ``None`` when it is allowed."""
@@ -190,33 +215,40 @@ class KlondikeGame(Game):
     def _generate_moves(self) -> Iterator[Move]:
         if self._deal_blocker() is None:
             yield DRAW
+        piles, foundations = self.piles, self.foundations
+        takes = [_takes(pile) for pile in piles]
+        anywhere = frozenset().union(*takes)
         if self.waste:
             card = self.waste[-1]
-            if self.fits_foundation(card):
-                yield Move.play("w", "f")
-            for j in range(7):
-                if self.fits_pile(card, j):
-                    yield Move.play("w", PILES[j])
-        for i in range(7):
-            if not self.piles[i]:
+            if foundations[card.suit] == card.rank - 1:
+                yield _WASTE_HOME
+            yield from (_WASTE_TO[j] for j, wanted in enumerate(takes) if card in wanted)
+        for i, pile in enumerate(piles):
+            if not pile:
                 continue
-            if self.fits_foundation(self.piles[i][-1]):
-                yield Move.play(PILES[i], "f")
-            for j in range(7):
-                if j != i and self._run_start(i, j) is not None:
-                    yield Move.play(PILES[i], PILES[j])
+            top = pile[-1]
+            if foundations[top.suit] == top.rank - 1:
+                yield _PILE_HOME[i]
+            hidden = self.hidden[i]
+            run = pile[hidden:]
+            if anywhere.isdisjoint(run):
+                continue
+            for j, wanted in enumerate(takes):
+                # some card of the run fits, and it is not a king already heading its own pile (a move to nothing)
+                if j != i and not wanted.isdisjoint(run) and (piles[j] or hidden or run[0] not in wanted):
+                    yield _PILE_TO[i][j]
         if self.rules.foundation_to_tableau:
             for source, suit in FOUNDATION_SOURCES.items():
-                rank = self.foundations[suit]
+                rank = foundations[suit]
                 if rank:
                     card = Card(rank, suit)
-                    yield from (Move.play(source, PILES[j]) for j in range(7) if self.fits_pile(card, j))
+                    yield from (_FOUNDATION_TO[source][j] for j, wanted in enumerate(takes) if card in wanted)
 
     def _run_start(self, source: int, target: int) -> int | None:
         """Index in pile ``source`` of the one face-up run that fits on ``target``, if any."""
-        pile = self.piles[source]
+        pile, wanted = self.piles[source], _takes(self.piles[target])
         for index in range(self.hidden[source], len(pile)):
-            if self.fits_pile(pile[index], target):
+            if pile[index] in wanted:
                 if index == 0 and not self.piles[target]:
                     return None  # a king already heading its own pile: the move would change nothing
                 return index
@@ -273,10 +305,8 @@ class KlondikeGame(Game):
             return True
         if not self.rules.stuck_when_only_futile_draws:
             return False
-        return not any(self._playable_anywhere(card) for card in self._future_waste_tops())
-
-    def _playable_anywhere(self, card: Card) -> bool:
-        return self.fits_foundation(card) or any(self.fits_pile(card, j) for j in range(7))
+        somewhere = frozenset().union(*map(_takes, self.piles))
+        return not any(self.fits_foundation(card) or card in somewhere for card in self._future_waste_tops())
 
     def _future_waste_tops(self) -> Iterator[Card]:
         """Waste tops that drawing alone would show, through one full turn of the stock."""
@@ -294,6 +324,21 @@ class KlondikeGame(Game):
                 return
 
     # -- what the player sees and writes ---------------------------------------
+    def unseen(self) -> int:
+        """How many cards the player has never seen: the face-down ones, and those of stock and waste never turned."""
+        seen, stock, waste = self.seen, self.stock, self.waste
+        return (
+            sum(self.hidden) + len(stock) + len(waste) - len(seen.intersection(stock)) - len(seen.intersection(waste))
+        )
+
+    def _layout_text(self) -> str:
+        """The text of the generic layout key, read off the piles directly (no view is built after each move)."""
+        piles = " ".join(
+            f"{hidden}{''.join(notation(pile[hidden:]))}" for pile, hidden in zip(self.piles, self.hidden, strict=True)
+        )
+        homes = " ".join(f"{suit}{self.foundations[suit]}" for suit in FOUNDATION_ORDER)
+        return f"{piles}/{homes}/{len(self.stock)}/{len(self.waste)}"
+
     def view_piles(self) -> tuple[PileView, ...]:
         """The seven piles: face-down counts and face-up cards."""
         return tuple(PileView(self.hidden[i], tuple(self.face_up(i))) for i in range(7))
@@ -301,15 +346,7 @@ class KlondikeGame(Game):
     def view_foundations(self) -> tuple[FoundationView, ...]:
         """The four suit foundations in :data:`FOUNDATION_ORDER`."""
         ranks = self.foundations
-        return tuple(
-            FoundationView(
-                suit,
-                Card(ranks[suit], suit) if ranks[suit] else None,
-                ranks[suit],
-                Card(ranks[suit] + 1, suit).rank_name if ranks[suit] < KING else None,
-            )
-            for suit in FOUNDATION_ORDER
-        )
+        return tuple(_FOUNDATION_VIEWS[suit][ranks[suit]] for suit in FOUNDATION_ORDER)
 
     def describe_play(self, move: Move) -> str | None:
         """``7♥ onto 8♠``, ``A♠ starts the ♠ foundation``; ``None`` when no card would move."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from operator import attrgetter
 
 REVEAL_POINTS = 10
 WASTE_MOVE_POINTS = 10
@@ -53,7 +54,7 @@ class ScoreSheet:
     @property
     def total(self) -> int:
         """The sum of every line."""
-        return sum(getattr(self, field.name) for field in fields(self))
+        return sum(_lines_of(self))
 
     def lines(self) -> list[tuple[str, int]]:
         """The non-zero lines as ``(label, points)``, for a final picture or a summary."""
@@ -67,10 +68,16 @@ class ScoreSheet:
             "time_bonus": "Time bonus",
             "hints": "Hints",
         }
-        return [(labels[f.name], getattr(self, f.name)) for f in fields(self) if getattr(self, f.name)]
+        return [(labels[name], points) for name, points in zip(LINES, _lines_of(self), strict=True) if points]
 
     def to_dict(self) -> dict[str, int]:
         """The lines and the total as a JSON-ready dict."""
-        data = {field.name: getattr(self, field.name) for field in fields(self)}
+        data = dict(zip(LINES, _lines_of(self), strict=True))
         data["total"] = self.total
         return data
+
+
+LINES = tuple(field.name for field in fields(ScoreSheet))
+"""The names of a score sheet's lines, in order."""
+_lines_of = attrgetter(*LINES)
+"""A sheet's points on each line, in :data:`LINES`' order."""

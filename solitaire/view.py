@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from solitaire.cards import Card
+from solitaire.cards import Card, notation
 from solitaire.game import Game, Status
 from solitaire.moves import Move
 from solitaire.scoring import ScoreSheet
@@ -74,12 +74,12 @@ class BoardView:
     def to_dict(self) -> dict[str, Any]:
         """The view as JSON-ready data (cards in notation)."""
         return {
-            "tableau": [{"hidden": p.hidden, "up": [str(c) for c in p.cards]} for p in self.tableau],
+            "tableau": [{"hidden": p.hidden, "up": notation(p.cards)} for p in self.tableau],
             "foundations": [
                 {"label": f.label, "top": str(f.top) if f.top else None, "count": f.count} for f in self.foundations
             ],
             "stock": self.stock_count,
-            "waste": [str(card) for card in self.waste_fan],
+            "waste": notation(self.waste_fan),
             "waste_count": self.waste_count,
             "pass": self.pass_number,
             "max_passes": self.max_passes,

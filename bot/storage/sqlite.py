@@ -93,20 +93,61 @@ def _batch(connection: sqlite3.Connection, writes: Sequence[Write]) -> list[Chan
     """Run a whole :meth:`Database.write_batch` on the connection's thread: BEGIN to COMMIT in one call."""
     connection.execute("BEGIN IMMEDIATE")
     try:
-        done = []
-        for write in writes:
-            if len(write.rows) == 1:
-                changed = _changed(connection, write.sql, write.rows[0])
-            else:
-                changed = _changed_many(connection, write.sql, write.rows)
-            if write.exactly_one and changed.rowcount != 1:
-                connection.rollback()
-                return None
-            done.append(changed)
+        done = _writes(connection, writes)
+    except BaseException:
+        connection.rollback()
+        raise
+    if done is None:
+        connection.rollback()
+        return None
+    connection.commit()
+    return done
+
+
+def _batches(
+    connection: sqlite3.Connection, group: Sequence[Sequence[Write]]
+) -> list[list[Changed] | Exception | None]:
+    """Run several :meth:`Database.write_batch` calls in one transaction, each in a savepoint of its own.
+
+    Each gets what it alone would have: its changes, ``None`` (its guard failed: it is undone, the others
+    stay) or the error one of its statements raised (likewise undone). A failed BEGIN or COMMIT raises:
+    then none of them was written.
+    """
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        results: list[list[Changed] | Exception | None] = []
+        for writes in group:
+            connection.execute("SAVEPOINT batch")
+            done: list[Changed] | Exception | None
+            try:
+                done = _writes(connection, writes)
+            except Exception as error:  # this batch's own failure: undone, handed to its caller
+                if not connection.in_transaction:  # SQLite undid the whole transaction (a full disk): none stands
+                    raise
+                connection.execute("ROLLBACK TO batch")
+                done = error
+            if done is None:
+                connection.execute("ROLLBACK TO batch")
+            connection.execute("RELEASE batch")
+            results.append(done)
     except BaseException:
         connection.rollback()
         raise
     connection.commit()
+    return results
+
+
+def _writes(connection: sqlite3.Connection, writes: Sequence[Write]) -> list[Changed] | None:
+    """Run one batch's statements in the open transaction; ``None`` as soon as a guard fails."""
+    done = []
+    for write in writes:
+        if len(write.rows) == 1:
+            changed = _changed(connection, write.sql, write.rows[0])
+        else:
+            changed = _changed_many(connection, write.sql, write.rows)
+        if write.exactly_one and changed.rowcount != 1:
+            return None
+        done.append(changed)
     return done
 
 
@@ -211,6 +252,10 @@ class SqliteDatabase(SqliteQueries, Database):
         self.path = path
         self._lock = asyncio.Lock()
         self._closed = False
+        self._waiting: list[tuple[Sequence[Write], asyncio.Future[list[Changed] | None]]] = []
+        """Batches waiting for the next group commit, each with its caller's answer."""
+        self._commits: set[asyncio.Task[None]] = set()
+        """Group commits under way (held here: the loop keeps only a weak reference to a task)."""
 
     @classmethod
     async def open(cls, target: str | Path, *, migrations: Traversable | Path | None = None) -> SqliteDatabase:
@@ -311,10 +356,54 @@ class SqliteDatabase(SqliteQueries, Database):
             await self._call(lambda connection: connection.commit())
 
     async def write_batch(self, writes: Sequence[Write]) -> list[Changed] | None:
-        """Run ``writes`` in order in one transaction, BEGIN to COMMIT in one hop to the connection's thread;
-        ``None``, with nothing written, when a guard fails."""
+        """Run ``writes`` in order in one transaction; ``None``, with nothing written, when a guard fails.
+
+        BEGIN to COMMIT in one hop to the connection's thread: at once while the connection is free;
+        batches asked for while it is busy are committed together in the next hop, each in a savepoint
+        of its own (:func:`_batches`). Each caller is answered only once the commit holding its batch is done.
+        """
+        if not self._waiting and not self._lock.locked():  # free: taken at once (no other task, no wait)
+            async with self._lock:
+                return await self._call(lambda connection: _batch(connection, writes))
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[list[Changed] | None] = loop.create_future()
+        self._waiting.append((writes, answer))
+        if len(self._waiting) == 1:  # the first of a group: its commit waits for the connection
+            commit = loop.create_task(self._commit_group(), name="sqlite-group-commit")
+            self._commits.add(commit)
+            commit.add_done_callback(self._commits.discard)
+        return await answer
+
+    async def _commit_group(self) -> None:
+        """Commit every batch waiting once the connection is free, and answer each of their callers."""
         async with self._lock:
-            return await self._call(lambda connection: _batch(connection, writes))
+            group, self._waiting = self._waiting, []
+            batches = [writes for writes, _ in group]
+            try:
+                if len(batches) == 1:
+                    results: list[list[Changed] | Exception | None] = [
+                        await self._call(lambda connection: _batch(connection, batches[0]))
+                    ]
+                else:
+                    results = await self._call(lambda connection: _batches(connection, batches))
+            except BaseException as error:  # BEGIN or COMMIT failed: none of them was written
+                for _, answer in group:
+                    if answer.done():
+                        continue
+                    if isinstance(error, asyncio.CancelledError):
+                        answer.cancel()
+                    else:
+                        answer.set_exception(error)
+                if not isinstance(error, Exception):
+                    raise
+                return
+        for (_, answer), result in zip(group, results, strict=True):
+            if answer.done():  # its caller gave up waiting: the batch stands, as any write that reached the thread
+                continue
+            if isinstance(result, Exception):
+                answer.set_exception(result)
+            else:
+                answer.set_result(result)
 
 
 async def _connect(target: str) -> aiosqlite.Connection:

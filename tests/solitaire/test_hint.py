@@ -40,8 +40,11 @@ def test_games_whose_unseen_cards_differ_get_the_same_hint(variant, seed, length
     moves = [move for move, _ in probe.log]
     game, other_deck = reshuffle_unseen(variant, seed, moves, permutation)
     other = new_game(variant, deck=other_deck)
-    for text in moves:
-        other.play(text)
+    try:
+        for text in moves:
+            other.play(text)
+    except GameOverError:
+        return  # the stuck test looks ahead in the stock: the other deck may stick sooner
     if game.is_over or other.is_over or other.deck == game.deck:
         return  # the stuck test looks ahead in the stock (hints are for games in play); or nothing to move
     first = hint_for(knowledge_of(game), number=1, **SMALL)
