@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from solitaire.cards import ACE, FULL_DECK, JACK, KING, QUEEN, SUITS, Card
+from solitaire.cards import ACE, FULL_DECK, JACK, KING, QUEEN, SUITS, Card, pack, unpack
 from solitaire.errors import InvalidMoveError
 from solitaire.game import CellText, Game, refuse
 from solitaire.moves import DRAW, FRIDAY13_LABELS, Move, MoveKind
@@ -110,12 +110,12 @@ class Friday13Game(Game):
         self.seen = set(starters)
 
     def _capture(self) -> Any:
-        return (tuple(tuple(pile) for pile in self.foundations), tuple(self.stock), tuple(self.waste), self.recycles)
+        return (tuple(map(pack, self.foundations)), pack(self.stock), pack(self.waste), self.recycles)
 
     def _restore(self, board: Any) -> None:
         foundations, stock, waste, self.recycles = board
-        self.foundations = [list(pile) for pile in foundations]
-        self.stock, self.waste = list(stock), list(waste)
+        self.foundations = list(map(unpack, foundations))
+        self.stock, self.waste = unpack(stock), unpack(waste)
 
     @property
     def draw_count(self) -> int:

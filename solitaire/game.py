@@ -7,7 +7,6 @@ import hashlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from copy import copy
-from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -39,11 +38,12 @@ class Status(Enum):
     EXPIRED = "expired"
 
 
-@dataclass(frozen=True)
-class _Snapshot:
-    board: Any
-    sheet: ScoreSheet
-    move_count: int
+_Snapshot = tuple[Any, tuple[int, ...], int]
+"""A move kept for undo: the board as captured, the score sheet's points per line and the move count.
+
+Plain numbers in plain tuples only, so the garbage collector stops walking it after its first look
+(a game's undo stack can hold hundreds, and a full collection walks every tracked object).
+"""
 
 
 class Game(ABC):
@@ -320,19 +320,19 @@ class Game(ABC):
             self.log.append((EXPIRE, self.rules.time_limit))
 
     def _apply_and_record(self, move: Move, clock: int) -> None:
-        snapshot = _Snapshot(self._capture(), self.sheet, self.move_count)
+        board, sheet, count = self._capture(), self.sheet, self.move_count
         try:
             revealed = self._apply(move)
         except SolitaireError:
-            self._restore(snapshot.board)
-            self.sheet = snapshot.sheet
+            self._restore(board)
+            self.sheet = sheet
             raise
         self.move_count += 1
         if revealed:
             self._stack.clear()
             self._locked = True
         else:
-            self._stack.append(snapshot)
+            self._stack.append((board, sheet.points(), count))
         self._after_move()
         self._note_visit()
         if self._is_won():
@@ -345,10 +345,9 @@ class Game(ABC):
             if self._locked:
                 raise IllegalMoveError("undo: the last move revealed a card you had not seen, so it stands")
             raise IllegalMoveError("undo: there is no move to take back")
-        snapshot = self._stack.pop()
-        self._restore(snapshot.board)
-        self.sheet = dataclasses.replace(snapshot.sheet, hints=self.sheet.hints)  # a hint taken stays paid
-        self.move_count = snapshot.move_count
+        board, points, self.move_count = self._stack.pop()
+        self._restore(board)
+        self.sheet = dataclasses.replace(ScoreSheet(*points), hints=self.sheet.hints)  # a hint taken stays paid
 
     def _finish(self, status: Status, clock: int) -> None:
         self.status = status

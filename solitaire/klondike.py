@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from solitaire.cards import FULL_DECK, KING, SUIT_SYMBOLS, SUITS, Card, notation
+from solitaire.cards import CODES, FULL_DECK, KING, SUIT_SYMBOLS, SUITS, Card, notation, pack, unpack
 from solitaire.errors import InvalidMoveError
 from solitaire.game import CellText, Game, refuse
 from solitaire.moves import DRAW, FOUNDATION_SOURCES, PILES, Move, MoveKind
@@ -150,22 +150,22 @@ class KlondikeGame(Game):
 
     def _capture(self) -> Any:
         return (
-            tuple(tuple(pile) for pile in self.piles),
+            tuple(map(pack, self.piles)),
             tuple(self.hidden),
-            tuple(self.stock),
-            tuple(self.waste),
+            pack(self.stock),
+            pack(self.waste),
             tuple(self.foundations.items()),
             self.recycles,
-            frozenset(self.scored),
+            tuple(sorted(map(CODES.__getitem__, self.scored))),
         )
 
     def _restore(self, board: Any) -> None:
         piles, hidden, stock, waste, foundations, recycles, scored = board
-        self.piles = [list(pile) for pile in piles]
+        self.piles = list(map(unpack, piles))
         self.hidden = list(hidden)
-        self.stock, self.waste = list(stock), list(waste)
+        self.stock, self.waste = unpack(stock), unpack(waste)
         self.foundations = dict(foundations)
-        self.recycles, self.scored = recycles, set(scored)
+        self.recycles, self.scored = recycles, set(unpack(scored))
 
     # -- questions -----------------------------------------------------------
     @property

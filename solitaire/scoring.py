@@ -70,6 +70,10 @@ class ScoreSheet:
         }
         return [(labels[name], points) for name, points in zip(LINES, _lines_of(self), strict=True) if points]
 
+    def points(self) -> tuple[int, ...]:
+        """The points on each line, in the order of the fields (``ScoreSheet(*sheet.points())`` is ``sheet``)."""
+        return _lines_of(self)
+
     def to_dict(self) -> dict[str, int]:
         """The lines and the total as a JSON-ready dict."""
         data = dict(zip(LINES, _lines_of(self), strict=True))

@@ -136,3 +136,23 @@ def test_the_score_sheet_adds_and_lists_every_line():
 
 def test_notation_writes_each_card_as_str_does():
     assert notation(FULL_DECK) == [str(card) for card in FULL_DECK]
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_an_undo_stack_is_nothing_the_garbage_collector_walks(variant: str) -> None:
+    """A kept move is plain numbers in plain tuples: after one look the collector never walks it again
+    (hundreds of games' stacks walked at every full collection held the event loop for 100 ms and more)."""
+    import gc
+
+    game = new_game(variant, seed=5)
+    for _ in range(40):
+        moves = [move for move in game.legal_moves() if move != DRAW] or game.legal_moves()
+        if game.is_over or not moves:
+            break
+        game.push(moves[-1], seconds=0)
+        if game._stack:
+            break
+    assert game._stack, "a move that revealed nothing was kept for undo"
+    for _ in range(5):  # a tuple is let go once what it holds was: about one nesting level a collection
+        gc.collect()
+    assert not any(gc.is_tracked(kept) for kept in game._stack)
