@@ -82,6 +82,7 @@ from bot.compete.race import COUNTDOWN_SECONDS
 from bot.play.deal_bank import DealBank
 from bot.play.session import FinishSource, Session
 from bot.play.sessions import SessionManager
+from bot.runtime.heap import settle_heap
 from bot.runtime.metrics import Sources
 from bot.runtime.services import DiscordFacts, Needs, Services
 from bot.runtime.settings import load_settings
@@ -155,6 +156,7 @@ async def serve(api_base: str, profile: str | None) -> None:
         )
         try:
             assert services.activity is not None
+            settle_heap()  # as ``python -m bot`` does once connected
             _say({"port": services.activity.port})
             await _obey(profile)
         finally:
