@@ -415,12 +415,7 @@ async def run(
         for page in pages:
             await page.ws.close()
     finally:
-        for session in http:
-            await session.close()
-        assert bot.process.stdin is not None
-        bot.process.stdin.close()
-        await bot.process.wait()
-        await discord.stop()
+        await shut_down(bot, http, discord)
     latencies = [ms for page in pages for ms in page.latencies]
     answered = len(latencies)
     elapsed = max(page.last_answer for page in pages) - begin
@@ -626,12 +621,7 @@ async def run_races(races: int, rate: float, seconds: float, warmup: float, prof
         for page in pages:
             await page.ws.close()
     finally:
-        for session in http:
-            await session.close()
-        assert bot.process.stdin is not None
-        bot.process.stdin.close()
-        await bot.process.wait()
-        await discord.stop()
+        await shut_down(bot, http, discord)
     moves = sum(len(page.sent) for page in pages)
     delays, pushes, unseen = to_every_opponent(groups)
     answers = [ms for page in pages for ms in page.latencies]
@@ -776,6 +766,16 @@ def engine_moves(moves: int) -> float:
             if game.is_over:
                 break
     return (time.process_time() - begin) * 1e6 / max(moves, 1)
+
+
+async def shut_down(bot: Bot, http: Sequence[aiohttp.ClientSession], discord: FakeDiscordApi) -> None:
+    """Close the load's HTTP sessions, stop the bot's process (its stdin closed) and the stand-in for Discord."""
+    for session in http:
+        await session.close()
+    assert bot.process.stdin is not None
+    bot.process.stdin.close()
+    await bot.process.wait()
+    await discord.stop()
 
 
 def main() -> None:

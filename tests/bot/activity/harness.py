@@ -209,3 +209,13 @@ async def activity_stack(
         if own_discord:
             await discord.stop()
         await asyncio.sleep(0)
+
+
+async def hello_answer(url: str, **hello: Any) -> tuple[dict[str, Any], int | None]:
+    """The server's first frame after ``hello`` and the code the socket was closed with (``None``: open)."""
+    async with aiohttp.ClientSession() as http, http.ws_connect(url + "/ws") as ws:
+        await ws.send_str(json.dumps({"type": "hello", **hello}))
+        first = json.loads((await ws.receive(timeout=5)).data)
+        if first["type"] == "bye":
+            await ws.receive(timeout=5)
+        return first, ws.close_code

@@ -15,22 +15,12 @@ from bot.activity import server as activity_server
 from bot.activity.limits import SOCKETS_PER_MEMBER
 from bot.activity.protocol import MAX_FRAME_BYTES, Close
 from bot.activity.server import client_address
-from tests.bot.activity.harness import GUILD, activity_stack
+from tests.bot.activity.harness import GUILD, activity_stack, hello_answer
 
 
 async def exchange(url: str, code: Any) -> tuple[int, dict[str, Any]]:
     async with aiohttp.ClientSession() as http, http.post(url + "/api/token", json={"code": code}) as answer:
         return answer.status, await answer.json()
-
-
-async def hello_answer(url: str, **hello: Any) -> tuple[dict[str, Any], int | None]:
-    """The server's first frame after ``hello`` and the code the socket was closed with (``None``: open)."""
-    async with aiohttp.ClientSession() as http, http.ws_connect(url + "/ws") as ws:
-        await ws.send_str(json.dumps({"type": "hello", **hello}))
-        first = json.loads((await ws.receive(timeout=5)).data)
-        if first["type"] == "bye":
-            await ws.receive(timeout=5)
-        return first, ws.close_code
 
 
 async def test_the_code_exchange_gives_the_token_once_and_refuses_a_bad_code(tmp_path: Any) -> None:

@@ -6,7 +6,6 @@ comes from its settings only. Two real processes behind a front: ``tests/bot/tes
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
@@ -15,7 +14,7 @@ import aiohttp
 from bot.activity.protocol import Close
 from bot.activity.server import Where
 from bot.shards import ACTIVITY_PATHS
-from tests.bot.activity.harness import GUILD, Stack, activity_stack, open_page
+from tests.bot.activity.harness import GUILD, Stack, activity_stack, hello_answer, open_page
 
 ROUTES = "0=/c0,1=/c1"
 """Two processes: shard 0 (``GUILD``'s) behind ``/c0``, shard 1 behind ``/c1``."""
@@ -26,16 +25,6 @@ ON_SHARD_1 = 1 << 22
 def second_process(stack_settings: dict[str, Any] | None = None) -> dict[str, Any]:
     """The settings of the process running shard 1 of 2, with the cluster's routes."""
     return {"shard_count": 2, "shard_ids": (1,), "activity_routes": ROUTES, **(stack_settings or {})}
-
-
-async def hello_answer(url: str, **hello: Any) -> tuple[dict[str, Any], int | None]:
-    """The server's first frame after ``hello`` and the code the socket was closed with (``None``: open)."""
-    async with aiohttp.ClientSession() as http, http.ws_connect(url + "/ws") as ws:
-        await ws.send_str(json.dumps({"type": "hello", **hello}))
-        first = json.loads((await ws.receive(timeout=5)).data)
-        if first["type"] == "bye":
-            await ws.receive(timeout=5)
-        return first, ws.close_code
 
 
 async def hello_of(stack: Stack, user_id: int, guild_id: int = GUILD, instance: str = "i-1") -> dict[str, Any]:
