@@ -301,8 +301,9 @@ class Page:
             return "draw"
         return next((move for move in legal if move != "undo"), "undo")
 
-    async def move(self, measure: bool) -> None:
-        """Play one move and wait for its answer (timed if ``measure``)."""
+    async def play_one(self, measure: bool) -> tuple[dict[str, Any], float, float] | None:
+        """Send the next move and read its answer: (the answer, when sent, when answered), the game and the
+        counts updated (refusals counted if ``measure``); ``None``: no answer in time."""
         move = self.next_move()
         sent = time.perf_counter()
         answer = await self.ask("move", game=self.game["id"], version=self.game["version"], move=move)
@@ -310,15 +311,24 @@ class Page:
         self.drew = move == "draw"
         if answer is None:
             self.unanswered += measure
-            return
-        if measure:
-            self.latencies.append((answered - sent) * 1000)
-            self.last_answer = answered
-        if answer["type"] == "refused" and measure:
-            self.refusals += 1
-            self.reasons[answer["reason"]] = self.reasons.get(answer["reason"], 0) + 1
+            return None
         if answer.get("game") is not None:
             self.game = answer["game"]
+        if measure:
+            self.last_answer = answered
+            if answer["type"] == "refused":
+                self.refusals += 1
+                self.reasons[answer["reason"]] = self.reasons.get(answer["reason"], 0) + 1
+        return answer, sent, answered
+
+    async def move(self, measure: bool) -> None:
+        """Play one move and wait for its answer (timed if ``measure``); a game over is followed by a new one."""
+        played = await self.play_one(measure)
+        if played is None:
+            return
+        _, sent, answered = played
+        if measure:
+            self.latencies.append((answered - sent) * 1000)
         if self.game["over"]:
             await self.start(measure)
 
@@ -510,22 +520,11 @@ class Racer(Page):
         """Play one move on the race's board (a racer whose game is over waits for the end)."""
         if not self.game or self.game["over"]:
             return
-        move = self.next_move()
-        sent = time.perf_counter()
-        answer = await self.ask("move", game=self.game["id"], version=self.game["version"], move=move)
-        answered = time.perf_counter()
-        self.drew = move == "draw"
-        if answer is None:
-            self.unanswered += measure
+        played = await self.play_one(measure)
+        if played is None or not measure:
             return
-        if answer.get("game") is not None:
-            self.game = answer["game"]
-        if not measure:
-            return
-        self.last_answer = answered
+        answer, sent, answered = played
         if answer["type"] == "refused":
-            self.refusals += 1
-            self.reasons[answer["reason"]] = self.reasons.get(answer["reason"], 0) + 1
             return
         self.latencies.append((answered - sent) * 1000)
         self.sent.append((self.game["version"], sent, answered))
