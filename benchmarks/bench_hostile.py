@@ -1,7 +1,7 @@
 """Soak the Activity with hostile pages while signed-in pages play, the bot in a process of its own.
 
 Usage: .venv/bin/python benchmarks/bench_hostile.py [--sockets 200] [--rate 1000] [--seconds 60] [--warmup 2]
-       [--mirrors 20] [--flooders 20] [--garbage 20] [--garbage-rate 100] [--sign-ins 50] [--token-posts 3]
+       [--calm 10] [--mirrors 20] [--flooders 20] [--garbage 20] [--garbage-rate 100] [--sign-ins 50] [--token-posts 3]
        .venv/bin/python benchmarks/bench_hostile.py --seconds 5 --sockets 40 --rate 200     (a quick check)
 
 The bot runs as ``bench_activity.py --serve`` does (its services from the composition root, SQLite in a
@@ -13,7 +13,8 @@ address of its own after those.
 1. ``--sockets`` playing pages sign in (one member and instance each; a ``bye`` that says to try again or
    wait is retried after a pause, a few times), start a practice game of draw3 each and warm up
    (``--warmup`` s) at ``--rate`` moves a second in all, as ``bench_activity.py`` plays (one move in flight
-   a page, paced).
+   a page, paced). Then the reference: ``--calm`` s of the same play measured with no hostile page (by default
+   a sixth of ``--seconds``, 2 to 10 s): its p99 and the bot's RSS growth a minute, to compare with.
 2. The hostile phase: the bot's RSS is read, then these start and run through the whole measured time:
 
    a) ``--mirrors`` pages that never read: each signs in as the member of a playing page (a second page of
@@ -258,13 +259,15 @@ class Samples:
             busiest = (chosen[-1][1] - chosen[0][1]) / (chosen[-1][0] - chosen[0][0])
         return busiest, (chosen[-1][1] - chosen[0][1]) / (chosen[-1][0] - chosen[0][0])
 
-    def rss_trend(self, begin: float, end: float) -> tuple[float, float]:
-        """The bot's highest RSS between ``begin`` and ``end``, and its growth over their second half in MB a minute."""
+    def rss_trend(self, begin: float, end: float, *, late: bool = False) -> tuple[float, float]:
+        """The bot's highest RSS between ``begin`` and ``end``, and its growth in MB a minute (``late``: over the
+        second half only)."""
         chosen = [(at, mb) for at, mb in self.rss if begin <= at <= end]
-        late = [(at, mb) for at, mb in chosen if at >= (begin + end) / 2]
-        if len(late) < 2:
-            return max((mb for _, mb in chosen), default=0.0), 0.0
-        return max(mb for _, mb in chosen), (late[-1][1] - late[0][1]) / (late[-1][0] - late[0][0]) * 60
+        part = [(at, mb) for at, mb in chosen if at >= (begin + end) / 2] if late else chosen
+        highest = max((mb for _, mb in chosen), default=0.0)
+        if len(part) < 2:
+            return highest, 0.0
+        return highest, (part[-1][1] - part[0][1]) / (part[-1][0] - part[0][0]) * 60
 
 
 def _queues(local: tuple[str, int], remote: tuple[str, int]) -> tuple[int, int] | None:
@@ -880,6 +883,8 @@ class Options:
     rate: float = 1000.0
     seconds: float = 60.0
     warmup: float = 2.0
+    calm: float | None = None
+    """``None``: a sixth of ``seconds``, 2 to 10 s."""
     mirrors: int = 20
     flooders: int = 20
     garbage: int = 20
@@ -1007,6 +1012,17 @@ async def soak(options: Options, log_path: Path) -> tuple[Figures, Hostiles]:
         values["rate"] = rate
         if options.warmup > 0 and pages:
             await paced(pages, rate, options.warmup, measure=False)
+        if options.calm and pages:  # the reference: the same play, no hostile page
+            values["calm_rss_start_mb"] = bot.rss_mb()
+            calm = await paced(pages, rate, options.calm, measure=True)
+            values["calm_rss_end_mb"] = bot.rss_mb()
+            calm_latencies = [ms for page in pages for ms in page.latencies]
+            values["calm_moves"] = len(calm_latencies)
+            values["calm_p99_ms"] = _percentile(calm_latencies, 0.99)
+            values["calm_max_ms"] = max(calm_latencies, default=math.inf)
+            values["calm_rss_mb_per_min"] = samples.rss_trend(calm, time.perf_counter())[1]
+            for page in pages:
+                page.latencies, page.refusals, page.unanswered, page.reasons = [], 0, 0, {}
 
         # the hostile phase
         values["rss_start_mb"] = bot.rss_mb()
@@ -1072,7 +1088,8 @@ async def soak(options: Options, log_path: Path) -> tuple[Figures, Hostiles]:
         values["bot_cpu_share"] = (bot.cpu_seconds() - cpu_before) / (measured_end - begin)
         values["load_cpu_share"] = (time.process_time() - load_before) / (measured_end - begin)
         values["rss_end_mb"] = bot.rss_mb()
-        values["rss_max_mb"], values["rss_late_mb_per_min"] = samples.rss_trend(hostile, measured_end)
+        values["rss_max_mb"], values["rss_mb_per_min"] = samples.rss_trend(hostile, measured_end)
+        values["rss_late_mb_per_min"] = samples.rss_trend(hostile, measured_end, late=True)[1]
         for mirror_page in hostiles.mirrors:
             with contextlib.suppress(OSError):
                 near, far = mirror_page.raw.sock.getsockname(), mirror_page.raw.sock.getpeername()
@@ -1202,8 +1219,16 @@ def report(options: Options, figures: Figures, hostiles: Hostiles, log_path: Pat
         f"bot RSS {values['rss_start_mb']:.0f} MB at the hostile phase's start, {values['rss_end_mb']:.0f} MB at its "
         f"end ({growth:+.1f} MB: {'met' if growth < RSS_TARGET_MB else 'NOT met'}, < +{RSS_TARGET_MB:.0f} MB), "
         f"{values['rss_closed_mb']:.0f} MB once every page closed; during the phase at most "
-        f"{values['rss_max_mb']:.0f} MB, {values['rss_late_mb_per_min']:+.1f} MB a minute over its second half"
+        f"{values['rss_max_mb']:.0f} MB; {values['rss_mb_per_min']:+.0f} MB a minute ("
+        f"{values['rss_late_mb_per_min']:+.0f} over its second half)"
     )
+    if "calm_moves" in values:
+        print(
+            f"the reference, {options.calm:.0f} s of the same play just before with no hostile page: "
+            f"{values['calm_moves']} moves, p99 {values['calm_p99_ms']:.1f} ms, max {values['calm_max_ms']:.1f} ms; "
+            f"bot RSS {values['calm_rss_start_mb']:.0f} to {values['calm_rss_end_mb']:.0f} MB, "
+            f"{values['calm_rss_mb_per_min']:+.0f} MB a minute"
+        )
     print(f"bot CPU {values['bot_cpu_share']:.0%} of a core, this load process {values['load_cpu_share']:.0%}")
     busiest = float(values["discord_max_per_s"])
     print(
@@ -1302,6 +1327,9 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=defaults.rate, help="moves a second, over the playing pages")
     parser.add_argument("--seconds", type=float, default=defaults.seconds, help="length of the measured hostile phase")
     parser.add_argument("--warmup", type=float, default=defaults.warmup, help="seconds played before the hostile phase")
+    parser.add_argument(
+        "--calm", type=float, help="seconds measured without hostile pages first, as a reference (default: 2 to 10)"
+    )
     parser.add_argument("--mirrors", type=int, default=defaults.mirrors, help="a) pages that never read")
     parser.add_argument("--flooders", type=int, default=defaults.flooders, help="b) pages flooding at their limit")
     parser.add_argument("--garbage", type=int, default=defaults.garbage, help="c) loops sending garbage")
@@ -1314,6 +1342,7 @@ def main() -> None:
         rate=args.rate,
         seconds=args.seconds,
         warmup=args.warmup,
+        calm=args.calm if args.calm is not None else min(10.0, max(2.0, args.seconds / 6)),
         mirrors=args.mirrors,
         flooders=args.flooders,
         garbage=args.garbage,
