@@ -10,8 +10,9 @@ stand-in for Discord's REST API (``FakeDiscordApi``) and every page, from ``127.
 ``PAGES_PER_ADDRESS`` playing pages to a source address (``127.0.0.2`` and up), each hostile kind from an
 address of its own after those.
 
-1. ``--sockets`` playing pages sign in (one member and instance each; a ``bye`` that says to try again or
-   wait is retried after a pause, a few times), start a practice game of draw3 each and warm up
+1. ``--sockets`` playing pages sign in (one member and instance each; a few at a time, as the bot's budget of
+   calls to Discord allows; a ``bye`` that says to come back, by its ``retry_in``, its code ``1013`` or its
+   words, is retried after that pause, up to SIGN_IN_ATTEMPTS times), start a practice game of draw3 each and warm up
    (``--warmup`` s) at ``--rate`` moves a second in all, as ``bench_activity.py`` plays (one move in flight
    a page, paced). Then the reference: ``--calm`` s of the same play measured with no hostile page (by default
    a sixth of ``--seconds``, 2 to 10 s): its p99 and the bot's RSS growth a minute, to compare with.
@@ -29,10 +30,11 @@ address of its own after those.
       any ``hello`` (not JSON, binary, 3 KB, ~1,000 nested ``[``, or a ``hello`` whose instance id walks a
       path such as ``../../users/@me``), read until the server closes it: its close code and ``bye``.
    d) ``--sign-ins`` sign-ins a second, each from a new public-looking address (``X-Forwarded-For``; the
-      bot trusts a loopback peer as its front): a token of a member of a live instance, a token Discord
-      never issued, or a token issued to another application (where the stand-in can issue one); each is
-      welcomed (and closed) or said ``bye`` to. And ``--token-posts`` ``POST /api/token`` a second from
-      rotating addresses (a good code, an unknown code, a body that is no code).
+      bot trusts a loopback peer as its front): a token of a member of a live instance, a new token Discord
+      never issued, or a token issued to another application (where the stand-in can issue one; its member
+      is in the live instance); each is welcomed (and closed) or said ``bye`` to. And ``--token-posts``
+      ``POST /api/token`` a second from rotating addresses (a good code, an unknown code, a body that is no
+      code).
 
 3. Measured over the hostile phase: the playing pages' move latency (sent to answered; p50, p99, max;
    target p99 < 50 ms), refusals, pages lost; the bot's RSS at the phase's start and end (target under
@@ -51,6 +53,7 @@ import base64
 import contextlib
 import inspect
 import ipaddress
+import itertools
 import json
 import math
 import os
@@ -63,7 +66,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, TypeVar
@@ -80,14 +83,18 @@ from tests.bot.activity.fake_discord_api import APP_ID, FakeDiscordApi, FakePlay
 
 T = TypeVar("T")
 
-PAGES_PER_ADDRESS = 20
-"""Playing pages opened from one source address (under the bot's cap, room left for sign-ins retried)."""
-SIGN_IN_ATTEMPTS = 8
+PAGES_PER_ADDRESS = 10
+"""Playing pages, never-reading pages or flooders opened from one source address (well under the bot's caps of
+sockets and of sign-ins an address, room left for sign-ins retried)."""
+SIGN_IN_ATTEMPTS = 20
 """Times a page says ``hello`` before it gives up (a ``bye`` that says to try again or wait is retried)."""
-RETRY_PAUSE = 1.0
-"""Seconds before a refused ``hello`` is said again (times the attempt, jittered)."""
-OPENING_AT_ONCE = 25
-"""Playing pages saying ``hello`` at the same time while they open."""
+RETRY_PAUSE, MOST_PAUSE = 1.0, 5.0
+"""Seconds before a refused ``hello`` is said again: RETRY_PAUSE times the attempt, at most MOST_PAUSE (jittered)."""
+OPENING_AT_ONCE = 12
+"""The soak's own pages saying ``hello`` at the same time (about what the bot's budget of calls to Discord lets
+it verify in a second or two)."""
+SIGNING_PER_ADDRESS = 4
+"""The soak's own pages of one address saying ``hello`` at the same time."""
 ANSWER_SECONDS = 10.0
 """A hello, a frame of garbage or a drain not answered by then counts as never answered."""
 OTHER_APP = 777_000
@@ -293,15 +300,36 @@ def _outcome(code: object, reason: str) -> str:
     return f"{code if code is not None else 'no code'}{' ' + words if words else ''}"
 
 
-def _retryable(outcome: str) -> bool:
-    """Whether a refused hello says to come back later (the bot's budget of calls to Discord, a sign-in limit)."""
-    words = outcome.lower()
-    return any(hint in words for hint in ("try again", "wait", "moment", "could not connect"))
+@dataclass(frozen=True)
+class Answer:
+    """A hello's answer: ``welcome``, or how the socket was closed; ``retry_in``: seconds to come back after
+    (``None``: not to come back; 0: when it says to without saying when)."""
+
+    outcome: str
+    retry_in: float | None = None
 
 
-async def first_answer(ws: aiohttp.ClientWebSocketResponse) -> tuple[bool, str]:
+WELCOME = Answer("welcome")
+
+
+def _refusal(code: object, bye: dict[str, Any], fallback: str) -> Answer:
+    """A refused hello as counted, and whether to come back: never after a ``final`` bye, after its ``retry_in``,
+    or when its code or words say to (``1013``, ``1001``, "try again", "wait": a bye without ``retry_in``)."""
+    reason = str(bye.get("reason", "")) or fallback
+    outcome = _outcome(code, reason)
+    if bye.get("final"):
+        return Answer(outcome)
+    if isinstance(bye.get("retry_in"), int | float):
+        return Answer(outcome, float(bye["retry_in"]))
+    words = reason.lower()
+    if code in (1001, 1013) or any(hint in words for hint in ("try again", "wait", "in a moment")):
+        return Answer(outcome, 0.0)
+    return Answer(outcome)
+
+
+async def first_answer(ws: aiohttp.ClientWebSocketResponse) -> Answer:
     """Read a hello's answer: welcomed, or how the socket was closed (code and ``bye`` reason)."""
-    reason = ""
+    bye: dict[str, Any] = {}
     try:
         async with asyncio.timeout(ANSWER_SECONDS):
             while True:
@@ -309,29 +337,56 @@ async def first_answer(ws: aiohttp.ClientWebSocketResponse) -> tuple[bool, str]:
                 if message.type is aiohttp.WSMsgType.TEXT:
                     frame = json.loads(message.data)
                     if frame.get("type") == "welcome":
-                        return True, "welcome"
+                        return WELCOME
                     if frame.get("type") == "bye":
-                        reason = str(frame.get("reason", ""))
+                        bye = frame
                     continue
                 if message.type is aiohttp.WSMsgType.CLOSE:
-                    return False, _outcome(message.data, reason or str(message.extra or ""))
-                return False, _outcome(ws.close_code, reason or message.type.name.lower())
+                    return _refusal(message.data, bye, str(message.extra or ""))
+                return _refusal(ws.close_code, bye, message.type.name.lower())
     except TimeoutError:
-        return False, "no answer in time"
+        return Answer("no answer in time", 0.0)
 
 
-async def with_retries(attempt: Callable[[], Awaitable[tuple[T | None, str]]], notes: Counter[str]) -> T | None:
-    """Sign in by ``attempt`` until it is welcomed, retrying a refusal that says to wait; ``None``: gave up."""
+async def with_retries(
+    attempt: Callable[[], Awaitable[tuple[T | None, Answer]]], notes: Counter[str], until: float = math.inf
+) -> T | None:
+    """Sign in by ``attempt`` until it is welcomed, coming back when a refusal says to (not past ``until``, a
+    ``perf_counter``; SIGN_IN_ATTEMPTS times at most); ``None``: gave up."""
     for tries in range(1, SIGN_IN_ATTEMPTS + 1):
-        got, outcome = await attempt()
+        got, answer = await attempt()
         if got is not None:
             return got
-        if not _retryable(outcome) or tries == SIGN_IN_ATTEMPTS:
-            notes[f"gave up: {outcome}"] += 1
+        if answer.retry_in is None or tries == SIGN_IN_ATTEMPTS:
+            notes[f"gave up: {answer.outcome}"] += 1
             return None
-        notes[f"retried: {outcome}"] += 1
-        await asyncio.sleep(RETRY_PAUSE * tries * random.uniform(0.5, 1.5))
+        if answer.retry_in > 0:
+            pause = answer.retry_in + random.uniform(0.0, 2.0)
+        else:
+            pause = min(RETRY_PAUSE * tries, MOST_PAUSE) * random.uniform(0.5, 1.5)
+        if time.perf_counter() + pause > until:
+            notes[f"gave up: {answer.outcome}"] += 1
+            return None
+        notes[f"retried: {answer.outcome}"] += 1
+        await asyncio.sleep(pause)
     return None
+
+
+class Door:
+    """The soak's own pages sign in OPENING_AT_ONCE at a time, SIGNING_PER_ADDRESS of one address at a time (the
+    bot lets an address keep only a few sockets waiting to sign in)."""
+
+    def __init__(self) -> None:
+        """No one at the door yet."""
+        self._all = asyncio.Semaphore(OPENING_AT_ONCE)
+        self._by_address: dict[Hashable, asyncio.Semaphore] = {}
+
+    @contextlib.asynccontextmanager
+    async def turn(self, address: Hashable) -> AsyncIterator[None]:
+        """Wait for a turn to sign in from ``address``."""
+        mine = self._by_address.setdefault(address, asyncio.Semaphore(SIGNING_PER_ADDRESS))
+        async with mine, self._all:
+            yield
 
 
 def _hello(player: FakePlayer, instance: str) -> str:
@@ -349,26 +404,26 @@ def _hello(player: FakePlayer, instance: str) -> str:
 
 async def ws_sign_in(
     http: aiohttp.ClientSession, url: str, hello: str, *, compress: int = 0, headers: dict[str, str] | None = None
-) -> tuple[aiohttp.ClientWebSocketResponse | None, str]:
-    """Open a socket and say ``hello``: the socket if welcomed, else ``None`` and how it was closed."""
+) -> tuple[aiohttp.ClientWebSocketResponse | None, Answer]:
+    """Open a socket and say ``hello``: the socket if welcomed, else ``None``; and the answer."""
     try:
         async with asyncio.timeout(ANSWER_SECONDS):
             ws = await http.ws_connect(url + "/ws", compress=compress, headers=headers)
     except TimeoutError:
-        return None, "could not connect: no upgrade in time"
+        return None, Answer("could not connect: no upgrade in time", 0.0)
     except aiohttp.WSServerHandshakeError as error:
-        return None, f"could not connect: HTTP {error.status}"
+        return None, Answer(f"could not connect: HTTP {error.status}", 0.0)
     except (aiohttp.ClientError, OSError) as error:
-        return None, f"could not connect: {type(error).__name__}"
+        return None, Answer(f"could not connect: {type(error).__name__}", 0.0)
     try:
         await ws.send_str(hello)
-        welcomed, outcome = await first_answer(ws)
+        answer = await first_answer(ws)
     except (aiohttp.ClientError, ConnectionError) as error:
-        welcomed, outcome = False, f"could not connect: {type(error).__name__}"
-    if welcomed:
-        return ws, outcome
+        answer = Answer(f"could not connect: {type(error).__name__}", 0.0)
+    if answer is WELCOME:
+        return ws, answer
     await ws.close()
-    return None, outcome
+    return None, answer
 
 
 # -- the playing pages --------------------------------------------------------------------------------
@@ -396,17 +451,15 @@ def _local(offset: int) -> str:
 
 
 async def open_playing(
-    url: str, players: Sequence[FakePlayer], http: Sequence[aiohttp.ClientSession], notes: Counter[str]
+    url: str, players: Sequence[FakePlayer], http: Sequence[aiohttp.ClientSession], door: Door, notes: Counter[str]
 ) -> list[SoakPage]:
     """Sign in a page for every player (PAGES_PER_ADDRESS to an address), retrying a hello told to wait."""
-    gate = asyncio.Semaphore(OPENING_AT_ONCE)
 
     async def one(index: int, player: FakePlayer) -> SoakPage | None:
-        async def attempt() -> tuple[aiohttp.ClientWebSocketResponse | None, str]:
-            async with gate:
-                return await ws_sign_in(
-                    http[index // PAGES_PER_ADDRESS], url, _hello(player, f"i-{index}"), compress=15
-                )
+        async def attempt() -> tuple[aiohttp.ClientWebSocketResponse | None, Answer]:
+            client = http[index // PAGES_PER_ADDRESS]
+            async with door.turn(client):
+                return await ws_sign_in(client, url, _hello(player, f"i-{index}"), compress=15)
 
         ws = await with_retries(attempt, notes)
         return SoakPage(ws, index + 1) if ws is not None else None
@@ -525,30 +578,30 @@ class Mirror:
     end: str = ""
 
 
-async def sign_in_mirror(port: int, local: str, player: FakePlayer, instance: str) -> tuple[RawSocket | None, str]:
+async def sign_in_mirror(port: int, local: str, player: FakePlayer, instance: str) -> tuple[RawSocket | None, Answer]:
     """Sign in over a bare socket with a small receive buffer; the socket once welcomed (never read after)."""
     try:
         raw = await RawSocket.connect(port, local, receive_buffer=MIRROR_RECEIVE_BUFFER)
-    except (OSError, EOFError) as error:
-        return None, f"could not connect: {type(error).__name__} {error}"
+    except (OSError, EOFError, TimeoutError) as error:
+        return None, Answer(f"could not connect: {type(error).__name__} {error}", 0.0)
+    bye: dict[str, Any] = {}
     try:
         await raw.send_text(_hello(player, instance))
-        reason = ""
         async with asyncio.timeout(ANSWER_SECONDS):
             while True:
                 opcode, payload = await raw.frame()
                 if opcode == 0x1:
                     frame = json.loads(payload)
                     if frame.get("type") == "welcome":
-                        return raw, "welcome"
-                    reason = str(frame.get("reason", ""))
+                        return raw, WELCOME
+                    bye = frame if frame.get("type") == "bye" else bye
                 elif opcode == 0x8:
                     code = int.from_bytes(payload[:2], "big") if len(payload) >= 2 else None
                     raw.close()
-                    return None, _outcome(code, reason or payload[2:].decode(errors="replace"))
+                    return None, _refusal(code, bye, payload[2:].decode(errors="replace"))
     except (TimeoutError, OSError, EOFError) as error:
         raw.close()
-        return None, f"could not connect: {type(error).__name__}"
+        return None, Answer(f"could not connect: {type(error).__name__}", 0.0)
 
 
 async def watch_mirrors(mirrors: Sequence[Mirror], begin: float, stop: asyncio.Event, limit: float) -> None:
@@ -602,7 +655,7 @@ async def drain(mirror: Mirror) -> None:
 async def flood(
     index: int,
     count: int,
-    sign_in: Callable[[], Awaitable[tuple[aiohttp.ClientWebSocketResponse | None, str]]],
+    sign_in: Callable[[], Awaitable[tuple[aiohttp.ClientWebSocketResponse | None, Answer]]],
     stop: asyncio.Event,
     tally: Counter[str],
     closes: Counter[str],
@@ -616,7 +669,7 @@ async def flood(
     for signing in range(FLOOD_SIGN_INS):
         if stop.is_set() or time.perf_counter() >= end:
             return
-        ws = await with_retries(sign_in, notes)
+        ws = await with_retries(sign_in, notes, end)
         if ws is None:
             tally["sign-ins given up"] += 1
             await asyncio.sleep(1.0)
@@ -816,10 +869,10 @@ async def sign_in_storm(
 
     async def one(kind: str, token: str, instance: str, address: str) -> None:
         hello = json.dumps({"type": "hello", "access_token": token, "instance_id": instance, "guild_id": str(GUILD)})
-        ws, outcome = await ws_sign_in(http, url, hello, headers={"X-Forwarded-For": address})
+        ws, answer = await ws_sign_in(http, url, hello, headers={"X-Forwarded-For": address})
         if ws is not None:
             await ws.close()
-        storm.outcomes[f"{kind}: {outcome}"] += 1
+        storm.outcomes[f"{kind}: {answer.outcome}"] += 1
 
     for number in range(int(rate * limit) + 1):
         with contextlib.suppress(TimeoutError):
@@ -830,6 +883,7 @@ async def sign_in_storm(
             storm.outcomes["skipped: too many sign-ins in flight"] += 1
             continue
         kind, token, instance = storm.tokens[number % len(storm.tokens)]
+        token = token or f"token-never-issued-{rng.getrandbits(64):x}"  # a new one each time, as an attacker's
         task = asyncio.get_running_loop().create_task(one(kind, token, instance, _public_address(rng)))
         storm.in_flight.add(task)
         task.add_done_callback(storm.in_flight.discard)
@@ -951,7 +1005,7 @@ def cast(discord: FakeDiscordApi, options: Options, hostiles: Hostiles) -> Cast:
         if n % 3 == 0:
             storm.append(("valid token", members[n // 3 % 50].token, f"storm-{n // 3 % 5}"))
         elif n % 3 == 1:
-            storm.append(("token never issued", f"token-never-issued-{n}", f"storm-{n % 5}"))
+            storm.append(("token never issued", "", f"storm-{n % 5}"))
         else:
             storm.append((f"other app's token{hostiles.other_app}", others[n // 3 % 50].token, f"storm-{n // 3 % 5}"))
     return Cast(playing, flooders, garbage, storm)
@@ -977,17 +1031,21 @@ async def soak(options: Options, log_path: Path) -> tuple[Figures, Hostiles]:
     calls = CallLog()
     calls.watch(discord)
     people = cast(discord, options, hostiles)
-    addresses = math.ceil(options.sockets / PAGES_PER_ADDRESS)
-    mirror_at, flood_at, garbage_at, storm_at = (_local(addresses + n) for n in range(4))
-    sessions = [
-        aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0, local_addr=(_local(n), 0)))
-        for n in range(addresses)
-    ]
-    flood_http, garbage_http, storm_http = (
-        aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0, local_addr=(address, 0)))
-        for address in (flood_at, garbage_at, storm_at)
-    )
-    http = [*sessions, flood_http, garbage_http, storm_http]
+    addresses = itertools.count()
+
+    def at(pages: int) -> list[str]:
+        """Source addresses of their own for ``pages`` pages (one at least)."""
+        return [_local(next(addresses)) for _ in range(max(1, math.ceil(pages / PAGES_PER_ADDRESS)))]
+
+    def client(address: str) -> aiohttp.ClientSession:
+        """An HTTP client whose connections come from ``address``."""
+        return aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0, local_addr=(address, 0)))
+
+    sessions = [client(address) for address in at(options.sockets)]
+    mirror_at = at(options.mirrors)
+    flood_http = [client(address) for address in at(options.flooders)]
+    garbage_http, storm_http = client(at(1)[0]), client(at(1)[0])
+    http = [*sessions, *flood_http, garbage_http, storm_http]
     samples, sampling = Samples(), asyncio.Event()
     limit = 120.0 + options.seconds * 2
     sampler = asyncio.get_running_loop().create_task(samples.run(discord, calls, sampling, limit + 60))
@@ -1002,7 +1060,8 @@ async def soak(options: Options, log_path: Path) -> tuple[Figures, Hostiles]:
     try:
         await asyncio.sleep(1.0)  # the child's start-up settles
         opened, calls_before = time.perf_counter(), len(discord.requests)
-        pages = await open_playing(url, people.playing, sessions, figures.opening)
+        door = Door()
+        pages = await open_playing(url, people.playing, sessions, door, figures.opening)
         values["open_s"] = time.perf_counter() - opened
         values["welcomed"] = len(pages)
         opening_end = max(time.perf_counter(), opened + 1.0) + SAMPLE_SECONDS  # a second at least
@@ -1030,26 +1089,29 @@ async def soak(options: Options, log_path: Path) -> tuple[Figures, Hostiles]:
         count = min(options.mirrors, len(pages))
         mirrored = [pages[n * len(pages) // count] for n in range(count)]
 
-        async def mirror(page: SoakPage) -> Mirror | None:
+        async def mirror(number: int, page: SoakPage) -> Mirror | None:
             index = page.number - 1
 
-            async def attempt() -> tuple[RawSocket | None, str]:
-                return await sign_in_mirror(port, mirror_at, people.playing[index], f"i-{index}")
+            async def attempt() -> tuple[RawSocket | None, Answer]:
+                local = mirror_at[number // PAGES_PER_ADDRESS]
+                async with door.turn(local):
+                    return await sign_in_mirror(port, local, people.playing[index], f"i-{index}")
 
             raw = await with_retries(attempt, hostiles.mirror_notes)
             return Mirror(raw, people.playing[index].user_id) if raw is not None else None
 
-        signed = await asyncio.gather(*(mirror(page) for page in mirrored))
+        signed = await asyncio.gather(*(mirror(number, page) for number, page in enumerate(mirrored)))
         hostiles.mirrors = [one for one in signed if one is not None]
         values["mirrors_s"] = time.perf_counter() - hostile
         spawn = asyncio.get_running_loop().create_task
         tasks.append(spawn(watch_mirrors(hostiles.mirrors, hostile, stop, limit)))
         for n, flooder in enumerate(people.flooders):
 
-            def flood_sign_in(
-                flooder: FakePlayer = flooder,
-            ) -> Awaitable[tuple[aiohttp.ClientWebSocketResponse | None, str]]:
-                return ws_sign_in(flood_http, url, _hello(flooder, "flood"))
+            async def flood_sign_in(
+                flooder: FakePlayer = flooder, http: aiohttp.ClientSession = flood_http[n // PAGES_PER_ADDRESS]
+            ) -> tuple[aiohttp.ClientWebSocketResponse | None, Answer]:
+                async with door.turn(http):
+                    return await ws_sign_in(http, url, _hello(flooder, "flood"))
 
             task = flood(
                 n,
@@ -1350,8 +1412,8 @@ def main() -> None:
         sign_ins=args.sign_ins,
         token_posts=args.token_posts,
     )
-    if options.sockets < 1 or options.sockets > PAGES_PER_ADDRESS * 240:
-        parser.error("--sockets: 1 to 4,800")
+    if options.sockets < 1 or options.sockets > PAGES_PER_ADDRESS * 200:
+        parser.error(f"--sockets: 1 to {PAGES_PER_ADDRESS * 200} (from 127.0.0.x, {PAGES_PER_ADDRESS} an address)")
     load = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as folder:
         log_path = Path(folder) / "bot.log"
