@@ -10,12 +10,13 @@ stand-in for Discord's REST API (``FakeDiscordApi``) and every page, from ``127.
 ``PAGES_PER_ADDRESS`` playing pages to a source address (``127.0.0.2`` and up), each hostile kind from an
 address of its own after those.
 
-1. ``--sockets`` playing pages sign in (one member and instance each; a few at a time, as the bot's budget of
-   calls to Discord allows; a ``bye`` that says to come back, by its ``retry_in``, its code ``1013`` or its
-   words, is retried after that pause, up to SIGN_IN_ATTEMPTS times), start a practice game of draw3 each and warm up
-   (``--warmup`` s) at ``--rate`` moves a second in all, as ``bench_activity.py`` plays (one move in flight
-   a page, paced). Then the reference: ``--calm`` s of the same play measured with no hostile page (by default
-   a sixth of ``--seconds``, 2 to 10 s): its p99 and the bot's RSS growth a minute, to compare with.
+1. ``--sockets`` playing pages sign in (one member and instance each; a few at a time, as the bot's budget
+   of calls to Discord allows; a ``bye`` that says to come back, by its ``retry_in``, its code ``1013`` or
+   its words, is said ``hello`` again after that pause, SIGN_IN_ATTEMPTS times at most), start a practice
+   game of draw3 each and warm up (``--warmup`` s) at ``--rate`` moves a second in all, as
+   ``bench_activity.py`` plays (one move in flight a page, paced). Then the reference: ``--calm`` s of the
+   same play measured with no hostile page (by default a sixth of ``--seconds``, 2 to 10 s): its p99 and the
+   bot's RSS growth a minute, to compare with.
 2. The hostile phase: the bot's RSS is read, then these start and run through the whole measured time:
 
    a) ``--mirrors`` pages that never read: each signs in as the member of a playing page (a second page of
@@ -38,11 +39,15 @@ address of its own after those.
 
 3. Measured over the hostile phase: the playing pages' move latency (sent to answered; p50, p99, max;
    target p99 < 50 ms), refusals, pages lost; the bot's RSS at the phase's start and end (target under
-   +50 MB) and after the hostile pages are gone; the calls reaching the stand-in for Discord
-   (``len(discord.requests)`` sampled every 0.1 s: the busiest 1-second window and the mean; target never
-   above 25 a second; every HTTP request to it is also counted, a path no route of Discord's matches
-   included); each hostile kind's outcomes (close codes and reasons); the bot's log: lines by level and
-   every ``Traceback`` (the first printed). The last line is ``key=value`` pairs.
+   +50 MB), its growth a minute, and after the hostile pages are gone; the calls reaching the stand-in for
+   Discord (``len(discord.requests)`` sampled every 0.1 s: the busiest window of a second and the mean;
+   target never above 25 a second; every HTTP request to it is counted too, and listed when it is none of
+   the calls the bot should make, e.g. an instance id that walked to another path with the bot's token;
+   the busiest second by the stand-in's own time stamps where it keeps them); the bytes waiting in the bot's
+   kernel send queues for the never-reading pages; each hostile kind's outcomes (close codes and reasons);
+   the bot's log: lines by level, ``Traceback`` lines (the first traceback printed). A kind is left out with
+   its option at 0. Every loop ends with the phase (or a bound of its own); the soak stops by itself. The
+   last line is ``key=value`` pairs.
 """
 
 from __future__ import annotations
@@ -218,7 +223,7 @@ def _route_of(request: web.BaseRequest) -> str:
     """A request as the call it should be (``route ...``), or as it came (with its kind of credentials) if none."""
     path, auth = request.raw_path, request.headers.get("Authorization", "").partition(" ")[0] or "no credentials"
     head = path.rpartition("/")[0]
-    if (request.method, path, auth) == ("POST", "/api/v10/oauth2/token", "no credentials"):
+    if (request.method, path) == ("POST", "/api/v10/oauth2/token") and auth in ("no credentials", "Basic"):
         return f"route POST {path}"
     if request.method == "GET" and path in ("/api/v10/users/@me", "/api/v10/oauth2/@me") and auth == "Bearer":
         return f"route GET {path}"
@@ -1192,6 +1197,7 @@ async def soak(options: Options, log_path: Path) -> tuple[Figures, Hostiles]:
         sampling.set()
         await sampler
         figures.strays = calls.strays()
+        values["discord_http_watched"] = int(calls.watched)
         busiest, mean = samples.rates(samples.requests, hostile, measured_end)
         values["discord_max_per_s"], values["discord_mean_per_s"] = busiest, mean
         values["discord_http_max_per_s"], values["discord_http_mean_per_s"] = samples.rates(
@@ -1330,6 +1336,7 @@ def report(options: Options, figures: Figures, hostiles: Hostiles, log_path: Pat
         f"{values['discord_mean_per_s']:.1f}/s ({'met' if busiest <= CALLS_TARGET else 'NOT met'}: never above "
         f"{CALLS_TARGET:.0f}/s); every HTTP request to the stand-in: busiest second "
         f"{values['discord_http_max_per_s']:.0f}, mean {values['discord_http_mean_per_s']:.1f}/s"
+        + ("" if values["discord_http_watched"] else " (NOT counted: the stand-in's server could not be watched)")
         + (
             f"; the busiest second by the stand-in's own time stamps: {values['discord_exact_max_per_s']} calls"
             if "discord_exact_max_per_s" in values
