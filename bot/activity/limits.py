@@ -20,6 +20,40 @@ STRIKES = 20
 """Requests refused for their rate after which the socket is closed."""
 TOKEN_EXCHANGES_PER_MINUTE = 30
 """Sign-in codes one address may exchange a minute (each page exchanges one)."""
+SIGN_INS_PER_MINUTE = 30
+"""Sockets one address may sign in (``hello``) a minute, counted before Discord is asked anything."""
+MEMBER_SIGN_INS_PER_MINUTE = 12
+"""Sign-ins a minute of one token, and of one member once Discord said who it is (4 pages, reloads)."""
+UNIDENTIFIED_PER_ADDRESS = 8
+"""Sockets of one address still saying who they are (the waiting room is shared fairly)."""
+DISCORD_CALLS_PER_SECOND = 20.0
+"""Calls the Activity may make to Discord a second, on average: well under Discord's 50 a second per bot,
+which the bot's own requests share."""
+DISCORD_CALL_BURST = 5.0
+"""Calls the Activity may make at once after a pause (so never more than 25 in any second)."""
+DISCORD_BUDGET_WAIT_SECONDS = 2.0
+"""A sign-in waits at most this long for its turn at Discord; past it, it is told to try again in a moment."""
+TOKEN_KEPT_SECONDS = 60.0
+"""A token Discord vouched for is believed this long without asking again."""
+REFUSED_TOKEN_KEPT_SECONDS = 600.0
+"""A token Discord refused is refused this long without asking again."""
+INSTANCE_KEPT_SECONDS = 5.0
+"""An instance (its server, channel and members) is believed this long without asking again."""
+REVERIFY_SECONDS = 600.0
+"""A page open this long is checked again: its token still good, its member still in the instance."""
+MENU_COST = 4.0
+"""A ``menu`` frame costs this many requests of the page's rate (it reads the database the most)."""
+QUEUED_FRAMES = 32
+"""Frames waiting to be written to one page; past it the page is closed (it does not read)."""
+WRITE_SECONDS = 5.0
+"""A page that takes longer than this to take one frame is closed (it does not read)."""
+CLOSE_SECONDS = 2.0
+"""A closing page has this long to take its goodbye, and the Activity's shutdown this long in all."""
+RACE_OPENS_PER_MEMBER = 3
+"""Races one member may open from the page in :data:`RACE_OPEN_MINUTES` (each posts a public message)."""
+RACE_OPENS_PER_CHANNEL = 6
+"""Races the pages may open in one channel in :data:`RACE_OPEN_MINUTES`."""
+RACE_OPEN_MINUTES = 10
 
 
 class Caps:
@@ -56,8 +90,8 @@ class Bucket:
     def __post_init__(self) -> None:
         self.tokens = self.burst
 
-    def allow(self, now: float) -> bool:
-        """Take one request at ``now`` (seconds); whether it is within the rate.
+    def allow(self, now: float, cost: float = 1.0) -> bool:
+        """Take one request (worth ``cost``) at ``now`` (seconds); whether it is within the rate.
 
         >>> bucket = Bucket(rate=1.0, burst=2.0, at=0.0)
         >>> [bucket.allow(0.0), bucket.allow(0.0), bucket.allow(0.0), bucket.allow(1.0)]
@@ -65,9 +99,9 @@ class Bucket:
         """
         self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
         self.at = now
-        if self.tokens < 1.0:
+        if self.tokens < cost:
             return False
-        self.tokens -= 1.0
+        self.tokens -= cost
         return True
 
 
@@ -80,6 +114,10 @@ class Window:
         self.seconds = seconds
         self._events: dict[Hashable, list[float]] = {}
 
+    def full(self, key: Hashable, now: float) -> bool:
+        """Whether one more event of ``key`` at ``now`` would pass the limit (nothing is counted)."""
+        return sum(at > now - self.seconds for at in self._events.get(key, ())) >= self.limit
+
     def allow(self, key: Hashable, now: float) -> bool:
         """Count an event of ``key`` at ``now``; whether it is within the limit."""
         recent = [at for at in self._events.get(key, []) if at > now - self.seconds]
@@ -91,6 +129,34 @@ class Window:
         if len(self._events) > 10_000:
             self._events = {k: v for k, v in self._events.items() if v and v[-1] > now - self.seconds}
         return True
+
+
+@dataclass
+class Budget:
+    """A token bucket that may be waited on: ``rate`` calls a second on average, ``burst`` at once."""
+
+    rate: float
+    burst: float
+    tokens: float = field(init=False)
+    at: float = field(default=0.0)
+
+    def __post_init__(self) -> None:
+        self.tokens = self.burst
+
+    def reserve(self, now: float, longest: float) -> float | None:
+        """Reserve one call at ``now``: the seconds to wait for its turn, or ``None`` if that is over ``longest``.
+
+        >>> budget = Budget(rate=2.0, burst=1.0, at=0.0)
+        >>> [budget.reserve(0.0, 1.0), budget.reserve(0.0, 1.0), budget.reserve(0.0, 1.0), budget.reserve(0.0, 1.0)]
+        [0.0, 0.5, 1.0, None]
+        """
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        wait = max(0.0, (1.0 - self.tokens) / self.rate)
+        if wait > longest:
+            return None
+        self.tokens -= 1.0
+        return wait
 
 
 @dataclass
@@ -107,4 +173,5 @@ class ActivityCounts:
     verification_failures: int = 0
     """Sockets or sign-ins Discord did not vouch for."""
     closed: Counter[str] = field(default_factory=Counter)
-    """Sockets the server closed, by reason (``identify``, ``caps``, ``rate``, ``frame``, ``verify``, ``not_here``)."""
+    """Sockets the server closed, by reason (``identify``, ``caps``, ``rate``, ``frame``, ``verify``, ``not_here``,
+    ``busy``, ``slow``, ``left``)."""

@@ -103,6 +103,8 @@ class Close(IntEnum):
     NOT_HERE = 4421
     """This process does not serve that server (shard clusters)."""
     SHUTTING_DOWN = 1001
+    TRY_LATER = 1013
+    """Discord is not answering, or too many pages sign in at once: the page comes back after a pause."""
 
 
 class _Frame(BaseModel):
@@ -113,10 +115,12 @@ class Hello(_Frame):
     """The page's first frame: its player's token and the instance it runs in."""
 
     type: Literal["hello"]
-    access_token: Annotated[str, Field(min_length=1, max_length=512)]
-    instance_id: Annotated[str, Field(min_length=1, max_length=200)]
-    guild_id: Annotated[str, Field(max_length=20)] | None = None
-    channel_id: Annotated[str, Field(max_length=20)] | None = None
+    access_token: Annotated[str, Field(min_length=1, max_length=512, pattern=r"^[A-Za-z0-9._~+/=-]+$")]
+    """An OAuth2 bearer token (RFC 6750's characters): it goes into a header to Discord, so nothing else."""
+    instance_id: Annotated[str, Field(min_length=1, max_length=100, pattern=r"^[A-Za-z0-9_-]+$")]
+    """Discord's instance id (letters, digits, ``-`` and ``_``): it goes into a URL path, so nothing else."""
+    guild_id: Annotated[str, Field(max_length=20, pattern=r"^[0-9]+$")] | None = None
+    channel_id: Annotated[str, Field(max_length=20, pattern=r"^[0-9]+$")] | None = None
 
 
 class MenuAsk(_Frame):
@@ -288,7 +292,7 @@ def _kind_of(text: str | bytes) -> str | None:
     """The ``type`` a refused frame claimed, if it is one of the protocol's (to say which frame was wrong)."""
     try:
         claimed = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     kind = claimed.get("type") if isinstance(claimed, dict) else None
     return kind if kind in KINDS else None

@@ -16,12 +16,14 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from bot.activity.frames import game_frame
 from bot.activity.identity import Player
+from bot.activity.limits import RACE_OPEN_MINUTES, RACE_OPENS_PER_CHANNEL, RACE_OPENS_PER_MEMBER, Window
 from bot.activity.protocol import RaceCancel, RaceFrame, RaceJoin, RaceLeave, RaceOpen, RaceStart
 from bot.activity.table import REFUSALS, Seat
 from bot.background import BackgroundTasks
@@ -57,8 +59,8 @@ class RacePage(Protocol):
     async def send(self, kind: str, **fields: Any) -> None:
         """Send one frame."""
 
-    async def send_text(self, text: str) -> None:
-        """Send one frame already in JSON."""
+    async def send_text(self, text: str, *, replaces: str | None = None) -> None:
+        """Send one frame already in JSON (in place of the one of key ``replaces`` not yet sent)."""
 
     async def send_game(self, game: dict[str, Any] | None, *, ref: int | None, words: str | None = None) -> None:
         """Send a GAME."""
@@ -69,6 +71,16 @@ class OtherChannelRaceError(RaceError):
 
     def __init__(self) -> None:
         super().__init__("That race is run in another channel: open the Activity there to take part.")
+
+
+class TooManyRaceOpensError(RaceError):
+    """A page opened races faster than a channel's message rate should carry (each posts a public message)."""
+
+    def __init__(self, where: str) -> None:
+        super().__init__(
+            f"Too many races were opened {where} in the last {RACE_OPEN_MINUTES} minutes: join an open one, "
+            "or try again later."
+        )
 
 
 class NotRankedHereError(BotError):
@@ -105,9 +117,16 @@ class RaceDesk:
         name_of: Callable[[int, int], str | None],
         bot_may: Callable[[int, int, str], bool],
         sleep: Sleep = asyncio.sleep,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        """Run races on ``races``; ``name_of`` names members, ``bot_may`` says the bot's permissions in a channel."""
+        """Run races on ``races``; ``name_of`` names members, ``bot_may`` says the bot's permissions in a channel.
+
+        ``clock`` (monotonic seconds) times the races a member and a channel may open.
+        """
         self.races = races
+        self.clock = clock
+        self._opens_by_member = Window(RACE_OPENS_PER_MEMBER, RACE_OPEN_MINUTES * 60.0)
+        self._opens_by_channel = Window(RACE_OPENS_PER_CHANNEL, RACE_OPEN_MINUTES * 60.0)
         self.now = now
         self.name_of = name_of
         self.bot_may = bot_may
@@ -175,9 +194,10 @@ class RaceDesk:
         await page.send("race", ref=frame.ref, race=race, words=words)
 
     async def _open(self, seat: Seat, frame: RaceOpen) -> tuple[RaceSnapshot, str | None]:
-        """Open a lobby in the page's channel and post its public message there."""
+        """Open a lobby in the page's channel and post its public message there (a few a member and a channel)."""
         player = self._ranked(seat)
         check_channel_permissions("race", lambda flag: self.bot_may(player.guild_id, player.channel_id, flag))
+        self._count_open(player)
         snapshot = await self.races.open(
             guild_id=player.guild_id,
             channel_id=player.channel_id,
@@ -189,22 +209,32 @@ class RaceDesk:
             return await self.races.snapshot(snapshot.race.id), None
         return snapshot, NO_MESSAGE
 
+    def _count_open(self, player: Player) -> None:
+        """Count a race opened by ``player``; :raises TooManyRaceOpensError: past the member's or channel's share."""
+        now, member, channel = self.clock(), (player.guild_id, player.user_id), (player.guild_id, player.channel_id)
+        if self._opens_by_member.full(member, now):
+            raise TooManyRaceOpensError("by you")
+        if self._opens_by_channel.full(channel, now):
+            raise TooManyRaceOpensError("in this channel")
+        self._opens_by_member.allow(member, now)
+        self._opens_by_channel.allow(channel, now)
+
     async def _act(self, seat: Seat, frame: RaceJoin | RaceLeave | RaceStart | RaceCancel) -> RaceSnapshot:
-        """Join, leave, start or cancel a race of the page's channel; the race message follows."""
+        """Join, leave, start or cancel a race of the page's channel (checked first); the race message follows."""
         player = self._ranked(seat)
-        race = (await self.races.snapshot(frame.race)).race
-        if (race.guild_id, race.channel_id) != (player.guild_id, player.channel_id):
+        if await self.races.where(frame.race) != (player.guild_id, player.channel_id):
             raise OtherChannelRaceError()
+        race_id = frame.race
         if isinstance(frame, RaceJoin):
-            snapshot = await self.races.join(race.id, player.user_id)
+            snapshot = await self.races.join(race_id, player.user_id)
         elif isinstance(frame, RaceLeave):
-            snapshot = await self.races.leave(race.id, player.user_id)
+            snapshot = await self.races.leave(race_id, player.user_id)
         elif isinstance(frame, RaceStart):
-            snapshot = await self.races.start(race.id, player.user_id)
+            snapshot = await self.races.start(race_id, player.user_id)
         else:
             assert isinstance(frame, RaceCancel)
-            snapshot = await self.races.cancel(race.id, player.user_id)
-        self.races.refresh_message(race.id)
+            snapshot = await self.races.cancel(race_id, player.user_id)
+        self.races.refresh_message(race_id)
         return snapshot
 
     @staticmethod
@@ -257,9 +287,10 @@ class RaceDesk:
             return
         texts = _race_texts(self.race_body(snapshot, placed=state.placed))
         racers = set(snapshot.racers)
+        key = f"race:{race_id}"
         for page in list(pages):
             self.pushes_sent += 1
-            await page.send_text(texts["racer" if _player(page).user_id in racers else "watcher"])
+            await page.send_text(texts["racer" if _player(page).user_id in racers else "watcher"], replaces=key)
 
     def _followed(self, state: _Pushes) -> bool:
         """Whether a page may want the race: one of its channel's or a racer's (unknown before its first snapshot)."""

@@ -2,9 +2,11 @@
 
 An aiohttp application on the bot's own loop, built and closed by the composition root. It is a
 surface like the cogs: a frame from the page becomes one call of the bot's services (:class:`Table`),
-and the answer becomes a frame. Who the player is and where they play is asked of Discord once, on
-the socket's first frame (:class:`DiscordIdentity`); nothing the page says after that is believed
-beyond what a button's id would be (the game, the board's version).
+and the answer becomes a frame. Who the player is and where they play is asked of Discord on the
+socket's first frame (:class:`~bot.activity.sign_in.SignIns`), and again now and then while it stays
+open; nothing the page says after that is believed beyond what a button's id would be (the game, the
+board's version). Every frame to a page goes through that page's own bounded queue
+(:class:`~bot.activity.page.Socket`): a page that does not read slows nobody but itself.
 
 A game changed elsewhere (a button, the clock) is pushed to its player's open sockets.
 """
@@ -12,20 +14,20 @@ A game changed elsewhere (a button, the clock) is pushed to its player's open so
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
-import ipaddress
 import json
 import logging
+import re
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from aiohttp import WSMsgType, web
 
 from bot import errors
+from bot.activity.addresses import LOCAL_NETWORKS, Network, client_address
 from bot.activity.frames import game_frame
 from bot.activity.identity import (
     DiscordIdentity,
@@ -35,18 +37,18 @@ from bot.activity.identity import (
     VerificationError,
 )
 from bot.activity.limits import (
-    REQUEST_BURST,
-    REQUESTS_PER_SECOND,
+    CLOSE_SECONDS,
+    MENU_COST,
+    REVERIFY_SECONDS,
     SOCKETS_PER_ADDRESS,
     SOCKETS_PER_MEMBER,
     STRIKES,
     TOKEN_EXCHANGES_PER_MINUTE,
-    UNIDENTIFIED_SOCKETS,
     ActivityCounts,
-    Bucket,
     Caps,
     Window,
 )
+from bot.activity.page import Socket
 from bot.activity.protocol import (
     IDENTIFY_SECONDS,
     MAX_FRAME_BYTES,
@@ -64,7 +66,9 @@ from bot.activity.protocol import (
     parse_frame,
 )
 from bot.activity.races import RaceDesk
+from bot.activity.sign_in import Refusal, SignIns
 from bot.activity.table import REFUSALS, Seat, Table
+from bot.background import BackgroundTasks
 from bot.play.session import Clock, FinishSource, Session
 from bot.play.sessions import SessionManager
 from bot.storage.games import GameRecord
@@ -88,6 +92,10 @@ PAGE_HEADERS = {
 UNEXPECTED = "Something went wrong on my side: nothing was changed. Try again in a moment."
 SLOW_DOWN = "slow down: too many requests"
 ASSET_HEADERS = {"Cache-Control": "public, max-age=31536000, immutable", "X-Content-Type-Options": "nosniff"}
+SIGN_IN_CODE = re.compile(r"[A-Za-z0-9._~+/=-]{1,200}")
+"""The shape of an OAuth2 code (RFC 6749's characters, fewer of them): anything else is not sent to Discord."""
+REVERIFY_EVERY = 60.0
+"""How often the open pages are looked over for one due to be checked again."""
 
 
 def build_id(folder: Path = STATIC) -> str:
@@ -116,47 +124,6 @@ class Where:
     """The path prefix of the process that runs the server (``ACTIVITY_ROUTES``; ``None``: no routes)."""
 
 
-@dataclass(eq=False)
-class Socket:
-    """One open page: its socket, its verified player, its rate and what it was last shown."""
-
-    ws: web.WebSocketResponse
-    address: str
-    seat: Seat | None = None
-    bucket: Bucket = field(default_factory=lambda: Bucket(REQUESTS_PER_SECOND, REQUEST_BURST, at=time.monotonic()))
-    strikes: int = 0
-    shown: dict[int, int] = field(default_factory=dict)
-    """Per game, the newest version this page was sent (a push of an older one is skipped)."""
-
-    @property
-    def key(self) -> tuple[int, int] | None:
-        """The player's games key (server, member), once verified."""
-        return (self.seat.player.guild_id, self.seat.player.user_id) if self.seat is not None else None
-
-    async def send(self, kind: str, **fields: Any) -> None:
-        """Send one frame (a closed socket drops it)."""
-        if not self.ws.closed:
-            with contextlib.suppress(ConnectionError, RuntimeError):
-                await self.ws.send_str(json.dumps({"type": kind, **fields}, separators=(",", ":")))
-
-    async def send_text(self, text: str) -> None:
-        """Send one frame already written in JSON (a push built once for many pages)."""
-        if not self.ws.closed:
-            with contextlib.suppress(ConnectionError, RuntimeError):
-                await self.ws.send_str(text)
-
-    async def send_game(self, game: dict[str, Any] | None, *, ref: int | None, words: str | None = None) -> None:
-        """Send a GAME (and remember its version as shown)."""
-        if game is not None:
-            self.shown[game["id"]] = max(self.shown.get(game["id"], -1), game["version"])
-        await self.send("game", ref=ref, game=game, words=words)
-
-    async def bye(self, code: Close, reason: str, *, route: str | None = None) -> None:
-        """Say why (and, for a page that reached the wrong process, the ``route`` to the right one), then close."""
-        await self.send("bye", reason=reason, **({"route": route} if route is not None else {}))
-        await self.ws.close(code=int(code), message=reason[:120].encode())
-
-
 class ActivityServer:
     """Serves the page and its sockets on ``host:port``, over the bot's sessions and services."""
 
@@ -171,11 +138,14 @@ class ActivityServer:
         client_id: int,
         races: RaceDesk | None = None,
         prefix: str = "",
+        trusted: Sequence[Network] = LOCAL_NETWORKS,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         """Play through ``table``; hear ``sessions``' changes; verify with ``identity``; ``where`` knows the servers.
 
         ``races``: the race frames and the races pushed to the pages of their channel. ``prefix`` (a cluster's
-        ``ACTIVITY_ROUTES``): the path this process serves the Activity under, besides ``/``.
+        ``ACTIVITY_ROUTES``): the path this process serves the Activity under, besides ``/``. ``trusted``: the
+        fronts believed to name a page's address. ``clock`` (monotonic seconds) times the rates and checks.
         """
         self.table = table
         self.races = races
@@ -185,20 +155,22 @@ class ActivityServer:
         self.now = now
         self.client_id = client_id
         self.prefix = prefix
+        self.trusted = tuple(trusted)
+        self.clock = clock
         self.build = build_id()
         self.counts = ActivityCounts()
+        self.sign_ins = SignIns(identity, clock)
         self._page = (STATIC / "index.html").read_text(encoding="utf-8") if (STATIC / "index.html").is_file() else ""
         self._by_address = Caps(SOCKETS_PER_ADDRESS)
         self._by_member = Caps(SOCKETS_PER_MEMBER)
         self._exchanges = Window(TOKEN_EXCHANGES_PER_MINUTE, 60.0)
         self._players: dict[tuple[int, int], set[Socket]] = {}
         self._sockets: set[Socket] = set()
-        self._seated = 0
-        """Sockets whose player is verified (the others are still saying who they are)."""
         self._busy: dict[Socket, int] = {}
-        self._pushes: set[asyncio.Task[None]] = set()
-        """Pushes under way (held here: the loop keeps only a weak reference to a task)."""
         """Sockets playing a request on a game: the game's own answer goes to them, not a push."""
+        self._pushing: set[int] = set()
+        """Games whose push is on its way (later moves join it)."""
+        self._tasks = BackgroundTasks("activity")
         self._runner: web.AppRunner | None = None
         self.port: int | None = None
         sessions.add_move_listener(self._moved)
@@ -221,7 +193,7 @@ class ActivityServer:
 
     async def start(self, host: str, port: int) -> int:
         """Listen on ``host:port`` (0: any free port); return the port."""
-        self._runner = web.AppRunner(self.app(), access_log=None)
+        self._runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=CLOSE_SECONDS)
         await self._runner.setup()
         try:
             site = web.TCPSite(self._runner, host, port)
@@ -231,13 +203,15 @@ class ActivityServer:
             self._runner = None
             raise
         self.port = int(self._runner.addresses[0][1])
+        self._tasks.spawn(self._reverify_forever(), "activity-reverify")
         log.info("Activity on http://%s:%d/ (build %s)", host, self.port, self.build)
         return self.port
 
     async def close(self) -> None:
-        """Say goodbye to every page and stop listening (safe to call twice)."""
-        for socket in list(self._sockets):
-            await socket.bye(Close.SHUTTING_DOWN, "the bot is restarting: this page reconnects by itself")
+        """Say goodbye to every page at once, within :data:`CLOSE_SECONDS`, and stop listening (safe twice)."""
+        await self._tasks.cancel_all()
+        reason = "the bot is restarting: this page reconnects by itself"
+        await asyncio.gather(*(socket.bye(Close.SHUTTING_DOWN, reason) for socket in list(self._sockets)))
         if self._runner is not None:
             runner, self._runner = self._runner, None
             await runner.cleanup()
@@ -264,15 +238,15 @@ class ActivityServer:
 
     async def _token(self, request: web.Request) -> web.Response:
         """Exchange the page's sign-in code for the player's token (stored nowhere, never logged)."""
-        address = client_address(request)
-        if not self._exchanges.allow(address, time.monotonic()):
+        address = client_address(request, self.trusted)
+        if not self._exchanges.allow(address, self.clock()):
             return web.json_response({"error": "too many sign-ins from here: wait a minute"}, status=429)
         try:
             body = await request.json()
-        except ValueError:
+        except (ValueError, RecursionError):
             body = None
         code = body.get("code") if isinstance(body, dict) else None
-        if not isinstance(code, str) or not 0 < len(code) <= 200:
+        if not isinstance(code, str) or not SIGN_IN_CODE.fullmatch(code):
             return web.json_response({"error": 'send the sign-in code as {"code": ...}'}, status=400)
         try:
             token = await self.identity.exchange(code)
@@ -288,10 +262,11 @@ class ActivityServer:
         # No permessage-deflate: a GAME is under 1 KB, and each compressed socket keeps about 100 KB of state.
         ws = web.WebSocketResponse(max_msg_size=MAX_FRAME_BYTES, heartbeat=30.0, compress=False)
         await ws.prepare(request)
-        socket = Socket(ws, client_address(request))
-        if len(self._sockets) - self._seated >= UNIDENTIFIED_SOCKETS or not self._by_address.take(socket.address):
+        address = client_address(request, self.trusted)
+        socket = Socket(ws, address, transport=request.transport, on_slow=self._stopped_reading)
+        if not self._by_address.take(address):
             self.counts.closed["caps"] += 1
-            await socket.bye(Close.TOO_MANY, "too many Activity pages open from this address: close one")
+            await socket.bye(Close.TOO_MANY, "too many Activity pages open from this address: close one", final=True)
             return ws
         self._sockets.add(socket)
         self.counts.sockets += 1
@@ -304,39 +279,55 @@ class ActivityServer:
         return ws
 
     async def _identify(self, socket: Socket) -> bool:
-        """Read the ``hello`` and ask Discord about it; whether the socket may play."""
+        """Wait in the room for the ``hello``, and sign it in; whether the socket may play."""
+        refusal = self.sign_ins.enter(socket.address)
+        if refusal is not None:
+            await self._refuse(socket, refusal)
+            return False
+        try:
+            outcome = await self._hello(socket)
+        finally:
+            self.sign_ins.leave(socket.address)
+        if outcome is None:
+            return False
+        if isinstance(outcome, Refusal):
+            await self._refuse(socket, outcome)
+            return False
+        return await self._seat(socket, outcome)
+
+    async def _hello(self, socket: Socket) -> Player | Refusal | None:
+        """The page's ``hello`` signed in (a player, or a refusal); ``None``: the page was closed already."""
         try:
             message = await socket.ws.receive(timeout=IDENTIFY_SECONDS)
         except TimeoutError:
             self.counts.closed["identify"] += 1
             await socket.bye(Close.IDENTIFY_TIMEOUT, "the page did not say who it is in time")
-            return False
+            return None
         if message.type is not WSMsgType.TEXT:
-            return False
+            if message.type is WSMsgType.BINARY:
+                self.counts.closed["frame"] += 1
+                await socket.bye(Close.BAD_FRAME, "frames are JSON text", final=True)
+            return None
         try:
             hello = parse_frame(message.data)
         except BadFrameError as error:
             self.counts.closed["frame"] += 1
-            await socket.bye(Close.BAD_FRAME, str(error))
-            return False
+            await socket.bye(Close.BAD_FRAME, str(error), final=True)
+            return None
         if not isinstance(hello, Hello):
             self.counts.closed["frame"] += 1
-            await socket.bye(Close.BAD_FRAME, "the first frame must be hello")
-            return False
-        claimed = int(hello.guild_id) if hello.guild_id and hello.guild_id.isdecimal() else None
-        try:
-            player = await self.identity.verify(hello.access_token, hello.instance_id, claimed)
-        except DiscordUnavailableError as error:
-            await socket.bye(Close.SHUTTING_DOWN, str(error))
-            return False
-        except VerificationError as error:
+            await socket.bye(Close.BAD_FRAME, "the first frame must be hello", final=True)
+            return None
+        socket.access_token = hello.access_token
+        claimed = int(hello.guild_id) if hello.guild_id else None
+        return await self.sign_ins.sign_in(socket.address, hello.access_token, hello.instance_id, claimed)
+
+    async def _refuse(self, socket: Socket, refusal: Refusal) -> None:
+        """Close a page that may not sign in, saying why and whether (or when) to come back."""
+        if refusal.counted_as == "verify":
             self.counts.verification_failures += 1
-            self.counts.closed["verify"] += 1
-            await socket.bye(
-                Close.UNAUTHORIZED if isinstance(error, SignInRefusedError) else Close.FORBIDDEN, str(error)
-            )
-            return False
-        return await self._seat(socket, player)
+        self.counts.closed[refusal.counted_as] += 1
+        await socket.bye(refusal.code, refusal.reason, final=refusal.final, retry_in=refusal.retry_in)
 
     async def _seat(self, socket: Socket, player: Player) -> bool:
         """Seat a verified player: this process must run their server, and each member has a few sockets."""
@@ -348,11 +339,11 @@ class ActivityServer:
             return False
         if not self._by_member.take((player.guild_id, player.user_id)):
             self.counts.closed["caps"] += 1
-            await socket.bye(Close.TOO_MANY, "you have too many Activity pages open: close one")
+            await socket.bye(Close.TOO_MANY, "you have too many Activity pages open: close one", final=True)
             return False
         ranked = not player.guild_id or self.where.has_bot(player.guild_id)
         socket.seat = Seat(player, ranked)
-        self._seated += 1
+        socket.verified_at = self.clock()
         self._players.setdefault((player.guild_id, player.user_id), set()).add(socket)
         if self.races is not None:
             self.races.seat(socket)
@@ -367,30 +358,40 @@ class ActivityServer:
             if message.type is not WSMsgType.TEXT:
                 if message.type is WSMsgType.BINARY:
                     self.counts.closed["frame"] += 1
-                    await socket.bye(Close.BAD_FRAME, "frames are JSON text")
+                    await socket.bye(Close.BAD_FRAME, "frames are JSON text", final=True)
                 break
-            if not socket.bucket.allow(time.monotonic()):
-                self.counts.refusals += 1
-                socket.strikes += 1
+            if not await self._within_rate(socket, message.data, 1.0):
                 if socket.strikes >= STRIKES:
-                    self.counts.closed["rate"] += 1
-                    await socket.bye(Close.TOO_MANY, "too many requests: reopen the Activity")
                     break
-                await socket.send(
-                    "refused", ref=_ref_of(message.data), reason="slow down: too many requests", game=None
-                )
                 continue
             try:
                 frame = parse_frame(message.data)
             except BadFrameError as error:
                 self.counts.closed["frame"] += 1
-                await socket.bye(Close.BAD_FRAME, str(error))
+                await socket.bye(Close.BAD_FRAME, str(error), final=True)
                 break
+            if isinstance(frame, MenuAsk) and not await self._within_rate(socket, message.data, MENU_COST - 1):
+                if socket.strikes >= STRIKES:
+                    break
+                continue
             try:
                 await self._answer(socket, frame)
             except Exception:  # a bug must not end the page's socket: it is logged and the page told
                 log.exception("the Activity could not answer a %s frame", type(frame).__name__)
                 await socket.send("refused", ref=getattr(frame, "ref", None), reason=UNEXPECTED, game=None)
+
+    async def _within_rate(self, socket: Socket, data: Any, cost: float) -> bool:
+        """Whether a request worth ``cost`` is within the page's rate; else it is refused (and struck)."""
+        if socket.bucket.allow(self.clock(), cost):
+            return True
+        self.counts.refusals += 1
+        socket.strikes += 1
+        if socket.strikes >= STRIKES:
+            self.counts.closed["rate"] += 1
+            await socket.bye(Close.TOO_MANY, "too many requests: reopen the Activity", final=True)
+        else:
+            await socket.send("refused", ref=_ref_of(data), reason=SLOW_DOWN, game=None)
+        return False
 
     async def _answer(self, socket: Socket, frame: Any) -> None:
         """One frame's answer."""
@@ -485,28 +486,88 @@ class ActivityServer:
         if key is not None:
             if self.races is not None:
                 self.races.unseat(socket)
-            self._seated -= 1
             self._by_member.give_back(key)
             sockets = self._players.get(key)
             if sockets is not None:
                 sockets.discard(socket)
                 if not sockets:
                     del self._players[key]
-        if not socket.ws.closed:
-            await socket.ws.close()
+        await socket.finish()
+
+    def _stopped_reading(self, socket: Socket) -> None:
+        """A page's queue or write outlasted its bound: it was closed (counted)."""
+        self.counts.closed["slow"] += 1
+
+    # -- who may stay -----------------------------------------------------------------------
+    async def member_gone(self, guild_id: int, user_id: int, reason: str) -> None:
+        """Close the pages of a member who is no longer in the server (banned, removed), saying ``reason``."""
+        pages = list(self._players.get((guild_id, user_id), ()))
+        self.counts.closed["left"] += len(pages)
+        await asyncio.gather(*(socket.bye(Close.FORBIDDEN, reason, final=True) for socket in pages))
+
+    async def server_gone(self, guild_id: int) -> None:
+        """Close every page of a server the bot left: its games are not ranked there any more."""
+        reason = "the bot left this server: open the Activity again"
+        pages = [page for page in self._sockets if page.seat is not None and page.seat.player.guild_id == guild_id]
+        self.counts.closed["left"] += len(pages)
+        await asyncio.gather(*(socket.bye(Close.FORBIDDEN, reason, final=True) for socket in pages))
+
+    async def reverify_due(self) -> None:
+        """Ask Discord again about every page open longer than :data:`REVERIFY_SECONDS` since it last vouched.
+
+        A page whose token Discord no longer takes, or whose member left the instance, is closed; while
+        Discord cannot be asked (down, or the budget spent) the pages stay and are asked at the next round.
+        """
+        due = [
+            socket
+            for socket in list(self._sockets)
+            if socket.seat is not None and socket.verified_at + REVERIFY_SECONDS <= self.clock()
+        ]
+        refused: list[tuple[Socket, Refusal]] = []
+        for socket in due:
+            assert socket.seat is not None
+            player = socket.seat.player
+            try:
+                await self.identity.verify(socket.access_token, player.instance_id, player.guild_id or None)
+            except DiscordUnavailableError:
+                break
+            except SignInRefusedError as error:
+                refused.append((socket, Refusal(str(error), Close.UNAUTHORIZED, final=True, counted_as="left")))
+            except VerificationError as error:
+                refused.append((socket, Refusal(str(error), Close.FORBIDDEN, final=True, counted_as="left")))
+            else:
+                socket.verified_at = self.clock()
+        await asyncio.gather(*(self._refuse(socket, refusal) for socket, refusal in refused))
+
+    async def _reverify_forever(self) -> None:
+        """Look the pages over every :data:`REVERIFY_EVERY` seconds."""
+        while True:
+            await asyncio.sleep(REVERIFY_EVERY)
+            await self.reverify_due()
 
     # -- pushes -----------------------------------------------------------------------------
     def _moved(self, session: Session) -> None:
-        """A game accepted a command (on any surface): show it on its player's other open pages."""
+        """A game accepted a command (on any surface): show it on its player's other open pages, soon.
+
+        One push per game is on its way at a time; the moves made before it goes are shown by it.
+        """
         sockets = self._players.get((session.record.guild_id, session.owner_id), ())
-        if any(self._busy.get(socket) != session.id for socket in sockets):
-            push = asyncio.get_running_loop().create_task(self._push(session, None), name=f"activity-push-{session.id}")
-            self._pushes.add(push)
-            push.add_done_callback(self._pushes.discard)
+        if session.id in self._pushing or all(self._busy.get(socket) == session.id for socket in sockets):
+            return
+        self._pushing.add(session.id)
+        self._tasks.spawn(self._push_soon(session), f"activity-push-{session.id}")
+
+    async def _push_soon(self, session: Session) -> None:
+        """The push of a moved game, once the move's own work is done."""
+        try:
+            await self._push(session, None)
+        finally:
+            self._pushing.discard(session.id)
 
     async def _finished(self, session: Session, record: GameRecord, source: FinishSource) -> None:
         """A game ended (the clock, a button, a page): show its result on its player's open pages."""
         self.table.forget(session.id)
+        self.table.forget_daily(record.guild_id, record.user_id)
         if (record.guild_id, record.user_id) in self._players:
             await self._push(session, record)
 
@@ -529,32 +590,10 @@ class ActivityServer:
             await socket.send_game(game, ref=None)
 
 
-def client_address(request: web.Request) -> str:
-    """The page's address: the first ``X-Forwarded-For`` hop when a front on this machine or network forwards it.
-
-    Discord's proxy and the operator's HTTPS front stand between every page and the bot, so the peer is
-    the front; a front on a loopback or private address is trusted to say who it forwards.
-    """
-    peer = request.remote or "?"
-    forwarded = request.headers.get("X-Forwarded-For", "")
-    if not forwarded or not _is_local(peer):
-        return peer
-    return forwarded.split(",")[0].strip()[:64] or peer
-
-
-def _is_local(address: str) -> bool:
-    """Whether ``address`` is on this machine or a private network (where the operator's front runs)."""
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
-        return False
-    return ip.is_loopback or ip.is_private
-
-
 def _ref_of(data: Any) -> int | None:
     """The ``ref`` of a frame refused before it was read (to tie the refusal to its request)."""
     try:
         ref = json.loads(data).get("ref")
-    except (ValueError, AttributeError):
+    except (ValueError, AttributeError, RecursionError):
         return None
     return ref if isinstance(ref, int) else None

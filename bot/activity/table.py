@@ -9,6 +9,8 @@ services' own words.
 from __future__ import annotations
 
 import random
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +35,8 @@ if TYPE_CHECKING:
 
 Frame = dict[str, Any]
 Refusal = errors.BotError | SolitaireError
+MENU_DAILY_SECONDS = 10.0
+"""A member's daily on the menu is read at most this often (a menu asked again and again reads it once)."""
 REFUSALS = (errors.BotError, SolitaireError)
 """What a player's request may be refused with: the services' and the engine's own errors, in their words."""
 
@@ -63,6 +67,7 @@ class Table:
         now: Clock,
         daily: DailyService,
         challenges: ChallengeDesk | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         """Play through ``sessions``, start through ``starts``, hint through ``hints``; ``daily`` says the day.
 
@@ -74,6 +79,9 @@ class Table:
         self.now = now
         self.daily = daily
         self.challenges = challenges
+        self.clock = clock
+        self._dailies: dict[tuple[int, int], tuple[float, Frame]] = {}
+        """Per member, the MENU's ``daily`` and until when it is kept."""
         self._last: dict[int, tuple[int, str]] = {}
         """Per game, the last move a page played: the version it was sent at and its text (a resend is not replayed)."""
 
@@ -82,19 +90,33 @@ class Table:
         """The MENU: the running game, the variants, today's daily (which variants were played), the challenges."""
         player = seat.player
         running = self._shown(self.sessions.active_for(player.guild_id, player.user_id))
-        daily = None
-        if seat.ranked and player.guild_id:
-            today = await self.daily.today(player.guild_id)
-            played = [
-                name for name, _ in variant_menu_names() if await self.starts.daily_played(seat.place, name) is not None
-            ]
-            daily = {"date": today.isoformat(), "played": played}
+        daily = await self._daily(seat) if seat.ranked and player.guild_id else None
         return {
             "running": game_frame(running, now=self.now()) if running is not None else None,
             "variants": [{"name": name, "title": title} for name, title in variant_menu_names()],
             "daily": daily,
             "challenges": await self.challenges.listed(seat) if self.challenges is not None else [],
         }
+
+    async def _daily(self, seat: Seat) -> Frame:
+        """The MENU's ``daily``: today's date and the variants played (kept :data:`MENU_DAILY_SECONDS`)."""
+        key = (seat.player.guild_id, seat.player.user_id)
+        kept = self._dailies.get(key)
+        if kept is not None and kept[0] > self.clock():
+            return kept[1]
+        today = await self.daily.today(seat.player.guild_id)
+        played = [
+            name for name, _ in variant_menu_names() if await self.starts.daily_played(seat.place, name) is not None
+        ]
+        daily = {"date": today.isoformat(), "played": played}
+        self._dailies[key] = (self.clock() + MENU_DAILY_SECONDS, daily)
+        if len(self._dailies) > 10_000:
+            self._dailies = {key: kept for key, kept in self._dailies.items() if kept[0] > self.clock()}
+        return daily
+
+    def forget_daily(self, guild_id: int, user_id: int) -> None:
+        """A game of the member ended or started: read their daily again for the next menu."""
+        self._dailies.pop((guild_id, user_id), None)
 
     # -- starting -------------------------------------------------------------------------
     async def start(self, seat: Seat, frame: Start) -> Frame:
@@ -104,6 +126,7 @@ class Table:
             if not seat.ranked:
                 raise errors.NotInServerError("The daily")
             session = await self.starts.daily_game(seat.place, frame.variant)
+            self.forget_daily(seat.player.guild_id, seat.player.user_id)
         elif frame.kind == "practice":
             number = frame.deal if frame.deal is not None else random.randint(1, MAX_DEAL_NUMBER)
             if number > MAX_DEAL_NUMBER:
@@ -185,11 +208,20 @@ class Table:
         return game_frame(session, now=self.now()), None
 
     async def _session(self, seat: Seat, game_id: int) -> Session:
-        """The running game ``game_id`` if it is this player's game in this server (as a button's id is checked)."""
+        """The running game ``game_id`` if it is this player's game in this server (as a button's id is checked).
+
+        Whose game it is and where it is kept are checked before it is loaded: a page never loads (nor
+        clocks) a game of another server, which may be another process's, and a game that is not the
+        player's is refused in words that name nobody.
+        """
         player = seat.player
-        session = await self.sessions.playable(game_id, player.user_id)
-        if session.record.guild_id != player.guild_id:
+        running = self.sessions.get(game_id)
+        record = running.record if running is not None else await self.sessions.stored(game_id)
+        if record is None or record.user_id != player.user_id:
+            raise NotYourGameHereError()
+        if record.guild_id != player.guild_id:
             raise OtherServerGameError()
+        session = await self.sessions.playable(game_id, player.user_id)
         if not self.started(session):
             raise NotStartedGameError()
         return session
@@ -221,6 +253,13 @@ class NotStartedGameError(errors.BotError):
 
     def __init__(self) -> None:
         super().__init__("That game has not started yet: its board opens at the start.")
+
+
+class NotYourGameHereError(errors.BotError):
+    """A page named a game that is not its player's (or none at all): refused without naming anyone."""
+
+    def __init__(self) -> None:
+        super().__init__("That is not one of your games: open yours from the menu.")
 
 
 class OtherServerGameError(errors.BotError):

@@ -306,7 +306,7 @@ class SolitaireBot(commands.Bot):
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False  # no voice here: no warning
         super().__init__(
             command_prefix=commands.when_mentioned,
-            intents=discord.Intents(guilds=True),
+            intents=discord.Intents(guilds=True, moderation=True),
             help_command=None,
             tree_cls=SolitaireTree,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
@@ -481,9 +481,16 @@ class SolitaireBot(commands.Bot):
                 ", ".join(missing),
             )
 
+    async def on_member_ban(self, guild: discord.Guild, user: discord.User | discord.Member) -> None:
+        """A member banned from a server plays no more there: their open Activity pages are closed."""
+        if self.services.activity is not None:
+            await self.services.activity.member_gone(guild.id, user.id, "you were banned from this server")
+
     async def on_guild_remove(self, guild: discord.Guild) -> None:
-        """Log the server left; after the last one, how to invite the bot again."""
+        """Log the server left (its open Activity pages closed); after the last one, how to invite the bot again."""
         log.info("left server %s (%d): %d servers", guild.name, guild.id, len(self.guilds))
+        if self.services.activity is not None:
+            await self.services.activity.server_gone(guild.id)
         if not self.guilds:
             self._log_invite()
 

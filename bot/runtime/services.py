@@ -217,6 +217,7 @@ class Services:
             client_id=discord.application_id,
             races=races,
             prefix=settings.activity_prefix,
+            trusted=settings.activity_trusted_proxies,
         )
         self._stack.push_async_callback(self.activity.close)
         await self.activity.start(settings.activity_host, port)

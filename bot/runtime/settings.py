@@ -13,6 +13,7 @@ from dotenv import dotenv_values
 from pydantic import AnyUrl, Field, SecretStr, ValidationError, ValidationInfo, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from bot.activity.addresses import LOCAL_NETWORKS, Network, parse_networks
 from bot.runtime import database_url
 from bot.shards import MAX_SHARDS, ActivityRoutes, Ownership, parse_shard_ids
 
@@ -59,6 +60,8 @@ class Settings(BaseSettings):
     """The bot's total number of shards (unset: one process, not sharded)."""
     shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = None
     """The shards this process runs, e.g. ``0,1`` or ``0-3`` (unset: all of ``shard_count``)."""
+    activity_trusted_proxies: Annotated[tuple[Network, ...], NoDecode] = LOCAL_NETWORKS
+    """The fronts believed to name a page's address in ``X-Forwarded-For`` (loopback and private by default)."""
     activity_routes: Annotated[ActivityRoutes | None, NoDecode] = None
     """In a cluster, the path prefix of each shard's Activity, e.g. ``0-1=/c0,2-3=/c1`` (unset: one process)."""
     startup_timeout: float = Field(default=30, gt=0, le=600)
@@ -109,6 +112,13 @@ class Settings(BaseSettings):
             raise ValueError("SHARD_IDS needs SHARD_COUNT, the bot's total number of shards")
         if too_big := [shard for shard in value if shard >= count]:
             raise ValueError(f"shard {too_big[0]} is not below SHARD_COUNT={count} (shards are numbered from 0)")
+        return value
+
+    @field_validator("activity_trusted_proxies", mode="before")
+    @classmethod
+    def _parse_proxies(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return parse_networks(value) if value.strip() else LOCAL_NETWORKS
         return value
 
     @field_validator("activity_routes", mode="before")

@@ -164,3 +164,17 @@ async def test_a_challenge_played_with_its_buttons_is_not_played_again_on_the_pa
         assert refused["type"] == "refused" and refused["reason"].startswith("You have played your one attempt")
         declined = await page.ask("challenge_answer", challenge=1, accept=False)
         assert declined["type"] == "refused" and declined["reason"] == "You already played it."
+
+
+async def test_a_member_banned_from_the_server_is_closed_out_of_the_activity(
+    simcord_env, guild, channel, alice, bob, discord_api
+):
+    async with (
+        page_of(simcord_env, discord_api, guild, channel, alice) as banned,
+        page_of(simcord_env, discord_api, guild, channel, bob) as staying,
+    ):
+        simcord_env.backend.apply_ban(guild.id, alice.id, "cheating")
+        bye = await banned.next()  # the page reads while the bot hears of the ban
+        assert bye == {"type": "bye", "reason": "you were banned from this server", "final": True}
+        assert (await banned.next())["type"] == "closed" and banned.ws.close_code == 4403
+        assert (await staying.ask("menu"))["type"] == "menu"

@@ -5,6 +5,8 @@
 const PING_MS = 25000;
 const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
 const FINAL = new Set([4401, 4403]); // unauthorized, forbidden: a new socket would be refused the same way
+// A `bye` may also say `final` (never come back: a new socket would be refused the same way) or `retry_in`
+// (seconds: come back no sooner, as after too many sign-ins, or while Discord or the bot is busy).
 const NOT_HERE = 4421; // another process of the bot runs this server: its `bye` may name the route there
 const UNREACHED = "and this page could not reach it: tell the bot's operator.";
 
@@ -18,6 +20,7 @@ export class Connection {
     this.router = router;
     this.routed = false; // a route was followed since the last welcome: a second one is an error, not a loop
     this.next = null; // where the last `bye` sent this connection
+    this.lastBye = null; // the last `bye`: whether and when to come back
     this.hello = hello;
     this.handlers = handlers; // {welcome(frame, again), push(frame), status(words | null), closed(reason)}
     this.nextRef = 1;
@@ -87,6 +90,7 @@ export class Connection {
 
   /** The server's last words before it closes: a route to the process that runs this server is followed, once. */
   bye(frame) {
+    this.lastBye = frame;
     const url = frame.route !== undefined ? this.router(frame.route) : null;
     if (url && url !== this.url && !this.routed) {
       this.next = url;
@@ -126,7 +130,9 @@ export class Connection {
     this.welcomed = false;
     if (this.stopped) return;
     const next = this.next;
+    const lastBye = this.lastBye;
     this.next = null;
+    this.lastBye = null;
     if (next && event.code === NOT_HERE) {
       this.url = next; // the same sign-in, at once, to the process that runs this server
       this.routed = true;
@@ -139,12 +145,13 @@ export class Connection {
       this.handlers.closed(`${event.reason || "another process of the bot runs this server"}, ${UNREACHED}`);
       return;
     }
-    if (FINAL.has(event.code)) {
+    if (FINAL.has(event.code) || (lastBye && lastBye.final)) {
       this.stopped = true;
-      this.handlers.closed(event.reason || "This game can't be played here.");
+      this.handlers.closed(event.reason || (lastBye && lastBye.reason) || "This game can't be played here.");
       return;
     }
-    const wait = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)] * (1 + Math.random() * 0.3);
+    const backoff = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)] * (1 + Math.random() * 0.3);
+    const wait = Math.max(backoff, lastBye && lastBye.retry_in ? lastBye.retry_in * 1000 : 0);
     this.attempt += 1;
     this.handlers.status("Reconnecting…");
     setTimeout(() => this.open(), wait);

@@ -143,6 +143,15 @@ class RaceService:
     def sleep(self, sleep: Sleep) -> None:
         self.standings.sleep = self.starts.sleep = self.events.sleep = sleep
 
+    async def where(self, race_id: int) -> tuple[int, int]:
+        """The server and channel of race ``race_id`` (an open one from memory, else one read).
+
+        :raises RaceError: there is no such race.
+        """
+        live = self._live.get(race_id)
+        race = live.race if live is not None else await self._race(race_id)
+        return race.guild_id, race.channel_id
+
     async def snapshot(self, race_id: int) -> RaceSnapshot:
         """What the race message should show now."""
         return await self.standings.snapshot(race_id)

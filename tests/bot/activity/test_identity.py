@@ -12,9 +12,10 @@ import pytest
 from aiohttp.test_utils import make_mocked_request
 
 from bot.activity import server as activity_server
+from bot.activity.addresses import LOCAL_NETWORKS, Network, client_address, parse_networks
 from bot.activity.limits import SOCKETS_PER_MEMBER
 from bot.activity.protocol import MAX_FRAME_BYTES, Close
-from bot.activity.server import client_address
+from bot.runtime.settings import SettingsError, load_settings
 from tests.bot.activity.harness import GUILD, activity_stack, hello_answer
 
 
@@ -171,16 +172,47 @@ def request_from(peer: str, forwarded: str | None) -> Any:
     return make_mocked_request("GET", "/ws", headers=headers, transport=transport)
 
 
+DISCORD_EDGE = parse_networks("162.159.0.0/16")
+"""A proxy an operator declared besides the defaults (in the tests: where Discord's proxy reaches the front)."""
+
+
 @pytest.mark.parametrize(
-    ("peer", "forwarded", "counted_as"),
+    ("peer", "forwarded", "trusted", "counted_as"),
     [
-        ("127.0.0.1", "203.0.113.7, 162.159.0.1", "203.0.113.7"),  # the local front forwards the page's address
-        ("172.18.0.3", "198.51.100.4", "198.51.100.4"),  # a front in the compose network
-        ("127.0.0.1", None, "127.0.0.1"),
-        ("93.184.216.34", "10.0.0.1", "93.184.216.34"),  # a stranger's header is not believed
+        ("127.0.0.1", "203.0.113.7", LOCAL_NETWORKS, "203.0.113.7"),  # Caddy: the header is the address it saw
+        ("127.0.0.1", "6.6.6.6, 203.0.113.7", LOCAL_NETWORKS, "203.0.113.7"),  # nginx appends: 6.6.6.6 is the page's
+        ("127.0.0.1", "6.6.6.6", LOCAL_NETWORKS, "6.6.6.6"),  # the nginx example overwrites: the page sent nothing
+        ("127.0.0.1", "203.0.113.7, 162.159.0.1", LOCAL_NETWORKS, "162.159.0.1"),  # the front saw Discord's proxy
+        ("127.0.0.1", "203.0.113.7, 162.159.0.1", (*LOCAL_NETWORKS, *DISCORD_EDGE), "203.0.113.7"),  # declared
+        ("127.0.0.1", "6.6.6.6, 198.51.100.4, 10.0.0.5", LOCAL_NETWORKS, "198.51.100.4"),  # a private balancer
+        ("172.18.0.3", "198.51.100.4", LOCAL_NETWORKS, "198.51.100.4"),  # a front in the compose network
+        ("127.0.0.1", None, LOCAL_NETWORKS, "127.0.0.1"),
+        ("127.0.0.1", "10.0.0.7", LOCAL_NETWORKS, "10.0.0.7"),  # every hop a proxy: the farthest
+        ("127.0.0.1", "not-an-address", LOCAL_NETWORKS, "not-an-address"),
+        ("93.184.216.34", "10.0.0.1", LOCAL_NETWORKS, "93.184.216.34"),  # a stranger's header is not believed
+        ("127.0.0.1", "203.0.113.7", (), "127.0.0.1"),  # no proxy declared: the peer, whatever it says
     ],
 )
-def test_a_page_behind_the_front_is_counted_by_its_forwarded_address(
-    peer: str, forwarded: str, counted_as: str
+def test_a_page_is_counted_as_the_address_the_declared_fronts_saw(
+    peer: str, forwarded: str, trusted: tuple[Network, ...], counted_as: str
 ) -> None:
-    assert client_address(request_from(peer, forwarded)) == counted_as
+    assert client_address(request_from(peer, forwarded), trusted) == counted_as
+
+
+def test_the_trusted_proxies_are_a_setting_checked_at_start() -> None:
+    settings = load_settings(_env_file=None, discord_token="t", activity_trusted_proxies="127.0.0.1, 10.0.0.0/8")
+    assert [str(network) for network in settings.activity_trusted_proxies] == ["127.0.0.1/32", "10.0.0.0/8"]
+    assert load_settings(_env_file=None, discord_token="t").activity_trusted_proxies == LOCAL_NETWORKS
+    with pytest.raises(SettingsError, match="'front' is not an address"):
+        load_settings(_env_file=None, discord_token="t", activity_trusted_proxies="front")
+
+
+async def test_a_page_cannot_choose_its_address_through_the_front(tmp_path: Any) -> None:
+    """35 code exchanges from one address, each claiming another in ``X-Forwarded-For``: the 31st is refused."""
+    async with activity_stack(tmp_path / "a.db") as stack, aiohttp.ClientSession() as http:
+        statuses = []
+        for n in range(35):
+            headers = {"X-Forwarded-For": f"198.51.100.{n}, 203.0.113.9"}  # the page's lie, then what nginx saw
+            async with http.post(stack.url + "/api/token", json={"code": f"c{n}"}, headers=headers) as answer:
+                statuses.append(answer.status)
+        assert statuses[:30] == [401] * 30 and statuses[30:] == [429] * 5

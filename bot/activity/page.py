@@ -1,0 +1,193 @@
+"""One open page of the Activity: its socket, its verified player, its rate, and its bounded outgoing queue.
+
+Nothing is written to a page by the task that has something to say: every frame goes into the page's
+own small queue, and one writer per page writes them in order. A newer board (or race) not yet written
+replaces the older one in the queue, so a page that reads slowly is sent the latest state, not the
+history. A page whose queue passes :data:`~bot.activity.limits.QUEUED_FRAMES`, or that takes longer than
+:data:`~bot.activity.limits.WRITE_SECONDS` to take one frame, is closed (it does not read): no page can
+slow another page, a race, a move's answer or the shutdown, and what waits for it in memory is bounded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+
+from bot.activity.limits import CLOSE_SECONDS, QUEUED_FRAMES, REQUEST_BURST, REQUESTS_PER_SECOND, WRITE_SECONDS, Bucket
+from bot.activity.protocol import Close
+from bot.activity.table import Seat
+
+log = logging.getLogger(__name__)
+
+SLOW = "this page stopped reading: reopen the Activity"
+
+
+@dataclass
+class _Queued:
+    """A frame waiting to be written; ``key`` names the state it shows (a newer one of that key replaces it)."""
+
+    text: str
+    key: str | None
+
+
+@dataclass(eq=False)
+class Socket:
+    """One open page: its socket, its verified player, its rate and what it was last shown."""
+
+    ws: web.WebSocketResponse
+    address: str
+    transport: asyncio.Transport | None = None
+    """The connection under the socket (aborted when the page stops reading)."""
+    on_slow: Callable[[Socket], None] = lambda socket: None
+    """Told once when the page is closed for not reading."""
+    seat: Seat | None = None
+    access_token: str = field(default="", repr=False)
+    """The player's token, kept in memory only to ask Discord again while the page stays open."""
+    verified_at: float = 0.0
+    """When Discord last vouched for the page's player (``time.monotonic``)."""
+    bucket: Bucket = field(default_factory=lambda: Bucket(REQUESTS_PER_SECOND, REQUEST_BURST, at=time.monotonic()))
+    strikes: int = 0
+    shown: dict[int, int] = field(default_factory=dict)
+    """Per game, the newest version this page was sent (a push of an older one is skipped)."""
+    _queue: deque[_Queued] = field(default_factory=deque)
+    _ready: asyncio.Event = field(default_factory=asyncio.Event)
+    _writer: asyncio.Task[None] | None = None
+    _closing: bool = False
+    _abandoned: bool = False
+
+    @property
+    def key(self) -> tuple[int, int] | None:
+        """The player's games key (server, member), once verified."""
+        return (self.seat.player.guild_id, self.seat.player.user_id) if self.seat is not None else None
+
+    @property
+    def queued(self) -> int:
+        """Frames waiting to be written."""
+        return len(self._queue)
+
+    # -- saying things ---------------------------------------------------------------------
+    async def send(self, kind: str, **fields: Any) -> None:
+        """Queue one frame (a closing page drops it)."""
+        self.put(json.dumps({"type": kind, **fields}, separators=(",", ":")))
+
+    async def send_text(self, text: str, *, replaces: str | None = None) -> None:
+        """Queue one frame already written in JSON (a push built once for many pages); see :meth:`put`."""
+        self.put(text, replaces=replaces)
+
+    async def send_game(self, game: dict[str, Any] | None, *, ref: int | None, words: str | None = None) -> None:
+        """Queue a GAME (and remember its version as shown); a pushed one replaces its game's push not yet written."""
+        if game is not None:
+            self.shown[game["id"]] = max(self.shown.get(game["id"], -1), game["version"])
+        text = json.dumps({"type": "game", "ref": ref, "game": game, "words": words}, separators=(",", ":"))
+        self.put(text, replaces=f"game:{game['id']}" if ref is None and game is not None else None)
+
+    def put(self, text: str, *, replaces: str | None = None) -> None:
+        """Queue ``text``: in place of the frame of key ``replaces`` not yet written, else last.
+
+        A queue already full means the page does not read: it is closed.
+        """
+        if self._closing or self._abandoned:
+            return
+        if replaces is not None:
+            for item in self._queue:
+                if item.key == replaces:
+                    item.text = text
+                    return
+        if len(self._queue) >= QUEUED_FRAMES:
+            self.abandon()
+            return
+        self._queue.append(_Queued(text, replaces))
+        self._ready.set()
+        if self._writer is None:
+            self._writer = asyncio.get_running_loop().create_task(self._write(), name="activity-page-writer")
+
+    async def _write(self) -> None:
+        """Write the queue in order until the page closes; a write past its deadline closes the page."""
+        while True:
+            if not self._queue:
+                if self._closing:
+                    return
+                self._ready.clear()
+                await self._ready.wait()
+                continue
+            text = self._queue.popleft().text
+            if self.ws.closed:
+                return
+            try:
+                async with asyncio.timeout(WRITE_SECONDS):
+                    await self.ws.send_str(text)
+            except TimeoutError:
+                self.abandon()
+                return
+            except (ConnectionError, RuntimeError):
+                return  # the page went while it was written to
+
+    # -- ending ------------------------------------------------------------------------------
+    async def bye(
+        self, code: Close, reason: str, *, route: str | None = None, final: bool = False, retry_in: int | None = None
+    ) -> None:
+        """Say why, and whether to come back (``final``: never; ``retry_in``: no sooner), then close.
+
+        A page that reached the wrong process is given the ``route`` to the right one.
+
+        The page has :data:`CLOSE_SECONDS` to take what was queued, the goodbye and the close; then its
+        connection is cut.
+        """
+        if self._closing or self._abandoned:
+            return
+        extra: dict[str, Any] = {"route": route} if route is not None else {}
+        if final:
+            extra["final"] = True
+        if retry_in is not None:
+            extra["retry_in"] = retry_in
+        await self.send("bye", reason=reason, **extra)
+        self._closing = True
+        self._ready.set()
+        try:
+            async with asyncio.timeout(CLOSE_SECONDS):
+                if self._writer is not None:
+                    await asyncio.shield(self._writer)
+                await self.ws.close(code=int(code), message=reason[:120].encode())
+        except TimeoutError:
+            self._cut()
+
+    def abandon(self) -> None:
+        """Close a page that does not read: its queue dropped, its connection cut, :attr:`on_slow` told."""
+        if self._abandoned:
+            return
+        self._abandoned = True
+        self._queue.clear()
+        log.info("closed an Activity page that stopped reading (%s)", self.address)
+        self.on_slow(self)
+        self._cut()
+
+    def _cut(self) -> None:
+        """Cut the connection at once (nothing more is written to it)."""
+        if self._writer is not None and self._writer is not asyncio.current_task():
+            self._writer.cancel()
+        if self.transport is not None:
+            self.transport.abort()
+
+    async def finish(self) -> None:
+        """Stop the writer and close the socket if it is still open (the page left), within the deadline."""
+        self._closing = True
+        self._ready.set()
+        if self._writer is not None:
+            self._writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._writer
+        if not self.ws.closed:
+            try:
+                async with asyncio.timeout(CLOSE_SECONDS):
+                    await self.ws.close()
+            except TimeoutError:
+                self._cut()
