@@ -77,19 +77,37 @@ CODES: dict[Card, int] = {card: code for code, card in enumerate(FULL_DECK)}
 """Each card's place in :data:`FULL_DECK`: what a saved board holds instead of the card."""
 
 
-def pack(cards: Iterable[Card]) -> tuple[int, ...]:
-    """The cards as their codes, for a board kept aside (undo): a tuple of plain numbers the garbage collector
-    never walks, where a tuple of cards (a tuple subclass) it walks at every full collection.
+def pack(cards: Iterable[Card]) -> bytes:
+    """The cards as their codes, for a board kept aside (undo): one byte a card, in one object the garbage
+    collector never walks (a tuple of cards, a tuple subclass, it walks at every full collection).
 
-    >>> pack([Card(1, "C"), Card(13, "S")]), unpack((0, 51))
-    ((0, 51), [Card(rank=1, suit='C'), Card(rank=13, suit='S')])
+    >>> list(pack([Card(1, "C"), Card(13, "S")])), unpack(bytes((0, 51)))
+    ([0, 51], [Card(rank=1, suit='C'), Card(rank=13, suit='S')])
     """
-    return tuple(map(CODES.__getitem__, cards))
+    return bytes(map(CODES.__getitem__, cards))
 
 
 def unpack(codes: Iterable[int]) -> list[Card]:
     """The cards of :func:`pack`'s codes, in order."""
     return list(map(FULL_DECK.__getitem__, codes))
+
+
+PILE_BREAK = b"\xff"
+"""Between two piles in :func:`pack_piles` (no card's code)."""
+
+
+def pack_piles(piles: Iterable[Iterable[Card]]) -> bytes:
+    """Several piles as one object of codes, the piles apart by :data:`PILE_BREAK` (a few dozen bytes a board).
+
+    >>> unpack_piles(pack_piles([[Card(1, "C")], [], [Card(2, "C"), Card(3, "C")]]))
+    [[Card(rank=1, suit='C')], [], [Card(rank=2, suit='C'), Card(rank=3, suit='C')]]
+    """
+    return PILE_BREAK.join(map(pack, piles))
+
+
+def unpack_piles(packed: bytes) -> list[list[Card]]:
+    """The piles of :func:`pack_piles`, in order."""
+    return [unpack(pile) for pile in packed.split(PILE_BREAK)]
 
 
 def notation(cards: Iterable[Card]) -> list[str]:

@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from solitaire.cards import ACE, FULL_DECK, JACK, KING, QUEEN, SUITS, Card, pack, unpack
+from solitaire.cards import ACE, FULL_DECK, JACK, KING, QUEEN, SUITS, Card, pack_piles, unpack_piles
 from solitaire.errors import InvalidMoveError
 from solitaire.game import CellText, Game, refuse
 from solitaire.moves import DRAW, FRIDAY13_LABELS, Move, MoveKind
@@ -110,12 +110,11 @@ class Friday13Game(Game):
         self.seen = set(starters)
 
     def _capture(self) -> Any:
-        return (tuple(map(pack, self.foundations)), pack(self.stock), pack(self.waste), self.recycles)
+        return pack_piles((*self.foundations, self.stock, self.waste)), self.recycles
 
     def _restore(self, board: Any) -> None:
-        foundations, stock, waste, self.recycles = board
-        self.foundations = list(map(unpack, foundations))
-        self.stock, self.waste = unpack(stock), unpack(waste)
+        packed, self.recycles = board
+        *self.foundations, self.stock, self.waste = unpack_piles(packed)
 
     @property
     def draw_count(self) -> int:

@@ -5,7 +5,18 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from solitaire.cards import CODES, FULL_DECK, KING, SUIT_SYMBOLS, SUITS, Card, notation, pack, unpack
+from solitaire.cards import (
+    CODES,
+    FULL_DECK,
+    KING,
+    PILE_BREAK,
+    SUIT_SYMBOLS,
+    SUITS,
+    Card,
+    notation,
+    pack,
+    unpack,
+)
 from solitaire.errors import InvalidMoveError
 from solitaire.game import CellText, Game, refuse
 from solitaire.moves import DRAW, FOUNDATION_SOURCES, PILES, Move, MoveKind
@@ -149,23 +160,24 @@ class KlondikeGame(Game):
         self.seen = {pile[-1] for pile in self.piles}
 
     def _capture(self) -> Any:
-        return (
-            tuple(map(pack, self.piles)),
-            tuple(self.hidden),
+        parts = (
+            *map(pack, self.piles),
+            bytes(self.hidden),
             pack(self.stock),
             pack(self.waste),
-            tuple(self.foundations.items()),
-            self.recycles,
-            tuple(sorted(map(CODES.__getitem__, self.scored))),
+            bytes(self.foundations[suit] for suit in SUITS),
+            bytes(sorted(map(CODES.__getitem__, self.scored))),
         )
+        return PILE_BREAK.join(parts), self.recycles
 
     def _restore(self, board: Any) -> None:
-        piles, hidden, stock, waste, foundations, recycles, scored = board
+        packed, self.recycles = board
+        *piles, hidden, stock, waste, foundations, scored = packed.split(PILE_BREAK)
         self.piles = list(map(unpack, piles))
         self.hidden = list(hidden)
         self.stock, self.waste = unpack(stock), unpack(waste)
-        self.foundations = dict(foundations)
-        self.recycles, self.scored = recycles, set(unpack(scored))
+        self.foundations = dict(zip(SUITS, foundations, strict=True))
+        self.scored = set(unpack(scored))
 
     # -- questions -----------------------------------------------------------
     @property

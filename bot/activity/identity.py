@@ -36,6 +36,7 @@ from bot.activity.limits import (
     INSTANCE_KEPT_SECONDS,
     REFUSED_TOKEN_KEPT_SECONDS,
     TOKEN_KEPT_SECONDS,
+    ActivityCounts,
     Budget,
 )
 
@@ -105,18 +106,20 @@ class DiscordIdentity:
         bot_token: str,
         api_base: str | None,
         clock: Callable[[], float] = time.monotonic,
+        counts: ActivityCounts | None = None,
     ) -> None:
-        """Ask Discord (``api_base``: a proxy or a test's fake, else Discord) on behalf of the application."""
+        """Ask Discord (``api_base``: a proxy or a test's fake, else Discord) on behalf of the application.
+
+        ``clock`` (monotonic seconds) times the budget and what is kept; ``counts``: where calls are counted.
+        """
         self.application_id = application_id
         self._secret = client_secret
         self._bot_token = bot_token
         self.api = (api_base or DISCORD_API).rstrip("/")
         self.clock = clock
         self.budget = Budget(DISCORD_CALLS_PER_SECOND, DISCORD_CALL_BURST, at=clock())
-        self.calls = 0
-        """Calls made to Discord since the start (for the metrics and benchmarks)."""
-        self.shed = 0
-        """Sign-ins refused because the budget was spent."""
+        self.counts = counts or ActivityCounts()
+        """Where the calls made and the sign-ins shed are counted (the Activity's metrics)."""
         self._http: aiohttp.ClientSession | None = None
         self._holders: OrderedDict[str, tuple[float, Holder | None]] = OrderedDict()
         self._instances: OrderedDict[str, tuple[float, Instance]] = OrderedDict()
@@ -262,14 +265,14 @@ class DiscordIdentity:
         """
         wait = self.budget.reserve(self.clock(), DISCORD_BUDGET_WAIT_SECONDS)
         if wait is None:
-            self.shed += 1
+            self.counts.shed += 1
             raise DiscordUnavailableError(BUSY)
         if wait > 0:
             await asyncio.sleep(wait)
         headers = {"Authorization": f"Bearer {bearer}"} if bearer else {}
         if bot:
             headers = {"Authorization": f"Bot {self._bot_token}"}
-        self.calls += 1
+        self.counts.discord_calls += 1
         try:
             async with self._session().request(method, self.api + path, headers=headers, data=data) as answer:
                 if answer.status >= 500 or answer.status == 429:

@@ -172,6 +172,10 @@ class ActivityCounts:
     """Requests refused (illegal moves, stale boards, rates ...)."""
     verification_failures: int = 0
     """Sockets or sign-ins Discord did not vouch for."""
+    discord_calls: int = 0
+    """Calls made to Discord (sign-ins, instances, code exchanges, checks again)."""
+    shed: int = 0
+    """Sign-ins told to try again because the Activity's budget at Discord was spent."""
     closed: Counter[str] = field(default_factory=Counter)
     """Sockets the server closed, by reason (``identify``, ``caps``, ``rate``, ``frame``, ``verify``, ``not_here``,
     ``busy``, ``slow``, ``left``)."""

@@ -44,7 +44,6 @@ from bot.activity.limits import (
     SOCKETS_PER_MEMBER,
     STRIKES,
     TOKEN_EXCHANGES_PER_MINUTE,
-    ActivityCounts,
     Caps,
     Window,
 )
@@ -158,7 +157,7 @@ class ActivityServer:
         self.trusted = tuple(trusted)
         self.clock = clock
         self.build = build_id()
-        self.counts = ActivityCounts()
+        self.counts = identity.counts
         self.sign_ins = SignIns(identity, clock)
         self._page = (STATIC / "index.html").read_text(encoding="utf-8") if (STATIC / "index.html").is_file() else ""
         self._by_address = Caps(SOCKETS_PER_ADDRESS)

@@ -104,6 +104,8 @@ def _activity_metrics(counts: ActivityCounts) -> Iterator[Metric]:
             "Sign-ins Discord did not vouch for",
             counts.verification_failures,
         ),
+        ("solitaire_activity_discord_calls", "Calls the Activity made to Discord", counts.discord_calls),
+        ("solitaire_activity_sign_ins_shed", "Sign-ins told to try again: the Discord budget was spent", counts.shed),
     ):
         yield CounterMetricFamily(name, help_text, value=value)
     closed = CounterMetricFamily("solitaire_activity_closed", "Activity sockets the bot closed", labels=["reason"])

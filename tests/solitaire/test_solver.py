@@ -7,6 +7,7 @@ import pickle
 import pytest
 
 from solitaire import Card, Status, new_game, parse_deck, shuffled_deck
+from solitaire.cards import PILE_BREAK
 from solitaire.cli import main
 from solitaire.solver import UNKNOWN, UNWINNABLE, WINNABLE, SolveResult, replay_to_win, solve
 
@@ -173,8 +174,8 @@ def engine_only_search(variant: str, seed: int) -> bool:
     game = new_game(variant, deck=shuffled_deck(seed))
 
     def key():
-        piles, hidden, stock, waste, found, _recycles, _scored = game._capture()
-        return piles, hidden, stock, waste, found  # recycles only score in unlimited variants
+        board, _recycles = game._capture()  # piles, hidden, stock, waste, foundations and, last, scored cards
+        return board.rsplit(PILE_BREAK, 1)[0]  # recycles and scored cards only score in unlimited variants
 
     boards, seen = [game._capture()], {key()}
     while boards:

@@ -162,6 +162,8 @@ async def test_the_metrics_count_sockets_moves_refusals_and_failed_sign_ins(tmp_
         assert "solitaire_activity_refusals_total 1.0" in text
         assert "solitaire_activity_verification_failures_total 1.0" in text
         assert 'solitaire_activity_closed_total{reason="verify"} 1.0' in text
+        assert "solitaire_activity_discord_calls_total 3.0" in text  # the forged token; the player and the instance
+        assert "solitaire_activity_sign_ins_shed_total 0.0" in text
 
 
 def request_from(peer: str, forwarded: str | None) -> Any:
