@@ -21,7 +21,7 @@ import hashlib
 import logging
 import re
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -32,6 +32,7 @@ import aiohttp
 from bot.activity.limits import (
     DISCORD_BUDGET_WAIT_SECONDS,
     DISCORD_CALL_BURST,
+    DISCORD_CALLS_IN_ANY_SECOND,
     DISCORD_CALLS_PER_SECOND,
     INSTANCE_KEPT_SECONDS,
     REFUSED_TOKEN_KEPT_SECONDS,
@@ -121,7 +122,10 @@ class DiscordIdentity:
         self.counts = counts or ActivityCounts()
         """Where the calls made and the sign-ins shed are counted (the Activity's metrics)."""
         self._http: aiohttp.ClientSession | None = None
-        self._holders: OrderedDict[str, tuple[float, Holder | None]] = OrderedDict()
+        self._holders: OrderedDict[str, tuple[float, Holder | str]] = OrderedDict()
+        """Per token's hash, until when: whom Discord gave it to, or the words it was refused in."""
+        self._sent: deque[float] = deque()
+        """When the calls of the last second were sent."""
         self._instances: OrderedDict[str, tuple[float, Instance]] = OrderedDict()
         self._asking: dict[str, asyncio.Future[Any]] = {}
 
@@ -176,13 +180,13 @@ class DiscordIdentity:
         key = hashlib.sha256(access_token.encode()).hexdigest()
         kept = _recall(self._holders, key, self.clock())
         if kept is not None:
-            if kept[1] is None:
-                raise SignInRefusedError("Discord refused your sign-in: open the Activity again")
+            if isinstance(kept[1], str):
+                raise SignInRefusedError(kept[1])
             return kept[1]
         try:
             holder = await self._once(f"token:{key}", lambda: self._ask_holder(access_token))
-        except SignInRefusedError:
-            _keep(self._holders, key, (self.clock() + REFUSED_TOKEN_KEPT_SECONDS, None))
+        except SignInRefusedError as error:
+            _keep(self._holders, key, (self.clock() + REFUSED_TOKEN_KEPT_SECONDS, str(error)))
             raise
         _keep(self._holders, key, (self.clock() + TOKEN_KEPT_SECONDS, holder))
         return holder
@@ -269,6 +273,7 @@ class DiscordIdentity:
             raise DiscordUnavailableError(BUSY)
         if wait > 0:
             await asyncio.sleep(wait)
+        await self._in_turn()
         headers = {"Authorization": f"Bearer {bearer}"} if bearer else {}
         if bot:
             headers = {"Authorization": f"Bot {self._bot_token}"}
@@ -286,6 +291,18 @@ class DiscordIdentity:
         if not isinstance(body, dict):
             raise VerificationError(f"Discord's answer about {what} was not understood")
         return body
+
+    async def _in_turn(self) -> None:
+        """Wait while :data:`DISCORD_CALLS_IN_ANY_SECOND` calls went in the last second (a late loop may bunch
+        calls the budget spaced out), then count this one as sent."""
+        while True:
+            now = self.clock()
+            while self._sent and self._sent[0] <= now - 1.0:
+                self._sent.popleft()
+            if len(self._sent) < DISCORD_CALLS_IN_ANY_SECOND:
+                self._sent.append(now)
+                return
+            await asyncio.sleep(self._sent[0] + 1.0 - now)
 
 
 def _recall(kept: OrderedDict[str, tuple[float, T]], key: str, now: float) -> tuple[float, T] | None:

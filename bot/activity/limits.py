@@ -31,6 +31,8 @@ DISCORD_CALLS_PER_SECOND = 20.0
 which the bot's own requests share."""
 DISCORD_CALL_BURST = 5.0
 """Calls the Activity may make at once after a pause (so never more than 25 in any second)."""
+DISCORD_CALLS_IN_ANY_SECOND = 22
+"""Calls sent in any one second, at most, however the loop's delays bunch the calls the budget spaced out."""
 DISCORD_BUDGET_WAIT_SECONDS = 2.0
 """A sign-in waits at most this long for its turn at Discord; past it, it is told to try again in a moment."""
 TOKEN_KEPT_SECONDS = 60.0

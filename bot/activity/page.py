@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import socket
 import time
 from collections import deque
 from collections.abc import Callable
@@ -28,7 +29,8 @@ from bot.activity.table import Seat
 
 log = logging.getLogger(__name__)
 
-SLOW = "this page stopped reading: reopen the Activity"
+SEND_BUFFER_BYTES = 64 * 1024
+"""The kernel's send buffer of a page (frames are under 1 KB; the kernel doubles it for its own use)."""
 
 
 @dataclass
@@ -191,3 +193,12 @@ class Socket:
                     await self.ws.close()
             except TimeoutError:
                 self._cut()
+
+
+def keep_send_buffer_small(transport: asyncio.Transport | None) -> None:
+    """Hold at most :data:`SEND_BUFFER_BYTES` for a page in the kernel: one that stops reading fills it soon,
+    and its writer's deadline closes it, instead of the kernel keeping megabytes for it."""
+    sock = transport.get_extra_info("socket") if transport is not None else None
+    if sock is not None:
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER_BYTES)

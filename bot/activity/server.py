@@ -47,7 +47,7 @@ from bot.activity.limits import (
     Caps,
     Window,
 )
-from bot.activity.page import Socket
+from bot.activity.page import Socket, keep_send_buffer_small
 from bot.activity.protocol import (
     IDENTIFY_SECONDS,
     MAX_FRAME_BYTES,
@@ -262,6 +262,7 @@ class ActivityServer:
         ws = web.WebSocketResponse(max_msg_size=MAX_FRAME_BYTES, heartbeat=30.0, compress=False)
         await ws.prepare(request)
         address = client_address(request, self.trusted)
+        keep_send_buffer_small(request.transport)
         socket = Socket(ws, address, transport=request.transport, on_slow=self._stopped_reading)
         if not self._by_address.take(address):
             self.counts.closed["caps"] += 1
