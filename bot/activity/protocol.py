@@ -99,6 +99,8 @@ class Close(IntEnum):
     UNAUTHORIZED = 4401
     FORBIDDEN = 4403
     IDENTIFY_TIMEOUT = 4408
+    SILENT = 4410
+    """The page sent nothing, not even a ping, for a long while (it reconnects)."""
     TOO_MANY = 4429
     NOT_HERE = 4421
     """This process does not serve that server (shard clusters)."""

@@ -4,15 +4,20 @@ and what waits for it in the bot's memory is bounded."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import time
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import pytest
+from aiohttp import web
 
 from bot.activity import page as activity_page
+from bot.activity import server as activity_server
 from bot.activity.limits import CLOSE_SECONDS, QUEUED_FRAMES
 from bot.activity.page import Socket
+from bot.activity.protocol import Close
 from bot.compete.race import start as race_start
 from tests.bot.activity.harness import GUILD, Stack, activity_stack
 from tests.bot.activity.test_races import players, race_push, until
@@ -130,3 +135,25 @@ async def test_a_move_is_answered_while_another_page_of_the_player_never_reads(t
                 for _ in range(10):
                     game = (await playing.play(game, move="draw"))["game"]
                 assert time.monotonic() - began < 2.0
+
+
+async def test_a_page_that_says_nothing_for_too_long_is_closed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(activity_server, "IDLE_SECONDS", 0.3)
+    async with activity_stack(tmp_path / "a.db") as stack, stack.page(stack.player(37)) as page:
+        bye = await page.next(timeout=3)
+        assert bye["type"] == "bye" and "said nothing" in bye["reason"] and "final" not in bye
+        assert (await page.next())["type"] == "closed" and page.ws.close_code == Close.SILENT
+
+
+async def test_a_closed_socket_is_not_kept_in_memory(tmp_path: Path) -> None:
+    """Bad sockets by the hundred leave nothing behind (aiohttp's heartbeat timer kept each for 30 s)."""
+    async with activity_stack(tmp_path / "a.db") as stack, aiohttp.ClientSession() as http:
+        for _ in range(50):
+            async with http.ws_connect(stack.url + "/ws") as ws:
+                await ws.send_str("not a frame")
+                async for _message in ws:
+                    pass
+        await asyncio.sleep(0.1)
+        gc.collect()
+        kept = [obj for obj in gc.get_objects() if isinstance(obj, web.WebSocketResponse) and obj.closed]
+        assert len(kept) <= 2
