@@ -63,6 +63,8 @@ class Socket:
     _queue: deque[_Queued] = field(default_factory=deque)
     _ready: asyncio.Event = field(default_factory=asyncio.Event)
     _writer: asyncio.Task[None] | None = None
+    _writing: bool = False
+    """The writer is writing a frame (one sent now would pass it)."""
     _closing: bool = False
     _abandoned: bool = False
 
@@ -78,19 +80,31 @@ class Socket:
 
     # -- saying things ---------------------------------------------------------------------
     async def send(self, kind: str, **fields: Any) -> None:
-        """Queue one frame (a closing page drops it)."""
-        self.put(json.dumps({"type": kind, **fields}, separators=(",", ":")))
+        """Send one frame (a closing page drops it)."""
+        await self.send_text(json.dumps({"type": kind, **fields}, separators=(",", ":")))
 
     async def send_text(self, text: str, *, replaces: str | None = None) -> None:
-        """Queue one frame already written in JSON (a push built once for many pages); see :meth:`put`."""
-        self.put(text, replaces=replaces)
+        """Send one frame already written in JSON (a push built once for many pages).
+
+        Written at once when nothing waits and the connection has taken all it was given (then the write
+        cannot wait: no task switch); else queued, see :meth:`put`.
+        """
+        if self._queue or self._writing or self._closing or self._abandoned or not self._idle():
+            self.put(text, replaces=replaces)
+            return
+        with contextlib.suppress(ConnectionError, RuntimeError):  # the page went while it was written to
+            await self.ws.send_str(text)
 
     async def send_game(self, game: dict[str, Any] | None, *, ref: int | None, words: str | None = None) -> None:
         """Queue a GAME (and remember its version as shown); a pushed one replaces its game's push not yet written."""
         if game is not None:
             self.shown[game["id"]] = max(self.shown.get(game["id"], -1), game["version"])
         text = json.dumps({"type": "game", "ref": ref, "game": game, "words": words}, separators=(",", ":"))
-        self.put(text, replaces=f"game:{game['id']}" if ref is None and game is not None else None)
+        await self.send_text(text, replaces=f"game:{game['id']}" if ref is None and game is not None else None)
+
+    def _idle(self) -> bool:
+        """Whether the connection holds nothing unwritten (a write now goes straight to the kernel)."""
+        return self.transport is not None and not self.ws.closed and self.transport.get_write_buffer_size() == 0
 
     def put(self, text: str, *, replaces: str | None = None) -> None:
         """Queue ``text``: in place of the frame of key ``replaces`` not yet written, else last.
@@ -124,6 +138,7 @@ class Socket:
             text = self._queue.popleft().text
             if self.ws.closed:
                 return
+            self._writing = True
             try:
                 async with asyncio.timeout(WRITE_SECONDS):
                     await self.ws.send_str(text)
@@ -132,6 +147,8 @@ class Socket:
                 return
             except (ConnectionError, RuntimeError):
                 return  # the page went while it was written to
+            finally:
+                self._writing = False
 
     # -- ending ------------------------------------------------------------------------------
     async def bye(

@@ -38,7 +38,8 @@ def server_socket(stack: Stack, user_id: int) -> Socket:
 
 
 def stop_reading(socket: Socket) -> list[str]:
-    """Make the page behind ``socket`` stop reading: every write to it waits forever. The frames it was sent."""
+    """Make the page behind ``socket`` stop reading: its connection holds unsent bytes and every write to it
+    waits forever (as once the kernel's and the transport's buffers are full). The frames it was sent."""
     tried: list[str] = []
 
     async def never(text: str, *args: Any, **kwargs: Any) -> None:
@@ -46,6 +47,8 @@ def stop_reading(socket: Socket) -> list[str]:
         await asyncio.Event().wait()
 
     socket.ws.send_str = never  # type: ignore[method-assign]
+    assert socket.transport is not None
+    socket.transport.get_write_buffer_size = lambda: 1 << 20  # type: ignore[method-assign]
     return tried
 
 
