@@ -92,6 +92,11 @@ class Bucket:
     def __post_init__(self) -> None:
         self.tokens = self.burst
 
+    def _refill(self, now: float) -> None:
+        """Add what the rate gave since the last request, up to the burst."""
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+
     def allow(self, now: float, cost: float = 1.0) -> bool:
         """Take one request (worth ``cost``) at ``now`` (seconds); whether it is within the rate.
 
@@ -99,8 +104,7 @@ class Bucket:
         >>> [bucket.allow(0.0), bucket.allow(0.0), bucket.allow(0.0), bucket.allow(1.0)]
         [True, True, False, True]
         """
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
+        self._refill(now)
         if self.tokens < cost:
             return False
         self.tokens -= cost
@@ -133,17 +137,8 @@ class Window:
         return True
 
 
-@dataclass
-class Budget:
+class Budget(Bucket):
     """A token bucket that may be waited on: ``rate`` calls a second on average, ``burst`` at once."""
-
-    rate: float
-    burst: float
-    tokens: float = field(init=False)
-    at: float = field(default=0.0)
-
-    def __post_init__(self) -> None:
-        self.tokens = self.burst
 
     def reserve(self, now: float, longest: float) -> float | None:
         """Reserve one call at ``now``: the seconds to wait for its turn, or ``None`` if that is over ``longest``.
@@ -152,8 +147,7 @@ class Budget:
         >>> [budget.reserve(0.0, 1.0), budget.reserve(0.0, 1.0), budget.reserve(0.0, 1.0), budget.reserve(0.0, 1.0)]
         [0.0, 0.5, 1.0, None]
         """
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
+        self._refill(now)
         wait = max(0.0, (1.0 - self.tokens) / self.rate)
         if wait > longest:
             return None

@@ -14,7 +14,7 @@ import pytest
 
 from bot.activity import sign_in as activity_sign_in
 from bot.activity.identity import BUSY, OTHER_APPLICATION, DiscordIdentity, VerificationError
-from bot.activity.limits import MEMBER_SIGN_INS_PER_MINUTE, SIGN_INS_PER_MINUTE, UNIDENTIFIED_PER_ADDRESS
+from bot.activity.limits import MEMBER_SIGN_INS_PER_MINUTE, SIGN_INS_PER_MINUTE, UNIDENTIFIED_PER_ADDRESS, Budget
 from bot.activity.protocol import Close
 from bot.activity.sign_in import ADDRESS_SIGN_INS, ADDRESS_WAITING, MEMBER_SIGN_INS, ROOM_FULL
 from tests.bot.activity.fake_discord_api import BOT_TOKEN, FakeDiscordApi
@@ -208,3 +208,9 @@ async def test_a_deeply_nested_frame_after_sign_in_is_refused_as_bad(
         assert (await page.next())["type"] == "bye" and (await page.next())["type"] == "closed"
         assert page.ws.close_code == Close.BAD_FRAME
     assert not [record for record in caplog.records if record.levelno >= logging.ERROR]
+
+
+def test_the_budget_spaces_calls_out_and_refuses_a_wait_past_its_longest() -> None:
+    budget = Budget(rate=2.0, burst=1.0, at=0.0)
+    assert [budget.reserve(0.0, 1.0) for _ in range(4)] == [0.0, 0.5, 1.0, None]
+    assert budget.reserve(2.0, 1.0) == 0.0  # refilled meanwhile (the refused one took nothing)
