@@ -20,8 +20,8 @@ LOCAL_NETWORKS: tuple[Network, ...] = tuple(
     for network in ("127.0.0.0/8", "::1/128", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7")
 )
 """The proxies trusted unless the operator says otherwise: this machine and private networks (Compose's)."""
-LONGEST = 64
-"""Characters of an address kept (an unreadable entry is counted as itself, cut short)."""
+UNREADABLE = "unreadable"
+"""What a forwarded entry that is no address is counted as (they share their limits)."""
 
 
 def parse_networks(text: str) -> tuple[Network, ...]:
@@ -59,11 +59,17 @@ def client_address(request: web.Request, trusted: Sequence[Network] = LOCAL_NETW
 
 
 def _first_untrusted(hops: Iterable[str], trusted: Sequence[Network]) -> str | None:
-    """The first of ``hops`` (nearest first) that is not a trusted proxy; else the farthest one (all trusted)."""
+    """The first of ``hops`` (nearest first) that is not a trusted proxy; else the farthest one (all trusted).
+
+    A hop that is no address is counted as :data:`UNREADABLE` (its text, the page's own, goes nowhere).
+    """
     last = None
     for hop in hops:
-        last = hop[:LONGEST]
-        if not _is_trusted(hop, trusted):
+        try:
+            last = str(ipaddress.ip_address(hop))
+        except ValueError:
+            return UNREADABLE
+        if not _is_trusted(last, trusted):
             return last
     return last
 

@@ -190,7 +190,8 @@ DISCORD_EDGE = parse_networks("162.159.0.0/16")
         ("172.18.0.3", "198.51.100.4", LOCAL_NETWORKS, "198.51.100.4"),  # a front in the compose network
         ("127.0.0.1", None, LOCAL_NETWORKS, "127.0.0.1"),
         ("127.0.0.1", "10.0.0.7", LOCAL_NETWORKS, "10.0.0.7"),  # every hop a proxy: the farthest
-        ("127.0.0.1", "not-an-address", LOCAL_NETWORKS, "not-an-address"),
+        ("127.0.0.1", "not-an-address", LOCAL_NETWORKS, "unreadable"),  # a page's words go into no log line
+        ("127.0.0.1", "evil\\nline, 10.0.0.3", LOCAL_NETWORKS, "unreadable"),
         ("93.184.216.34", "10.0.0.1", LOCAL_NETWORKS, "93.184.216.34"),  # a stranger's header is not believed
         ("127.0.0.1", "203.0.113.7", (), "127.0.0.1"),  # no proxy declared: the peer, whatever it says
     ],
