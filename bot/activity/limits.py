@@ -30,7 +30,7 @@ DISCORD_CALLS_PER_SECOND = 20.0
 """Calls the Activity may make to Discord a second, on average: well under Discord's 50 a second per bot,
 which the bot's own requests share."""
 DISCORD_CALL_BURST = 5.0
-"""Calls the Activity may make at once after a pause (so never more than 25 in any second)."""
+"""Calls the Activity may make at once after a pause."""
 DISCORD_CALLS_IN_ANY_SECOND = 22
 """Calls sent in any one second, at most, however the loop's delays bunch the calls the budget spaced out."""
 DISCORD_BUDGET_WAIT_SECONDS = 2.0
