@@ -36,7 +36,7 @@ class FakePlayer:
 
 @dataclass
 class FakeDiscordApi:
-    """Discord's OAuth2 token exchange, ``/users/@me`` and the activity instances, on a local port."""
+    """Discord's OAuth2 token exchange, ``/oauth2/@me``, ``/users/@me`` and the activity instances, on a local port."""
 
     players: dict[str, FakePlayer] = field(default_factory=dict)
     """By token."""
@@ -146,9 +146,7 @@ class FakeDiscordApi:
         player = self.players.get(token)
         if player is None:
             return web.json_response({"message": "401: Unauthorized", "code": 0}, status=401)
-        return web.json_response(
-            {"id": str(player.user_id), "username": player.name.lower(), "global_name": player.name, "avatar": None}
-        )
+        return web.json_response(_user(player))
 
     async def _authorization(self, request: web.Request) -> web.Response:
         """``GET /oauth2/@me``: the token's application, scopes and user (for any application's token)."""
@@ -166,12 +164,7 @@ class FakeDiscordApi:
             "expires": "2030-01-01T00:00:00+00:00",
         }
         if "identify" in player.scopes:
-            answer["user"] = {
-                "id": str(player.user_id),
-                "username": player.name.lower(),
-                "global_name": player.name,
-                "avatar": None,
-            }
+            answer["user"] = _user(player)
         return web.json_response(answer)
 
     async def _instance(self, request: web.Request) -> web.Response:
@@ -186,6 +179,11 @@ class FakeDiscordApi:
         if instance is None:
             return web.json_response({"message": "Unknown Activity Instance", "code": 10000}, status=404)
         return web.json_response(instance)
+
+
+def _user(player: FakePlayer) -> dict[str, Any]:
+    """The player as Discord's user object."""
+    return {"id": str(player.user_id), "username": player.name.lower(), "global_name": player.name, "avatar": None}
 
 
 @web.middleware
