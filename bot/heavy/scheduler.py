@@ -162,6 +162,7 @@ class Scheduler:
         """Workers killed for holding a job past its time."""
         self.fallbacks = 0
         """Jobs run in this process because no worker answered in time."""
+        self._watchers: list[asyncio.Future[None]] = []
 
     @classmethod
     def for_workers(cls, render_workers: int, deal_workers: int) -> Scheduler:
@@ -206,6 +207,20 @@ class Scheduler:
     def waiting(self) -> int:
         """Jobs waiting for a worker."""
         return sum(len(queue) for queue in self._queues.values())
+
+    async def until(self, check: Callable[[Scheduler], bool]) -> None:
+        """Wait until ``check(self)`` holds, looked at again each time a worker says ready or is replaced."""
+        while not check(self):
+            watcher: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            self._watchers.append(watcher)
+            await watcher
+
+    def _tell_watchers(self) -> None:
+        """Wake every :meth:`until`: the pool changed."""
+        for watcher in self._watchers:
+            if not watcher.done():
+                watcher.set_result(None)
+        self._watchers.clear()
 
     def start(self) -> None:
         """Spawn the workers now (they warm up in the background; jobs asked meanwhile wait for them)."""
@@ -358,6 +373,7 @@ class Scheduler:
         if ok is READY:
             worker.ready = True
             self._failed_starts = 0
+            self._tell_watchers()
         else:
             worker.answered += 1
             if (job := self._release(worker)) is not None:
@@ -465,6 +481,7 @@ class Scheduler:
         index = self._pool.index(worker)
         self._pool[index] = self._spawn(index)
         self.replaced += 1
+        self._tell_watchers()
 
     def _stop_all(self) -> None:
         """Stop using worker processes: every job waiting or in a worker's hands runs here."""
