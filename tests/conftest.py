@@ -33,19 +33,80 @@ from solitaire import VARIANTS
 from solitaire.deals import DealRequest, ProvenDeal, solve_request
 from tests.bot.decks import EASY_KLONDIKE, EASY_NUMBER, seeded
 
-pytest_plugins = ["tests.postgres_server"]  # postgres_server, postgres_dsn: a real PostgreSQL server
+pytest_plugins = [
+    "tests.postgres_server",  # postgres_server, postgres_dsn: a real PostgreSQL server
+    "tests.support.processes",  # a test that starts a process says so with a marker
+]
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Give SimCord's tests :data:`SETTLE_TIMEOUT`; run the slowest test, the install test, first.
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """``--every-backend``: run every database test on PostgreSQL too, not only the storage contract and main flows."""
+    parser.addoption(
+        "--every-backend",
+        action="store_true",
+        help="run every test that opens a database on both backends (default: storage tests and main flows only)",
+    )
 
-    On several workers (``./scripts/test``: ``-n auto``) the install test then runs beside the rest
-    instead of after it.
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark what each test needs, keep PostgreSQL runs to the storage contract, and run the install test first.
+
+    A test that opens a database runs on SQLite; it runs on PostgreSQL too when it is part of the storage
+    contract (``tests/bot/storage/``, the processes sharing one database) or marked ``both_backends`` (the main
+    flows), or with ``--every-backend``. On several workers (``./scripts/test``: ``-n auto``) the install test,
+    the slowest, then runs beside the rest instead of after it.
     """
+    every = config.getoption("every_backend")
+    kept: list[pytest.Item] = []
     for item in items:
         if "simcord_env" in getattr(item, "fixturenames", ()) and item.get_closest_marker("simcord") is None:
             item.add_marker(pytest.mark.simcord(settle_timeout=SETTLE_TIMEOUT))  # options of SimCord's Env
-    items.sort(key=lambda item: item.get_closest_marker("install") is None)
+        for marker in needs(item):
+            item.add_marker(marker)
+        if every or not on_postgres(item) or in_contract(item):
+            kept.append(item)
+    kept.sort(key=lambda item: item.get_closest_marker("install") is None)
+    items[:] = kept
+
+
+def on_postgres(item: pytest.Item) -> bool:
+    """Whether ``item`` is the PostgreSQL run of a test."""
+    callspec = getattr(item, "callspec", None)
+    return callspec is not None and any(value == "postgres" for value in callspec.params.values())
+
+
+def in_contract(item: pytest.Item) -> bool:
+    """Whether ``item`` proves storage behaviour, so runs on both backends."""
+    path = Path(str(item.path)).resolve().relative_to(ROOT).as_posix()
+    return path.startswith(CONTRACT_PATHS) or item.get_closest_marker("both_backends") is not None
+
+
+def needs(item: pytest.Item) -> list[pytest.MarkDecorator]:
+    """The markers of what ``item`` needs beyond Python, known from its fixtures: PostgreSQL, a browser, workers."""
+    fixtures = getattr(item, "fixturenames", ())
+    found = []
+    if on_postgres(item) or any(name.startswith("postgres") for name in fixtures):
+        found.append(pytest.mark.postgres)
+    if "browser" in fixtures:
+        found.append(pytest.mark.browser)
+    if PROCESS_FIXTURES.intersection(fixtures):
+        found.append(pytest.mark.processes)
+    return found
+
+
+PROCESS_FIXTURES = frozenset({"one_worker"})
+"""Fixtures that start worker processes."""
+ROOT = Path(__file__).resolve().parents[1]
+CONTRACT_PATHS = (
+    "tests/bot/storage/",
+    "tests/bot/test_two_processes.py",
+    "tests/bot/runtime/test_database_url.py",
+    "tests/bot/compete/",
+    "tests/bot/outbox/",
+    "tests/bot/play/test_sessions.py",
+)
+"""Tests that prove storage behaviour, each on both backends: the storage contract, and the services whose
+statements no storage test runs (an analysis with coverage over ``--every-backend`` found them)."""
 
 
 def instant_solver(variant: str, number: int) -> ProvenDeal:

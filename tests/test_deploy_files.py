@@ -46,6 +46,7 @@ def instructions(path: Path = DOCKERFILE) -> list[tuple[str, str]]:
     return found
 
 
+@pytest.mark.processes
 def test_hadolint_finds_nothing_to_say_about_the_dockerfile():
     hadolint = Path(sys.executable).with_name("hadolint")
     done = subprocess.run([str(hadolint), "--no-color", str(DOCKERFILE)], capture_output=True, text=True, check=False)
@@ -71,6 +72,7 @@ def test_dockerignore_keeps_the_token_and_databases_out_of_the_build():
     assert not any(rule.startswith("!") and (".env" in rule or ".db" in rule) for rule in rules)
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize(("connected", "healthy"), [(True, True), (False, False)])
 async def test_the_images_healthcheck_asks_the_bots_health_endpoint(metrics, fake, connected, healthy):
     """Run the HEALTHCHECK command as Docker would, with the image's settings, against the bot's real ``/health``."""
@@ -213,6 +215,7 @@ ROOT_FILES = {
 ROOT_FOLDERS = {".ci", "benchmarks", "bot", "cogs", "docs", "render", "scripts", "solitaire", "tests"}
 
 
+@pytest.mark.processes
 def test_the_repository_root_holds_only_what_a_reader_needs():
     tracked = subprocess.run(
         ["git", "ls-files", "--full-name"], cwd=ROOT, capture_output=True, text=True, check=True

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.processes  # new venvs and the install script
+
 ROOT = Path(__file__).resolve().parents[1]
 FAKE_310 = '#!/bin/sh\ncase "$*" in --version) echo "Python 3.10.12";; *) exit 1;; esac\n'
 """A Python 3.10 as far as install-once can tell: it names its version and fails every check."""

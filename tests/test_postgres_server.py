@@ -12,6 +12,8 @@ import pytest
 
 from tests.postgres_server import PostgresServer, PostgresStartError, find_binaries, require_binaries
 
+pytestmark = pytest.mark.postgres  # the test PostgreSQL server itself
+
 
 async def test_a_test_database_is_empty_and_takes_a_table(postgres_dsn: str) -> None:
     conn = await asyncpg.connect(postgres_dsn)

@@ -37,6 +37,8 @@ from tests.bot.cluster_worker import DAY, GUILD, VARIANT
 from tests.bot.decks import EASY_KLONDIKE
 from tests.postgres_server import _admin as admin
 
+pytestmark = pytest.mark.processes  # real processes: left out of the fast loop
+
 ROOT = Path(__file__).resolve().parents[2]
 NOW = datetime(2026, 5, 2, 6, 0, tzinfo=UTC).timestamp()
 """The workers' fixed clock: the day after ``DAY``, so its podiums are due."""

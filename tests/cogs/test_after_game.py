@@ -293,6 +293,7 @@ async def test_a_game_is_posted_publicly_once_even_after_a_restart(simcord_env, 
     assert [m.id for m in gifs] == [posted.id]
 
 
+@pytest.mark.both_backends  # its statements run on PostgreSQL nowhere else
 async def test_a_replay_that_could_not_be_drawn_can_be_shared_again(simcord_env, channel, alice, monkeypatch):
     from bot.heavy import JobTimeoutError, Priority
 

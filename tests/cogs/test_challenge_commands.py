@@ -66,6 +66,7 @@ async def attempt(actor: Any, message: Any, *, clicks: tuple[str, ...] = ("All u
     return board
 
 
+@pytest.mark.both_backends  # a main flow, on PostgreSQL too
 async def test_three_members_one_declines_one_plays_late_a_restart_and_the_close_at_the_deadline(
     simcord_env, make_bot, channel, alice, bob, carol, dave
 ):

@@ -94,6 +94,7 @@ def lines_of(response: Any) -> list[str]:
 
 
 # -- the daily deal ------------------------------------------------------------------
+@pytest.mark.both_backends  # a main flow, on PostgreSQL too
 async def test_members_play_the_same_private_deal_and_the_result_line_is_public(
     simcord_env, guild, channel, alice, bob, instant_daily_solver
 ):
@@ -275,6 +276,7 @@ async def test_a_manager_sets_the_zone_with_autocomplete(simcord_env, guild, cha
 
 
 # -- midnight ----------------------------------------------------------------------------------
+@pytest.mark.both_backends  # a main flow, on PostgreSQL too
 async def test_rollover_posts_the_podium_at_midnight_in_the_server_zone(simcord_env, guild, channel, admin, alice, bob):
     podiums = guild.create_text_channel("podium")
     await admin.slash(channel, "solitaire config timezone", timezone="Asia/Kolkata")  # UTC+5:30 from tomorrow

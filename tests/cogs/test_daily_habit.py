@@ -231,6 +231,7 @@ async def test_a_role_that_opens_a_private_channel_is_refused_as_the_champion_ro
     assert (await competition_db.guild_config(simcord_env.bot.db, guild.id)).champion_role_id is None
 
 
+@pytest.mark.both_backends  # its statements run on PostgreSQL nowhere else
 async def test_a_channel_made_private_after_the_role_was_set_stops_the_grant_and_the_admins_are_told_once(
     simcord_env, guild, channel, admin, alice, bob
 ):

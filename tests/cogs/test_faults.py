@@ -170,6 +170,7 @@ async def test_discord_refusing_board_edits_and_follow_ups_loses_nothing(simcord
     assert (await agree(simcord_env, alice)).version == 1
 
 
+@pytest.mark.both_backends  # its statements run on PostgreSQL nowhere else
 @pytest.mark.parametrize(
     "damage",
     [

@@ -110,6 +110,7 @@ async def test_friday13_board_has_one_button_per_foundation_and_disables_illegal
     assert enabled == legal
 
 
+@pytest.mark.both_backends  # a main flow, on PostgreSQL too
 async def test_win_by_clicks_and_slash_then_result_is_stored_and_announced(simcord_env, channel, alice):
     finished = []
 
@@ -205,6 +206,7 @@ async def test_a_stale_board_is_refused_and_the_offer_resumes_or_ends(simcord_en
     assert gone.response.ephemeral and "over" in gone.response.content
 
 
+@pytest.mark.both_backends  # a main flow, on PostgreSQL too
 async def test_restart_mid_game_keeps_the_old_board_playable_and_the_clock(simcord_env, channel, alice, make_bot):
     board = await start(alice, channel, variant="draw3", deal=EASY_NUMBER)
     await click_all(alice, board, "Pile 1")

@@ -179,6 +179,7 @@ async def test_a_double_click_on_remove_results_acts_once_and_the_second_click_i
     assert ask.content.startswith(f"Removed 1 result(s) of <@{alice.id}>")  # the question shows the one answer
 
 
+@pytest.mark.both_backends  # its statements run on PostgreSQL nowhere else
 async def test_a_confirmation_acts_once_in_storage_too(simcord_env, guild, channel, alice, admin):
     await play_daily(alice, channel)
     remove = simcord_env.bot.moderation.remove_results

@@ -85,6 +85,7 @@ async def win_by_clicks(actor: Any, board: Any) -> None:
     assert "**won**" in board.content
 
 
+@pytest.mark.both_backends  # a main flow, on PostgreSQL too
 async def test_three_racers_a_tie_and_a_racer_who_never_opens_the_board(simcord_env, channel, alice, bob, carol):
     edits = Edits(simcord_env)
     lobby = await open_race(alice, channel, variant="draw3", players=3)
@@ -158,6 +159,7 @@ async def test_a_host_who_leaves_hands_the_lobby_on(simcord_env, channel, alice,
     assert [r.user_id for r in await races_db.racers(simcord_env.bot.db, 1)] == [bob.id, carol.id]
 
 
+@pytest.mark.both_backends  # a main flow, on PostgreSQL too
 async def test_a_restart_mid_race_resumes_it(simcord_env, make_bot, channel, alice, bob):
     lobby = await open_race(alice, channel, players=2)
     await click(bob, lobby, "Join")

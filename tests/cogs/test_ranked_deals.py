@@ -131,6 +131,7 @@ async def race_lobby(host: Any, channel: Any, players: int = 2) -> Any:
     return result.response
 
 
+@pytest.mark.both_backends  # its statements run on PostgreSQL nowhere else
 async def test_a_race_opens_analysis_only_when_the_race_is_over(simcord_env, channel, alice, bob):
     lobby = await race_lobby(alice, channel)
     await bob.click(lobby, label="Join")

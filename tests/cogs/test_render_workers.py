@@ -16,7 +16,7 @@ from bot.runtime.settings import Settings
 from tests.bot.decks import EASY_NUMBER
 from tests.bot.heavy.processes import alive
 
-pytestmark = pytest.mark.usefixtures("no_error_logs")
+pytestmark = [pytest.mark.usefixtures("no_error_logs"), pytest.mark.processes]  # real worker processes
 
 
 @pytest.fixture

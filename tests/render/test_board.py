@@ -306,6 +306,7 @@ def test_threads_draw_the_same_pictures_as_one_thread():
     assert together == alone
 
 
+@pytest.mark.processes
 def test_render_never_imports_discord():
     import subprocess
     import sys

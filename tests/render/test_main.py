@@ -9,6 +9,8 @@ from render import palette
 from render.__main__ import main
 from render.layout import PHONE_WIDTH, WIDTH
 
+pytestmark = pytest.mark.processes  # real processes: left out of the fast loop
+
 
 def test_main_writes_a_picture_per_variant_and_state(tmp_path, capsys):
     assert main(["--out", str(tmp_path), "--states", "fresh", "won", "--four-colour"]) == 0

@@ -59,6 +59,7 @@ def test_deal_prints_the_seeded_deck():
     assert run("deal", "--variant", "draw3", "--seed", "7").split() == format_deck(shuffled_deck(7)).split()
 
 
+@pytest.mark.processes
 def test_bad_deck_is_a_one_line_error():
     process = subprocess.run(
         [sys.executable, "-m", "solitaire", "replay", "--variant", "draw3", "--deck", "AS AS", "--json"],
@@ -164,6 +165,7 @@ def test_play_with_a_seed_keeps_the_raw_shuffle(monkeypatch):
     assert new_game("goldrush", seed=3).deck[0].label in text
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize(
     ("command", "usage"),
     [
@@ -185,6 +187,7 @@ def solitaire(*argv: str, **options) -> subprocess.Popen[str]:
     return subprocess.Popen([sys.executable, "-m", "solitaire", *argv], text=True, **pipes, **options)
 
 
+@pytest.mark.processes
 def test_a_reader_that_stops_reading_ends_the_command_quietly():
     """``solitaire play ... | head -1``: the reader goes away after one line, the game writes on."""
     process = solitaire("play", "draw3", "--seed", "3")
@@ -197,6 +200,7 @@ def test_a_reader_that_stops_reading_ends_the_command_quietly():
     assert process.stderr.read() == ""
 
 
+@pytest.mark.processes
 def test_version_names_the_package_version():
     from solitaire.console import package_version
 

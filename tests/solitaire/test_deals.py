@@ -51,6 +51,7 @@ def test_numbered_deals_use_their_documented_key():
     assert deal != numbered_deal("draw3", 8)
 
 
+@pytest.mark.processes
 def test_the_same_key_gives_the_same_deal_under_another_hash_seed():
     code = (
         "from solitaire.deals import winnable_deal;"

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+import pytest
 import pytest_asyncio
 
 from bot.activity.protocol import Close
@@ -28,6 +29,8 @@ from tests.bot.activity.fake_discord_api import FakeDiscordApi
 from tests.bot.activity.front import Front
 from tests.bot.activity.harness import CHANNEL, Page, open_page
 from tests.bot.test_two_processes import Cluster
+
+pytestmark = pytest.mark.processes  # real processes: left out of the fast loop
 
 ROUTES = "0=/c0,1=/c1"
 ON_SHARD_1 = 1 << 22

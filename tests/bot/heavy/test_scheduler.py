@@ -24,6 +24,8 @@ from tests.bot.conftest import running
 from tests.bot.heavy.jobs import blob, die, held, hung, mark, niceness, pid, sleep, started, stops_first, stuck_refill
 from tests.bot.heavy.processes import alive
 
+pytestmark = pytest.mark.processes  # real processes: left out of the fast loop
+
 FEW_SECONDS = 10.0
 """The longest a member's job may wait on background work (generous: the tests share two busy cores)."""
 

@@ -100,6 +100,7 @@ async def test_solves_are_heavy_jobs_not_run_on_the_loop():
     await deals.close()
 
 
+@pytest.mark.processes
 async def test_a_worker_process_returns_a_proven_deal():
     jobs = Scheduler(1)
     jobs.start()

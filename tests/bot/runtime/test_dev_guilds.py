@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bot.storage import dev_guilds, open_database
 
 
+@pytest.mark.both_backends  # its statements run on PostgreSQL nowhere else
 async def test_the_dev_guild_is_remembered_changed_and_forgotten(database_target):
     db = await open_database(database_target)
     try:

@@ -19,6 +19,8 @@ from bot.runtime.settings import Settings
 from bot.version import bot_version
 from tests.bot.fake_discord import ENTRY_POINT, FakeDiscord, entry_point_command
 
+pytestmark = pytest.mark.processes  # real processes: left out of the fast loop
+
 BASE_ENV = {key: value for key, value in os.environ.items() if not key.startswith(("DISCORD_", "DATABASE_", "DEV_"))}
 LOG_LINE = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} (INFO|WARNING) ")
 """A line of the start-up log (the steps are logged at INFO, unknown settings at WARNING)."""

@@ -176,6 +176,7 @@ def test_metrics_port_is_off_by_default_and_checked(monkeypatch, tmp_path):
         load_settings(discord_token="t")
 
 
+@pytest.mark.both_backends  # its statements run on PostgreSQL nowhere else
 async def test_the_database_check_runs_a_query_and_says_no_once_closed(database_target):
     db = await Database.open(database_target)
     assert await database_answers(db) is True

@@ -83,6 +83,7 @@ async def test_a_folder_gets_a_dated_file_and_backups_in_the_same_second_get_num
         backup_sqlite(database, folder / "mine.db", now=NOW)
 
 
+@pytest.mark.processes
 async def test_a_destination_ending_in_a_slash_is_a_folder_created_once_and_reused(database, tmp_path):
     for _ in range(2):  # a nightly job: the second run finds the folder the first made
         done = run(tmp_path, "backup", "bk/", DATABASE_PATH=str(database))
@@ -126,6 +127,7 @@ def run(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProcess[s
     return subprocess.run(command, cwd=tmp_path, env={**CLEAN_ENV, **env}, capture_output=True, text=True, timeout=60)
 
 
+@pytest.mark.processes
 async def test_the_command_copies_database_path_without_a_token(database, tmp_path):
     done = run(tmp_path, "backup", "copy.db", DATABASE_PATH=str(database))
     assert done.returncode == 0, done.stderr
@@ -136,6 +138,7 @@ async def test_the_command_copies_database_path_without_a_token(database, tmp_pa
     assert count(tmp_path / "copy.db") == 0
 
 
+@pytest.mark.processes
 async def test_the_command_refuses_in_one_line(database, tmp_path):
     refused = run(tmp_path, "backup", "copy.db", DATABASE_URL="postgresql://solitaire:secret@localhost/solitaire")
     assert refused.returncode == 2 and refused.stderr.count("\n") == 1

@@ -392,6 +392,7 @@ def gone_pid() -> int:
     return child.pid
 
 
+@pytest.mark.processes
 async def test_a_restart_takes_back_only_its_own_dead_runs_claims(db: Database) -> None:
     me = Holder.of_this_process(ONE_PROCESS)
     holders = {

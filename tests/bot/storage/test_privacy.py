@@ -348,6 +348,7 @@ async def test_a_server_is_not_forgotten_while_someone_plays_there(db: Database)
 
 
 # -- the owner's command line ------------------------------------------------------------------
+@pytest.mark.processes
 async def test_the_command_line_forgets_a_member_and_waits_for_a_server_in_play(
     db: Database, database_target: str | Path, tmp_path: Path
 ) -> None:

@@ -1,0 +1,1 @@
+"""What many test modules share: fakes, builders and pytest plugins (no test lives here)."""
