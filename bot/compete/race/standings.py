@@ -49,6 +49,8 @@ class RaceStandings:
     """Every open race this process runs, by id."""
     listeners: list[Callable[[int], None]] = field(default_factory=list)
     """Told the id of a race that changed, whatever surface changed it (another surface's pages follow races)."""
+    start_listeners: list[Callable[[int], None]] = field(default_factory=list)
+    """Told the id of a race at its common start instant (its boards may be shown from then on)."""
     _tasks: BackgroundTasks = field(default_factory=lambda: BackgroundTasks("race"))
     _updates: Coalescer[int] = field(init=False)
     """The standings' updates: at most one per :data:`STANDINGS_INTERVAL` per race."""
@@ -173,9 +175,13 @@ class RaceStandings:
         self.stale(race_id)
         self._tell(race_id)
 
-    def _tell(self, race_id: int) -> None:
+    def started(self, race_id: int) -> None:
+        """The race's common start instant came: tell the start listeners."""
+        self._tell(race_id, self.start_listeners)
+
+    def _tell(self, race_id: int, listeners: list[Callable[[int], None]] | None = None) -> None:
         """Tell every listener that the race changed (a listener's failure is logged, never raised)."""
-        for listener in list(self.listeners):
+        for listener in list(self.listeners if listeners is None else listeners):
             try:
                 listener(race_id)
             except Exception:
