@@ -15,13 +15,7 @@ from dataclasses import dataclass
 
 from aiohttp import WSMsgType
 
-from bot.activity.identity import (
-    DiscordIdentity,
-    DiscordUnavailableError,
-    Player,
-    SignInRefusedError,
-    VerificationError,
-)
+from bot.activity.identity import DiscordIdentity
 from bot.activity.limits import REVERIFY_SECONDS, SOCKETS_PER_MEMBER, ActivityCounts, Caps
 from bot.activity.outgoing import Menu, Person
 from bot.activity.page import Socket
@@ -29,6 +23,7 @@ from bot.activity.pages import Pages
 from bot.activity.protocol import IDENTIFY_SECONDS, BadFrameError, Close, Hello, parse_frame
 from bot.activity.seat import Seat
 from bot.activity.sign_in import Refusal, SignIns
+from bot.activity.verified import DiscordUnavailableError, Player, SignInRefusedError, VerificationError
 
 REVERIFY_EVERY = 60.0
 """How often the open pages are looked over for one due to be checked again."""

@@ -19,7 +19,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bot.activity.frames import game_frame
-from bot.activity.identity import Player
 from bot.activity.limits import RACE_OPEN_MINUTES, RACE_OPENS_PER_CHANNEL, RACE_OPENS_PER_MEMBER, Window
 from bot.activity.outgoing import MenuPart, Race, RaceOut, game_out
 from bot.activity.page import Socket
@@ -27,6 +26,7 @@ from bot.activity.pages import Pages
 from bot.activity.protocol import RaceCancel, RaceJoin, RaceLeave, RaceOpen, RaceStart
 from bot.activity.race_cards import RaceCards, race_texts
 from bot.activity.seat import Seat
+from bot.activity.verified import Player
 from bot.background import BackgroundTasks
 from bot.coalesce import Coalescer
 from bot.compete.channels import check_channel_permissions

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot import errors
-from bot.activity.identity import Player
+from bot.activity.verified import Player
 from bot.compete.starts import Place
 from solitaire.variants import variant_menu
 

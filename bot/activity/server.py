@@ -25,11 +25,7 @@ from aiohttp import WSMsgType, web
 
 from bot.activity.addresses import LOCAL_NETWORKS, Network, client_address
 from bot.activity.door import Door, Where
-from bot.activity.identity import (
-    DiscordIdentity,
-    DiscordUnavailableError,
-    VerificationError,
-)
+from bot.activity.identity import DiscordIdentity
 from bot.activity.limits import (
     CLOSE_SECONDS,
     MENU_COST,
@@ -43,6 +39,7 @@ from bot.activity.page import Socket, keep_send_buffer_small
 from bot.activity.protocol import MAX_FRAME_BYTES, BadFrameError, Close, MenuAsk, parse_frame
 from bot.activity.refusals import SlowDownError, refusals
 from bot.activity.routes import Routes
+from bot.activity.verified import DiscordUnavailableError, VerificationError
 from bot.background import BackgroundTasks
 
 log = logging.getLogger(__name__)

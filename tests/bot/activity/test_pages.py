@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.activity.identity import Player
 from bot.activity.page import Socket
 from bot.activity.pages import Pages
 from bot.activity.seat import Seat
+from bot.activity.verified import Player
 
 
 def page(user_id: int, channel_id: int, guild_id: int = 1) -> Socket:
