@@ -8,6 +8,7 @@ raises in a service's words becomes one ``refused`` frame, in one place.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
+from functools import partial
 from typing import Any, Protocol, cast
 
 from bot.activity.challenges import ChallengeDesk
@@ -97,7 +98,7 @@ class Routes:
         """Answer one frame of a signed-in page: its desk's answer, or its refusal (with the board it named)."""
         route = self.table[type(frame)]
         ref = getattr(frame, "ref", None)
-        board = lambda: self.game.board(page, frame)  # noqa: E731 - read only if refused
+        board = partial(self.game.board, page, frame)  # read only if refused
         async with refusals(page, ref, self.counts, board, what=type(frame).__name__):
             await page.send(await route(page, frame))
 
@@ -109,12 +110,15 @@ class Routes:
         return cast(Menu, menu)
 
     async def _pong(self, page: Socket, frame: Ping) -> Pong:
+        """A ping: the socket stays open."""
         return {"type": "pong"}
 
     async def _hello_again(self, page: Socket, frame: Hello) -> Outgoing:
+        """A second ``hello``: refused (the page is signed in already)."""
         raise AlreadySignedInError()
 
     async def _menu(self, page: Socket, frame: MenuAsk | ChallengeAnswer) -> MenuFrame:
+        """The MENU, answering ``frame``."""
         assert page.seat is not None
         return {"type": "menu", "ref": frame.ref, "menu": await self.menu(page.seat)}
 
