@@ -53,6 +53,13 @@ class StaleBoardError(BotError):
         super().__init__("That board is out of date: use the latest one (your click changed nothing).")
 
 
+class NotStartedGameError(BotError):
+    """A board asked for before its game's start (a race's, during the countdown: its deal is secret)."""
+
+    def __init__(self) -> None:
+        super().__init__("That game has not started yet: its board opens at the start.")
+
+
 class GameEndedError(BotError):
     """A command for a game that has ended."""
 

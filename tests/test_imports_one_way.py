@@ -36,7 +36,16 @@ FLOORS = (
 """Top to bottom; ``bot`` is the basics left at the package's top (errors, background, shards, ...)."""
 ENTRY = "bot.__main__"
 """``python -m bot``: the runtime's entry, on the runtime's floor."""
-BASICS = ["__init__.py", "__main__.py", "background.py", "errors.py", "invite.py", "shards.py", "version.py"]
+BASICS = [
+    "__init__.py",
+    "__main__.py",
+    "background.py",
+    "coalesce.py",
+    "errors.py",
+    "invite.py",
+    "shards.py",
+    "version.py",
+]
 SOURCES = sorted(path for folder in ("bot", "cogs") for path in (ROOT / folder).rglob("*.py"))
 
 

@@ -10,21 +10,23 @@ it must be a challenge of the page's server that has been shown (its message pos
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, Literal
+from typing import Literal
 
 from bot import errors
 from bot.activity.frames import game_frame
-from bot.activity.table import PracticeOnlyError, Seat, variant_menu_names
+from bot.activity.outgoing import Challenge, ChallengeLine, GameOut, MenuPart, Person, game_out
+from bot.activity.page import Socket
+from bot.activity.protocol import ChallengeAnswer, ChallengePlay
+from bot.activity.seat import PracticeOnlyError, Seat, variant_menu_names
+from bot.background import BackgroundTasks
 from bot.compete.challenges import ChallengeService, ChallengeSnapshot, Line, UnknownChallengeError
 from bot.play.session import Clock
 from bot.play.sessions import SessionManager
 
 log = logging.getLogger(__name__)
 
-Frame = dict[str, Any]
 NameOf = Callable[[int, int], str | None]
 Push = Callable[[int, Sequence[int]], Awaitable[None]]
 """Shows the changed challenge to its members' open pages: (server, members)."""
@@ -70,19 +72,18 @@ class ChallengeDesk:
         self.sessions = sessions
         self.now = now
         self.name_of = name_of
-        self._pushes: set[asyncio.Task[None]] = set()
-        """Pushes under way (held here: the loop keeps only a weak reference to a task)."""
+        self._tasks = BackgroundTasks("activity-challenge")
+
+    async def close(self) -> None:
+        """Stop the pushes under way."""
+        await self._tasks.cancel_all()
 
     def watch(self, push: Push) -> None:
         """Call ``push`` with a challenge's server and members whenever it changed (on any surface)."""
         self.challenges.watch(lambda challenge_id: self._spawn(push, challenge_id))
 
     def _spawn(self, push: Push, challenge_id: int) -> None:
-        task = asyncio.get_running_loop().create_task(
-            self._push(push, challenge_id), name=f"activity-challenge-{challenge_id}"
-        )
-        self._pushes.add(task)
-        task.add_done_callback(self._pushes.discard)
+        self._tasks.spawn(self._push(push, challenge_id), f"activity-challenge-{challenge_id}")
 
     async def _push(self, push: Push, challenge_id: int) -> None:
         """Tell ``push`` who is in the changed challenge (a failure is logged: the pages ask again later)."""
@@ -92,38 +93,40 @@ class ChallengeDesk:
         except Exception:
             log.exception("challenge %s: its members' pages not told", challenge_id)
 
-    async def listed(self, seat: Seat) -> list[Frame]:
-        """The CHALLENGE frames of the member's challenges here, newest open first (none in a DM or without the bot)."""
+    async def menu(self, seat: Seat) -> MenuPart:
+        """The MENU's ``challenges``: the member's here, newest open first (none in a DM or without the bot)."""
         player = seat.player
         if not seat.ranked or not player.guild_id:
-            return []
+            return {"challenges": []}
         found = await self.challenges.of_member(
             player.guild_id, player.user_id, closed_within=RESULTS_SECONDS, limit=LISTED
         )
-        return [self.frame(snapshot, player.user_id) for snapshot in found]
+        return {"challenges": [self.frame(snapshot, player.user_id) for snapshot in found]}
 
-    async def answer(self, seat: Seat, challenge_id: int, *, accept: bool) -> None:
+    async def answer(self, page: Socket, frame: ChallengeAnswer) -> None:
         """Accept or decline as the buttons do; the public message shows it, and the challenge closes if over.
 
         :raises ChallengeError: the service's refusal (not named, the challenger, already answered, too late).
         """
+        seat = _seat(page)
+        challenge_id = frame.challenge
         await self._shown(seat, challenge_id)
-        user_id = seat.player.user_id
-        await self.challenges.answer(challenge_id, user_id, "accepted" if accept else "declined")
+        await self.challenges.answer(challenge_id, seat.player.user_id, "accepted" if frame.accept else "declined")
         self.challenges.show_answer(challenge_id)
         await self.challenges.close_if_over(challenge_id)
 
-    async def play(self, seat: Seat, challenge_id: int) -> Frame:
+    async def play(self, page: Socket, frame: ChallengePlay) -> GameOut:
         """The GAME of the member's one attempt: started now, or the one running.
 
         :raises ChallengeError: the service's refusal (played, declined, too late, not named).
         :raises BotError: another game or start of theirs runs in this server.
         """
-        await self._shown(seat, challenge_id)
+        seat = _seat(page)
+        await self._shown(seat, frame.challenge)
         player = seat.player
         async with self.sessions.reserve_start(player.guild_id, player.user_id):
-            session = await self.challenges.play(challenge_id, player.user_id)
-        return game_frame(session, now=self.now())
+            session = await self.challenges.play(frame.challenge, player.user_id)
+        return game_out(frame.ref, game_frame(session, now=self.now()))
 
     async def _shown(self, seat: Seat, challenge_id: int) -> ChallengeSnapshot:
         """The challenge ``challenge_id`` if its buttons could be pressed from this page's server."""
@@ -139,7 +142,7 @@ class ChallengeDesk:
             raise UnknownChallengeError()
         return snapshot
 
-    def frame(self, snapshot: ChallengeSnapshot, user_id: int) -> Frame:
+    def frame(self, snapshot: ChallengeSnapshot, user_id: int) -> Challenge:
         """One CHALLENGE as ``user_id`` sees it: its players, the scores that may be seen, what they may press."""
         challenge = snapshot.challenge
         mine = next((line for line in snapshot.lines if line.user_id == user_id), None)
@@ -159,7 +162,7 @@ class ChallengeDesk:
             "players": [self._player(challenge.guild_id, line) for line in snapshot.lines],
         }
 
-    def _player(self, guild_id: int, line: Line) -> Frame:
+    def _player(self, guild_id: int, line: Line) -> ChallengeLine:
         """A line of the challenge: who, their answer or attempt, and the score if it may be seen."""
         return {
             **self._who(guild_id, line.user_id),
@@ -169,7 +172,13 @@ class ChallengeDesk:
             "place": line.place,
         }
 
-    def _who(self, guild_id: int, user_id: int) -> Frame:
+    def _who(self, guild_id: int, user_id: int) -> Person:
         """A member's id and name as the server shows it (a neutral name when it is not known here)."""
         name = self.name_of(guild_id, user_id) or f"member …{str(user_id)[-4:]}"
         return {"id": str(user_id), "name": name}
+
+
+def _seat(page: Socket) -> Seat:
+    """The page's verified seat."""
+    assert page.seat is not None
+    return page.seat

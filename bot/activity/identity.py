@@ -23,7 +23,6 @@ import re
 import time
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Any, TypeVar
 from urllib.parse import quote
 
@@ -40,6 +39,14 @@ from bot.activity.limits import (
     ActivityCounts,
     Budget,
 )
+from bot.activity.verified import (
+    DiscordUnavailableError,
+    Holder,
+    Instance,
+    Player,
+    SignInRefusedError,
+    VerificationError,
+)
 
 log = logging.getLogger(__name__)
 
@@ -54,46 +61,6 @@ BUSY = "Too many players are signing in just now: try again in a moment"
 OTHER_APPLICATION = "that sign-in was given to another application: open the Activity again"
 
 T = TypeVar("T")
-
-
-class VerificationError(Exception):
-    """Discord did not vouch for the page's player or instance: the reason is shown to the page."""
-
-
-class SignInRefusedError(VerificationError):
-    """Discord refused the player's token or sign-in code: the page must sign in again."""
-
-
-class DiscordUnavailableError(VerificationError):
-    """Discord could not be asked (it answered 5xx or not at all, or the budget is spent): the page may try again."""
-
-
-@dataclass(frozen=True)
-class Player:
-    """A verified player: who (from their token) and where (from the instance): server 0 for a DM or group DM."""
-
-    user_id: int
-    name: str
-    guild_id: int
-    channel_id: int
-    instance_id: str
-
-
-@dataclass(frozen=True)
-class Instance:
-    """An Activity instance as Discord describes it."""
-
-    guild_id: int
-    channel_id: int
-    users: frozenset[int]
-
-
-@dataclass(frozen=True)
-class Holder:
-    """Whom a token was given to, as Discord says: the user, and their name."""
-
-    user_id: int
-    name: str
 
 
 class DiscordIdentity:

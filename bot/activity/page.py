@@ -19,13 +19,13 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from aiohttp import web
 
 from bot.activity.limits import CLOSE_SECONDS, QUEUED_FRAMES, REQUEST_BURST, REQUESTS_PER_SECOND, WRITE_SECONDS, Bucket
+from bot.activity.outgoing import Bye, Outgoing
 from bot.activity.protocol import Close
-from bot.activity.table import Seat
+from bot.activity.seat import Seat
 
 log = logging.getLogger(__name__)
 
@@ -79,9 +79,15 @@ class Socket:
         return len(self._queue)
 
     # -- saying things ---------------------------------------------------------------------
-    async def send(self, kind: str, **fields: Any) -> None:
-        """Send one frame (a closing page drops it)."""
-        await self.send_text(json.dumps({"type": kind, **fields}, separators=(",", ":")))
+    async def send(self, frame: Outgoing) -> None:
+        """Send one frame (a closing page drops it); a GAME's version is remembered as shown, and a pushed
+        GAME replaces its game's push not yet written."""
+        replaces = None
+        if frame["type"] == "game" and frame["game"] is not None:
+            game = frame["game"]
+            self.shown[game["id"]] = max(self.shown.get(game["id"], -1), game["version"])
+            replaces = f"game:{game['id']}" if frame["ref"] is None else None
+        await self.send_text(json.dumps(frame, separators=(",", ":")), replaces=replaces)
 
     async def send_text(self, text: str, *, replaces: str | None = None) -> None:
         """Send one frame already written in JSON (a push built once for many pages).
@@ -94,13 +100,6 @@ class Socket:
             return
         with contextlib.suppress(ConnectionError, RuntimeError):  # the page went while it was written to
             await self.ws.send_str(text)
-
-    async def send_game(self, game: dict[str, Any] | None, *, ref: int | None, words: str | None = None) -> None:
-        """Queue a GAME (and remember its version as shown); a pushed one replaces its game's push not yet written."""
-        if game is not None:
-            self.shown[game["id"]] = max(self.shown.get(game["id"], -1), game["version"])
-        text = json.dumps({"type": "game", "ref": ref, "game": game, "words": words}, separators=(",", ":"))
-        await self.send_text(text, replaces=f"game:{game['id']}" if ref is None and game is not None else None)
 
     def _idle(self) -> bool:
         """Whether the connection holds nothing unwritten (a write now goes straight to the kernel)."""
@@ -163,12 +162,14 @@ class Socket:
         """
         if self._closing or self._abandoned:
             return
-        extra: dict[str, Any] = {"route": route} if route is not None else {}
+        bye: Bye = {"type": "bye", "reason": reason}
+        if route is not None:
+            bye["route"] = route
         if final:
-            extra["final"] = True
+            bye["final"] = True
         if retry_in is not None:
-            extra["retry_in"] = retry_in
-        await self.send("bye", reason=reason, **extra)
+            bye["retry_in"] = retry_in
+        await self.send(bye)
         self._closing = True
         self._ready.set()
         try:

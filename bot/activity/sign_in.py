@@ -13,13 +13,7 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.activity.identity import (
-    DiscordIdentity,
-    DiscordUnavailableError,
-    Player,
-    SignInRefusedError,
-    VerificationError,
-)
+from bot.activity.identity import DiscordIdentity
 from bot.activity.limits import (
     MEMBER_SIGN_INS_PER_MINUTE,
     SIGN_INS_PER_MINUTE,
@@ -29,6 +23,7 @@ from bot.activity.limits import (
     Window,
 )
 from bot.activity.protocol import Close
+from bot.activity.verified import DiscordUnavailableError, Player, SignInRefusedError, VerificationError
 
 ROOM_FULL = "Too many Activity pages are signing in just now: try again in a moment"
 ADDRESS_WAITING = "Too many Activity pages are signing in from this address at once: try again in a moment"

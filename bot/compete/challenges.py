@@ -26,6 +26,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from bot.coalesce import Coalescer
 from bot.compete.events import EventTables, GroupEvents
 from bot.compete.placing import Entry
 from bot.compete.ratings import Skill
@@ -231,9 +232,15 @@ class ChallengeService:
         self._opening: dict[tuple[int, int], int] = {}
         """Challenges each member (server, member) is opening right now: they count against the cap."""
         self._deadlines: dict[int, asyncio.Task[None]] = {}
-        self._updates: dict[int, asyncio.Task[None]] = {}
-        self._dirty: set[int] = set()
-        self._last_update: dict[int, float] = {}
+        self._updates: Coalescer[int] = Coalescer(
+            self._update,
+            interval=UPDATE_INTERVAL,
+            now=lambda: self.now(),
+            sleep=lambda seconds: self.sleep(seconds),
+            tasks=self.events.tasks,
+            name="challenge-update",
+        )
+        """The message's updates: at most one per :data:`UPDATE_INTERVAL` per challenge."""
         self._watchers: list[Watcher] = []
 
     # -- opening ---------------------------------------------------------------------------
@@ -534,32 +541,22 @@ class ChallengeService:
 
     def _touch(self, challenge_id: int) -> None:
         """Note that the message changed: update it now, or once the interval allows (coalesced)."""
-        self._dirty.add(challenge_id)
-        task = self._updates.get(challenge_id)
-        if task is None or task.done():
-            self._updates[challenge_id] = self.events.tasks.spawn(
-                self._update(challenge_id), f"challenge-update-{challenge_id}"
-            )
+        self._updates.mark(challenge_id)
 
     async def _update(self, challenge_id: int) -> None:
-        while challenge_id in self._dirty:
-            last = self._last_update.get(challenge_id)
-            if last is not None and (wait := last + UPDATE_INTERVAL - self.now()) > 0:
-                await self.sleep(wait)
-            self._dirty.discard(challenge_id)
-            self._last_update[challenge_id] = self.now()
-            snapshot = await self.snapshot(challenge_id)
-            if self.publish is not None and snapshot.challenge.status == "open":  # results: the announcements
-                try:
-                    await self.publish(snapshot)
-                except Exception:
-                    log.exception("could not update challenge %s", challenge_id)
+        """Show the open challenge as it stands on its message (its results go through the announcements)."""
+        snapshot = await self.snapshot(challenge_id)
+        if self.publish is not None and snapshot.challenge.status == "open":
+            try:
+                await self.publish(snapshot)
+            except Exception:
+                log.exception("could not update challenge %s", challenge_id)
 
     async def close(self) -> None:
         """Stop every timer (challenges stay stored, to resume at the next start)."""
         await self.events.stop()
         self._deadlines.clear()
-        self._updates.clear()
+        self._updates.forget_all()
 
     async def settle(self) -> None:
         """Wait for the closes already under way (tests)."""
@@ -567,12 +564,10 @@ class ChallengeService:
 
     # -- helpers -------------------------------------------------------------------------------
     def _forget(self, challenge_id: int) -> None:
-        for tasks in (self._deadlines, self._updates):
-            task = tasks.pop(challenge_id, None)
-            if task is not None and task is not asyncio.current_task():
-                task.cancel()
-        self._dirty.discard(challenge_id)
-        self._last_update.pop(challenge_id, None)
+        task = self._deadlines.pop(challenge_id, None)
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+        self._updates.forget(challenge_id)
 
     async def _challenge(self, challenge_id: int) -> ChallengeRecord:
         return await self.events.event(challenge_id)

@@ -85,6 +85,8 @@ class Played:
 
     session: Session
     outcome: Outcome
+    words: str | None = None
+    """What the move did, in words, when asked for (the Activity's answer says it)."""
 
 
 Pressed = Selection | Played
@@ -108,6 +110,8 @@ class Session:
         """When the bot last answered a press on this game (the earliest a next press can count from)."""
         self.stored_deadline = record.deadline
         """The deadline the database holds (clock credits since are written with the next save)."""
+        self.last_played: tuple[int, str] | None = None
+        """The last move played on a board: the version it was asked at and its notation (a resend is not replayed)."""
 
     @property
     def id(self) -> int:

@@ -31,7 +31,8 @@ from bot.play.after_game import check_hints_allowed
 from bot.play.clicks import Owner, resolve_click
 from bot.play.credits import BusyTime
 from bot.play.deal_bank import Deal
-from bot.play.pads import AllUp, Select
+from bot.play.move_words import describe_move
+from bot.play.pads import AllUp, Click, Play, Select
 from bot.play.session import (
     Answer,
     Attempt,
@@ -57,12 +58,14 @@ from solitaire import (
     IllegalMoveError,
     Move,
     MoveKind,
+    SolitaireError,
     Status,
     game_from_json,
     game_to_json,
     new_game,
 )
 from solitaire.moves import HINT
+from solitaire.view import BoardView
 
 log = logging.getLogger(__name__)
 
@@ -363,25 +366,86 @@ class SessionManager:
         """Answer a board button's press: check it, select or play as of its press, show it, credit the clock.
 
         The refusals come in this order: the game (unknown, another member's, over), the message (another
-        server's, not carrying the button, not the game's board), the board's version, then the engine's.
+        server's, not carrying the button, not the game's board), then :meth:`act`'s (start, version, engine).
         ``answer`` shows the result; the bot's work from the press until that answer went out is given back.
         """
         click, origin = press.click, press.origin
         session = await self.playable(click.game_id, origin.user_id)
         record = session.record
         click.check(origin, Owner(record.user_id, record.guild_id, record.message_id))
-        self.require_playable(click.game_id, origin.user_id, click.version)
         pressed = self.press_time(session, press.created)
-        view = session.view()
-        meaning = resolve_click(view, click.selected, click.action)
-        result: Pressed
-        if isinstance(meaning, Select):
-            result = Selection(session, view, click.version, meaning.source)
-        elif isinstance(meaning, AllUp):
-            result = Played(session, await self.play_all_to_foundations(session, version=click.version, at=pressed))
-        else:
-            result = Played(session, await self.play(session, meaning.move, version=click.version, at=pressed))
+
+        def meaning(view: BoardView) -> Click:
+            return resolve_click(view, click.selected, click.action)
+
+        result = await self.act(session, origin.user_id, click.version, meaning, at=pressed)
         await self.credit(session, pressed, await answer(result))
+
+    async def act(
+        self,
+        session: Session,
+        user_id: int,
+        version: int,
+        meaning: Callable[[BoardView], Click] | str,
+        *,
+        at: float | None = None,
+        source: FinishSource = "command",
+        words: bool = False,
+    ) -> Pressed:
+        """One request on a board (a button's press, a page's tap or drop): checked, meant, selected or played.
+
+        ``meaning`` says what it means on the board as it stands (the family's pad), or is a move in notation
+        (a drop). A drop sent again (the last move played, at the version it was asked at: a reconnect's
+        resend) is answered with the board as it stands, never played twice. ``words``: say what the move did.
+
+        :raises NotStartedGameError: before the game's start. :raises StaleBoardError: the board moved on.
+        :raises SolitaireError: the engine's refusal.
+        """
+        self.require_started(session)
+        if isinstance(meaning, str) and self._resent(session, version, meaning):
+            view = session.view()
+            return Played(session, Outcome((), view, session.game.version, None))
+        self.require_playable(session.id, user_id, version)
+        view = session.view()
+        click = Play(session.game.parse_move(meaning)) if isinstance(meaning, str) else meaning(view)
+        if isinstance(click, Select):
+            return Selection(session, view, version, click.source)
+        if isinstance(click, AllUp):
+            said = "every card that could go up" if words else None
+            outcome = await self.play_all_to_foundations(session, version=version, at=at, source=source)
+            return Played(session, outcome, said)
+        said = self._said(session, click.move) if words else None
+        outcome = await self.play(session, click.move, version=version, at=at, source=source)
+        session.last_played = (version, str(click.move))
+        return Played(session, outcome, said)
+
+    @staticmethod
+    def _said(session: Session, move: Move) -> str | None:
+        """What ``move`` will do, in words (``None`` for a move the engine will refuse in its own words)."""
+        try:
+            return describe_move(session.game, move)
+        except SolitaireError:
+            return None
+
+    @staticmethod
+    def _resent(session: Session, version: int, text: str) -> bool:
+        """Whether the move ``text`` asked at ``version`` is the game's last move, sent again."""
+        if version >= session.game.version or session.last_played is None:
+            return False
+        try:
+            return session.last_played == (version, str(session.game.parse_move(text)))
+        except SolitaireError:
+            return False
+
+    def started(self, session: Session) -> bool:
+        """Whether the game's board may be shown: its clock has started (a race's deal is secret until then)."""
+        return session.record.started_at <= self.now()
+
+    def require_started(self, session: Session) -> Session:
+        """``session`` if it has started; :raises NotStartedGameError: before its start."""
+        if not self.started(session):
+            raise errors.NotStartedGameError()
+        return session
 
     async def play_all_to_foundations(
         self,

@@ -16,10 +16,13 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from bot.activity.challenges import ChallengeDesk
+from bot.activity.door import Where
+from bot.activity.game import GameDesk
 from bot.activity.identity import DiscordIdentity
+from bot.activity.pages import Pages
 from bot.activity.races import RaceDesk
-from bot.activity.server import ActivityServer, Where
-from bot.activity.table import Table
+from bot.activity.routes import Routes
+from bot.activity.server import ActivityServer
 from bot.compete.challenges import ChallengeService
 from bot.compete.daily import DailyService, Solve
 from bot.compete.moderation import Moderation
@@ -197,25 +200,26 @@ class Services:
             bot_token=settings.discord_token.get_secret_value(),
             api_base=settings.api_base,
         )
-        desk = ChallengeDesk(self.challenges, self.sessions, now=needs.now, name_of=discord.name_of)
-        table = Table(self.sessions, self.starts, self.hints, now=needs.now, daily=self.daily, challenges=desk)
-        routes = settings.activity_routes
-        races = RaceDesk(self.races, now=needs.now, name_of=discord.name_of, bot_may=discord.bot_may)
-        self._stack.push_async_callback(races.close)
+        pages = Pages()
+        routes = Routes(
+            pages,
+            GameDesk(self.sessions, self.starts, self.hints, pages, now=needs.now, daily=self.daily),
+            RaceDesk(self.races, pages, now=needs.now, name_of=discord.name_of, bot_may=discord.bot_may),
+            ChallengeDesk(self.challenges, self.sessions, now=needs.now, name_of=discord.name_of),
+            identity.counts,
+        )
+        routes_of = settings.activity_routes
         self.activity = ActivityServer(
-            table=table,
-            sessions=self.sessions,
+            routes=routes,
             identity=identity,
             where=Where(
                 owns=settings.ownership.owns,
                 has_bot=discord.has_guild,
                 name_of=discord.name_of,
                 bot_may=discord.bot_may,
-                route_of=routes.prefix_of if routes is not None else lambda guild_id: None,
+                route_of=routes_of.prefix_of if routes_of is not None else lambda guild_id: None,
             ),
-            now=needs.now,
             client_id=discord.application_id,
-            races=races,
             prefix=settings.activity_prefix,
             trusted=settings.activity_trusted_proxies,
         )

@@ -73,9 +73,6 @@ class LiveRace:
     race: RaceRecord
     task: asyncio.Task[None] | None = None
     """The lobby's expiry, or the running race's end."""
-    flush: asyncio.Task[None] | None = None
-    """The standings update waiting for its turn."""
-    dirty: bool = False
     shown: tuple[Standing, ...] | None = None
     last_publish: float | None = None
     finals: dict[int, Standing] = field(default_factory=dict)

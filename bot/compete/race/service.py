@@ -93,10 +93,15 @@ class RaceService:
         """Tell ``listener`` the id of every race that changes: lobby, start, standings, end (on any surface)."""
         self.standings.listeners.append(listener)
 
+    def add_start_listener(self, listener: Callable[[int], None]) -> None:
+        """Tell ``listener`` the id of every race this process runs at its common start instant."""
+        self.standings.start_listeners.append(listener)
+
     def remove_listener(self, listener: Callable[[int], None]) -> None:
-        """Stop telling ``listener``."""
-        if listener in self.standings.listeners:
-            self.standings.listeners.remove(listener)
+        """Stop telling ``listener`` (of changes and of starts)."""
+        for listeners in (self.standings.listeners, self.standings.start_listeners):
+            if listener in listeners:
+                listeners.remove(listener)
 
     def is_open(self, race_id: int) -> bool:
         """Whether this process runs the race (a lobby or a running race)."""

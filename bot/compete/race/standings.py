@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from bot.background import BackgroundTasks
+from bot.coalesce import Coalescer
 from bot.compete.race.errors import UnknownRaceError
 from bot.compete.race.model import STANDINGS_INTERVAL, LiveRace, Publisher, RaceResult, RaceSnapshot, Standing
 from bot.compete.ratings import Skill
@@ -48,7 +49,22 @@ class RaceStandings:
     """Every open race this process runs, by id."""
     listeners: list[Callable[[int], None]] = field(default_factory=list)
     """Told the id of a race that changed, whatever surface changed it (another surface's pages follow races)."""
+    start_listeners: list[Callable[[int], None]] = field(default_factory=list)
+    """Told the id of a race at its common start instant (its boards may be shown from then on)."""
     _tasks: BackgroundTasks = field(default_factory=lambda: BackgroundTasks("race"))
+    _updates: Coalescer[int] = field(init=False)
+    """The standings' updates: at most one per :data:`STANDINGS_INTERVAL` per race."""
+
+    def __post_init__(self) -> None:
+        self._updates = Coalescer(
+            self._publish_standings,
+            interval=STANDINGS_INTERVAL,
+            now=lambda: self.now(),
+            sleep=lambda seconds: self.sleep(seconds),
+            tasks=self._tasks,
+            name="race-standings",
+            since=lambda race_id: live.last_publish if (live := self.live.get(race_id)) is not None else None,
+        )
 
     async def snapshot(self, race_id: int) -> RaceSnapshot:
         """What the race message should show now."""
@@ -143,14 +159,15 @@ class RaceStandings:
         live = self.live.pop(race_id, None)
         if live is None:
             return 0.0
-        for task in (live.task, live.flush):
-            if task is not None and task is not asyncio.current_task():
-                task.cancel()
+        self._updates.forget(race_id)
+        if live.task is not None and live.task is not asyncio.current_task():
+            live.task.cancel()
         return live.last_publish + STANDINGS_INTERVAL - self.now() if live.last_publish is not None else 0.0
 
     async def stop(self) -> None:
         """Stop every standings update and forget the live races (they stay stored)."""
         await self._tasks.cancel_all()
+        self._updates.forget_all()
         self.live.clear()
 
     def changed(self, race_id: int) -> None:
@@ -158,9 +175,13 @@ class RaceStandings:
         self.stale(race_id)
         self._tell(race_id)
 
-    def _tell(self, race_id: int) -> None:
+    def started(self, race_id: int) -> None:
+        """The race's common start instant came: tell the start listeners."""
+        self._tell(race_id, self.start_listeners)
+
+    def _tell(self, race_id: int, listeners: list[Callable[[int], None]] | None = None) -> None:
         """Tell every listener that the race changed (a listener's failure is logged, never raised)."""
-        for listener in list(self.listeners):
+        for listener in list(self.listeners if listeners is None else listeners):
             try:
                 listener(race_id)
             except Exception:
@@ -190,20 +211,8 @@ class RaceStandings:
     def touch(self, race_id: int) -> None:
         """Note that the standings changed: update them now, or as soon as the interval allows (coalesced)."""
         self._tell(race_id)
-        live = self.live.get(race_id)
-        if live is None:
-            return
-        live.dirty = True
-        if live.flush is None or live.flush.done():
-            live.flush = self._tasks.spawn(self._flush(race_id), f"race-standings-{race_id}")
-
-    async def _flush(self, race_id: int) -> None:
-        live = self.live.get(race_id)
-        while live is not None and live.dirty and race_id in self.live:
-            if live.last_publish is not None and (wait := live.last_publish + STANDINGS_INTERVAL - self.now()) > 0:
-                await self.sleep(wait)
-            live.dirty = False
-            await self._publish_standings(race_id)
+        if race_id in self.live:
+            self._updates.mark(race_id)
 
     async def _publish_standings(self, race_id: int) -> None:
         live = self.live.get(race_id)

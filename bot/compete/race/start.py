@@ -73,10 +73,15 @@ class RaceStart:
         live.task = self.events.tasks.spawn(self._run(live.race.id), f"race-{live.race.id}")
 
     async def _run(self, race_id: int) -> None:
-        """Sleep until the race's end, then end the games still running and finish the race."""
+        """Say the start at its instant (unless it is past already), then at the race's end, end the games still
+        running and finish the race."""
         live = self.standings.live[race_id]
-        end_at = live.race.end_at
+        start_at, end_at = live.race.start_at, live.race.end_at
         assert end_at is not None
+        if start_at is not None and start_at > self.now():
+            while (until_start := start_at - self.now()) > 0:
+                await self.sleep(until_start)
+            self.standings.started(race_id)
         while (remaining := end_at + END_GRACE - self.now()) > 0:
             await self.sleep(remaining)
         live.task = None

@@ -11,7 +11,7 @@ import aiohttp
 import pytest
 from aiohttp.test_utils import make_mocked_request
 
-from bot.activity import server as activity_server
+from bot.activity import door as activity_door
 from bot.activity.addresses import LOCAL_NETWORKS, Network, client_address, parse_networks
 from bot.activity.limits import SOCKETS_PER_MEMBER
 from bot.activity.protocol import MAX_FRAME_BYTES, Close
@@ -91,7 +91,7 @@ async def test_a_server_the_bot_is_not_in_offers_practice_only(tmp_path: Any) ->
 async def test_a_socket_that_does_not_say_hello_in_time_is_closed(
     tmp_path: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(activity_server, "IDENTIFY_SECONDS", 0.2)
+    monkeypatch.setattr(activity_door, "IDENTIFY_SECONDS", 0.2)
     async with (
         activity_stack(tmp_path / "a.db") as stack,
         aiohttp.ClientSession() as http,

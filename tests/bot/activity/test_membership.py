@@ -18,7 +18,7 @@ def check_later(stack: Stack) -> None:
     activity = stack.services.activity
     assert activity is not None
     later = time.monotonic() + REVERIFY_SECONDS + 1
-    activity.clock = activity.identity.clock = lambda: later
+    activity.clock = activity.door.clock = activity.identity.clock = lambda: later
 
 
 async def test_a_member_who_left_the_instance_is_closed_at_the_next_check(tmp_path: Path) -> None:

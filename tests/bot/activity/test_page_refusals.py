@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
+from bot.activity.game import NotYourGameHereError, OtherServerGameError
 from bot.activity.limits import RACE_OPENS_PER_CHANNEL, RACE_OPENS_PER_MEMBER
-from bot.activity.server import SLOW_DOWN
-from bot.activity.table import NotYourGameHereError, OtherServerGameError
+from bot.activity.refusals import SlowDownError
 from bot.compete.starts import Place
 from tests.bot.activity.harness import CHANNEL, activity_stack
 from tests.bot.activity.test_races import players
@@ -126,6 +126,6 @@ async def test_a_menu_costs_more_of_the_rate_and_reads_the_daily_once(
             answers = [await page.ask("menu") for _ in range(12)]
         menus = [answer for answer in answers if answer["type"] == "menu"]
         refused = [answer for answer in answers if answer["type"] == "refused"]
-        assert len(menus) <= 7 and refused and all(answer["reason"] == SLOW_DOWN for answer in refused)
+        assert len(menus) <= 7 and refused and all(answer["reason"] == str(SlowDownError()) for answer in refused)
         assert reads == []  # the welcome's menu read the daily: kept for the menus right after
         assert all(menu["menu"]["daily"] == menus[0]["menu"]["daily"] for menu in menus)

@@ -190,7 +190,7 @@ async def test_races_are_refused_in_words_in_a_dm_and_where_the_bot_is_not(tmp_p
 
 async def test_a_channel_where_the_bot_may_not_post_is_refused_with_the_permission(tmp_path: Path) -> None:
     async with activity_stack(tmp_path / "a.db") as stack:
-        desk = stack.services.activity.races if stack.services.activity is not None else None
+        desk = stack.services.activity.routes.races if stack.services.activity is not None else None
         assert desk is not None
         desk.bot_may = lambda guild_id, channel_id, flag: flag != "send_messages"
         async with stack.page(stack.player(33)) as page:
@@ -266,7 +266,7 @@ async def test_bad_race_frames_are_refused_or_closed_with_a_reason(tmp_path: Pat
 
 async def test_the_desk_forgets_a_race_once_it_is_over_even_if_no_page_followed_it(tmp_path: Path) -> None:
     async with activity_stack(tmp_path / "a.db") as stack:
-        desk = stack.services.activity.races if stack.services.activity is not None else None
+        desk = stack.services.activity.routes.races if stack.services.activity is not None else None
         assert desk is not None
         races = stack.services.races
         for host in (41, 42, 43):  # races on the buttons only: no page in their channel

@@ -11,8 +11,8 @@ from typing import Any
 
 import aiohttp
 
+from bot.activity.door import Where
 from bot.activity.protocol import Close
-from bot.activity.server import Where
 from bot.shards import ACTIVITY_PATHS
 from tests.bot.activity.harness import GUILD, Stack, activity_stack, hello_answer, open_page
 
@@ -55,7 +55,7 @@ async def test_a_process_never_routes_a_page_to_itself(tmp_path: Any) -> None:
     async with activity_stack(tmp_path / "a.db", **second_process()) as stack:
         server = stack.services.activity
         assert server is not None
-        server.where = Where(owns=lambda guild_id: False, has_bot=lambda guild_id: True, route_of=lambda g: "/c1")
+        server.door.where = Where(owns=lambda guild_id: False, has_bot=lambda guild_id: True, route_of=lambda g: "/c1")
         first, code = await hello_answer(stack.url, **await hello_of(stack, 43))
         assert first["type"] == "bye" and "route" not in first and code == Close.NOT_HERE
 

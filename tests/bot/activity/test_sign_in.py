@@ -13,10 +13,11 @@ import aiohttp
 import pytest
 
 from bot.activity import sign_in as activity_sign_in
-from bot.activity.identity import BUSY, OTHER_APPLICATION, DiscordIdentity, VerificationError
+from bot.activity.identity import BUSY, OTHER_APPLICATION, DiscordIdentity
 from bot.activity.limits import MEMBER_SIGN_INS_PER_MINUTE, SIGN_INS_PER_MINUTE, UNIDENTIFIED_PER_ADDRESS, Budget
 from bot.activity.protocol import Close
 from bot.activity.sign_in import ADDRESS_SIGN_INS, ADDRESS_WAITING, MEMBER_SIGN_INS, ROOM_FULL
+from bot.activity.verified import VerificationError
 from tests.bot.activity.fake_discord_api import BOT_TOKEN, FakeDiscordApi
 from tests.bot.activity.harness import CHANNEL, GUILD, activity_stack, hello_answer
 

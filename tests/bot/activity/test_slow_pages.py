@@ -33,7 +33,7 @@ def server_socket(stack: Stack, user_id: int) -> Socket:
     """The bot's side of a member's one open page."""
     activity = stack.services.activity
     assert activity is not None
-    [page] = [socket for socket in activity._sockets if socket.key == (GUILD, user_id)]
+    [page] = [socket for socket in activity.pages if socket.key == (GUILD, user_id)]
     return page
 
 
@@ -99,7 +99,7 @@ async def test_a_page_that_does_not_take_a_frame_in_time_is_closed(
                 assert (await stuck_page.next(timeout=3))["type"] == "closed"  # cut, it was not reading
                 activity = stack.services.activity
                 assert activity is not None and activity.counts.closed["slow"] == 1
-                assert len(activity._sockets) == 1
+                assert len(activity.pages) == 1
 
 
 async def test_a_page_whose_queue_overflows_is_closed(tmp_path: Path) -> None:
@@ -107,7 +107,7 @@ async def test_a_page_whose_queue_overflows_is_closed(tmp_path: Path) -> None:
         socket = server_socket(stack, 33)
         stop_reading(socket)
         for n in range(QUEUED_FRAMES + 2):
-            await socket.send("menu", ref=n, menu={})  # answers are never replaced
+            await socket.send({"type": "refused", "ref": n, "reason": "no", "game": None})  # answers are never replaced
         assert (await page.next(timeout=3))["type"] == "closed"
         activity = stack.services.activity
         assert activity is not None and activity.counts.closed["slow"] == 1

@@ -437,8 +437,8 @@ async def test_closed_challenges_leave_no_lock_or_timer_behind(world):
     service = world.challenges
     assert len(world.results) == 20
     assert len(service._locks) == 0
-    left = (service._deadlines, service._updates, service._dirty, service._last_update, service._games)
-    assert left == ({}, {}, set(), {}, {}) and service._opening == {}
+    left = (service._deadlines, len(service._updates), service._games)
+    assert left == ({}, 0, {}) and service._opening == {}
 
 
 async def test_a_closed_challenge_marks_a_provisional_rating(world):
