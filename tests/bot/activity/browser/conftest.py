@@ -123,8 +123,8 @@ async def activity_frame(page: Page) -> Frame:
 
 
 async def state_of(frame: Frame, expression: str) -> Any:
-    """Evaluate ``expression`` over the page's State (``s``) in the Activity's frame."""
-    return await frame.evaluate(f"(() => {{ const s = window.solitaireRush.state; return {expression}; }})()")
+    """Evaluate ``expression`` over a snapshot of what the page shows (``s``, from its api.js) in the Activity's frame."""
+    return await frame.evaluate(f"(() => {{ const s = window.solitaireRush.snapshot(); return {expression}; }})()")
 
 
 async def until(check: Callable[[], Awaitable[Any] | Any], what: str, seconds: float = 5.0) -> None:
@@ -152,7 +152,7 @@ async def game_id(frame: Frame) -> int:
 
 async def shown_version(frame: Frame, version: int) -> bool:
     """Whether the page shows the game at ``version`` and no drag is in progress."""
-    return bool(await state_of(frame, f"s.game.version === {version} && !s.drag"))
+    return bool(await state_of(frame, f"s.game.version === {version} && !s.dragging"))
 
 
 class Activity:

@@ -198,7 +198,7 @@ async def test_a_closed_socket_reconnects_says_hello_again_and_resumes(browser: 
     game = await game_id(frame)
     await frame.click("#btn-draw")
     await until(lambda: shown_version(frame, 1), "the draw")
-    await frame.evaluate("window.solitaireRush.connection.socket.close()")
+    await frame.evaluate("window.solitaireRush.dropSocket()")
     await until(lambda: len(opened.frames("hello")) == 2 and len(opened.frames("resume")) == 1, "hello and resume")
     await until(lambda: frame.evaluate("document.getElementById('status').hidden"), "the reconnect notice to go")
     assert await game_id(frame) == game
@@ -213,7 +213,7 @@ async def test_a_move_made_while_the_socket_is_down_is_played_once_after_the_rec
 ) -> None:
     opened = await start_game(browser, server)
     frame = opened.frame
-    await frame.evaluate("window.solitaireRush.connection.socket.close()")
+    await frame.evaluate("window.solitaireRush.dropSocket()")
     await frame.click("#btn-draw")
     await until(lambda: shown_version(frame, 1), "the draw sent on the new socket")
     await asyncio.sleep(0.3)

@@ -109,7 +109,7 @@ async def test_the_page_follows_the_route_to_its_servers_process_and_plays_there
         assert where.activity.stack.discord.requests.count("POST /oauth2/token") == 1
         assert where.sockets() == [f"{served}ws", "/c1/ws"]
         assert await frame.evaluate("document.querySelector('meta[name=activity-route]').content") == served[:-1]
-        await frame.evaluate("window.solitaireRush.connection.socket.close()")  # a dropped socket: back to the owner
+        await frame.evaluate("window.solitaireRush.dropSocket()")  # a dropped socket: back to the owner
         await until(lambda: len(opened.frames("hello")) == 3, "hello again")
         await frame.click("#btn-draw")
         await until(lambda: shown_version(frame, 2), "a draw on the new socket")
