@@ -123,7 +123,7 @@ async def activity_frame(page: Page) -> Frame:
 
 
 async def state_of(frame: Frame, expression: str) -> Any:
-    """Evaluate ``expression`` over a snapshot of what the page shows (``s``, from its api.js) in the Activity's frame."""
+    """Evaluate ``expression`` over a snapshot of what the page shows (``s``: api.js) in the Activity's frame."""
     return await frame.evaluate(f"(() => {{ const s = window.solitaireRush.snapshot(); return {expression}; }})()")
 
 

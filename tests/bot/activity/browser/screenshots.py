@@ -114,7 +114,9 @@ async def drag_picture(browser: Browser, stack: Stack) -> None:
     """A card in hand over the table, its places lit."""
     opened = await game_on_show(browser, stack, "draw3", "desktop")
     frame = opened.frame
-    move = await frame.evaluate("window.solitaireRush.snapshot().game.legal_moves.find((m) => /^([1-7]|w)-/.test(m)) || ''")
+    move = await frame.evaluate(
+        "window.solitaireRush.snapshot().game.legal_moves.find((m) => /^([1-7]|w)-/.test(m)) || ''"
+    )
     source = move.split("-")[0] if move else "1"
     cards = await frame.query_selector_all(f'[data-slot="{source}"] .card.face')
     box = await cards[-1 if source == "w" else 0].bounding_box()
