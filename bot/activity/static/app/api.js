@@ -4,10 +4,11 @@
 /** The seam over the controller `c`: a snapshot of what is on show, and the few acts a test or the host needs. */
 export function pageApi(c) {
   return Object.freeze({
-    /** What is on show, as plain data: the screen, the GAME and RACE on show, the lights, the words shown. */
+    /** What is on show, as plain data: the screen, the GAME and RACE on show, the lights, the socket's state. */
     snapshot() {
       const { state } = c;
       const board = state.board;
+      const connection = c.connection;
       return {
         screen: state.screen,
         status: state.status,
@@ -18,6 +19,8 @@ export function pageApi(c) {
         selected: board.selected,
         lit: [...board.lit],
         dragging: Boolean(board.drag),
+        pending: connection ? connection.pending.size : 0, // requests sent and not answered yet
+        stopped: Boolean(connection && connection.stopped), // closed for good: the page will not reconnect
       };
     },
     /** Send a request on the page's socket (as a button would); resolves with `{frame, resent}`. */

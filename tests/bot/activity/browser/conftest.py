@@ -1,4 +1,4 @@
-"""The browser tests' fixtures: one Chromium per module, a page inside the fake Discord client, the server."""
+"""The browser tests' fixtures: one Chromium per worker process, a page inside the fake Discord client, the server."""
 
 from __future__ import annotations
 
@@ -37,9 +37,9 @@ if TYPE_CHECKING:
     from playwright.async_api import Browser, BrowserContext, Frame, Page, Route, ViewportSize, WebSocket
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
+@pytest_asyncio.fixture(scope="session", loop_scope="session")
 async def browser() -> AsyncIterator[Browser]:
-    """One headless Chromium for the module's tests (skipped without playwright or without Chromium)."""
+    """One headless Chromium for the worker's tests (skipped without playwright or without Chromium)."""
     if importlib.util.find_spec("playwright") is None:
         pytest.skip("playwright is not installed: pip install -e '.[test]'")
     if not CHROMIUM.exists():
@@ -170,7 +170,7 @@ class Activity:
         return [str(command) for command, _ in json.loads(await game_state(self.stack.services.db, record))["log"]]
 
 
-@pytest_asyncio.fixture(loop_scope="module")
+@pytest_asyncio.fixture(loop_scope="session")
 async def server(tmp_path: Path, sqlite_migrated: Path) -> AsyncIterator[Activity]:
     """The Activity server for one test, with one player signed in to the fake Discord."""
     database = tmp_path / "activity.db"

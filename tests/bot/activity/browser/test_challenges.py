@@ -13,7 +13,7 @@ from tests.bot.activity.harness import CHANNEL, GUILD
 pytest.importorskip("playwright", reason="playwright is not installed: pip install -e '.[test]'")
 from playwright.async_api import Browser
 
-pytestmark = pytest.mark.asyncio(loop_scope="module")
+pytestmark = pytest.mark.asyncio(loop_scope="session")
 ALICE = 77
 
 

@@ -22,7 +22,7 @@ from tests.bot.activity.harness import CHANNEL, GUILD
 pytest.importorskip("playwright", reason="playwright is not installed: pip install -e '.[test]'")
 from playwright.async_api import Browser, ElementHandle, Frame
 
-pytestmark = pytest.mark.asyncio(loop_scope="module")
+pytestmark = pytest.mark.asyncio(loop_scope="session")
 PHONE = {"width": 360, "height": 740}
 Point = tuple[float, float]
 
@@ -216,7 +216,7 @@ async def test_a_move_made_while_the_socket_is_down_is_played_once_after_the_rec
     await frame.evaluate("window.solitaireRush.dropSocket()")
     await frame.click("#btn-draw")
     await until(lambda: shown_version(frame, 1), "the draw sent on the new socket")
-    await asyncio.sleep(0.3)
+    await until(lambda: state_of(frame, "s.pending === 0"), "every request answered (none left to send again)")
     assert await server.played(await game_id(frame)) == ["draw"]
     assert await state_of(frame, "s.game.version") == 1
     await opened.context.close()

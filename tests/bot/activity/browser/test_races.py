@@ -21,9 +21,9 @@ from tests.bot.activity.browser.test_page import card_move, mouse_drag, points
 pytest.importorskip("playwright", reason="playwright is not installed: pip install -e '.[test]'")
 from playwright.async_api import Browser, Frame
 
-pytestmark = pytest.mark.asyncio(loop_scope="module")
-COUNTDOWN = 4.0
-"""The race's countdown in these tests (10 s in the bot)."""
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+COUNTDOWN = 3.0
+"""The race's countdown in these tests (10 s in the bot): time enough for a coalesced push to every page."""
 PUSH_WITHIN = 2.0
 """A move shows on the other racers' pages within this many seconds."""
 RIVAL = 32
@@ -54,9 +54,9 @@ class RaceMessage:
 
 
 @pytest.fixture
-def short_countdown(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The common start a few seconds after the start, not ten."""
-    monkeypatch.setattr("bot.compete.race.start.COUNTDOWN_SECONDS", COUNTDOWN)
+def short_countdown(server: Activity) -> None:
+    """The common start a few seconds after the start, not ten (the race service's countdown)."""
+    server.stack.services.races.starts.countdown = COUNTDOWN
 
 
 def message_of(server: Activity) -> RaceMessage:
