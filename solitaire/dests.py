@@ -45,10 +45,11 @@ def move_dests(view: BoardView) -> dict[str, dict[str, str]]:
 def move_names(view: BoardView) -> dict[str, dict[str, str]]:
     """For each slot holding a card that may be picked up, the move (notation) a drop of it on each other slot asks for.
 
-    The legal ones are :func:`move_dests`'s; the others name the move the engine refuses in its own words.
+    The legal ones are :func:`move_dests`'s; the others (onto the waste too) name the move the engine refuses
+    in its own words. The stock is no target: it is no place in the notation.
     """
     legal = move_dests(view)
-    targets = {pile_slot(i): pile_slot(i) for i in range(len(view.tableau))}
+    targets = {WASTE: WASTE} | {pile_slot(i): pile_slot(i) for i in range(len(view.tableau))}
     targets |= {foundation_slot(f): "f" if f.label in _SUIT_SLOTS else f.label for f in view.foundations}
     sources = [WASTE] if view.waste_fan else []
     sources += [pile_slot(i) for i, pile in enumerate(view.tableau) if pile.cards]

@@ -4,7 +4,7 @@ from solitaire import new_game, view_of
 from solitaire.dests import foundation_slot, move_dests, move_names, pile_slot
 from solitaire.moves import MoveKind
 
-SLOTS = {*(str(n) for n in range(1, 8)), "fs", "fh", "fd", "fc"}
+SLOTS = {"w", *(str(n) for n in range(1, 8)), "fs", "fh", "fd", "fc"}
 """A Klondike board's slots a card may be dropped on."""
 
 
@@ -59,4 +59,5 @@ def test_every_drop_is_named_the_legal_ones_as_their_dests_say() -> None:
             assert set(targets) == SLOTS - {source}
     game = new_game("draw3", seed=2)
     names = move_names(view_of(game))
-    assert names["1"]["fh"] == "1-f" and names["1"]["2"] == "1-2" and "w" not in names  # nothing drawn yet
+    assert names["1"]["fh"] == "1-f" and names["1"]["2"] == "1-2" and names["1"]["w"] == "1-w"
+    assert "w" not in names  # nothing drawn yet: no card to pick up there

@@ -40,13 +40,16 @@ async def card_move(frame: Frame) -> str:
 
 
 async def points(frame: Frame, move: str) -> tuple[Point, Point]:
-    """Where to press a move's card (a pile's first face-up card) and where to let it go (its target's top)."""
-    source, target = move.split("-")
-    if target == "f":
-        card = await state_of(
-            frame, f"{source!r} === 'w' ? s.game.waste.at(-1) : s.game.tableau[{source!r} - 1].up.at(-1)"
-        )
-        target = f"f{str(card)[-1].lower()}"
+    """Where to press a move's card (a pile's first face-up card) and where to let it go (its target's top).
+
+    The target is the slot the GAME's ``plays`` names the move for (a legal move: one of its source's ``dests``).
+    """
+    source = move.split("-")[0]
+    slots = (
+        f"Object.keys(s.game.plays[{source!r}] || {{}}).filter((slot) => s.game.plays[{source!r}][slot] === {move!r})"
+    )
+    named = await state_of(frame, f"{slots}.sort((a, b) => s.game.dests[{source!r}]?.includes(a) ? -1 : 1)")
+    target = str(named[0]) if named else move.split("-")[1]  # no drop names it (its own slot): the start alone counts
     cards = await frame.query_selector_all(f'[data-slot="{source}"] .card.face')
     start = await box_centre(cards[-1] if source == "w" else cards[0])
     tops = await frame.query_selector_all(f'[data-slot="{target}"] .card')
@@ -186,6 +189,7 @@ async def test_a_dragged_card_lights_the_servers_targets(browser: Browser, serve
     source = move.split("-")[0]
     targets = await state_of(frame, f"s.game.legal_moves.filter((m) => m.startsWith({source + '-'!r}))")
     assert len(lit) == len(targets) and lit
+    assert sorted(lit) == sorted(await state_of(frame, f"s.game.dests[{source!r}]"))  # the server's dests, lit
     await opened.page.mouse.move(*end, steps=4)
     await opened.page.mouse.up()
     await until(lambda: frame.evaluate("!document.querySelector('.slot.lit')"), "the lights to go out")
