@@ -203,7 +203,7 @@ export class Controller {
     const game = this.state.board.game;
     if (!playable(this.state)) return;
     if (name === "draw" || name === "undo") this.play(name);
-    else if ((name === "allup" && game.all_up) || (name === "hint" && game.hints)) this.ask(this.onBoard({ type: name }));
+    else if (name === "allup" || (name === "hint" && game.hints)) this.ask(this.onBoard({ type: name }));
     else if (name === "end") {
       this.state.confirming = true;
       this.ui.draw();
