@@ -3,6 +3,11 @@
 A game frame is built from the player's :class:`~solitaire.view.BoardView` (no face-down card's identity is
 in it) and the game's row; its deal is named as the board message names it (:func:`deal_words`), so a
 ranked deal's seed appears only once the game is over.
+
+The page is fed its moves as chessground is fed a board's ``movable.dests``: every slot carries its ``id``,
+``dests`` lists for each source slot the slots its card may go to now, and ``plays`` names the move (in
+notation) the page sends for a drop of a source on any other slot (an illegal one is refused in the engine's
+words). The page parses no move; the server still checks every move it is sent.
 """
 
 from __future__ import annotations
@@ -11,9 +16,11 @@ from typing import Any
 
 from bot.play.after_game import hints_allowed
 from bot.play.deal_words import deal_words
+from bot.play.pads import TO_FOUNDATION, pad_for
 from bot.play.session import Session
 from bot.storage.games import GameRecord
-from solitaire.view import BoardView
+from solitaire.dests import WASTE, foundation_slot, move_dests, move_names, pile_slot
+from solitaire.view import BoardView, FoundationView
 
 GameFrame = dict[str, Any]
 
@@ -35,6 +42,7 @@ def game_frame(
     view = view or session.view()
     over = view.is_over
     board = view.to_dict()
+    pad = pad_for(view.family)
     return {
         "id": record.id,
         "version": session.game.version if version is None else version,
@@ -54,9 +62,25 @@ def game_frame(
         "draw": view.draw_count,
         "hints": hints_allowed(record) and not over,
         "four_colour": session.four_colour,
+        "all_up": TO_FOUNDATION in pad.actions,
         **board,
-        "foundations": [
-            {"label": f.label, "top": str(f.top) if f.top else None, "count": f.count, "takes": f.takes}
-            for f in view.foundations
-        ],
+        "waste_id": WASTE,
+        "tableau": [{"id": pile_slot(i), **pile} for i, pile in enumerate(board["tableau"])],
+        "foundations": [foundation_of(f, pad.sources) for f in view.foundations],
+        "dests": {source: list(targets) for source, targets in move_dests(view).items()},
+        "plays": move_names(view),
+    }
+
+
+def foundation_of(foundation: FoundationView, sources: frozenset[str]) -> dict[str, Any]:
+    """A foundation as the page draws it: its slot id, and whether its card may be picked up (a move's source)."""
+    slot = foundation_slot(foundation)
+    top = foundation.top
+    return {
+        "id": slot,
+        "label": foundation.label,
+        "top": str(top) if top else None,
+        "count": foundation.count,
+        "takes": foundation.takes,
+        "source": slot in sources,
     }

@@ -65,11 +65,13 @@ class RaceService:
         sleep: Sleep = asyncio.sleep,
         publish: Publisher | None = None,
         announcements: Announcements,
+        countdown: float | None = None,
     ) -> None:
         """Keep races in ``db``, played on ``sessions`` with deals from ``deals``; results go via ``announcements``.
 
         ``publish`` shows the lobby and the live standings; the final results go through
-        ``announcements`` (stored and retried until the race message shows them).
+        ``announcements`` (stored and retried until the race message shows them). ``countdown``: the seconds
+        from a start to the common deal (``None``: the bot's ``COUNTDOWN_SECONDS``; tests shorten it).
         """
         self.db = db
         self.sessions = sessions
@@ -80,7 +82,7 @@ class RaceService:
         self.events = GroupEvents(
             RaceRules(db, self.standings, now), db, sessions, self.announcements, now=now, sleep=sleep
         )
-        self.starts = RaceStart(db, sessions, deals, self.standings, self.events, now, sleep)
+        self.starts = RaceStart(db, sessions, deals, self.standings, self.events, now, sleep, countdown)
         self.publish_count = self.standings.publish_count
         """Standings and results handed to ``publish``, per race (for tests and benchmarks)."""
         self._live = self.standings.live

@@ -46,6 +46,8 @@ class RaceStart:
     """Where a race's games go, and what finishes it at its end."""
     now: Clock
     sleep: Sleep
+    countdown: float | None = None
+    """Seconds from a start to the common deal (``None``: :data:`~bot.compete.race.model.COUNTDOWN_SECONDS`)."""
 
     async def start(self, race: RaceRecord) -> None:
         """Deal one private proven deal to every racer on one clock (the caller holds the race's lock).
@@ -54,7 +56,7 @@ class RaceStart:
         its seed is shown only once the race is over.
         """
         deal = (await self.deals.take(race.variant)).deal
-        start_at = self.now() + COUNTDOWN_SECONDS
+        start_at = self.now() + (COUNTDOWN_SECONDS if self.countdown is None else self.countdown)
         end_at = start_at + find_variant(race.variant).time_limit
         stored = json.dumps(deal_to_json(ProvenDeal(deal.variant, deal.seed, tuple(deal.deck), ())))
         if not await races_db.claim_start(

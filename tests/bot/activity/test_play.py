@@ -138,3 +138,23 @@ async def test_a_practice_deal_past_the_last_number_is_refused_in_words(tmp_path
         refused = await page.ask("start", variant="draw3", kind="practice", deal=10**12)
         assert refused["type"] == "refused" and refused["reason"].startswith("There is no deal #1000000000000")
         assert (await page.ask("resume"))["game"] is None
+
+
+async def test_the_game_names_its_slots_and_the_move_for_each_drop_the_server_still_checks(tmp_path: Path) -> None:
+    async with activity_stack(tmp_path / "a.db") as stack, stack.page(stack.player(17)) as page:
+        game = (await page.ask("start", variant="draw3", kind="practice", deal=EASY_NUMBER))["game"]
+        assert [pile["id"] for pile in game["tableau"]] == [str(n) for n in range(1, 8)]
+        assert [(f["id"], f["source"]) for f in game["foundations"]] == [(s, True) for s in ("fs", "fh", "fd", "fc")]
+        assert game["waste_id"] == "w" and game["all_up"] is True
+        cards = [move for move in game["legal_moves"] if "-" in move]
+        assert sorted(game["plays"][s][t] for s, targets in game["dests"].items() for t in targets) == sorted(cards)
+        assert game["plays"]["2"]["fh"] == "2-f" and game["plays"]["2"]["7"] == "2-7"  # illegal ones named too
+        assert "fs" in game["dests"]["1"] and game["plays"]["1"]["fs"] == "1-f"  # the ace goes to its own suit
+        up = await page.play(game, move=game["plays"]["1"]["fs"])
+        assert up["game"]["foundations"][0]["top"] == "AS" and "1" not in up["game"]["dests"]
+        forged = await page.play(up["game"], move="1-fs")  # a slot id is no move: the server checks what it is sent
+        assert forged["type"] == "refused" and forged["game"]["version"] == up["game"]["version"]
+        await page.play(forged["game"], move="end")
+        friday = (await page.ask("start", variant="friday13", kind="practice", deal=8))["game"]
+        assert friday["all_up"] is False and not any(f["source"] for f in friday["foundations"])
+        assert [f["id"] for f in friday["foundations"]][:4] == ["J", "Q", "K", "A"]

@@ -1,4 +1,4 @@
-"""The browser tests' fixtures: one Chromium per module, a page inside the fake Discord client, the server."""
+"""The browser tests' fixtures: one Chromium per worker process, a page inside the fake Discord client, the server."""
 
 from __future__ import annotations
 
@@ -37,9 +37,9 @@ if TYPE_CHECKING:
     from playwright.async_api import Browser, BrowserContext, Frame, Page, Route, ViewportSize, WebSocket
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
+@pytest_asyncio.fixture(scope="session", loop_scope="session")
 async def browser() -> AsyncIterator[Browser]:
-    """One headless Chromium for the module's tests (skipped without playwright or without Chromium)."""
+    """One headless Chromium for the worker's tests (skipped without playwright or without Chromium)."""
     if importlib.util.find_spec("playwright") is None:
         pytest.skip("playwright is not installed: pip install -e '.[test]'")
     if not CHROMIUM.exists():
@@ -123,8 +123,8 @@ async def activity_frame(page: Page) -> Frame:
 
 
 async def state_of(frame: Frame, expression: str) -> Any:
-    """Evaluate ``expression`` over the page's State (``s``) in the Activity's frame."""
-    return await frame.evaluate(f"(() => {{ const s = window.solitaireRush.state; return {expression}; }})()")
+    """Evaluate ``expression`` over a snapshot of what the page shows (``s``: api.js) in the Activity's frame."""
+    return await frame.evaluate(f"(() => {{ const s = window.solitaireRush.snapshot(); return {expression}; }})()")
 
 
 async def until(check: Callable[[], Awaitable[Any] | Any], what: str, seconds: float = 5.0) -> None:
@@ -152,7 +152,7 @@ async def game_id(frame: Frame) -> int:
 
 async def shown_version(frame: Frame, version: int) -> bool:
     """Whether the page shows the game at ``version`` and no drag is in progress."""
-    return bool(await state_of(frame, f"s.game.version === {version} && !s.drag"))
+    return bool(await state_of(frame, f"s.game.version === {version} && !s.dragging"))
 
 
 class Activity:
@@ -170,7 +170,7 @@ class Activity:
         return [str(command) for command, _ in json.loads(await game_state(self.stack.services.db, record))["log"]]
 
 
-@pytest_asyncio.fixture(loop_scope="module")
+@pytest_asyncio.fixture(loop_scope="session")
 async def server(tmp_path: Path, sqlite_migrated: Path) -> AsyncIterator[Activity]:
     """The Activity server for one test, with one player signed in to the fake Discord."""
     database = tmp_path / "activity.db"

@@ -41,13 +41,13 @@ async def game_on_show(browser: Browser, stack: Stack, variant: str, size: str) 
     await frame.wait_for_selector(".table .card")
     for _ in range(MOVES):
         await play_one(frame)
-    await frame.evaluate("window.solitaireRush.state.toast = null")
+    await frame.evaluate("window.solitaireRush.hideToast()")
     return opened
 
 
 async def play_one(frame: Frame) -> None:
     """Tap the first card that has a move (its lit place if the server asks), else the stock."""
-    state = "window.solitaireRush.state"
+    state = "window.solitaireRush.snapshot()"
     version = await frame.evaluate(f"{state}.game.version")
     move = await frame.evaluate(f"{state}.game.legal_moves.find((m) => m.includes('-') && !m.startsWith('f'))")
     if move is None:
@@ -55,8 +55,8 @@ async def play_one(frame: Frame) -> None:
     else:
         source, target = move.split("-")
         await frame.click(f'[data-slot="{source}"] .card.face:last-child')
-        await frame.wait_for_function(f"{state}.game.version > {version} || {state}.lit.size > 0")
-        if await frame.evaluate(f"{state}.lit.size > 0"):
+        await frame.wait_for_function(f"{state}.game.version > {version} || {state}.lit.length > 0")
+        if await frame.evaluate(f"{state}.lit.length > 0"):
             await frame.click(f'[data-slot="{target}"]' if target != "f" else ".slot.lit")
     await frame.wait_for_function(f"{state}.game.version > {version}")
     await frame.wait_for_timeout(250)
@@ -66,7 +66,7 @@ async def play_up(opened: Opened) -> None:
     """A racer's move: a card up, else the waste's top card to a pile, else a pile's face-up run dragged where it
     turns up a hidden card, else a draw."""
     frame = opened.frame
-    state = "window.solitaireRush.state"
+    state = "window.solitaireRush.snapshot()"
     version = await frame.evaluate(f"{state}.game.version")
     moves = f"{state}.game.legal_moves"
     tap = await frame.evaluate(
@@ -77,8 +77,8 @@ async def play_up(opened: Opened) -> None:
     if tap:
         source, target = tap.split("-")
         await frame.click(f'[data-slot="{source}"] .card.face:last-child')
-        await frame.wait_for_function(f"{state}.game.version > {version} || {state}.lit.size > 0")
-        if await frame.evaluate(f"{state}.lit.size > 0"):
+        await frame.wait_for_function(f"{state}.game.version > {version} || {state}.lit.length > 0")
+        if await frame.evaluate(f"{state}.lit.length > 0"):
             await frame.click(f'[data-slot="{target}"]')
     elif run:
         source, target = run.split("-")
@@ -114,7 +114,9 @@ async def drag_picture(browser: Browser, stack: Stack) -> None:
     """A card in hand over the table, its places lit."""
     opened = await game_on_show(browser, stack, "draw3", "desktop")
     frame = opened.frame
-    move = await frame.evaluate("window.solitaireRush.state.game.legal_moves.find((m) => /^([1-7]|w)-/.test(m)) || ''")
+    move = await frame.evaluate(
+        "window.solitaireRush.snapshot().game.legal_moves.find((m) => /^([1-7]|w)-/.test(m)) || ''"
+    )
     source = move.split("-")[0] if move else "1"
     cards = await frame.query_selector_all(f'[data-slot="{source}"] .card.face')
     box = await cards[-1 if source == "w" else 0].bounding_box()
@@ -202,7 +204,7 @@ async def race_pictures(browser: Browser, stack: Stack, size: str) -> None:
     for _ in range(MOVES):
         await play_up(ada)
     await ada.page.wait_for_timeout(1500)
-    await ada.frame.evaluate("window.solitaireRush.state.toast = null")
+    await ada.frame.evaluate("window.solitaireRush.hideToast()")
     await picture(ada.page, f"activity-race-running-{size}.png")
     await lin.frame.click('#race-list button[data-action="race-show"]')
     await lin.frame.wait_for_selector('#race[data-phase="running"] .standings')

@@ -13,7 +13,7 @@ from tests.bot.activity.harness import CHANNEL, GUILD
 pytest.importorskip("playwright", reason="playwright is not installed: pip install -e '.[test]'")
 from playwright.async_api import Browser
 
-pytestmark = pytest.mark.asyncio(loop_scope="module")
+pytestmark = pytest.mark.asyncio(loop_scope="session")
 ALICE = 77
 
 
@@ -104,9 +104,7 @@ async def test_a_second_play_from_the_page_is_refused_in_the_services_words(brow
     assert session is not None
     await sessions.play(session, "end")  # ended elsewhere (the buttons' End)
     await frame.wait_for_selector("#result:not([hidden])")
-    await frame.evaluate(
-        f"window.solitaireRush.connection.request({{type: 'challenge_play', challenge: {challenge_id}}})"
-    )
+    await frame.evaluate(f"window.solitaireRush.request({{type: 'challenge_play', challenge: {challenge_id}}})")
     await until(lambda: bool(opened.answers("refused")), "the refusal")
     assert opened.answers("refused")[-1]["reason"].startswith("You have played your one attempt")
     await opened.context.close()

@@ -22,7 +22,7 @@ from tests.bot.activity.harness import CHANNEL, GUILD
 pytest.importorskip("playwright", reason="playwright is not installed: pip install -e '.[test]'")
 from playwright.async_api import Browser, ElementHandle, Frame
 
-pytestmark = pytest.mark.asyncio(loop_scope="module")
+pytestmark = pytest.mark.asyncio(loop_scope="session")
 PHONE = {"width": 360, "height": 740}
 Point = tuple[float, float]
 
@@ -40,13 +40,16 @@ async def card_move(frame: Frame) -> str:
 
 
 async def points(frame: Frame, move: str) -> tuple[Point, Point]:
-    """Where to press a move's card (a pile's first face-up card) and where to let it go (its target's top)."""
-    source, target = move.split("-")
-    if target == "f":
-        card = await state_of(
-            frame, f"{source!r} === 'w' ? s.game.waste.at(-1) : s.game.tableau[{source!r} - 1].up.at(-1)"
-        )
-        target = f"f{str(card)[-1].lower()}"
+    """Where to press a move's card (a pile's first face-up card) and where to let it go (its target's top).
+
+    The target is the slot the GAME's ``plays`` names the move for (a legal move: one of its source's ``dests``).
+    """
+    source = move.split("-")[0]
+    slots = (
+        f"Object.keys(s.game.plays[{source!r}] || {{}}).filter((slot) => s.game.plays[{source!r}][slot] === {move!r})"
+    )
+    named = await state_of(frame, f"{slots}.sort((a, b) => s.game.dests[{source!r}]?.includes(a) ? -1 : 1)")
+    target = str(named[0]) if named else move.split("-")[1]  # no drop names it (its own slot): the start alone counts
     cards = await frame.query_selector_all(f'[data-slot="{source}"] .card.face')
     start = await box_centre(cards[-1] if source == "w" else cards[0])
     tops = await frame.query_selector_all(f'[data-slot="{target}"] .card')
@@ -186,6 +189,7 @@ async def test_a_dragged_card_lights_the_servers_targets(browser: Browser, serve
     source = move.split("-")[0]
     targets = await state_of(frame, f"s.game.legal_moves.filter((m) => m.startsWith({source + '-'!r}))")
     assert len(lit) == len(targets) and lit
+    assert sorted(lit) == sorted(await state_of(frame, f"s.game.dests[{source!r}]"))  # the server's dests, lit
     await opened.page.mouse.move(*end, steps=4)
     await opened.page.mouse.up()
     await until(lambda: frame.evaluate("!document.querySelector('.slot.lit')"), "the lights to go out")
@@ -198,7 +202,7 @@ async def test_a_closed_socket_reconnects_says_hello_again_and_resumes(browser: 
     game = await game_id(frame)
     await frame.click("#btn-draw")
     await until(lambda: shown_version(frame, 1), "the draw")
-    await frame.evaluate("window.solitaireRush.connection.socket.close()")
+    await frame.evaluate("window.solitaireRush.dropSocket()")
     await until(lambda: len(opened.frames("hello")) == 2 and len(opened.frames("resume")) == 1, "hello and resume")
     await until(lambda: frame.evaluate("document.getElementById('status').hidden"), "the reconnect notice to go")
     assert await game_id(frame) == game
@@ -213,10 +217,10 @@ async def test_a_move_made_while_the_socket_is_down_is_played_once_after_the_rec
 ) -> None:
     opened = await start_game(browser, server)
     frame = opened.frame
-    await frame.evaluate("window.solitaireRush.connection.socket.close()")
+    await frame.evaluate("window.solitaireRush.dropSocket()")
     await frame.click("#btn-draw")
     await until(lambda: shown_version(frame, 1), "the draw sent on the new socket")
-    await asyncio.sleep(0.3)
+    await until(lambda: state_of(frame, "s.pending === 0"), "every request answered (none left to send again)")
     assert await server.played(await game_id(frame)) == ["draw"]
     assert await state_of(frame, "s.game.version") == 1
     await opened.context.close()

@@ -21,9 +21,9 @@ from tests.bot.activity.browser.test_page import card_move, mouse_drag, points
 pytest.importorskip("playwright", reason="playwright is not installed: pip install -e '.[test]'")
 from playwright.async_api import Browser, Frame
 
-pytestmark = pytest.mark.asyncio(loop_scope="module")
-COUNTDOWN = 4.0
-"""The race's countdown in these tests (10 s in the bot)."""
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+COUNTDOWN = 3.0
+"""The race's countdown in these tests (10 s in the bot): time enough for a coalesced push to every page."""
 PUSH_WITHIN = 2.0
 """A move shows on the other racers' pages within this many seconds."""
 RIVAL = 32
@@ -54,9 +54,9 @@ class RaceMessage:
 
 
 @pytest.fixture
-def short_countdown(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The common start a few seconds after the start, not ten."""
-    monkeypatch.setattr("bot.compete.race.start.COUNTDOWN_SECONDS", COUNTDOWN)
+def short_countdown(server: Activity) -> None:
+    """The common start a few seconds after the start, not ten (the race service's countdown)."""
+    server.stack.services.races.starts.countdown = COUNTDOWN
 
 
 def message_of(server: Activity) -> RaceMessage:
@@ -111,8 +111,8 @@ async def tap_move(opened: Opened, move: str) -> None:
     source, target = move.split("-")
     version = int(await state_of(frame, "s.game.version"))
     await frame.click(f'[data-slot="{source}"] .card.face:last-child')
-    await until(lambda: state_of(frame, f"s.game.version > {version} || s.lit.size > 0"), "a tap's answer")
-    if await state_of(frame, "s.lit.size > 0"):
+    await until(lambda: state_of(frame, f"s.game.version > {version} || s.lit.length > 0"), "a tap's answer")
+    if await state_of(frame, "s.lit.length > 0"):
         await frame.click(f'[data-slot="{target}"]' if target != "f" else ".slot.lit")
 
 
@@ -225,7 +225,7 @@ async def test_two_members_race_and_a_third_watches_without_a_card(
     await until(lambda: bool(message.results), "the results on the race message", 10.0)
     [post] = message.results
     assert isinstance(post.payload, RaceSnapshot)
-    race = await host.frame.evaluate("window.solitaireRush.state.race")
+    race = await host.frame.evaluate("window.solitaireRush.snapshot().race")
     assert [(r.place, str(r.user_id), r.score) for r in post.payload.results] == [
         (r["place"], r["id"], r["score"]) for r in race["results"]
     ]
@@ -281,23 +281,23 @@ async def test_a_lobby_without_its_message_joined_by_keyboard_left_refused_and_c
     assert await rival.frame.evaluate(focused) == "menu"  # never a Leave that one more Enter would press
 
     await rival.frame.click('#race button[data-action="race-leave"]')
-    await until(lambda: rival.frame.evaluate("window.solitaireRush.state.screen === 'menu'"), "the rival's menu")
+    await until(lambda: rival.frame.evaluate("window.solitaireRush.snapshot().screen === 'menu'"), "the rival's menu")
     await until(lambda: text_is(host.frame, "#race .capacity", "1/4 racers"), "the rival gone from the lobby")
     assert await race_list(rival.frame) == ["Join Watch"]
 
     await host.frame.click('#race button[data-action="menu"]')
-    await until(lambda: host.frame.evaluate("window.solitaireRush.state.screen === 'menu'"), "the host's menu")
+    await until(lambda: host.frame.evaluate("window.solitaireRush.snapshot().screen === 'menu'"), "the host's menu")
     assert await race_list(host.frame) == ["Open"]
     await host.frame.click('button[data-action="race-open"]')
     await until(lambda: host.answers("refused"), "the second open refused")  # the first open's toast may still show
     [refused] = host.answers("refused")
     await until(lambda: text_is(host.frame, ".toast", refused["reason"]), "the refusal in words")
-    assert await host.frame.evaluate("window.solitaireRush.state.screen") == "menu"
+    assert await host.frame.evaluate("window.solitaireRush.snapshot().screen") == "menu"
 
     await host.frame.click('#race-list button[data-action="race-show"]')
     await until(lambda: phase_is(host.frame, "lobby"), "the host's lobby again")
     await host.frame.click('#race button[data-action="race-cancel"]')
-    await until(lambda: host.frame.evaluate("window.solitaireRush.state.screen === 'menu'"), "the host's menu")
+    await until(lambda: host.frame.evaluate("window.solitaireRush.snapshot().screen === 'menu'"), "the host's menu")
     await until(
         lambda: text_is(rival.frame, "#race-list", "No race open here. Open one and the others join with a tap."),
         "no race",
@@ -306,7 +306,7 @@ async def test_a_lobby_without_its_message_joined_by_keyboard_left_refused_and_c
     words = await host.frame.evaluate(
         """(async () => {
           const main = document.querySelector('script[type="module"]').src;
-          const race = await import(new URL("race.js", main).href);
+          const race = await import(new URL("app/views/standings.js", main).href);
           const places = [1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111].map(race.placeWords);
           const ratings = [[1000, 1016.4], [1000, 969.6], [1000, 1000], [1000, null]].map(
             ([before, after]) => race.ratingWords({ rating_before: before, rating_after: after }));

@@ -7,7 +7,6 @@ first, as the operator's Caddy would. The page is opened through the front, in t
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import shutil
 from collections.abc import AsyncIterator
@@ -33,7 +32,7 @@ from tests.bot.activity.harness import Stack, activity_stack
 pytest.importorskip("playwright", reason="playwright is not installed: pip install -e '.[test]'")
 from playwright.async_api import Browser
 
-pytestmark = pytest.mark.asyncio(loop_scope="module")
+pytestmark = pytest.mark.asyncio(loop_scope="session")
 ON_SHARD_1 = 1 << 22
 """The player's server: on shard 1 of 2."""
 NOT_HERE = "this server's games are run by another process of the bot"
@@ -109,7 +108,7 @@ async def test_the_page_follows_the_route_to_its_servers_process_and_plays_there
         assert where.activity.stack.discord.requests.count("POST /oauth2/token") == 1
         assert where.sockets() == [f"{served}ws", "/c1/ws"]
         assert await frame.evaluate("document.querySelector('meta[name=activity-route]').content") == served[:-1]
-        await frame.evaluate("window.solitaireRush.connection.socket.close()")  # a dropped socket: back to the owner
+        await frame.evaluate("window.solitaireRush.dropSocket()")  # a dropped socket: back to the owner
         await until(lambda: len(opened.frames("hello")) == 3, "hello again")
         await frame.click("#btn-draw")
         await until(lambda: shown_version(frame, 2), "a draw on the new socket")
@@ -125,7 +124,7 @@ async def test_a_second_route_before_a_welcome_is_an_error_in_words_never_a_loop
         opened = await open_page(browser, where)
         frame = opened.frame
         await until(lambda: state_of(frame, "s.status.includes('could not reach it')"), "the error in words")
-        await asyncio.sleep(1.0)  # the first reconnect of a lost socket waits 0.25 s
+        assert await state_of(frame, "s.stopped")  # closed for good: no reconnect is scheduled
         assert where.sockets() == ["/ws", "/c1/ws"]
         assert [bye["route"] for bye in opened.answers("bye")] == ["/c1", "/c0"]
         assert await frame.text_content("#status") == (
@@ -142,6 +141,6 @@ async def test_without_routes_a_page_of_another_process_says_so_and_does_not_ret
         opened = await open_page(browser, where)
         frame = opened.frame
         await until(lambda: state_of(frame, "s.status.includes('could not reach it')"), "the error in words")
-        await asyncio.sleep(1.0)
+        assert await state_of(frame, "s.stopped")  # closed for good: no reconnect is scheduled
         assert where.sockets() == ["/ws"] and len(opened.frames("hello")) == 1
         await opened.context.close()

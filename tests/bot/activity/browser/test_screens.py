@@ -23,7 +23,7 @@ from tests.bot.activity.harness import CHANNEL, GUILD
 pytest.importorskip("playwright", reason="playwright is not installed: pip install -e '.[test]'")
 from playwright.async_api import Browser, Frame
 
-pytestmark = pytest.mark.asyncio(loop_scope="module")
+pytestmark = pytest.mark.asyncio(loop_scope="session")
 PIP = {"width": 280, "height": 200}
 QUIET_SOURCE = (
     "['w', '1', '2', '3', '4', '5', '6', '7'].find((source) => s.game.legal_moves.filter((m) =>"

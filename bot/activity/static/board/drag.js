@@ -1,14 +1,13 @@
 // Pointer events for mouse, pen and touch: a press that moves a few pixels picks the card (or the run below a
 // face-up card) up and moves it under requestAnimationFrame; a press that does not is a tap. A drop ends in
-// the same userMove a tap on a lit target uses; a drop that asks for nothing flies back.
+// the same play a tap on a lit target makes; a drop that asks for nothing flies back (anim.js).
 
-import { motionAllowed } from "./render.js";
 
 const START_PX = 5;
 
 /**
- * Listen for presses on the table. `controls` gives: `state`, `canDrag(source)`, `pickUp(drag)` (light the
- * targets), `drop(drag, slotId)`, `tap(element)`.
+ * Listen for presses on the table. `controls` gives: `board` (its `drag` is the drag in progress), `canDrag(source)`,
+ * `pickUp(drag)` (light the dests), `drop(drag, slotId)`, `tap(element)`.
  */
 export function attachPointer(table, controls) {
   let press = null;
@@ -16,7 +15,7 @@ export function attachPointer(table, controls) {
 
   const paint = () => {
     frame = 0;
-    const drag = controls.state.drag;
+    const drag = controls.board.drag;
     if (!drag) return;
     for (const el of drag.els) el.style.transform = `translate(${drag.dx}px, ${drag.dy}px)`;
   };
@@ -38,11 +37,11 @@ export function attachPointer(table, controls) {
       const source = press.el.classList.contains("card") ? press.el.dataset.source : null;
       if (!source || !controls.canDrag(source)) return;
       press.started = true;
-      controls.state.drag = { source, els: runFrom(press.el), dx, dy };
-      for (const el of controls.state.drag.els) el.classList.add("dragging");
-      controls.pickUp(controls.state.drag);
+      controls.board.drag = { source, els: runFrom(press.el), dx, dy };
+      for (const el of controls.board.drag.els) el.classList.add("dragging");
+      controls.pickUp(controls.board.drag);
     }
-    const drag = controls.state.drag;
+    const drag = controls.board.drag;
     if (!drag) return;
     drag.dx = dx;
     drag.dy = dy;
@@ -58,7 +57,7 @@ export function attachPointer(table, controls) {
       if (!cancelled) controls.tap(ended.el);
       return;
     }
-    const drag = controls.state.drag;
+    const drag = controls.board.drag;
     if (!drag) return;
     if (frame) cancelAnimationFrame(frame);
     frame = 0;
@@ -84,30 +83,4 @@ function slotAt(x, y) {
   const under = document.elementFromPoint(x, y);
   const slot = under && under.closest("[data-slot]");
   return slot ? slot.dataset.slot : null;
-}
-
-/** Send dragged cards back to their places: a short glide (none when the player asks for reduced motion). */
-export function flyBack(els) {
-  for (const el of els) {
-    el.classList.remove("dragging");
-    if (!motionAllowed() || !el.style.transform) {
-      el.style.transform = "";
-      continue;
-    }
-    el.classList.add("gliding");
-    el.style.transition = "transform 180ms ease-out";
-    void el.offsetWidth;
-    el.style.transform = "";
-    const done = () => {
-      el.classList.remove("gliding");
-      el.style.transition = "";
-    };
-    el.addEventListener("transitionend", done, { once: true });
-    setTimeout(done, 260);
-  }
-}
-
-/** Let go of dragged cards that the next render places (its glide starts where they were dropped). */
-export function letGo(els) {
-  for (const el of els) el.classList.remove("dragging");
 }

@@ -1,6 +1,8 @@
 // The challenges on the menu: the ones the player is in, as the server lists them (a hidden score arrives as
 // null and is shown as hidden), with the Accept, Decline and Play buttons the server says they may press.
 
+import { escape, placeWords } from "../html.js";
+
 const STATES = {
   challenger: "not played yet",
   invited: "no answer yet",
@@ -11,23 +13,23 @@ const STATES = {
 };
 
 /** The menu's challenges section (empty when the player is in none). */
-export function challengesHtml(challenges, user, escape) {
+export function challengesHtml(challenges, user) {
   if (!challenges || !challenges.length) return "";
-  const cards = challenges.map((c) => challengeCard(c, user, escape)).join("");
+  const cards = challenges.map((c) => challengeCard(c, user)).join("");
   return `<h3>Challenges</h3><div class="challenges">${cards}</div>`;
 }
 
-/** The request a challenge button sends. */
-export function challengeRequest(button) {
-  const challenge = Number(button.dataset.challenge);
-  if (button.dataset.what === "play") return { type: "challenge_play", challenge };
-  return { type: "challenge_answer", challenge, accept: button.dataset.what === "accept" };
+/** The request a challenge button sends (`data`: its data attributes). */
+export function challengeRequest(data) {
+  const challenge = Number(data.challenge);
+  if (data.what === "play") return { type: "challenge_play", challenge };
+  return { type: "challenge_answer", challenge, accept: data.what === "accept" };
 }
 
-function challengeCard(c, user, escape) {
+function challengeCard(c, user) {
   const from = user && c.challenger.id === user.id ? "your challenge" : `from ${escape(c.challenger.name)}`;
   const when = c.closed ? "closed" : c.closes_in > 0 ? `closes in ${duration(c.closes_in)}` : "no more attempts";
-  const rows = c.players.map((p) => playerRow(c, p, user, escape)).join("");
+  const rows = c.players.map((p) => playerRow(c, p, user)).join("");
   const rule = c.closed ? "" : c.open ? "Scores show as they come: not rated." : "Scores stay hidden until it closes.";
   return (
     `<article class="challenge${c.closed ? " closed" : ""}" data-challenge="${c.id}">` +
@@ -39,12 +41,12 @@ function challengeCard(c, user, escape) {
   );
 }
 
-function playerRow(c, p, user, escape) {
+function playerRow(c, p, user) {
   const you = user && p.id === user.id;
   const name = `${you ? "You" : escape(p.name)}${p.id === c.challenger.id ? " <small>(challenger)</small>" : ""}`;
   let what;
   if (p.score != null) {
-    const place = p.place != null ? `${ordinal(p.place)} · ` : "";
+    const place = p.place != null ? `${placeWords(p.place)} · ` : "";
     what = `${place}<b>${p.score}</b> pts`;
   } else if (p.played) {
     what = c.closed ? "✓ played" : "✓ played · score hidden";
@@ -64,12 +66,6 @@ function buttons(c) {
   if (c.can_play) list.push(button("play", c.me === "playing" ? "Resume" : "Play", "play"));
   if (c.can_answer) list.push(button("decline", "Decline", "decline"));
   return list.length ? `<div class="challenge-buttons">${list.join("")}</div>` : "";
-}
-
-/** A place in words: "1st", "2nd", "3rd", "4th". */
-function ordinal(place) {
-  const ends = { 1: "st", 2: "nd", 3: "rd" };
-  return `${place}${(place % 100 < 11 || place % 100 > 13) && ends[place % 10] ? ends[place % 10] : "th"}`;
 }
 
 /** A time left in words: "23 h 59 min", "12 min", "under a minute". */

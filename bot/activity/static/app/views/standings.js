@@ -1,0 +1,110 @@
+// The races' tables as markup: a race of the menu's list, the live standings, the results with the ratings'
+// changes, and the other racers' strip beside a racer's board. Counts only: never a card.
+
+import { formatClock } from "../../board/board.js";
+import { escape, placeWords } from "../html.js";
+
+const CARDS = 52;
+const ENDINGS = {
+  won: "won",
+  stuck: "stuck",
+  expired: "time",
+  ended: "ended",
+  left: "left",
+  lost: "lost",
+};
+
+export { placeWords };
+
+/** One race of the menu's list, with the buttons the player may press. */
+export function menuRaceHtml(race) {
+  const count = race.racers.length;
+  const words =
+    race.status === "lobby"
+      ? `${count}/${race.capacity} racers · host ${escape(race.host.name)}`
+      : `running · ${count} racers`;
+  const id = `data-race="${race.id}"`;
+  let buttons;
+  if (race.you === "racer") buttons = `<button type="button" data-action="race-show" ${id}>Open</button>`;
+  else {
+    const join =
+      race.status === "lobby"
+        ? `<button type="button" data-action="race-join" ${id}${count >= race.capacity ? " disabled" : ""}>Join</button>`
+        : "";
+    buttons = `${join}<button type="button" class="quiet" data-action="race-show" ${id}>Watch</button>`;
+  }
+  return (
+    `<li class="race-item" ${id}><span><b>${escape(race.title)}</b> <small>${words}</small></span>` +
+    `<span class="race-buttons">${buttons}</span></li>`
+  );
+}
+
+/** The live standings: place, name, score, cards up, time used (a watcher's screen, or a racer's after the game). */
+export function standingsHtml(race, user) {
+  const me = user ? user.id : null;
+  const rows = race.racers.map((r, i) => {
+    const status = r.status === "playing" || r.status === "waiting" ? "" : ` <small class="tag">${escape(ENDINGS[r.status] || r.status)}</small>`;
+    return (
+      `<tr data-racer="${escape(r.id)}"${r.id === me ? ' class="me"' : ""}><td>${i + 1}</td>` +
+      `<td class="who">${escape(r.name)}${status}</td><td class="pts">${r.score}</td>` +
+      `<td class="up">${r.up}/${CARDS}</td><td>${usedHtml(r)}</td></tr>`
+    );
+  });
+  return (
+    `<table class="standings"><thead><tr><th>#</th><th>Racer</th><th>Score</th><th>Up</th><th>Time</th></tr></thead>` +
+    `<tbody>${rows.join("")}</tbody></table>`
+  );
+}
+
+/** A racer's time used: fixed once their game is over, else counted on from the RACE (from the start, before a move). */
+function usedHtml(racer) {
+  const seconds = racer.seconds == null ? "" : String(racer.seconds);
+  const clock = racer.status === "playing" || racer.status === "waiting" ? racer.status : "stopped";
+  return `<span data-tick="used" data-seconds="${seconds}" data-clock="${clock}"></span>`;
+}
+
+/** The results: place, name, score, time and the rating's change. */
+export function resultsHtml(race, user) {
+  const me = user ? user.id : null;
+  const rows = race.results.map((r) => {
+    const status = r.status === "won" ? "" : ` <small class="tag">${escape(ENDINGS[r.status] || r.status)}</small>`;
+    return (
+      `<tr data-racer="${escape(r.id)}"${r.id === me ? ' class="me"' : ""}><td class="place">${placeWords(r.place)}</td>` +
+      `<td class="who">${escape(r.name)}${status}</td><td class="pts">${r.score}</td>` +
+      `<td>${formatClock(r.seconds)}</td><td class="rating">${ratingWords(r)}</td></tr>`
+    );
+  });
+  return (
+    `<table class="standings results"><thead><tr><th>Place</th><th>Racer</th><th>Score</th><th>Time</th>` +
+    `<th>Rating</th></tr></thead><tbody>${rows.join("")}</tbody></table>`
+  );
+}
+
+/** A rating change in words: "1516 (+16)", or the unchanged rating and "unrated". */
+export function ratingWords(result) {
+  const before = Math.round(result.rating_before);
+  if (result.rating_after == null) return `${before} <small>unrated</small>`;
+  const after = Math.round(result.rating_after);
+  const change = after - before;
+  const sign = change > 0 ? "+" : change < 0 ? "−" : "±";
+  return `${after} <small class="${change >= 0 ? "gain" : "loss"}">${sign}${Math.abs(change)}</small>`;
+}
+
+/** The other racers beside the board: one chip each, in the standings' order (the racer's own marked). */
+export function rivalsHtml(race, user) {
+  const me = user ? user.id : null;
+  const chips = race.racers.map((r, i) => {
+    const ended = r.status === "playing" || r.status === "waiting" ? "" : ` ended`;
+    const tag = ended ? ` <small class="tag">${escape(ENDINGS[r.status] || r.status)}</small>` : "";
+    return (
+      `<li class="rival${r.id === me ? " me" : ""}${ended}" data-racer="${escape(r.id)}">` +
+      `<span class="place">${i + 1}</span><span class="who">${r.id === me ? "You" : escape(r.name)}${tag}</span>` +
+      `<span class="pts" aria-label="score">${r.score}</span><span class="up" aria-label="cards up">${r.up}/${CARDS}</span>` +
+      `<span class="used" aria-label="time used">${usedHtml(r)}</span></li>`
+    );
+  });
+  const open =
+    `<button type="button" class="rivals-open" data-action="race-standings" title="Standings and Leave race"` +
+    ` aria-label="Race: standings and Leave race"><span class="open-words">Race </span>▸</button>`;
+  return `<div class="rivals">${open}<ol class="rivals-list" aria-label="standings">${chips.join("")}</ol></div>`;
+}
