@@ -22,6 +22,7 @@ def node_flags(node: str) -> list[str]:
     return ["--experimental-default-type=module"] if major < 22 else ["--experimental-detect-module"]
 
 
+@pytest.mark.processes  # node --test, a second or two
 def test_the_pages_pure_modules_pass_their_node_tests() -> None:
     node = shutil.which("node")
     if node is None:
