@@ -14,14 +14,15 @@ save and is checked again before its next command. Every write is conditional on
 last saved: a process whose copy is stale (another process saved the game since) writes nothing, drops its
 copy and announces nothing.
 
-The path of a move: :class:`~bot.play.sessions.SessionManager` (look-ups, commands, clocks) hands the
-command to :meth:`GameSaves.command` once, with its engine pushes as one function; under the game's lock
-this module reconciles a doubtful save, calls those pushes, and writes the new commands with one
-:func:`bot.storage.games.save_progress` (a result with :func:`~bot.storage.games.finish_game`), then
-announces and returns the outcome; a clock credit written at once is one more call (:meth:`save_deadline`).
-The manager never calls ``bot.storage.games``: a press's twelve hand-offs (calls and returns) run manager
-to saves (six) and saves to storage (six), none from the manager to storage, where before the manager
-itself called storage from ten places on a move's path (``tests/bot/play/test_saving.py`` holds the shape).
+The path of a move: :class:`~bot.play.sessions.SessionManager` looks the game up, takes its lock and pushes the
+command into the engine itself, then hands the new commands to :meth:`GameSaves.save`, which writes them with one
+:func:`bot.storage.games.save_progress` (the deadline with the clock credits so far rides in the same write; a
+result is one :func:`~bot.storage.games.finish_game`). Nothing here calls back into the manager. Only a save in
+doubt (:meth:`GameSaves.reconcile`, before the pushes), a refused push (:meth:`GameSaves.restore`) or a clock found
+run out (:meth:`GameSaves.finish_expired`) brings the manager here otherwise. A credit the answer adds after the save,
+written at once, is one more call (:meth:`GameSaves.save_deadline`, one :func:`~bot.storage.games.move_deadline`).
+A press thus passes control eight times (calls and returns): manager to saves and back, saves to storage and back,
+once for the save and once for that credit (``tests/bot/play/test_saving.py`` holds the shape).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from dataclasses import replace
 
 from bot import errors
 from bot.play.running import RunningGames
-from bot.play.session import Attempt, Clock, FinishListener, FinishSource, MoveListener, Outcome, Session
+from bot.play.session import Attempt, Clock, FinishListener, FinishSource, Outcome, Session
 from bot.rules.modes import GameMode, mode_of
 from bot.storage import ConstraintError, Database, OutcomeUnknownError, StorageError, players
 from bot.storage import games as games_db
@@ -53,10 +54,6 @@ THE_END = "The end of your game"
 """What a refused result is called in the player's answer."""
 
 
-class ClockRanOutError(Exception):
-    """Raised by a command's engine push that found the clock run out (the game is expired, not saved yet)."""
-
-
 class GameSaves:
     """Stores, saves, reconciles, restores, finishes and announces the running games of one process."""
 
@@ -67,17 +64,12 @@ class GameSaves:
         self.running = running
         self._arm = arm
         self._listeners: list[tuple[GameMode | None, FinishListener]] = []
-        self._move_listeners: list[tuple[GameMode | None, MoveListener]] = []
         self._noticed: set[tuple[int, int]] = set()
         """Players with a notice waiting (loaded by :meth:`resume_all`, kept as notices come and go)."""
 
     def add_finish_listener(self, listener: FinishListener, *, mode: GameMode | None = None) -> None:
         """Call ``listener(session, record, source)`` once a game's result is stored (of ``mode`` only, if given)."""
         self._listeners.append((mode, listener))
-
-    def add_move_listener(self, listener: MoveListener, *, mode: GameMode | None = None) -> None:
-        """Call ``listener(session)`` after each accepted command is saved (of ``mode`` only, if given; no blocking)."""
-        self._move_listeners.append((mode, listener))
 
     # -- reading and loading -------------------------------------------------------
     async def stored(self, game_id: int) -> GameRecord | None:
@@ -211,51 +203,56 @@ class GameSaves:
             session.stored_deadline = max(session.stored_deadline, deadline)
 
     # -- commands ------------------------------------------------------------------
-    async def command(
-        self,
-        session: Session,
-        version: int | None,
-        apply: Callable[[], tuple[str, ...]],
-        source: FinishSource = "command",
-    ) -> Outcome:
-        """Run ``apply`` (engine pushes, :class:`ClockRanOutError` if the clock ran out) under the lock, save, announce.
+    async def reconcile(self, session: Session) -> GameRecord | None:
+        """Check a save in doubt before a command (caller holds the lock): the final row if it finished the game.
 
-        :raises StaleBoardError: ``version`` is not the game's version any more.
-        :raises GameEndedError: the game is over (or turned out finished by another process).
-        :raises TimeUpError: the clock had run out: the game expired instead.
-        :raises NotSavedError: the database refused the save; the game is back as saved.
+        Nothing to do (and no query) when no write is in doubt (``session.unsure``).
+
+        :raises NotSavedError: the database cannot be read to check (the game waits, unchanged).
+        :raises GameEndedError: the game turned out finished by another process.
         """
-        expired: GameRecord | None = None
-        async with session.lock:
-            ended = await self._reconcile_for_command(session)
-            if ended is None:
-                self._check_open(session, version)
-                saved = session.game.version
+        try:
+            return await self._reconcile(session)
+        except _StaleCopyError as stale:
+            raise errors.GameEndedError(stale.stored.status if stale.stored is not None else "gone") from None
+        except StorageError as error:
+            raise _refusal(error, "Your move") from None
+
+    async def save(self, session: Session, moves: tuple[str, ...], saved: int) -> Outcome:
+        """Save the commands ``moves`` played since version ``saved`` (or the result), in one call into storage.
+
+        The caller holds the lock. The save carries the deadline as it is now (the clock credits so far). If the
+        database refuses, the game is rebuilt at ``saved`` and the player refused privately; a stale copy (another
+        process saved the game since) is dropped and the stored game loaded in its place.
+
+        :raises NotSavedError: the database refused the save (``BusyError``: it was locked too long).
+        :raises ChangedElsewhereError: another process saved the game since.
+        """
+        try:
+            return await self._settle(session, moves, saved)
+        except _StaleCopyError as stale:
+            log.warning("game %s: another process saved it since; this copy is dropped, the stored one loaded", stale)
+            if stale.stored is not None and stale.stored.is_playing:
                 try:
-                    moves = apply()
-                except ClockRanOutError:
-                    try:
-                        expired = await self._finish_or_restore(session, saved, THE_END)
-                    except _StaleCopyError:
-                        raise errors.TimeUpError() from None  # another process saved it since: it records the end
-                except BaseException:
-                    self._restore(session, saved)  # a refusal after some moves (e.g. the move limit) keeps none
-                    raise
-                else:
-                    outcome = await self._settle_or_restore(session, moves, saved)
-        if ended is not None:
-            await self._announce(session, ended, "clock")
-            raise errors.GameEndedError(ended.status)
-        if expired is not None:
-            await self._announce(session, expired, "clock")
-            raise errors.TimeUpError()
-        mode = mode_of(session.record.mode)
-        for wanted, listener in self._move_listeners:
-            if wanted is None or wanted is mode:
-                listener(session)
-        if outcome.finished is not None:
-            await self._announce(session, outcome.finished, source)
-        return outcome
+                    await self._reload(stale.stored)
+                except StorageError as error:  # loaded again at the player's next start instead
+                    log.warning("game %s: could not load the stored game: %s", session.id, error)
+            raise errors.ChangedElsewhereError() from None
+        except StorageError as error:
+            self.restore(session, saved)
+            log.warning("game %s: move not saved (%s); the game is back at version %d", session.id, error, saved)
+            raise _refusal(error, "Your move") from None
+
+    async def finish_expired(self, session: Session, saved: int) -> GameRecord:
+        """Write the result of a game a command found out of time (expired by the engine; caller holds the lock).
+
+        :raises NotSavedError: the database refused the result; the game is back at version ``saved``.
+        :raises TimeUpError: another process saved the game since: it records the end.
+        """
+        try:
+            return await self._finish_or_restore(session, saved, THE_END)
+        except _StaleCopyError:
+            raise errors.TimeUpError() from None
 
     async def expire(self, session: Session, *, source: FinishSource = "clock") -> GameRecord | None:
         """End the game as expired if it is still running; return the final row (``None`` if it had ended).
@@ -275,34 +272,8 @@ class GameSaves:
                 return None  # another process saved the game since: it finishes it, not this stale copy
             except StorageError as error:  # the database could not be read to check a doubtful save
                 raise _refusal(error, THE_END) from None
-        await self._announce(session, record, source)
+        await self.announce(session, record, source)
         return record
-
-    def _check_open(self, session: Session, version: int | None) -> None:
-        if session.id not in self.running or session.game.is_over:
-            raise errors.GameEndedError(session.game.status.value)
-        if version is not None and version != session.game.version:
-            raise errors.StaleBoardError()
-
-    async def _settle_or_restore(self, session: Session, moves: tuple[str, ...], saved: int) -> Outcome:
-        """:meth:`_settle`; if refused, rebuild the game at ``saved`` and refuse privately (caller holds the lock).
-
-        A stale copy (another process saved the game since) is dropped and the stored game loaded in its place.
-        """
-        try:
-            return await self._settle(session, moves, saved)
-        except _StaleCopyError as stale:
-            log.warning("game %s: another process saved it since; this copy is dropped, the stored one loaded", stale)
-            if stale.stored is not None and stale.stored.is_playing:
-                try:
-                    await self._reload(stale.stored)
-                except StorageError as error:  # loaded again at the player's next start instead
-                    log.warning("game %s: could not load the stored game: %s", session.id, error)
-            raise errors.ChangedElsewhereError() from None
-        except StorageError as error:
-            self._restore(session, saved)
-            log.warning("game %s: move not saved (%s); the game is back at version %d", session.id, error, saved)
-            raise _refusal(error, "Your move") from None
 
     async def _settle(self, session: Session, moves: tuple[str, ...], saved: int) -> Outcome:
         """Save the commands played since version ``saved`` (or the result).
@@ -317,16 +288,17 @@ class GameSaves:
         else:
             entries = tuple((move, int(seconds)) for move, seconds in game.log[saved:])
             deadline, credited_until = session.record.deadline, session.record.credited_until
-            progress = games_db.Progress(
-                moves=entries,
-                first=saved,
-                score=game.score,
-                version=game.version,
-                deadline=deadline,
-                credited_until=credited_until,
-            )
             try:
-                stored = await games_db.save_progress(self.db, session.id, progress)
+                stored = await games_db.save_progress(
+                    self.db,
+                    session.id,
+                    first=saved,
+                    moves=entries,
+                    score=game.score,
+                    version=game.version,
+                    deadline=deadline,
+                    credited_until=credited_until,
+                )
             except OutcomeUnknownError as error:
                 if await self._recheck(session, Attempt(game.version, PLAYING), error) is None:
                     raise StorageError(f"game {session.id}: the save did not land ({error})") from error
@@ -339,19 +311,6 @@ class GameSaves:
         return Outcome(moves=moves, view=session.view(), version=game.version, finished=finished)
 
     # -- doubtful saves --------------------------------------------------------------
-    async def _reconcile_for_command(self, session: Session) -> GameRecord | None:
-        """:meth:`_reconcile` before a command: the final row if the game turned out finished by this process.
-
-        :raises NotSavedError: the database cannot be read to check (the game waits, unchanged).
-        :raises GameEndedError: the game turned out finished by another process.
-        """
-        try:
-            return await self._reconcile(session)
-        except _StaleCopyError as stale:
-            raise errors.GameEndedError(stale.stored.status if stale.stored is not None else "gone") from None
-        except StorageError as error:
-            raise _refusal(error, "Your move") from None
-
     async def _reconcile(self, session: Session) -> GameRecord | None:
         """Make a game whose last write's outcome was unknown agree with the database (caller holds the lock).
 
@@ -402,7 +361,7 @@ class GameSaves:
         return stored if attempt.landed(stored) else None
 
     @staticmethod
-    def _restore(session: Session, version: int) -> None:
+    def restore(session: Session, version: int) -> None:
         """Rebuild the session's game from its own log up to ``version`` (what the database holds)."""
         if session.game.version == version:
             return
@@ -416,7 +375,7 @@ class GameSaves:
         try:
             return await self._finish(session)
         except StorageError as error:
-            self._restore(session, saved)
+            self.restore(session, saved)
             log.warning("game %s: result not saved (%s); the game is back at version %d", session.id, error, saved)
             raise _refusal(error, what) from None
 
@@ -457,7 +416,8 @@ class GameSaves:
         session.record = record
         return record
 
-    async def _announce(self, session: Session, record: GameRecord, source: FinishSource) -> None:
+    async def announce(self, session: Session, record: GameRecord, source: FinishSource) -> None:
+        """Tell the finish listeners (of the game's mode) that ``record`` is stored; their failures are logged."""
         mode = mode_of(record.mode)
         for wanted, listener in list(self._listeners):
             if wanted is not None and wanted is not mode:
@@ -499,10 +459,10 @@ class GameSaves:
             except _StaleCopyError:
                 return None  # another process saved it since: it records the end
             except StorageError as error:
-                self._restore(session, saved)  # the armed clock expires it again, with retries
+                self.restore(session, saved)  # the armed clock expires it again, with retries
                 log.warning("game %s: result not recorded at restart (%s); its clock will retry", session.id, error)
                 return None
-        await self._announce(session, row, "restart")
+        await self.announce(session, row, "restart")
         return row
 
     # -- notices -------------------------------------------------------------------

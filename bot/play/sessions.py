@@ -1,10 +1,11 @@
 """Running games: one :class:`~bot.play.session.Session` per game, the commands played on it, and its clock.
 
 :class:`SessionManager` is the face the surfaces call (the cogs, the Activity, the competitions): it looks games up
-(:class:`~bot.play.running.RunningGames`), turns a press or a command into engine pushes (``Game.push``), and
-keeps each game's clock and its credits. Every read and write of a game's row, and the protocol that keeps
-memory and database in agreement (the lock, the guarded save, a doubtful save reconciled, a refused one
-restored, the result written once and announced), is :class:`~bot.play.saving.GameSaves`'s, which it owns.
+(:class:`~bot.play.running.RunningGames`), turns a press or a command into engine pushes (``Game.push``) under the
+game's lock, and keeps each game's clock and its credits. Every read and write of a game's row, and the protocol
+that keeps memory and database in agreement (the guarded save, a doubtful save reconciled, a refused one restored,
+the result written once and announced), is :class:`~bot.play.saving.GameSaves`'s, which it owns: a command's
+pushes are handed to it once, as the commands they played (:meth:`~bot.play.saving.GameSaves.save`).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from bot.play.credits import BusyTime
 from bot.play.deal_bank import Deal
 from bot.play.pads import AllUp, Select
 from bot.play.running import RunningGames
-from bot.play.saving import ClockRanOutError, GameSaves
+from bot.play.saving import GameSaves
 from bot.play.session import (
     Answer,
     BoardPress,
@@ -76,6 +77,7 @@ class SessionManager:
         self._starting: dict[tuple[int, int], str] = {}
         """Members with an action under way in a server (:meth:`hold`): ``"start"`` or another action."""
         self._recent_starts: dict[int, deque[float]] = {}
+        self._move_listeners: list[tuple[GameMode | None, MoveListener]] = []
         self._closed = False
 
     # -- lookups -------------------------------------------------------------------
@@ -85,7 +87,7 @@ class SessionManager:
 
     def add_move_listener(self, listener: MoveListener, *, mode: GameMode | None = None) -> None:
         """Call ``listener(session)`` after each accepted command is saved (of ``mode`` only, if given; no blocking)."""
-        self.saves.add_move_listener(listener, mode=mode)
+        self._move_listeners.append((mode, listener))
 
     def get(self, game_id: int) -> Session | None:
         """The running session of game ``game_id``, or ``None``."""
@@ -116,11 +118,7 @@ class SessionManager:
         session = self.games.get(game_id)
         if session is None:
             raise errors.UnknownGameError()
-        if session.owner_id != user_id:
-            raise errors.NotYourGameError(session.owner_id)
-        if version is not None and version != session.game.version:
-            raise errors.StaleBoardError()
-        return session
+        return _playable_by(session, user_id, version)
 
     async def playable(self, game_id: int, user_id: int) -> Session:
         """The running game a button names, loaded if only the database has it (this process dropped its copy).
@@ -129,7 +127,8 @@ class SessionManager:
         :raises NotYourGameError: it belongs to someone else.
         :raises GameEndedError: it is over (or could not be rebuilt: closed as broken).
         """
-        if self.get(game_id) is None:
+        session = self.games.get(game_id)
+        if session is None:
             record = await self.saves.stored(game_id)
             if record is None:
                 raise errors.UnknownGameError()
@@ -137,9 +136,10 @@ class SessionManager:
                 raise errors.NotYourGameError(record.user_id)
             if not record.is_playing:
                 raise errors.GameEndedError(record.status)
-            if await self.load(record) is None:
+            session = await self.load(record)
+            if session is None:
                 raise errors.GameEndedError("broken")
-        return self.require_playable(game_id, user_id)
+        return _playable_by(session, user_id)
 
     @property
     def running(self) -> list[Session]:
@@ -293,10 +293,10 @@ class SessionManager:
         ``answer`` shows the result; the bot's work from the press until that answer went out is given back.
         """
         click, origin = press.click, press.origin
-        session = await self.playable(click.game_id, origin.user_id)
+        session = await self.playable(click.game_id, origin.user_id)  # the one look-up of the press
         record = session.record
         click.check(origin, Owner(record.user_id, record.guild_id, record.message_id))
-        self.require_playable(click.game_id, origin.user_id, click.version)
+        _playable_by(session, origin.user_id, click.version)
         pressed = self.press_time(session, press.created)
         view = session.view()
         meaning = resolve_click(view, click.selected, click.action)
@@ -362,18 +362,50 @@ class SessionManager:
         at: float | None = None,
         source: FinishSource = "command",
     ) -> Outcome:
-        """Have ``pushes`` (engine pushes) run, saved and announced by the saves, as one command.
+        """Run ``pushes`` (engine pushes) under the lock, have the saves store them in one call, then announce.
 
+        A save in doubt is first checked by the saves (only then: no call otherwise); a refusal after some pushes
+        (e.g. the move limit) has them rebuild the game as saved; a clock found run out has them write the end.
         ``at``: the press's time; the bot's work on it so far is credited with this save.
         """
+        ended: GameRecord | None = None
+        expired: GameRecord | None = None
+        async with session.lock:
+            if session.unsure is not None:
+                ended = await self.saves.reconcile(session)
+            if ended is None:
+                self._check_open(session, version)
+                saved = session.game.version
+                try:
+                    moves = pushes()
+                except _ExpiredError:
+                    expired = await self.saves.finish_expired(session, saved)
+                except BaseException:
+                    self.saves.restore(session, saved)  # a refusal after some moves keeps none
+                    raise
+                else:
+                    if at is not None:
+                        self._give(session, at, self.now())
+                    outcome = await self.saves.save(session, moves, saved)
+        if ended is not None:
+            await self.saves.announce(session, ended, "clock")
+            raise errors.GameEndedError(ended.status)
+        if expired is not None:
+            await self.saves.announce(session, expired, "clock")
+            raise errors.TimeUpError()
+        mode = mode_of(session.record.mode)
+        for wanted, listener in self._move_listeners:
+            if wanted is None or wanted is mode:
+                listener(session)
+        if outcome.finished is not None:
+            await self.saves.announce(session, outcome.finished, source)
+        return outcome
 
-        def apply() -> tuple[str, ...]:
-            moves = pushes()
-            if at is not None:
-                self._give(session, at, self.now())
-            return moves
-
-        return await self.saves.command(session, version, apply, source)
+    def _check_open(self, session: Session, version: int | None) -> None:
+        if session.id not in self._sessions or session.game.is_over:
+            raise errors.GameEndedError(session.game.status.value)
+        if version is not None and version != session.game.version:
+            raise errors.StaleBoardError()
 
     def _push(self, session: Session, move: Move, at: float | None = None) -> None:
         if session.game.version >= MAX_MOVES:
@@ -382,7 +414,7 @@ class SessionManager:
             session.game.push(move, seconds=session.seconds_at(self.now() if at is None else at))
         except GameOverError:
             if session.game.status is Status.EXPIRED:
-                raise ClockRanOutError() from None
+                raise _ExpiredError() from None
             raise
 
     # -- clock credits ---------------------------------------------------------------
@@ -403,7 +435,7 @@ class SessionManager:
         credit up to the save; what is not stored yet is written at once from :data:`SAVE_CREDIT`,
         else with the game's next save (the end of the last credit goes with it, for after a restart).
         """
-        if pressed is None or session.id not in self.games:
+        if pressed is None or session.id not in self._sessions:
             return
         session.answered = max(session.answered, answered)
         self._give(session, pressed, answered)
@@ -497,6 +529,19 @@ class SessionManager:
 def credits_clock(record: GameRecord) -> bool:
     """Whether the bot's work on a press is given back to this game's clock (not in races: one start, one end)."""
     return mode_of(record.mode).credits_clock
+
+
+def _playable_by(session: Session, user_id: int, version: int | None = None) -> Session:
+    """``session``, if ``user_id`` may play it at ``version`` (when given): :meth:`SessionManager.require_playable`."""
+    if session.owner_id != user_id:
+        raise errors.NotYourGameError(session.owner_id)
+    if version is not None and version != session.game.version:
+        raise errors.StaleBoardError()
+    return session
+
+
+class _ExpiredError(Exception):
+    """Raised by a command's engine push that found the clock run out (the game is expired, not saved yet)."""
 
 
 def _next_foundation_move(game: Game) -> Move | None:

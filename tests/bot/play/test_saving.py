@@ -20,7 +20,12 @@ from tests.bot.decks import EASY_KLONDIKE
 
 ROOT = Path(__file__).resolve().parents[3]
 START = 1_800_000_000.0
-WATCHED = {"bot.play.sessions": "sessions", "bot.play.saving": "saving", "bot.storage.games": "games"}
+WATCHED = {
+    "bot.play.sessions": "sessions",
+    "bot.play.running": "running",
+    "bot.play.saving": "saving",
+    "bot.storage.games": "games",
+}
 YIELD = dis.opmap["YIELD_VALUE"]
 
 
@@ -50,7 +55,7 @@ def test_the_manager_takes_only_types_from_storage():
 
 
 class HandOffs:
-    """Each pass of control between the manager, its saves and the games' storage while it is on.
+    """Each pass of control between the manager, its registry, its saves and the games' storage while it is on.
 
     A call counts when its frame first starts, a return when the frame finishes (a coroutine waiting
     on the database suspends and resumes without counting).
@@ -103,15 +108,13 @@ async def test_a_press_reaches_storage_through_the_saves_alone(db):
         await manager.close()
     assert session.game.version == 1 and session.deadline == START + 303
     assert traced.passes == [
-        "sessions -> saving.command",
-        "saving -> sessions.apply",  # the command's engine pushes, handed down as one function
-        "saving <- sessions.apply",
-        "saving -> games.__init__",  # the Progress of the save
-        "saving <- games.__init__",
+        "sessions -> running.get",  # the press's one look-up: the session, checked in hand from there on
+        "sessions <- running.get",
+        "sessions -> saving.save",  # the engine pushed in the manager; its commands saved in one call
         "saving -> games.save_progress",
         "saving <- games.save_progress",
-        "sessions <- saving.command",
-        "sessions -> saving.save_deadline",  # the clock credit since the save
+        "sessions <- saving.save",
+        "sessions -> saving.save_deadline",  # the clock credit since the save (the answer took a second)
         "saving -> games.move_deadline",
         "saving <- games.move_deadline",
         "sessions <- saving.save_deadline",
