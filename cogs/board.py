@@ -115,7 +115,7 @@ def running_buttons(
     is served (``play_here``) and plays this kind of game."""
     buttons = board_buttons(record.id, version, view, selected)
     add_hint_button(buttons, record, version, view.family)
-    if play_here and mode_of(record.mode).in_activity:
+    if play_here and mode_of(record.mode).offers_play_here:
         add_play_here(buttons, PLAY_HERE_ROW)
     return buttons
 

@@ -36,8 +36,8 @@ from render.layout import (
 )
 from render.sprites import LOCK, Sprite, badge, card_back, card_face, slot, tab, text
 from solitaire.cards import SUIT_SYMBOLS
-from solitaire.game import Status
 from solitaire.moves import FOUNDATION_SOURCES, PILES
+from solitaire.status import Status
 from solitaire.variants import Family, find_variant
 from solitaire.view import BoardView, FoundationView, PileView
 from solitaire.words import plural

@@ -9,10 +9,11 @@ from typing import cast
 
 from render.stats_data import DailyScore, RatingSeries, StatsCard, VariantRecord
 from solitaire.friday13 import Friday13Game
-from solitaire.game import Game, Status
+from solitaire.game import Game
 from solitaire.games import new_game
 from solitaire.klondike import KlondikeGame
 from solitaire.moves import FRIDAY13_LABELS, PILES, Move, MoveKind
+from solitaire.status import Status
 from solitaire.variants import Family
 
 SEEDS = {"draw1": 11, "draw3": 12, "goldrush": 13, "friday13": 11}

@@ -17,11 +17,12 @@ from solitaire.errors import (
     SolitaireError,
     UnknownVariantError,
 )
-from solitaire.game import Game, Status
+from solitaire.game import Game
 from solitaire.games import game_from_json, game_to_json, new_game, parse_move
 from solitaire.moves import DRAW, END, UNDO, Move, MoveKind
 from solitaire.scoring import ScoreSheet
 from solitaire.shuffle import shuffled_deck
+from solitaire.status import Status
 from solitaire.variants import VARIANTS, Family, Rules, find_variant
 from solitaire.view import BoardView, FoundationView, PileView, view_of
 

@@ -21,11 +21,12 @@ from typing import Any
 
 from solitaire.cards import Card
 from solitaire.errors import SolitaireError
-from solitaire.game import EXPIRE, Game, Status
+from solitaire.game import EXPIRE, Game
 from solitaire.games import new_game
 from solitaire.moves import MoveKind
 from solitaire.solver import UNKNOWN, UNWINNABLE, WINNABLE, SolveResult
 from solitaire.solver.position import Position, position_of, solve_position
+from solitaire.status import Status
 from solitaire.variants import Rules
 
 log = logging.getLogger(__name__)

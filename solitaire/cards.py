@@ -16,7 +16,6 @@ SYMBOL_SUITS = {symbol: suit for symbols in (SUIT_SYMBOLS, WHITE_SUIT_SYMBOLS) f
 """Suit letters of the symbols the game prints (``♦``), and of their white forms (``♢``)."""
 VARIATION_SELECTORS = str.maketrans("", "", "\ufe0e\ufe0f")
 """Removes the marks that ask for a text or an emoji form of a symbol (``♦️`` is ``♦`` and one)."""
-SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 ACE, JACK, QUEEN, KING = 1, 11, 12, 13
 
 

@@ -4,19 +4,16 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from solitaire.cards import ACE, FULL_DECK, JACK, KING, QUEEN, SUITS, Card, pack_piles, unpack_piles
 from solitaire.errors import InvalidMoveError
 from solitaire.game import CellText, Game, refuse
 from solitaire.moves import DRAW, FRIDAY13_LABELS, Move, MoveKind
 from solitaire.scoring import FRIDAY13_CARD_POINTS, FRIDAY13_START_POINTS
+from solitaire.seen import BoardView, FoundationView, Knowledge, PileView
 from solitaire.shuffle import SplitMix64, shuffle_in_place
 from solitaire.variants import Family, Rules
-from solitaire.view import BoardView, FoundationView, PileView
-
-if TYPE_CHECKING:  # the knowledge module builds on the engine: its type is only named here
-    from solitaire.knowledge import Knowledge
 
 LABEL_RANKS = (JACK, QUEEN, KING, ACE, 2, 3, 4, 5, 6, 7, 8, 9, 10)
 """The rank each foundation starts with, left to right."""

@@ -7,35 +7,22 @@ import hashlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from copy import copy
-from enum import Enum
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from solitaire.cards import Card, check_deck
 from solitaire.errors import GameOverError, IllegalMoveError, SolitaireError
 from solitaire.moves import Move, MoveKind, parse_notation
 from solitaire.scoring import HINT_PENALTY, ScoreSheet, time_bonus
+from solitaire.seen import BoardView, FoundationView, Knowledge, PileView
+from solitaire.shuffle import SplitMix64
+from solitaire.status import Status
 from solitaire.variants import Family, Rules
-
-if TYPE_CHECKING:  # the view and knowledge modules build on this one: their types are only named here
-    from solitaire.knowledge import Knowledge
-    from solitaire.shuffle import SplitMix64
-    from solitaire.view import BoardView, FoundationView, PileView
 
 CellText = Callable[[Card | None], str]
 """Draws one card (or an empty place) as text, for :meth:`Game.text_foundations`."""
 
 EXPIRE = "expire"
 """The log entry that records the clock running out (not a player move)."""
-
-
-class Status(Enum):
-    """Where a game stands."""
-
-    PLAYING = "playing"
-    WON = "won"
-    ENDED = "ended"
-    STUCK = "stuck"
-    EXPIRED = "expired"
 
 
 _Snapshot = tuple[Any, tuple[int, ...], int]

@@ -46,7 +46,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from solitaire.game import Game, Status
+from solitaire.game import Game
 from solitaire.knowledge import Knowledge, guess
 from solitaire.moves import DRAW, MoveKind
 from solitaire.plans import (
@@ -62,6 +62,7 @@ from solitaire.plans import (
 from solitaire.shuffle import SplitMix64
 from solitaire.solver import UNWINNABLE, WINNABLE
 from solitaire.solver.position import position_of, solve_position
+from solitaire.status import Status
 
 __all__ = ["DEFAULT_MAX_NODES", "DEFAULT_SAMPLES", "Hint", "hint_for", "hint_seed"]
 

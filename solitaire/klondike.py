@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from solitaire.cards import (
     CODES,
@@ -26,12 +26,9 @@ from solitaire.scoring import (
     WASTE_MOVE_POINTS,
     foundation_points,
 )
+from solitaire.seen import BoardView, FoundationView, Knowledge, PileView
 from solitaire.shuffle import SplitMix64, shuffle_in_place
 from solitaire.variants import Family, Rules
-from solitaire.view import BoardView, FoundationView, PileView
-
-if TYPE_CHECKING:  # the knowledge module builds on the engine: its type is only named here
-    from solitaire.knowledge import Knowledge
 
 FOUNDATION_ORDER = "SHDC"
 """The order foundations are shown and named in (``fs fh fd fc``)."""

@@ -15,40 +15,14 @@ the player has not seen, so handing it to a worker process cannot leak one.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
-from solitaire.cards import Card
 from solitaire.game import Game
 from solitaire.games import engine_for
+from solitaire.seen import Knowledge
 from solitaire.shuffle import SplitMix64
 from solitaire.variants import find_variant
-from solitaire.view import BoardView, view_of
+from solitaire.view import view_of
 
-
-@dataclass(frozen=True)
-class Knowledge:
-    """Everything a player has seen of a game."""
-
-    view: BoardView
-    talon: tuple[Card | None, ...]
-    """The waste bottom to top, then the stock in draw order: each card the player saw there, else ``None``."""
-    visited: dict[str, tuple[int, int]]
-    """:meth:`Game.layout_key` of every position the game has been in: the last pass it was seen in, and
-    how many cards the player had not seen then."""
-
-    @property
-    def known_talon(self) -> set[Card]:
-        """The stock and waste cards the player has seen."""
-        return {card for card in self.talon if card is not None}
-
-    def to_dict(self) -> dict[str, Any]:
-        """The knowledge as JSON-ready data (the view's, plus the talon with ``null`` for unseen cards)."""
-        return {
-            **self.view.to_dict(),
-            "talon": [str(card) if card else None for card in self.talon],
-            "visited": dict(sorted(self.visited.items())),
-        }
+__all__ = ["Knowledge", "guess", "knowledge_of"]
 
 
 def knowledge_of(game: Game) -> Knowledge:

@@ -17,9 +17,10 @@ from collections import deque
 from collections.abc import Sequence
 
 from solitaire.errors import SolitaireError
-from solitaire.game import Game, Status
+from solitaire.game import Game
 from solitaire.knowledge import Knowledge
 from solitaire.moves import DRAW
+from solitaire.status import Status
 
 Plan = tuple[str, ...]
 """Moves in notation, played in order; the hint suggests the first."""

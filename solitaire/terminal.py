@@ -16,8 +16,9 @@ from typing import TextIO
 
 from solitaire.after_cli import terminal_hint
 from solitaire.errors import SolitaireError
-from solitaire.game import Game, Status
+from solitaire.game import Game
 from solitaire.guide import help_text, rules_text
+from solitaire.status import Status
 from solitaire.textboard import LEGEND, draw_board
 from solitaire.view import view_of
 

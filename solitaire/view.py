@@ -1,91 +1,14 @@
-"""What a player may see of a game: no face-down or unseen card's identity is in a view."""
+"""What a player may see of a game (:func:`view_of`): no face-down or unseen card's identity is in a view.
+
+The view's types live in :mod:`solitaire.seen`, below the engine that names them; they are offered here too.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from solitaire.game import Game
+from solitaire.seen import BoardView, FoundationView, PileView
 
-from solitaire.cards import Card, notation
-from solitaire.game import Game, Status
-from solitaire.moves import Move
-from solitaire.scoring import ScoreSheet
-from solitaire.variants import Family
-
-
-@dataclass(frozen=True)
-class PileView:
-    """A tableau pile: how many cards lie face down, and the face-up cards bottom to top."""
-
-    hidden: int
-    cards: tuple[Card, ...]
-
-
-@dataclass(frozen=True)
-class FoundationView:
-    """A foundation: its label (suit letter or Friday 13 rank), top card and size."""
-
-    label: str
-    top: Card | None
-    count: int
-    takes: str | None = None
-    """The rank that may go on next (``"Q"``); ``None`` where nothing may go: a locked or a full foundation."""
-
-
-@dataclass(frozen=True)
-class BoardView:
-    """Everything a renderer or a player may know about a game at one moment."""
-
-    variant: str
-    title: str
-    family: Family
-    status: Status
-    sheet: ScoreSheet
-    move_count: int
-    tableau: tuple[PileView, ...]
-    foundations: tuple[FoundationView, ...]
-    stock_count: int
-    waste_count: int
-    waste_fan: tuple[Card, ...]
-    """The waste's visible top cards, bottom to top (up to this pass's draw count)."""
-    draw_count: int
-    pass_number: int
-    """The current pass through the stock, from 1."""
-    max_passes: int | None
-    can_undo: bool
-    seconds_used: int | None
-    legal_moves: tuple[Move, ...]
-    """Every draw and card move allowed now (they depend only on visible cards)."""
-
-    @property
-    def is_over(self) -> bool:
-        """Whether the game has ended."""
-        return self.status is not Status.PLAYING
-
-    @property
-    def score(self) -> int:
-        """The score shown to the player."""
-        return self.sheet.total
-
-    @property
-    def placed(self) -> int:
-        """Cards on the foundations (Friday 13: counting the four starters)."""
-        return sum(foundation.count for foundation in self.foundations)
-
-    def to_dict(self) -> dict[str, Any]:
-        """The view as JSON-ready data (cards in notation)."""
-        return {
-            "tableau": [{"hidden": p.hidden, "up": notation(p.cards)} for p in self.tableau],
-            "foundations": [
-                {"label": f.label, "top": str(f.top) if f.top else None, "count": f.count} for f in self.foundations
-            ],
-            "stock": self.stock_count,
-            "waste": notation(self.waste_fan),
-            "waste_count": self.waste_count,
-            "pass": self.pass_number,
-            "max_passes": self.max_passes,
-            "can_undo": self.can_undo,
-            "legal_moves": [str(move) for move in self.legal_moves],
-        }
+__all__ = ["BoardView", "FoundationView", "PileView", "view_of"]
 
 
 def view_of(game: Game) -> BoardView:

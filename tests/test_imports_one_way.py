@@ -8,7 +8,8 @@ stored posts), ``bot.storage`` (all SQL), ``bot.rules`` (the pure rules of compe
 ranking), the bot's basics left at its top (errors, background tasks, shards, the invite's permissions,
 the version), then ``render`` and ``solitaire``. A module may import its own floor and the floors below
 it. The cogs call services and take value types from storage (records, errors), never a storage module
-or function (``tests/test_cogs_call_services.py`` holds that).
+or function (``tests/test_cogs_call_services.py`` holds that). Within the game core (``solitaire``) the modules
+import one another in one direction too: no circle, not even through an import made only for type checking.
 """
 
 from __future__ import annotations
@@ -82,6 +83,45 @@ def imported(source: str, package: str) -> list[tuple[int, str, list[str]]]:
     return [(line, module, names) for line, module, names in found if module.split(".")[0] in FLOORS]
 
 
+def import_graph(files: dict[str, str]) -> dict[str, set[str]]:
+    """Which of the modules ``files`` (name to source) each one imports, wherever the import stands."""
+    graph: dict[str, set[str]] = {}
+    for own, source in files.items():
+        is_package = any(name.startswith(own + ".") for name in files)
+        package = own if is_package else own.rpartition(".")[0]
+        names = {module for _, module, _ in imported(source, package)}
+        names |= {f"{module}.{name}" for _, module, taken in imported(source, package) for name in taken}
+        graph[own] = {name for name in names if name in files and name != own}
+    return graph
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import circles of ``graph``: each group of modules that reach one another, sorted."""
+    found: list[list[str]] = []
+    placed: set[str] = set()
+    for start in sorted(graph):
+        if start in placed:
+            continue
+        ahead = _reach(graph, start)
+        group = sorted(module for module in ahead if start in _reach(graph, module))
+        if start in ahead:
+            found.append(group)
+            placed.update(group)
+    return found
+
+
+def _reach(graph: dict[str, set[str]], start: str) -> set[str]:
+    """Every module ``start`` imports, directly or through others."""
+    seen: set[str] = set()
+    todo = list(graph[start])
+    while todo:
+        module = todo.pop()
+        if module not in seen:
+            seen.add(module)
+            todo += graph[module]
+    return seen
+
+
 def upward_imports(source: str, own: str, *, package: bool = False) -> list[str]:
     """The imports in ``source`` of module ``own`` that reach a floor above its own."""
     wrong = []
@@ -113,3 +153,18 @@ def test_every_import_runs_down(path: Path):
 
 def test_the_bot_keeps_only_its_basics_at_its_top():
     assert sorted(path.name for path in (ROOT / "bot").glob("*.py")) == BASICS
+
+
+def test_the_circle_check_sees_a_circle_through_a_type_only_import():
+    files = {
+        "solitaire.game": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from solitaire.view import V\n",
+        "solitaire.view": "from solitaire.game import Game\n",
+        "solitaire.cards": "",
+    }
+    assert circles(import_graph(files)) == [["solitaire.game", "solitaire.view"]]
+
+
+def test_the_game_core_imports_in_one_direction():
+    paths = sorted((ROOT / "solitaire").rglob("*.py"))
+    graph = import_graph({module_name(path): path.read_text(encoding="utf-8") for path in paths})
+    assert circles(graph) == []

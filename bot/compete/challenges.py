@@ -587,8 +587,3 @@ def _places_only(rate: Rate) -> Rate:
         return Rated([replace(placing, rating_after=None) for placing in rated.placings], [], OPEN_UNRATED)
 
     return places
-
-
-def placed_lines(snapshot: ChallengeSnapshot) -> list[Line]:
-    """The lines of those who played, best first (a closed challenge's results)."""
-    return sorted((line for line in snapshot.lines if line.place is not None), key=lambda line: line.place or 0)

@@ -29,7 +29,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from bot.heavy import Priority, Scheduler
 from solitaire import Card
-from solitaire.deals import ProvenDeal, numbered_deal, private_deal, seeded_deal
+from solitaire.deals import ProvenDeal, numbered_deal, seeded_deal
 
 log = logging.getLogger(__name__)
 
@@ -59,11 +59,6 @@ class Deal(Protocol):
 def solve_numbered(variant: str, number: int) -> ProvenDeal:
     """Return the proven deal ``number`` of ``variant``; CPU-bound, so run it in a worker process."""
     return numbered_deal(variant, number)
-
-
-def solve_private(variant: str, key: int) -> ProvenDeal:
-    """Return the private proven deal of ``key`` (128 secret random bits); CPU-bound, run it in a worker process."""
-    return private_deal(variant, key)
 
 
 def solve_seeded(variant: str, seed: int) -> ProvenDeal:

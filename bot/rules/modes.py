@@ -15,9 +15,9 @@ ModeName = Literal["casual", "daily", "race", "challenge"]
 """The names stored in ``games.mode``."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class GameMode:
-    """What a kind of game allows and how it is shown."""
+    """What a kind of game allows and how it is shown (declared by keywords: each line says what it means)."""
 
     name: ModeName
     on_boards: bool
@@ -38,26 +38,58 @@ class GameMode:
     """How its board names its deal (``None``: ranked or practice, as the game says)."""
     from_lobby: bool = False
     """Started from a race lobby (so a seat in a lobby does not refuse it)."""
-    in_activity: bool = False
-    """The Activity plays it too (its menu starts and resumes casual, practice and daily games), so its running
-    board offers Play here where the Activity is served."""
+    offers_play_here: bool = False
+    """Its running board offers Play here where the Activity is served (the Activity's menu starts and resumes
+    casual, practice and daily games)."""
 
 
-CASUAL = GameMode("casual", True, False, True, True, False, False, None, None, in_activity=True)
-DAILY = GameMode(
-    "daily",
-    True,
-    False,
-    False,
-    True,
-    True,
-    True,
-    "once this server's day is over and every daily of that day is finished",
-    "daily",
-    in_activity=True,
+CASUAL = GameMode(
+    name="casual",
+    on_boards=True,
+    event=False,
+    hints=True,
+    credits_clock=True,
+    private_board=False,
+    by_daily_date=False,
+    opens_when=None,
+    deal_kind=None,
+    offers_play_here=True,
 )
-RACE = GameMode("race", False, True, False, False, True, False, "when the race ends", "race deal", from_lobby=True)
-CHALLENGE = GameMode("challenge", False, True, False, True, True, False, "when the challenge closes", "challenge deal")
+DAILY = GameMode(
+    name="daily",
+    on_boards=True,
+    event=False,
+    hints=False,
+    credits_clock=True,
+    private_board=True,
+    by_daily_date=True,
+    opens_when="once this server's day is over and every daily of that day is finished",
+    deal_kind="daily",
+    offers_play_here=True,
+)
+RACE = GameMode(
+    name="race",
+    on_boards=False,
+    event=True,
+    hints=False,
+    credits_clock=False,
+    private_board=True,
+    by_daily_date=False,
+    opens_when="when the race ends",
+    deal_kind="race deal",
+    from_lobby=True,
+)
+CHALLENGE = GameMode(
+    name="challenge",
+    on_boards=False,
+    event=True,
+    hints=False,
+    credits_clock=True,
+    private_board=True,
+    by_daily_date=False,
+    opens_when="when the challenge closes",
+    deal_kind="challenge deal",
+)
 MODES: dict[str, GameMode] = {mode.name: mode for mode in (CASUAL, DAILY, RACE, CHALLENGE)}
 """Every mode by its stored name."""
 

@@ -1,4 +1,4 @@
-"""The ``games`` table (one row per game) and its ``game_moves`` log, written by the session manager.
+"""The ``games`` table (one row per game) and its ``game_moves`` log, written by the games' saves (``bot.play.saving``).
 
 A running game's row holds its deck and the start of its log (``state``); each accepted command
 appends one ``game_moves`` row (:func:`save_progress`), so a save costs the same at move 10 and
@@ -117,21 +117,6 @@ class NewGame:
 
 
 @dataclass(frozen=True)
-class Progress:
-    """A running game after accepted commands: the log entries played since ``first`` (its saved version)."""
-
-    moves: tuple[tuple[str, int], ...]
-    """``(notation, seconds)`` log entries, the first at position ``first``."""
-    first: int
-    score: int
-    version: int
-    deadline: float
-    """The game's deadline, moved out by the clock credits so far."""
-    credited_until: float = 0.0
-    """The end of the last of those credits (:attr:`GameRecord.credited_until`)."""
-
-
-@dataclass(frozen=True)
 class Result:
     """A finished game's final state, written once."""
 
@@ -227,23 +212,36 @@ async def playing_games(db: Database) -> list[GameRecord]:
     return [GameRecord.from_row(row) for row in rows]
 
 
-async def save_progress(db: Database, game_id: int, progress: Progress) -> bool:
+async def save_progress(
+    db: Database,
+    game_id: int,
+    *,
+    first: int,
+    moves: tuple[tuple[str, int], ...],
+    score: int,
+    version: int,
+    deadline: float,
+    credited_until: float = 0.0,
+) -> bool:
     """Append a running game's new log entries in one transaction (constant size).
 
-    Returns ``False`` (and writes nothing) if the game is no longer running or its stored
-    version is not ``progress.first`` (the caller's game and the row disagree).
+    ``moves`` are the ``(notation, seconds)`` log entries played since ``first`` (the saved version), the
+    first at position ``first``; ``score`` and ``version`` are the game's after them; ``deadline`` is moved
+    out by the clock credits so far, the last ending at ``credited_until`` (:attr:`GameRecord.credited_until`).
+    Returns ``False`` (and writes nothing) if the game is no longer running or its stored version is not
+    ``first`` (the caller's game and the row disagree).
     """
     guard = Write(
         "UPDATE games SET score = ?, version = ?, deadline = ?, credited_until = ?"
         " WHERE id = ? AND status = 'playing' AND version = ?",
-        [(progress.score, progress.version, progress.deadline, progress.credited_until, game_id, progress.first)],
+        [(score, version, deadline, credited_until, game_id, first)],
         exactly_one=True,
     )
-    moves = Write(
+    rows = Write(
         "INSERT INTO game_moves (game_id, seq, move, seconds) VALUES (?, ?, ?, ?)",
-        [(game_id, progress.first + index, move, seconds) for index, (move, seconds) in enumerate(progress.moves)],
+        [(game_id, first + index, move, seconds) for index, (move, seconds) in enumerate(moves)],
     )
-    return await db.write_batch([guard, moves]) is not None
+    return await db.write_batch([guard, rows]) is not None
 
 
 async def move_deadline(db: Database, game_id: int, deadline: float, credited_until: float) -> None:

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 
 from solitaire.cards import Card, check_deck
 from solitaire.errors import SolitaireError
-from solitaire.game import Status
 from solitaire.games import new_game
 from solitaire.solver.friday13 import Friday13Search
 from solitaire.solver.klondike import KlondikeSearch
+from solitaire.status import Status
 from solitaire.variants import Family, Rules, find_variant
 
 WINNABLE, UNWINNABLE, UNKNOWN = "winnable", "unwinnable", "unknown"

@@ -19,7 +19,9 @@ async def played(db: Database, user: int, score: int) -> int:
     """A finished race game of ``user`` with one card move."""
     game_id = await start(db, user, "race")
     state = json.dumps({"log": [["3-5", 2]]})
-    assert await games_db.save_progress(db, game_id, games_db.Progress((("3-5", 2),), 0, score, 1, deadline=300.0))
+    assert await games_db.save_progress(
+        db, game_id, first=0, moves=(("3-5", 2),), score=score, version=1, deadline=300.0
+    )
     result = games_db.Result(state=state, status="ended", score=score, seconds_used=100, finished_at=200.0, version=2)
     assert await games_db.finish_game(db, game_id, result, saved_version=1) is not None
     return game_id

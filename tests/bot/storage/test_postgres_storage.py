@@ -14,7 +14,7 @@ import asyncpg
 import pytest
 
 from bot import errors
-from bot.play.sessions import _refusal
+from bot.play.saving import _refusal
 from bot.runtime.settings import load_settings
 from bot.storage import Database, load_migrations, open_database, packaged_migrations
 from bot.storage.postgres import PostgresDatabase, storage_error, to_postgres

@@ -71,7 +71,9 @@ async def start(db: Database, user: int, mode: games_db.Mode, *, guild: int = GU
 
 async def finish(db: Database, game_id: int, score: int, seconds: int = 100) -> None:
     """Finish a game after one saved move."""
-    assert await games_db.save_progress(db, game_id, games_db.Progress((("W>1", 3),), 0, score, 1, deadline=300.0))
+    assert await games_db.save_progress(
+        db, game_id, first=0, moves=(("W>1", 3),), score=score, version=1, deadline=300.0
+    )
     result = games_db.Result(
         state="{}", status="ended", score=score, seconds_used=seconds, finished_at=1000.0, version=2
     )
