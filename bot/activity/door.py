@@ -141,7 +141,7 @@ class Door:
         self.pages.seat(socket)
         menu = await self.menu(socket.seat)
         user: Person = {"id": str(player.user_id), "name": player.name}
-        await socket.send(
+        await socket.welcome(
             {
                 "type": "welcome",
                 "user": user,

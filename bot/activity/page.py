@@ -67,6 +67,8 @@ class Socket:
     """The writer is writing a frame (one sent now would pass it)."""
     _closing: bool = False
     _abandoned: bool = False
+    _welcomed: bool = False
+    """The welcome went out: pushes (held until then, so that it is the page's first frame) are written."""
 
     @property
     def key(self) -> tuple[int, int] | None:
@@ -95,11 +97,24 @@ class Socket:
         Written at once when nothing waits and the connection has taken all it was given (then the write
         cannot wait: no task switch); else queued, see :meth:`put`.
         """
-        if self._queue or self._writing or self._closing or self._abandoned or not self._idle():
+        if self._queue or self._writing or self._closing or self._abandoned or not self._idle() or self._held(replaces):
             self.put(text, replaces=replaces)
             return
         with contextlib.suppress(ConnectionError, RuntimeError):  # the page went while it was written to
             await self.ws.send_str(text)
+
+    async def welcome(self, frame: Outgoing) -> None:
+        """Send the page its first frame, before any push that came while it was built (those follow it)."""
+        self._welcomed = True
+        if not self._queue:
+            await self.send(frame)
+            return
+        self._queue.appendleft(_Queued(json.dumps(frame, separators=(",", ":")), None))
+        self._wake()
+
+    def _held(self, replaces: str | None) -> bool:
+        """Whether a frame is a push that must wait for the welcome."""
+        return replaces is not None and not self._welcomed
 
     def _idle(self) -> bool:
         """Whether the connection holds nothing unwritten (a write now goes straight to the kernel)."""
@@ -121,6 +136,11 @@ class Socket:
             self.abandon()
             return
         self._queue.append(_Queued(text, replaces))
+        if not self._held(replaces):
+            self._wake()
+
+    def _wake(self) -> None:
+        """Have the writer write what is queued."""
         self._ready.set()
         if self._writer is None:
             self._writer = asyncio.get_running_loop().create_task(self._write(), name="activity-page-writer")
