@@ -2,7 +2,7 @@
 
 Every process is ``python -m tests.bot.cluster_worker`` (the bot's own daily service and storage code),
 started together on one database: a SQLite file in WAL mode, and an empty schema on a real PostgreSQL 15
-server (``tests/postgres_server.py``). The ``database`` fixture is the only place that names it.
+server (``tests/support/postgres_server.py``). The ``database`` fixture is the only place that names it.
 """
 
 from __future__ import annotations
@@ -34,8 +34,8 @@ from bot.storage import players as players_db
 from solitaire import DRAW
 from solitaire.deals import ProvenDeal
 from tests.bot.cluster_worker import DAY, GUILD, VARIANT
-from tests.bot.decks import EASY_KLONDIKE
-from tests.postgres_server import _admin as admin
+from tests.support.decks import EASY_KLONDIKE
+from tests.support.postgres_server import _admin as admin
 
 pytestmark = pytest.mark.processes  # real processes: left out of the fast loop
 

@@ -12,8 +12,8 @@ from simcord.enums import ComponentType, InteractionType
 from simcord.results import InteractionResult
 
 from bot.play.clicks import MAX_GAME_ID, BoardClick, OfferClick
-from tests.bot.decks import EASY_NUMBER
 from tests.cogs.test_game_flows import raw_clicks, row, start
+from tests.support.decks import EASY_NUMBER
 
 pytestmark = pytest.mark.usefixtures("no_error_logs")
 

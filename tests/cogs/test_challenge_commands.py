@@ -13,10 +13,10 @@ from bot.play.clicks import parse_challenge_click
 from bot.storage import challenges as challenges_db
 from cogs import challenge_commands
 from tests.bot.compete.test_challenges import failing_message_writes
-from tests.bot.decks import EASY_NUMBER
 from tests.cogs.test_abuse import slash_burst
 from tests.cogs.test_game_flows import labels, raw_clicks
 from tests.conftest import virtual_sleep
+from tests.support.decks import EASY_NUMBER
 
 pytestmark = pytest.mark.usefixtures("no_error_logs")
 HOUR = 3600.0

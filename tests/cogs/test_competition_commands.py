@@ -19,7 +19,7 @@ from bot.storage import competition as competition_db
 from bot.storage import games as games_db
 from solitaire import game_to_json, new_game, shuffled_deck
 from solitaire.deals import DealRequest, ProvenDeal, candidate_seed
-from tests.bot.decks import EASY_KLONDIKE
+from tests.support.decks import EASY_KLONDIKE
 
 pytestmark = pytest.mark.usefixtures("no_error_logs")
 

@@ -18,8 +18,8 @@ from bot.storage import games as games_db
 from solitaire import game_from_json, new_game, view_of
 from solitaire.deals import ProvenDeal, numbered_deal
 from solitaire.moves import FRIDAY13_LABELS
-from tests.bot.decks import EASY_KLONDIKE as EASY_DECK
-from tests.bot.decks import EASY_NUMBER
+from tests.support.decks import EASY_KLONDIKE as EASY_DECK
+from tests.support.decks import EASY_NUMBER
 
 pytestmark = pytest.mark.usefixtures("no_error_logs")
 AFTER_GAME = {"Analyze", "Share replay"}

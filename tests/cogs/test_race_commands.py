@@ -15,8 +15,8 @@ from bot.play.clicks import parse_race_click
 from bot.storage import games as games_db
 from bot.storage import races as races_db
 from cogs.race_commands import rating_board_embed
-from tests.bot.decks import EASY_NUMBER
 from tests.cogs.test_game_flows import labels, raw_clicks
+from tests.support.decks import EASY_NUMBER
 
 pytestmark = pytest.mark.usefixtures("no_error_logs")
 

@@ -17,9 +17,9 @@ from solitaire import VARIANTS
 from solitaire.alt_text import describe_board
 from solitaire.deals import DealRequest, ProvenDeal
 from solitaire.moves import PILES
-from tests.bot.decks import EASY_KLONDIKE, EASY_NUMBER
-from tests.bot.faults import LOCKED, WriteFaults
 from tests.cogs.test_game_flows import labels
+from tests.support.decks import EASY_KLONDIKE, EASY_NUMBER
+from tests.support.faults import LOCKED, WriteFaults
 
 pytestmark = pytest.mark.usefixtures("no_error_logs")
 

@@ -22,8 +22,8 @@ from bot.storage import Database, claims
 from bot.storage import competition as competition_db
 from bot.storage import games as games_db
 from solitaire.deals import DealRequest, ProvenDeal
-from tests.bot.decks import EASY_KLONDIKE
 from tests.conftest import make_deal_bank
+from tests.support.decks import EASY_KLONDIKE
 
 GUILD = 7
 CHANNEL = 70

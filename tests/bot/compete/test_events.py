@@ -24,7 +24,7 @@ from tests.bot.compete.test_challenges import ALICE, BOB, HOUR, challenge, play
 from tests.bot.compete.test_challenges import World as ChallengeWorld
 from tests.bot.compete.test_race import World as RaceWorld
 from tests.bot.compete.test_race import started
-from tests.bot.fake_time import FakeTime, counted_database
+from tests.support.fake_time import FakeTime, counted_database
 
 COLLIDING = 3
 """Closes asked for by hand on top of the game's own finish and the deadline."""

@@ -23,9 +23,9 @@ from bot.storage import Database
 from bot.storage import games as games_db
 from bot.storage import races as races_db
 from solitaire import DRAW, game_from_json
-from tests.bot.decks import EASY_KLONDIKE, EASY_NUMBER
-from tests.bot.fake_time import START, FakeTime, counted_database
 from tests.conftest import make_deal_bank
+from tests.support.decks import EASY_KLONDIKE, EASY_NUMBER
+from tests.support.fake_time import START, FakeTime, counted_database
 
 GUILD, CHANNEL = 1, 5
 ALICE, BOB, CAROL, DAN = 11, 12, 13, 14
