@@ -3,7 +3,7 @@
 Usage: .venv/bin/python benchmarks/bench_leaderboard.py [--backend sqlite|postgres] [--database-url URL]
        [--games N] [--runs N] [--keep PATH]
 
-``--backend postgres`` starts a throwaway PostgreSQL 15 server (tests/postgres_server.py: initdb and
+``--backend postgres`` starts a throwaway PostgreSQL 15 server (tests/support/postgres_server.py: initdb and
 pg_ctl as an unprivileged user, fsync off) unless ``--database-url`` names an empty database to use;
 after the fill it runs ``VACUUM ANALYZE`` (what autovacuum does to a table that grew) so the planner
 knows the table and index-only scans need no heap visits.

@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.postgres_server starts the server
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.support.postgres_server starts the server
 
 
 @contextmanager
@@ -19,7 +19,7 @@ def postgres_url(given: str | None) -> Iterator[str]:
     if given:
         yield given
         return
-    from tests.postgres_server import DEFAULT_BIN, PostgresServer, find_binaries
+    from tests.support.postgres_server import DEFAULT_BIN, PostgresServer, find_binaries
 
     bin_dir = find_binaries(Path(os.environ.get("PG_BIN", DEFAULT_BIN)))
     if bin_dir is None:

@@ -5,7 +5,7 @@
 On SimCord, the bots' own timers (game clocks, the daily loop, race and challenge intervals) run on
 SimCord's clock alone: time passes for them only when the test advances it, however busy the machine is.
 Deals come from an instant test solver (no worker processes): deal number
-``EASY_NUMBER`` is a Klondike deck with a known short win (see ``tests/bot/decks.py``).
+``EASY_NUMBER`` is a Klondike deck with a known short win (see ``tests/support/decks.py``).
 """
 
 from __future__ import annotations
@@ -31,10 +31,10 @@ from bot.runtime.settings import Settings, load_settings
 from bot.storage import open_database
 from solitaire import VARIANTS
 from solitaire.deals import DealRequest, ProvenDeal, solve_request
-from tests.bot.decks import EASY_KLONDIKE, EASY_NUMBER, seeded
+from tests.support.decks import EASY_KLONDIKE, EASY_NUMBER, seeded
 
 pytest_plugins = [
-    "tests.postgres_server",  # postgres_server, postgres_dsn: a real PostgreSQL server
+    "tests.support.postgres_server",  # postgres_server, postgres_dsn: a real PostgreSQL server
     "tests.support.processes",  # a test that starts a process says so with a marker
 ]
 
@@ -160,7 +160,7 @@ def make_deal_bank(*, size: int = 0, numbers: Callable[[], int] | None = None) -
 
 
 BACKENDS = ("sqlite", "postgres")
-"""The storage backends every database test runs on (PostgreSQL on the real server of tests/postgres_server.py)."""
+"""The storage backends every database test runs on (PostgreSQL: a real server, tests/support/postgres_server.py)."""
 
 
 @pytest.fixture(params=BACKENDS)

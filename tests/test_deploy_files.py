@@ -21,7 +21,7 @@ import pytest
 import yaml
 
 from bot.storage import load_migrations, packaged_migrations
-from tests.bot.runtime.test_metrics import fake, metrics
+from tests.support.metrics import fake, metrics
 
 __all__ = ["fake", "metrics"]  # the bot's real endpoint, from the metrics tests
 

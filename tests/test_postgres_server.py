@@ -10,7 +10,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from tests.postgres_server import PostgresServer, PostgresStartError, find_binaries, require_binaries
+from tests.support.postgres_server import PostgresServer, PostgresStartError, find_binaries, require_binaries
 
 pytestmark = pytest.mark.postgres  # the test PostgreSQL server itself
 

@@ -60,7 +60,7 @@ from solitaire import DRAW, VARIANTS
 from solitaire.deals import DealRequest, ProvenDeal
 from tests.bot.activity.fake_discord_api import FakeDiscordApi
 from tests.bot.activity.harness import activity_stack
-from tests.bot.decks import EASY_KLONDIKE
+from tests.support.decks import EASY_KLONDIKE
 
 VARIANT = "draw3"
 DAY = "2026-05-01"

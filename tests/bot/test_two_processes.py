@@ -2,7 +2,7 @@
 
 Every process is ``python -m tests.bot.cluster_worker`` (the bot's own daily service and storage code),
 started together on one database: a SQLite file in WAL mode, and an empty schema on a real PostgreSQL 15
-server (``tests/postgres_server.py``). The ``database`` fixture is the only place that names it.
+server (``tests/support/postgres_server.py``). The ``database`` fixture is the only place that names it.
 """
 
 from __future__ import annotations
@@ -10,16 +10,13 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
-import os
 import signal
 import subprocess
-import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -34,14 +31,12 @@ from bot.storage import players as players_db
 from solitaire import DRAW
 from solitaire.deals import ProvenDeal
 from tests.bot.cluster_worker import DAY, GUILD, VARIANT
-from tests.bot.decks import EASY_KLONDIKE
-from tests.postgres_server import _admin as admin
+from tests.support.cluster import NOW, WORKER_TIMEOUT, Cluster
+from tests.support.decks import EASY_KLONDIKE
+from tests.support.postgres_server import _admin as admin
 
 pytestmark = pytest.mark.processes  # real processes: left out of the fast loop
 
-ROOT = Path(__file__).resolve().parents[2]
-NOW = datetime(2026, 5, 2, 6, 0, tzinfo=UTC).timestamp()
-"""The workers' fixed clock: the day after ``DAY``, so its podiums are due."""
 FINISHED_AT = datetime(2026, 5, 1, 20, 0, tzinfo=UTC).timestamp()
 GUILDS = [k << 22 for k in range(1, 7)]
 """Servers on shards 1, 0, 1, 0, ... of 2."""
@@ -50,7 +45,6 @@ SPARE_SEEDS = 1000
 """Spare deals are numbered from here (the processes' own solves are numbered 1 and 2)."""
 LAUNCH = 1.5
 """Seconds from starting the processes to their common start (their imports take a fraction of one)."""
-WORKER_TIMEOUT = 90.0
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -65,64 +59,6 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 def posts(tmp_path: Path) -> Path:
     """The file the processes' stand-in for Discord appends posts to."""
     return tmp_path / "posts.txt"
-
-
-class Cluster:
-    """Starts workers and collects their reports; kills any left at the end."""
-
-    def __init__(self, database: str, posts: Path) -> None:
-        self.database = database
-        self.posts = posts
-        self.running: list[subprocess.Popen[str]] = []
-
-    def start(self, scenario: str, tag: str, ownership: Ownership, *, now: float = NOW, **options: Any) -> Any:
-        """Start one worker; it begins its work at the common start given in ``start_at``."""
-        command = [
-            sys.executable,
-            "-m",
-            "tests.bot.cluster_worker",
-            scenario,
-            "--database",
-            self.database,
-            "--tag",
-            tag,
-            "--shard-count",
-            str(ownership.shard_count),
-            "--shard-ids",
-            ",".join(map(str, ownership.shard_ids)),
-            "--now",
-            repr(now),
-            "--posts",
-            str(self.posts),
-        ]
-        for name, value in options.items():
-            command += [f"--{name.replace('_', '-')}", str(value)]
-        env = {**os.environ, "PYTHONPATH": str(ROOT)}
-        process = subprocess.Popen(
-            command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-        )
-        self.running.append(process)
-        return process
-
-    def report(self, process: subprocess.Popen[str]) -> dict[str, Any]:
-        """Wait for a worker and return its JSON report (failing with its stderr if it failed)."""
-        out, err = process.communicate(timeout=WORKER_TIMEOUT)
-        assert process.returncode == 0, f"worker failed ({process.returncode}):\n{err}"
-        report: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
-        return report
-
-    def lines(self) -> list[list[str]]:
-        """The posts made so far, as ``[tag, kind, guild, text...]`` word lists."""
-        if not self.posts.exists():
-            return []
-        return [line.split(" ", 3) for line in self.posts.read_text().splitlines()]
-
-    def close(self) -> None:
-        """Kill the workers still running."""
-        for process in self.running:
-            if process.poll() is None:
-                process.kill()
-                process.wait()
 
 
 @pytest.fixture

@@ -12,8 +12,8 @@ from simcord.enums import ComponentType, InteractionType
 from simcord.results import InteractionResult
 
 from bot.play.clicks import MAX_GAME_ID, BoardClick, OfferClick
-from tests.bot.decks import EASY_NUMBER
-from tests.cogs.test_game_flows import raw_clicks, row, start
+from tests.support.decks import EASY_NUMBER
+from tests.support.flows import raw_clicks, row, slash_burst, start
 
 pytestmark = pytest.mark.usefixtures("no_error_logs")
 
@@ -111,36 +111,6 @@ async def test_stats_of_a_former_member(simcord_env, guild, channel, alice, bob)
     result = await alice.slash(channel, "solitaire stats", member=bob.user)
     assert result.response is not None and not result.response.ephemeral
     assert "bob" in json.dumps(result.response.message.embeds[0].to_dict())
-
-
-async def slash_burst(env: Any, actor: Any, channel: Any, name: str, times: int, **options: Any) -> list[Any]:
-    """``times`` identical slash commands sent before the bot handles any (a spamming client)."""
-    from simcord import actors
-    from simcord.enums import AppCommandType
-
-    parts = name.split()
-    root = actors._resolve_visible_command(actor, channel.id, parts[0], AppCommandType.CHAT_INPUT)
-    leaf, nesting = sim_interactions.walk_to_subcommand(root, parts[1:])
-    leaf_options, resolved = sim_interactions.build_options(actor, name, leaf, options, channel_id=channel.id)
-    data = {"id": root["id"], "name": root["name"], "type": AppCommandType.CHAT_INPUT}
-    data["options"] = sim_interactions.nest_options(root, nesting, leaf_options)
-    if resolved:  # member, channel and role options
-        data["resolved"] = resolved
-    pending = []
-    for _ in range(times):
-        record, payload = sim_interactions.base_payload(
-            env.backend,
-            type=InteractionType.APPLICATION_COMMAND,
-            channel_id=channel.id,
-            guild_id=actor.guild.id,
-            user_id=actor.id,
-            data=data,
-        )
-        pending.append((record, payload))
-    for _, payload in pending:
-        env.backend.emit("INTERACTION_CREATE", payload)
-    await env.settle()
-    return [InteractionResult(env, record) for record, _ in pending]
 
 
 async def test_twenty_simultaneous_numbered_starts_solve_once(simcord_env, channel, alice, monkeypatch):

@@ -12,9 +12,9 @@ from pydantic import SecretStr
 from bot.runtime.settings import Settings
 from tests.bot.activity.fake_discord_api import CLIENT_SECRET, FakeDiscordApi
 from tests.bot.activity.harness import free_port, instant_daily, open_page
-from tests.cogs.test_challenge_commands import open_challenge
-from tests.cogs.test_challenge_commands import text as challenge_text
-from tests.cogs.test_game_flows import row, start
+from tests.support.challenges_on_discord import open_challenge
+from tests.support.challenges_on_discord import text as challenge_text
+from tests.support.flows import row, start
 
 pytestmark = pytest.mark.usefixtures("no_error_logs")
 

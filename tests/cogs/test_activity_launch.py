@@ -19,10 +19,10 @@ from simcord.http.routes import interactions as sim_routes
 
 from bot.runtime.client import ENTRY_POINT
 from bot.runtime.settings import Settings
-from tests.bot.decks import EASY_NUMBER
-from tests.cogs.test_competition_commands import daily, instant_daily_solver
-from tests.cogs.test_game_flows import raw_clicks, start
-from tests.postgres_server import free_port
+from tests.support.competition import daily, instant_daily_solver
+from tests.support.decks import EASY_NUMBER
+from tests.support.flows import raw_clicks, start
+from tests.support.postgres_server import free_port
 
 pytestmark = pytest.mark.usefixtures("no_error_logs")
 __all__ = ["instant_daily_solver"]  # the competition tests' instant daily solver, used here too

@@ -9,10 +9,10 @@ import pytest
 
 from bot.activity.races import NO_MESSAGE
 from tests.cogs.test_activity_and_buttons import discord_api, instant_daily_solver, page_of, settings
-from tests.cogs.test_race_commands import carol, text
+from tests.support.races_on_discord import text
 
 pytestmark = pytest.mark.usefixtures("no_error_logs")
-__all__ = ["carol", "discord_api", "instant_daily_solver", "settings"]
+__all__ = ["discord_api", "instant_daily_solver", "settings"]
 
 
 def race_message_of(channel: Any) -> Any:

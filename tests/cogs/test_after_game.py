@@ -26,8 +26,8 @@ from solitaire.cli import main
 from solitaire.deals import DealRequest, ProvenDeal
 from solitaire.hint import hint_for
 from solitaire.knowledge import knowledge_of
-from tests.bot.decks import EASY_KLONDIKE, EASY_NUMBER
-from tests.cogs.test_game_flows import clicks_at_once, raw_clicks
+from tests.support.decks import EASY_KLONDIKE, EASY_NUMBER
+from tests.support.flows import clicks_at_once, raw_clicks
 
 pytestmark = pytest.mark.usefixtures("no_error_logs")
 

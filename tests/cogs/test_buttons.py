@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from bot.play.sessions import SessionManager
-from tests.bot.decks import EASY_NUMBER
-from tests.cogs.test_game_flows import raw_clicks, row, start
-from tests.cogs.test_race_commands import open_race
+from tests.support.decks import EASY_NUMBER
+from tests.support.flows import raw_clicks, row, start
+from tests.support.races_on_discord import open_race
 
 pytestmark = pytest.mark.usefixtures("no_error_logs")
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,11 +12,11 @@ from bot.compete.challenges import MAX_OPEN_PER_MEMBER, MESSAGE_WRITES
 from bot.play.clicks import parse_challenge_click
 from bot.storage import challenges as challenges_db
 from cogs import challenge_commands
-from tests.bot.compete.test_challenges import failing_message_writes
-from tests.bot.decks import EASY_NUMBER
-from tests.cogs.test_abuse import slash_burst
-from tests.cogs.test_game_flows import labels, raw_clicks
 from tests.conftest import virtual_sleep
+from tests.support.challenges import failing_message_writes
+from tests.support.challenges_on_discord import attempt, open_challenge, text
+from tests.support.decks import EASY_NUMBER
+from tests.support.flows import labels, raw_clicks, slash_burst
 
 pytestmark = pytest.mark.usefixtures("no_error_logs")
 HOUR = 3600.0
@@ -30,18 +30,8 @@ def simcord_bot(make_bot):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def carol(simcord_env, guild):  # type: ignore[no-untyped-def]
-    return guild.add_member(simcord_env.create_user("carol"))
-
-
-@pytest.fixture
 def dave(simcord_env, guild):  # type: ignore[no-untyped-def]
     return guild.add_member(simcord_env.create_user("dave"))
-
-
-def text(message: Any) -> str:
-    embed = message.embeds[0]
-    return f"{embed.title}\n{embed.description}"
 
 
 async def advance(env: Any, seconds: float) -> None:
@@ -49,21 +39,6 @@ async def advance(env: Any, seconds: float) -> None:
         step = min(seconds, 6 * HOUR)
         await env.advance_time(step)
         seconds -= step
-
-
-async def open_challenge(host: Any, channel: Any, *opponents: Any, **options: Any) -> Any:
-    named = {"opponent" if n == 0 else f"opponent{n + 1}": member for n, member in enumerate(opponents)}
-    result = await host.slash(channel, "solitaire challenge", variant="draw3", **named, **options)
-    assert result.response is not None and not result.response.ephemeral, result
-    return result.response
-
-
-async def attempt(actor: Any, message: Any, *, clicks: tuple[str, ...] = ("All up", "End game")) -> Any:
-    board = (await actor.click(message, label="Play")).response
-    assert board.ephemeral and [a.filename for a in board.attachments] == ["board.png"], board.content
-    for label in clicks:
-        await actor.click(board, label=label)
-    return board
 
 
 @pytest.mark.both_backends  # a main flow, on PostgreSQL too

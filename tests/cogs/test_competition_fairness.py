@@ -8,19 +8,9 @@ import discord
 import pytest
 
 from bot.storage import competition as competition_db
-from tests.cogs.test_competition_commands import (
-    START_DAY,
-    admin,
-    advance_to,
-    attempt,
-    daily,
-    end,
-    instant_daily_solver,
-    members,
-    public,
-)
+from tests.support.competition import START_DAY, advance_to, attempt, daily, end, instant_daily_solver, public
 
-__all__ = ["admin", "instant_daily_solver", "members"]  # fixtures shared with the command tests
+__all__ = ["instant_daily_solver"]  # the command tests' instant daily solver, used here too
 
 pytestmark = pytest.mark.usefixtures("no_error_logs")
 

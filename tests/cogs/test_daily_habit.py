@@ -18,17 +18,9 @@ import cogs.habit
 from bot.storage import champions as champions_db
 from bot.storage import competition as competition_db
 from bot.storage import players as players_db
-from tests.cogs.test_competition_commands import (
-    admin,
-    advance_to,
-    daily,
-    end,
-    instant_daily_solver,
-    members,
-    public,
-)
+from tests.support.competition import advance_to, daily, end, instant_daily_solver, public
 
-__all__ = ["admin", "instant_daily_solver", "members"]  # fixtures shared with the command tests
+__all__ = ["instant_daily_solver"]  # the command tests' instant daily solver, used here too
 
 pytestmark = pytest.mark.usefixtures("no_error_logs")
 

@@ -18,9 +18,9 @@ import pytest
 from bot.runtime.settings import Settings
 from bot.storage import games as games_db
 from solitaire import game_to_json
-from tests.bot.decks import EASY_NUMBER
-from tests.bot.faults import DISK_FULL, LOCKED, LostAnswers, WriteFaults
-from tests.cogs.test_game_flows import labels, raw_clicks, row, start
+from tests.support.decks import EASY_NUMBER
+from tests.support.faults import DISK_FULL, LOCKED, LostAnswers, WriteFaults
+from tests.support.flows import labels, raw_clicks, row, start
 
 REFUSED = ("not saved", "busy")
 

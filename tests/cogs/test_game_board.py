@@ -11,7 +11,7 @@ from bot.storage.games import GameRecord
 from cogs.board import board_buttons, board_content
 from solitaire import MoveKind, new_game, view_of
 from solitaire.moves import PILES
-from tests.bot.decks import EASY_KLONDIKE
+from tests.support.decks import EASY_KLONDIKE
 
 
 def record(**changes) -> GameRecord:

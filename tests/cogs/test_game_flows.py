@@ -7,10 +7,6 @@ import json
 from typing import Any
 
 import pytest
-from simcord import interactions as sim_interactions
-from simcord.backend import serializers
-from simcord.enums import ComponentType, InteractionType
-from simcord.results import InteractionResult
 
 from bot.play.deal_bank import PrivateDeal
 from bot.play.pads import CHOOSING_TEXT, KlondikePad
@@ -18,68 +14,23 @@ from bot.storage import games as games_db
 from solitaire import game_from_json, new_game, view_of
 from solitaire.deals import ProvenDeal, numbered_deal
 from solitaire.moves import FRIDAY13_LABELS
-from tests.bot.decks import EASY_KLONDIKE as EASY_DECK
-from tests.bot.decks import EASY_NUMBER
+from tests.support.decks import EASY_KLONDIKE as EASY_DECK
+from tests.support.decks import EASY_NUMBER
+from tests.support.flows import labels, raw_clicks, row, start
 
 pytestmark = pytest.mark.usefixtures("no_error_logs")
 AFTER_GAME = {"Analyze", "Share replay"}
 """A finished board's only buttons (issue 14)."""
 
 
-def labels(message: Any) -> dict[str, dict[str, Any]]:
-    """The board's buttons by label."""
-    return {c["label"]: c for row in message.components for c in row.get("components", [])}
-
-
 def custom_ids(message: Any) -> set[str]:
     return {c["custom_id"] for c in labels(message).values()}
-
-
-async def start(actor: Any, channel: Any, **options: Any) -> Any:
-    result = await actor.slash(channel, "solitaire start", **options)
-    assert result.response is not None, result
-    return result.response
-
-
-async def row(env: Any, game_id: int = 1) -> games_db.GameRecord:
-    record = await games_db.get_game(env.bot.db, game_id)
-    assert record is not None
-    return record
 
 
 async def click_all(actor: Any, message: Any, *names: str) -> None:
     for name in names:
         result = await actor.click(message, label=name)
         assert not (result.response and result.response.ephemeral), result.response.content
-
-
-async def raw_clicks(env: Any, actor: Any, message: Any, custom_id: str, times: int = 1) -> list[InteractionResult]:
-    """Send ``times`` clicks with ``custom_id`` before the bot handles any (a double click, or a forged id)."""
-    return await clicks_at_once(env, actor, message, [custom_id] * times)
-
-
-async def clicks_at_once(env: Any, actor: Any, message: Any, custom_ids: list[str]) -> list[InteractionResult]:
-    """Send a click for each of ``custom_ids`` on ``message`` before the bot handles any."""
-    stored = env.backend.get_message(message.channel_id, message.id)
-    pending = []
-    for custom_id in custom_ids:
-        snapshot = json.loads(json.dumps(serializers.message_payload(env.backend, stored)))
-        snapshot["components"][0]["components"][0]["custom_id"] = custom_id  # the message as the client saw it
-        record, payload = sim_interactions.base_payload(
-            env.backend,
-            type=InteractionType.MESSAGE_COMPONENT,
-            channel_id=message.channel_id,
-            guild_id=actor.guild.id,
-            user_id=actor.id,
-            data={"custom_id": custom_id, "component_type": ComponentType.BUTTON},
-        )
-        payload["message"] = snapshot
-        record.source_message_id = stored.id
-        pending.append((record, payload))
-    for _, payload in pending:
-        env.backend.emit("INTERACTION_CREATE", payload)
-    await env.settle()
-    return [InteractionResult(env, record) for record, _ in pending]
 
 
 async def test_start_shows_board_deal_number_deadline_and_buttons(simcord_env, channel, alice):

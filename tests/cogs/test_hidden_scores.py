@@ -7,13 +7,13 @@ from typing import Any
 import pytest
 
 from bot.compete import race as races
-from tests.cogs.test_challenge_commands import attempt, open_challenge
-from tests.cogs.test_challenge_commands import text as challenge_text
-from tests.cogs.test_race_commands import advance, carol, click, open_board, open_race, simcord_bot, win_by_clicks
-from tests.cogs.test_race_commands import text as race_text
+from tests.support.challenges_on_discord import attempt, open_challenge
+from tests.support.challenges_on_discord import text as challenge_text
+from tests.support.races_on_discord import advance, click, open_board, open_race, simcord_bot, win_by_clicks
+from tests.support.races_on_discord import text as race_text
 
 pytestmark = pytest.mark.usefixtures("no_error_logs")
-__all__ = ["carol", "simcord_bot"]  # the race tests' bot (the easy deck to every race and challenge) and third member
+__all__ = ["simcord_bot"]  # the race tests' bot: the easy deck to every race and challenge
 
 
 async def shown_of(viewer: Any, channel: Any, member: Any) -> str:

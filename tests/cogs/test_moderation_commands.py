@@ -13,9 +13,9 @@ from simcord.actors import _component_interaction
 
 from bot.storage import moderation
 from cogs.moderation_commands import ALREADY_DONE, EXPIRED
-from tests.bot.storage.test_privacy import rows_holding
-from tests.cogs.test_competition_commands import advance_to
-from tests.cogs.test_way_in import instant_daily
+from tests.support.competition import advance_to
+from tests.support.easy_daily import instant_daily
+from tests.support.privacy import rows_holding
 
 pytestmark = pytest.mark.usefixtures("no_error_logs")
 __all__ = ["instant_daily"]  # the way-in tests' daily, solved at once (an easy deck)

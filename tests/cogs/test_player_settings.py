@@ -9,7 +9,7 @@ import pytest
 import bot.play.render_pool
 from render import render_board
 from solitaire.deals import DealRequest, ProvenDeal
-from tests.bot.decks import EASY_KLONDIKE, EASY_NUMBER
+from tests.support.decks import EASY_KLONDIKE, EASY_NUMBER
 
 pytestmark = pytest.mark.usefixtures("no_error_logs")
 

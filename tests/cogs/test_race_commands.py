@@ -15,27 +15,12 @@ from bot.play.clicks import parse_race_click
 from bot.storage import games as games_db
 from bot.storage import races as races_db
 from cogs.race_commands import rating_board_embed
-from tests.bot.decks import EASY_NUMBER
-from tests.cogs.test_game_flows import labels, raw_clicks
+from tests.support.decks import EASY_NUMBER
+from tests.support.flows import labels, raw_clicks
+from tests.support.races_on_discord import advance, click, open_board, open_race, simcord_bot, text, win_by_clicks
 
 pytestmark = pytest.mark.usefixtures("no_error_logs")
-
-
-@pytest.fixture
-def simcord_bot(make_bot):  # type: ignore[no-untyped-def]
-    """The test bot, dealing the easy deck (won by All up, then 8 x Draw and All up) to every race."""
-    make_bot.numbers = lambda: EASY_NUMBER
-    return make_bot()
-
-
-@pytest.fixture
-def carol(simcord_env, guild):  # type: ignore[no-untyped-def]
-    return guild.add_member(simcord_env.create_user("carol"))
-
-
-def text(message: Any) -> str:
-    embed = message.embeds[0]
-    return f"{embed.title}\n{embed.description}"
+__all__ = ["simcord_bot"]  # the bot dealing the easy deck to every race
 
 
 class Edits:
@@ -50,39 +35,6 @@ class Edits:
     async def __call__(self, snapshot: races.RaceSnapshot) -> None:
         self.times.append(self.env.now().timestamp())
         await self.inner(snapshot)
-
-
-async def advance(env: Any, seconds: float) -> None:
-    """Advance the virtual clock in steps (each step of SimCord's has its own real-time budget)."""
-    while seconds > 0:
-        step = min(seconds, 20.0)
-        await env.advance_time(step)
-        seconds -= step
-
-
-async def open_race(host: Any, channel: Any, **options: Any) -> Any:
-    result = await host.slash(channel, "solitaire race", **options)
-    assert result.response is not None and not result.response.ephemeral, result
-    return result.response
-
-
-async def click(actor: Any, message: Any, label: str) -> Any:
-    result = await actor.click(message, label=label)
-    return result.response
-
-
-async def open_board(actor: Any, lobby: Any) -> Any:
-    board = await click(actor, lobby, "Open my board")
-    assert board.ephemeral and [a.filename for a in board.attachments] == ["board.png"], board.content
-    return board
-
-
-async def win_by_clicks(actor: Any, board: Any) -> None:
-    await actor.click(board, label="All up")
-    for _ in range(8):
-        await actor.click(board, label="Draw")
-        await actor.click(board, label="All up")
-    assert "**won**" in board.content
 
 
 @pytest.mark.both_backends  # a main flow, on PostgreSQL too

@@ -11,8 +11,8 @@ import pytest
 from bot.compete import race as races
 from bot.storage import games as games_db
 from solitaire.deals import ProvenDeal, numbered_deal, seeded_deal
-from tests.bot.decks import EASY_KLONDIKE, EASY_NUMBER
-from tests.cogs.test_game_flows import labels, raw_clicks
+from tests.support.decks import EASY_KLONDIKE, EASY_NUMBER
+from tests.support.flows import labels, raw_clicks
 
 pytestmark = pytest.mark.usefixtures("no_error_logs")
 

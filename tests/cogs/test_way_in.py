@@ -15,23 +15,16 @@ from cogs.help_commands import help_board
 from render import render_board
 from solitaire import VARIANTS
 from solitaire.alt_text import describe_board
-from solitaire.deals import DealRequest, ProvenDeal
 from solitaire.moves import PILES
-from tests.bot.decks import EASY_KLONDIKE, EASY_NUMBER
-from tests.bot.faults import LOCKED, WriteFaults
-from tests.cogs.test_game_flows import labels
+from tests.support.decks import EASY_NUMBER
+from tests.support.easy_daily import instant_daily
+from tests.support.faults import LOCKED, WriteFaults
+from tests.support.flows import labels
 
 pytestmark = pytest.mark.usefixtures("no_error_logs")
+__all__ = ["instant_daily"]  # every daily deal is the easy deck
 
 KLONDIKE_TIP = pad_for(VARIANTS["draw3"].family).first_tip
-
-
-@pytest.fixture(autouse=True)
-def instant_daily(make_bot) -> None:
-    def solver(request: DealRequest) -> ProvenDeal:
-        return ProvenDeal(request.variant, 0, EASY_KLONDIKE, ())
-
-    make_bot.daily_solve = solver
 
 
 @pytest.fixture

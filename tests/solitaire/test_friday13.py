@@ -4,8 +4,7 @@ import pytest
 
 from solitaire import IllegalMoveError, Status, new_game
 from solitaire.friday13 import Friday13Game, next_rank
-
-from .positions import cards, friday13
+from tests.support.positions import cards, friday13
 
 START = ["JS", "QS", "KS", "AS"] + [""] * 9
 

@@ -15,7 +15,7 @@ from solitaire.hint import DEFAULT_SAMPLES, _Hinter, hint_for, hint_seed
 from solitaire.knowledge import knowledge_of
 from solitaire.plans import progress, ways_forward
 from solitaire.view import view_of
-from tests.solitaire.positions import klondike, reshuffle_unseen
+from tests.support.positions import klondike, reshuffle_unseen
 
 SMALL = {"samples": 3, "max_nodes": 300}
 """A budget small enough for property tests."""

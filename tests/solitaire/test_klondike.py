@@ -4,8 +4,7 @@ import pytest
 
 from solitaire import GameOverError, IllegalMoveError, Status, new_game
 from solitaire.klondike import KlondikeGame
-
-from .positions import cards, klondike
+from tests.support.positions import cards, klondike
 
 
 def test_deal_lays_out_seven_piles_and_a_stock_drawn_first_card_first():

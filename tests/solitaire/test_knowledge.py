@@ -13,7 +13,7 @@ from solitaire.games import engine_for
 from solitaire.klondike import KlondikeGame
 from solitaire.knowledge import guess, knowledge_of
 from solitaire.shuffle import SplitMix64
-from tests.solitaire.positions import reshuffle_unseen
+from tests.support.positions import reshuffle_unseen
 
 
 def test_the_talon_shows_each_card_turned_and_nothing_else():

@@ -18,8 +18,7 @@ from solitaire.cards import FULL_DECK, KING, notation
 from solitaire.klondike import KlondikeGame
 from solitaire.moves import DRAW, FOUNDATION_SOURCES, PILES
 from solitaire.scoring import ScoreSheet
-
-from .positions import klondike
+from tests.support.positions import klondike
 
 
 def fits_pile_by_rule(game: KlondikeGame, card, pile: int) -> bool:

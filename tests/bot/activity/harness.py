@@ -26,8 +26,8 @@ from bot.runtime.settings import load_settings
 from bot.storage.games import GameRecord
 from solitaire.deals import DealRequest, ProvenDeal, candidate_seed, shuffled_deck
 from tests.bot.activity.fake_discord_api import APP_ID, BOT_TOKEN, CLIENT_SECRET, FakeDiscordApi, FakePlayer
-from tests.bot.decks import EASY_KLONDIKE
 from tests.conftest import make_deal_bank
+from tests.support.decks import EASY_KLONDIKE
 
 GUILD = 5001
 CHANNEL = 6001

@@ -15,8 +15,8 @@ from bot.compete.race import start as race_start
 from bot.storage import races as races_db
 from bot.storage.games import get_game
 from tests.bot.activity.harness import activity_stack
-from tests.bot.decks import EASY_NUMBER
-from tests.bot.faults import DISK_FULL, LOCKED, WriteFaults
+from tests.support.decks import EASY_NUMBER
+from tests.support.faults import DISK_FULL, LOCKED, WriteFaults
 
 NOT_SAVED = (
     "Your move was not saved (a storage problem on my side): nothing changed, please try again.",

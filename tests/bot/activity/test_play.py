@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.storage.games import get_game
 from tests.bot.activity.harness import GUILD, activity_stack
-from tests.bot.decks import EASY_NUMBER
+from tests.support.decks import EASY_NUMBER
 
 
 async def test_a_practice_game_is_started_moved_and_saved(database_target: Path | str) -> None:

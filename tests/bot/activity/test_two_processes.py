@@ -28,7 +28,7 @@ from bot.storage import games as games_db
 from tests.bot.activity.fake_discord_api import FakeDiscordApi
 from tests.bot.activity.front import Front
 from tests.bot.activity.harness import CHANNEL, Page, open_page
-from tests.bot.test_two_processes import Cluster
+from tests.support.cluster import Cluster
 
 pytestmark = pytest.mark.processes  # real processes: left out of the fast loop
 

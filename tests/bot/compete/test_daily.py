@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
-from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -15,72 +12,20 @@ import pytest
 from bot.compete import daily as service_module
 from bot.compete.daily import DailyService
 from bot.outbox import announcements as announcements_module
-from bot.outbox.announcements import Announcement, Announcements, Delivery, retry_delay
+from bot.outbox.announcements import Announcements, Delivery, retry_delay
 from bot.rules.calendar import DayClock, server_date
 from bot.shards import ONE_PROCESS, Ownership, shard_of
 from bot.storage import Database, claims
 from bot.storage import competition as competition_db
 from bot.storage import games as games_db
 from solitaire.deals import DealRequest, ProvenDeal
-from tests.bot.decks import EASY_KLONDIKE
 from tests.conftest import make_deal_bank
+from tests.support.daily import CHANNEL, GUILD, Channel, Clock, db, finish, make_service, solve, start_daily, utc
+from tests.support.decks import EASY_KLONDIKE
 
-GUILD = 7
-CHANNEL = 70
+__all__ = ["db"]  # the daily tests' database, on both backends
+
 _numbers = itertools.count(1)
-
-
-@dataclass
-class Clock:
-    """The injected clock: tests set ``at``."""
-
-    at: datetime
-
-    def __call__(self) -> float:
-        return self.at.timestamp()
-
-
-@dataclass
-class Channel:
-    """A listener standing in for Discord: records posts, answers with the next scripted outcome."""
-
-    script: list[Delivery] = field(default_factory=list)
-    posts: list[Announcement] = field(default_factory=list)
-    tries: int = 0
-
-    async def __call__(self, announcement: Announcement) -> Delivery:
-        self.tries += 1
-        outcome = self.script.pop(0) if self.script else Delivery.POSTED
-        if outcome is Delivery.POSTED:
-            self.posts.append(announcement)
-        return outcome
-
-    def podiums(self) -> list[str]:
-        return [post.text for post in self.posts if post.kind == "podium"]
-
-
-def solve(request: DealRequest) -> ProvenDeal:
-    return ProvenDeal(request.variant, 0, EASY_KLONDIKE, ())
-
-
-@pytest.fixture
-async def db(database_target: str | Path) -> AsyncIterator[Database]:
-    database = await Database.open(database_target)
-    yield database
-    await database.close()
-
-
-def make_service(db: Database, clock: Clock, channel: Channel) -> DailyService:
-    service = DailyService(
-        db,
-        make_deal_bank(),
-        announcements=Announcements(db, now=clock),
-        now=clock,
-        secret=lambda: "s3cret",
-        solve=solve,
-    )
-    service.add_listener(channel)
-    return service
 
 
 async def round_of(service: DailyService) -> float:
@@ -92,39 +37,6 @@ async def round_of(service: DailyService) -> float:
 async def with_channel(db: Database, zone: str = "UTC", *, since: str = "2000-01-01") -> None:
     await competition_db.set_day_clock(db, GUILD, DayClock(zone))
     await competition_db.set_channel(db, GUILD, CHANNEL, podium_after=since)
-
-
-async def start_daily(db: Database, user: int, day: date, started: datetime) -> int:
-    game = await games_db.insert_game(
-        db,
-        games_db.NewGame(
-            GUILD,
-            1,
-            user,
-            "draw3",
-            "daily",
-            None,
-            day.isoformat(),
-            "{}",
-            started.timestamp(),
-            started.timestamp() + 300,
-        ),
-    )
-    return game.id
-
-
-async def finish(db: Database, service: DailyService, game_id: int, score: int, at: datetime) -> None:
-    game = await games_db.get_game(db, game_id)
-    assert game is not None
-    seconds = int(at.timestamp() - game.started_at)
-    result = games_db.Result("{}", "ended", score, seconds, at.timestamp(), 2)
-    record = await games_db.finish_game(db, game_id, result, saved_version=game.version)
-    assert record is not None
-    await service.game_finished(record)
-
-
-def utc(*parts: int) -> datetime:
-    return datetime(*parts, tzinfo=UTC)
 
 
 # -- rollovers ---------------------------------------------------------------------------

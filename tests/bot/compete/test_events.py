@@ -20,11 +20,11 @@ from bot.storage import Database
 from bot.storage import challenges as challenges_db
 from bot.storage import races as races_db
 from solitaire import END
-from tests.bot.compete.test_challenges import ALICE, BOB, HOUR, challenge, play
-from tests.bot.compete.test_challenges import World as ChallengeWorld
-from tests.bot.compete.test_race import World as RaceWorld
-from tests.bot.compete.test_race import started
-from tests.bot.fake_time import FakeTime, counted_database
+from tests.support.challenges import ALICE, BOB, HOUR, challenge, play
+from tests.support.challenges import World as ChallengeWorld
+from tests.support.fake_time import FakeTime, counted_database
+from tests.support.races import World as RaceWorld
+from tests.support.races import started
 
 COLLIDING = 3
 """Closes asked for by hand on top of the game's own finish and the deadline."""

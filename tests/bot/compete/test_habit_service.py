@@ -19,8 +19,8 @@ from bot.storage import Database, claims
 from bot.storage import champions as champions_db
 from bot.storage import competition as competition_db
 from bot.storage import players as players_db
-from tests.bot.compete.test_daily import GUILD, Channel, Clock, db, finish, make_service, solve, start_daily, utc
 from tests.conftest import make_deal_bank
+from tests.support.daily import GUILD, Channel, Clock, db, finish, make_service, solve, start_daily, utc
 
 __all__ = ["db"]
 

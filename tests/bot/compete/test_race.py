@@ -15,19 +15,17 @@ import pytest_asyncio
 from bot import errors
 from bot.compete import placing
 from bot.compete import race as races
-from bot.compete.race import RaceService, RaceSnapshot
+from bot.compete.race import RaceSnapshot
 from bot.compete.ratings import PROVISIONAL_RACES
-from bot.outbox.announcements import Announcement, Announcements, Delivery
-from bot.play.sessions import SessionManager
+from bot.outbox.announcements import Delivery
 from bot.storage import Database
 from bot.storage import games as games_db
 from bot.storage import races as races_db
 from solitaire import DRAW, game_from_json
-from tests.bot.decks import EASY_KLONDIKE, EASY_NUMBER
-from tests.bot.fake_time import START, FakeTime, counted_database
-from tests.conftest import make_deal_bank
+from tests.support.decks import EASY_KLONDIKE, EASY_NUMBER
+from tests.support.fake_time import START, FakeTime, counted_database
+from tests.support.races import CHANNEL, GUILD, World, lobby, started
 
-GUILD, CHANNEL = 1, 5
 ALICE, BOB, CAROL, DAN = 11, 12, 13, 14
 
 
@@ -42,94 +40,11 @@ def clock() -> FakeTime:
     return FakeTime()
 
 
-class Published:
-    def __init__(self) -> None:
-        self.snapshots: list[tuple[float, RaceSnapshot]] = []
-
-    async def __call__(self, snapshot: RaceSnapshot) -> None:
-        self.snapshots.append((snapshot.race.end_at or 0.0, snapshot))
-
-    def statuses(self) -> list[str]:
-        return [s.race.status for _, s in self.snapshots]
-
-
-class World:
-    """A session manager and a race service on one database and one fake clock (rebuilt at a restart).
-
-    The results go through the stored announcements, to :meth:`post` (``outcomes`` scripts failures).
-    """
-
-    def __init__(self, db: Database, clock: FakeTime) -> None:
-        self.db, self.clock = db, clock
-        self.published = Published()
-        self.times: list[float] = []
-        self.outcomes: list[Delivery] = []
-        self.build()
-
-    def build(self) -> None:
-        self.sessions = SessionManager(self.db, now=self.clock, sleep=self.clock.sleep)
-        self.announcements = Announcements(self.db, now=self.clock)
-        self.announcements.add_listener(self.post, kinds=("race",))
-        self.races = RaceService(
-            self.db,
-            self.sessions,
-            make_deal_bank(numbers=lambda: EASY_NUMBER),
-            now=self.clock,
-            sleep=self.clock.sleep,
-            publish=self.publish,
-            announcements=self.announcements,
-        )
-
-    async def publish(self, snapshot: RaceSnapshot) -> None:
-        self.times.append(self.clock.now)
-        await self.published(snapshot)
-
-    async def post(self, announcement: Announcement) -> Delivery:
-        outcome = self.outcomes.pop(0) if self.outcomes else Delivery.POSTED
-        if outcome is Delivery.POSTED:
-            assert isinstance(announcement.payload, RaceSnapshot)
-            await self.published(announcement.payload)
-        return outcome
-
-    async def results_post(self, race_id: int) -> str | None:
-        row = await self.db.fetchone(
-            "SELECT state FROM announcements WHERE kind = 'race' AND subject = ?", (str(race_id),)
-        )
-        return None if row is None else str(row["state"])
-
-    async def restart(self) -> None:
-        await self.races.close()
-        await self.sessions.close()
-        self.build()
-        await self.sessions.resume_all()
-        await self.races.resume()
-
-    async def close(self) -> None:
-        await self.races.close()
-        await self.sessions.close()
-
-
 @pytest_asyncio.fixture
 async def world(db: Database, clock: FakeTime) -> AsyncIterator[World]:
     built = World(db, clock)
     yield built
     await built.close()
-
-
-async def lobby(world: World, *members: int, capacity: int = 8) -> int:
-    snapshot = await world.races.open(
-        guild_id=GUILD, channel_id=CHANNEL, host_id=members[0], variant="draw3", capacity=capacity
-    )
-    for member in members[1:]:
-        await world.races.join(snapshot.race.id, member)
-    return snapshot.race.id
-
-
-async def started(world: World, *members: int) -> int:
-    race_id = await lobby(world, *members)
-    await world.races.start(race_id, members[0])
-    await world.clock.advance(races.COUNTDOWN_SECONDS)
-    return race_id
 
 
 async def final_results(world: World) -> RaceSnapshot:

@@ -24,10 +24,10 @@ from bot.compete.ratings import newcomer
 from bot.storage import Database
 from bot.storage import challenges as challenges_db
 from bot.storage import races as races_db
-from tests.bot.compete.test_challenges import ALICE, BOB, CAROL, DAN, GUILD, HOUR, World, challenge, play
-from tests.bot.compete.test_race import World as RaceWorld
-from tests.bot.compete.test_race import started
-from tests.bot.fake_time import START, FakeTime, counted_database
+from tests.support.challenges import ALICE, BOB, CAROL, DAN, GUILD, HOUR, World, challenge, play
+from tests.support.fake_time import START, FakeTime, counted_database
+from tests.support.races import World as RaceWorld
+from tests.support.races import started
 
 WAIT = 0.4
 """Seconds a close waits, after reading the ratings, for the other close to read them too (real time)."""

@@ -10,7 +10,7 @@ from bot.storage import Database
 from bot.storage import games as games_db
 from bot.storage import races as races_db
 from bot.storage.races import Placing, Rated, RatingRecord
-from tests.bot.storage.test_privacy import ALICE, BOB, CAROL, GUILD, db, fixed, start
+from tests.support.privacy import ALICE, BOB, CAROL, GUILD, db, fixed, start
 
 __all__ = ["db"]  # the storage tests' database, on both backends
 

@@ -22,7 +22,7 @@ from bot.heavy.scheduler import MAX_FAILED_STARTS, NICE, SPILL
 from bot.play.deal_bank import DealBank, solve_numbered
 from tests.bot.conftest import running
 from tests.bot.heavy.jobs import blob, die, held, hung, mark, niceness, pid, sleep, started, stops_first, stuck_refill
-from tests.bot.heavy.processes import alive
+from tests.support.alive import alive
 
 pytestmark = pytest.mark.processes  # real processes: left out of the fast loop
 

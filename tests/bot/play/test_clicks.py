@@ -17,7 +17,7 @@ from bot.play.clicks import (
 from bot.play.pads import FRIDAY13_ACTIONS, KLONDIKE_ACTIONS, KlondikePad
 from solitaire import DRAW, END, UNDO, IllegalMoveError, Move, MoveKind, new_game, view_of
 from solitaire.moves import PILES
-from tests.bot.decks import EASY_KLONDIKE
+from tests.support.decks import EASY_KLONDIKE
 
 
 @pytest.mark.parametrize(

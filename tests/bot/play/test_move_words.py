@@ -2,7 +2,7 @@ import pytest
 
 from bot.play.move_words import describe_move, move_places
 from solitaire import DRAW, UNDO, Move, new_game
-from tests.bot.decks import EASY_KLONDIKE
+from tests.support.decks import EASY_KLONDIKE
 
 
 def played(variant: str, *moves: str, **deal):

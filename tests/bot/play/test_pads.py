@@ -21,7 +21,7 @@ from bot.play.pads import (
 from solitaire import UNDO, VARIANTS, Game, IllegalMoveError, Move, MoveKind, new_game, view_of
 from solitaire.moves import FOUNDATION_SOURCES, PILES
 from solitaire.view import BoardView
-from tests.bot.decks import EASY_KLONDIKE
+from tests.support.decks import EASY_KLONDIKE
 
 PAD = KlondikePad()
 SUIT_BUTTON = {suit: action for action, suit in FOUNDATION_SOURCES.items()}

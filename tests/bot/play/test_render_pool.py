@@ -17,7 +17,7 @@ from render.stats_card import render_stats_card
 from solitaire import Card, new_game
 from solitaire.klondike import KlondikeGame
 from solitaire.view import view_of
-from tests.bot.decks import EASY_KLONDIKE
+from tests.support.decks import EASY_KLONDIKE
 
 
 def _game() -> KlondikeGame:

@@ -11,8 +11,8 @@ from bot.play.sessions import SessionManager
 from bot.storage import Database
 from bot.storage import games as games_db
 from solitaire.deals import ProvenDeal
-from tests.bot.decks import EASY_KLONDIKE
-from tests.bot.faults import WriteFaults
+from tests.support.decks import EASY_KLONDIKE
+from tests.support.faults import WriteFaults
 
 START = 1_800_000_000.0
 PLAYERS = 12

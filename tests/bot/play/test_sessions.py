@@ -18,8 +18,8 @@ from bot.storage import Database, players
 from bot.storage import games as games_db
 from solitaire import DRAW, END, IllegalMoveError, InvalidMoveError, Move
 from solitaire.deals import ProvenDeal
-from tests.bot.decks import EASY_KLONDIKE, seeded
-from tests.bot.faults import LostAnswers
+from tests.support.decks import EASY_KLONDIKE, seeded
+from tests.support.faults import LostAnswers
 
 START = 1_800_000_000.0
 

@@ -17,7 +17,7 @@ import pytest
 
 from bot.runtime.settings import Settings
 from bot.version import bot_version
-from tests.bot.fake_discord import ENTRY_POINT, FakeDiscord, entry_point_command
+from tests.support.fake_discord import ENTRY_POINT, FakeDiscord, entry_point_command
 
 pytestmark = pytest.mark.processes  # real processes: left out of the fast loop
 
@@ -155,7 +155,7 @@ async def test_a_database_that_cannot_be_used_is_one_line(tmp_path):
     ],
 )
 async def test_the_database_password_is_never_printed(tmp_path, url):
-    from tests.postgres_server import free_port
+    from tests.support.postgres_server import free_port
 
     fake = FakeDiscord()
     await fake.start()
@@ -174,7 +174,7 @@ async def test_the_database_password_is_never_printed(tmp_path, url):
 
 
 async def test_a_metrics_port_in_use_is_named_as_such(tmp_path):
-    from tests.postgres_server import free_port
+    from tests.support.postgres_server import free_port
 
     fake = FakeDiscord()
     await fake.start()
@@ -278,7 +278,7 @@ async def test_a_step_the_network_swallows_gives_up_after_the_startup_timeout_na
 
 @pytest.mark.parametrize("shards", ["", "2"], ids=["one-process", "sharded"])
 async def test_a_failed_first_gateway_connection_after_a_good_login_is_one_line(tmp_path, shards):
-    from tests.postgres_server import free_port
+    from tests.support.postgres_server import free_port
 
     fake = FakeDiscord()
     await fake.start()

@@ -2,60 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
-
 import aiohttp
 import pytest
-import pytest_asyncio
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot.runtime.metrics import BotMetrics, MetricsPortError, Sources, shard_of
+from bot.runtime.metrics import BotMetrics, MetricsPortError, shard_of
 from bot.runtime.settings import SettingsError, load_settings
 from bot.storage import Database
 from bot.storage.health import database_answers
+from tests.support.metrics import fake, metrics
 
-
-@dataclass
-class FakeBot:
-    """What the endpoint reads, set by each test."""
-
-    guilds: list[int] = field(default_factory=list)
-    levels: dict[str, int] = field(default_factory=lambda: {"draw1": 4, "draw3": 2})
-    queue: int = 0
-    shard_count: int = 1
-    shard_ids: list[int] = field(default_factory=lambda: [0])
-    connected: bool = True
-    database: bool = True
-    parked: dict[str, int] = field(default_factory=dict)
-
-    async def database_answers(self) -> bool:
-        return self.database
-
-    def sources(self) -> Sources:
-        return Sources(
-            game_guilds=lambda: self.guilds,
-            deal_levels=lambda: self.levels,
-            solver_queue=lambda: self.queue,
-            shard_count=lambda: self.shard_count,
-            shard_ids=lambda: self.shard_ids,
-            connected=lambda: self.connected,
-            database_answers=self.database_answers,
-            parked_posts=lambda: self.parked,
-        )
-
-
-@pytest.fixture
-def fake() -> FakeBot:
-    return FakeBot()
-
-
-@pytest_asyncio.fixture
-async def metrics(fake: FakeBot) -> AsyncIterator[BotMetrics]:
-    metrics = BotMetrics(fake.sources())
-    await metrics.serve(0)
-    yield metrics
-    await metrics.close()
+__all__ = ["fake", "metrics"]  # the bot's real endpoint over a fake bot
 
 
 async def get(metrics: BotMetrics, path: str) -> tuple[int, str, str]:

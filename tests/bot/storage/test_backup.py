@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import sqlite3
-import subprocess
-import sys
 import threading
 from contextlib import closing
 from datetime import datetime
@@ -15,10 +12,10 @@ import pytest
 
 from bot.storage import load_migrations, open_database
 from bot.storage.backup import BackupError, backup_sqlite
+from tests.support.bot_command import run
 
 NOW = datetime(2026, 11, 24, 14, 2, 5)
 LATEST = max(migration.version for migration in load_migrations())
-CLEAN_ENV = {key: value for key, value in os.environ.items() if not key.startswith(("DISCORD_", "DATABASE_"))}
 
 
 @pytest.fixture
@@ -120,11 +117,6 @@ async def test_a_backup_that_cannot_be_made_says_why_and_leaves_nothing(database
         backup_sqlite(tmp_path / source, tmp_path / destination, now=NOW)
     assert not (tmp_path / "copy.db").exists() and not list(tmp_path.glob(".*.partial"))
     assert sorted(path.name for path in tmp_path.iterdir()) == ["empty.db", "other.db", "solitaire.db", "text.db"]
-
-
-def run(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    command = [sys.executable, "-m", "bot", *args]
-    return subprocess.run(command, cwd=tmp_path, env={**CLEAN_ENV, **env}, capture_output=True, text=True, timeout=60)
 
 
 @pytest.mark.processes

@@ -1,5 +1,6 @@
 """A PostgreSQL server that vanishes from the network (a NAT's idle timeout: packets lost, no reset), and a
-connection lost during a commit, through a TCP proxy between the bot and a real PostgreSQL 15 (``tests/tcp_proxy.py``).
+connection lost during a commit, through a TCP proxy between the bot and a real PostgreSQL 15
+(``tests/support/tcp_proxy.py``).
 
 Nothing may hang: a move gets its "not saved" inside Discord's 3 s and the game is free again,
 other players' statements fail as fast, ``/health`` answers 503 within its own timeout, and
@@ -29,9 +30,9 @@ from bot.storage import postgres as backend
 from bot.storage.health import database_answers
 from solitaire import DRAW
 from solitaire.deals import ProvenDeal
-from tests.bot.decks import EASY_KLONDIKE
-from tests.postgres_server import _admin
-from tests.tcp_proxy import TcpProxy
+from tests.support.decks import EASY_KLONDIKE
+from tests.support.postgres_server import _admin
+from tests.support.tcp_proxy import TcpProxy
 
 DISCORD_DEADLINE = 3.0
 """Seconds within which Discord wants a first answer."""

@@ -1,7 +1,7 @@
 """What only the PostgreSQL backend has: its migration folder, placeholders, error translation, the migration lock.
 
 Everything the two backends share runs on both through the ``backend`` fixture (tests/conftest.py);
-these tests need the real server of tests/postgres_server.py (skipped, saying so, without its binaries).
+these tests need the real server of tests/support/postgres_server.py (skipped, saying so, without its binaries).
 """
 
 from __future__ import annotations

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import itertools
 import secrets
-from collections.abc import AsyncIterator
 from dataclasses import astuple
-from datetime import UTC, date, datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +14,6 @@ from bot.rules.calendar import DayClock, Period
 from bot.shards import ONE_PROCESS
 from bot.storage import (
     Database,
-    Transaction,
     champions,
     claims,
     moderation,
@@ -31,42 +28,15 @@ from bot.storage import competition as competition_db
 from bot.storage import games as games_db
 from bot.storage import races as races_db
 from bot.storage.champions import Holder
-from bot.storage.races import Placing, Rate, Rated, RatingRecord
-from tests.bot.storage.test_backup import run
+from bot.storage.races import Placing, Rated, RatingRecord
+from tests.support.bot_command import run
+from tests.support.privacy import ALICE, BOB, CAROL, DAY, GUILD, db, fixed, member_tables, rows_holding, start
 
-GUILD = 910_000_000_000_000_001
+__all__ = ["db"]  # the storage tests' database, on both backends
+
 OTHER_GUILD = 910_000_000_000_000_002
-ALICE = 424_242_424_242_424_242
-BOB = 515_151_515_151_515_151
-CAROL = 616_161_616_161_616_161
-DAY = date(2024, 5, 1)
 NOW = datetime(2024, 5, 1, 12, 0, tzinfo=UTC).timestamp()
 """Noon on ``DAY`` (UTC, every server's zone here): the day's dailies are not over."""
-_numbers = itertools.count(1)
-
-
-@pytest.fixture
-async def db(database_target: str | Path) -> AsyncIterator[Database]:
-    database = await Database.open(database_target)
-    yield database
-    await database.close()
-
-
-async def start(db: Database, user: int, mode: games_db.Mode, *, guild: int = GUILD, **link: Any) -> int:
-    """A running game of ``user`` (daily: the day's; others a numbered deal)."""
-    new = games_db.NewGame(
-        guild_id=guild,
-        channel_id=1,
-        user_id=user,
-        variant="draw3",
-        mode=mode,
-        deal_number=None if mode == "daily" else next(_numbers),
-        daily_date=DAY.isoformat() if mode == "daily" else None,
-        state="{}",
-        started_at=0.0,
-        deadline=300.0,
-    )
-    return (await games_db.insert_game(db, new, **link)).id
 
 
 async def finish(db: Database, game_id: int, score: int, seconds: int = 100) -> None:
@@ -92,15 +62,6 @@ async def post_results(db: Database, kind: str) -> None:
         if pending.kind == kind:
             assert await claims.claim(db, pending.id, "test")
             assert await claims.finish(db, pending.id, "test", "posted")
-
-
-def fixed(rated: Rated) -> Rate:
-    """A close's rating step that stores ``rated`` as given."""
-
-    async def rate(tx: Transaction) -> Rated:
-        return rated
-
-    return rate
 
 
 async def race(
@@ -165,40 +126,6 @@ async def everything_of(db: Database, user: int, *, guild: int = GUILD) -> None:
     await reminders.queue(db, guild, [user], DAY, 1.0)
     await replays.claim_replay(db, daily, guild_id=guild, channel_id=1, now=1.0)
     assert await competition_db.queue_result(db, daily, 1.0)
-
-
-async def member_tables(db: Database) -> dict[str, list[str]]:
-    """Every table of the schema (read from the database itself) with its columns."""
-    if db.dialect == "sqlite":
-        tables = [
-            row["name"]
-            for row in await db.fetchall(
-                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
-            )
-        ]
-        return {t: [c["name"] for c in await db.fetchall(f"SELECT name FROM pragma_table_info('{t}')")] for t in tables}
-    rows = await db.fetchall(
-        "SELECT c.table_name, c.column_name FROM information_schema.columns AS c JOIN information_schema.tables AS t"
-        " ON t.table_schema = c.table_schema AND t.table_name = c.table_name"
-        " WHERE c.table_schema = current_schema() AND t.table_type = 'BASE TABLE'"
-    )
-    found: dict[str, list[str]] = {}
-    for row in rows:
-        found.setdefault(row["table_name"], []).append(row["column_name"])
-    return found
-
-
-async def rows_holding(db: Database, key: int) -> list[tuple[str, str]]:
-    """Every ``(table, column)`` of the schema with a row holding ``key`` (as a number, or inside text)."""
-    held = []
-    for table, columns in (await member_tables(db)).items():
-        for column in columns:
-            found = await db.fetchone(
-                f"SELECT 1 AS one FROM {table} WHERE CAST({column} AS TEXT) LIKE ? LIMIT 1", (f"%{key}%",)
-            )
-            if found is not None:
-                held.append((table, column))
-    return held
 
 
 async def snapshot(db: Database, user: int, race_id: int, challenge_id: int) -> tuple[Any, ...]:

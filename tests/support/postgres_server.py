@@ -141,7 +141,7 @@ class PostgresServer:
         }
         lines = "".join(f"{name} = {value}\n" for name, value in settings.items())
         with (self.data_dir / "postgresql.conf").open("a", encoding="utf-8") as conf:
-            conf.write("\n# tests/postgres_server.py\n" + lines)
+            conf.write("\n# tests/support/postgres_server.py\n" + lines)
 
     def _run(self, program: str, *args: str) -> None:
         command = [str(self.bin_dir / program), *args]

@@ -12,7 +12,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from bot.runtime.client import ShardedSolitaireBot, SolitaireBot
 from bot.runtime.settings import Settings
 from bot.shards import Ownership, shard_of
-from tests.postgres_server import free_port
+from tests.support.postgres_server import free_port
 
 pytestmark = pytest.mark.usefixtures("no_error_logs")
 

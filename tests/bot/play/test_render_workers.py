@@ -13,8 +13,8 @@ import pytest
 from PIL import Image
 
 from bot.runtime.settings import Settings
-from tests.bot.decks import EASY_NUMBER
-from tests.bot.heavy.processes import alive
+from tests.support.alive import alive
+from tests.support.decks import EASY_NUMBER
 
 pytestmark = [pytest.mark.usefixtures("no_error_logs"), pytest.mark.processes]  # real worker processes
 

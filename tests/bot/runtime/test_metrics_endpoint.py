@@ -9,7 +9,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from bot.runtime.settings import Settings
-from tests.postgres_server import free_port
+from tests.support.postgres_server import free_port
 
 pytestmark = pytest.mark.usefixtures("no_error_logs")
 

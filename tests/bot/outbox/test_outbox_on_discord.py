@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from bot.outbox.announcements import retry_delay
-from tests.cogs.test_competition_commands import daily, end, instant_daily_solver, public
+from tests.support.competition import daily, end, instant_daily_solver, public
 
 pytestmark = pytest.mark.usefixtures("no_error_logs")
 __all__ = ["instant_daily_solver"]  # the competition tests' instant daily solver, used here too
