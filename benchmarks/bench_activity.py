@@ -96,7 +96,7 @@ from solitaire import VARIANTS, SolitaireError, new_game
 from solitaire.deals import DealRequest, ProvenDeal
 from solitaire.shuffle import shuffled_deck
 from solitaire.view import view_of
-from tests.bot.activity.fake_discord_api import APP_ID, BOT_TOKEN, CLIENT_SECRET, FakeDiscordApi, FakePlayer
+from tests.support.fake_discord_api import APP_ID, BOT_TOKEN, CLIENT_SECRET, FakeDiscordApi, FakePlayer
 
 GUILD = 5001
 CHANNEL = 6001

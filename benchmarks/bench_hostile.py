@@ -85,7 +85,7 @@ from aiohttp import web
 from benchmarks import bench_activity
 from benchmarks.bench_activity import CHANNEL, GUILD, Bot, Page, _percentile, paced, start_games
 from bot.activity.limits import REQUESTS_PER_SECOND
-from tests.bot.activity.fake_discord_api import APP_ID, FakeDiscordApi, FakePlayer
+from tests.support.fake_discord_api import APP_ID, FakeDiscordApi, FakePlayer
 
 T = TypeVar("T")
 

@@ -58,9 +58,9 @@ from bot.storage import Database, claims
 from bot.storage import games as games_db
 from solitaire import DRAW, VARIANTS
 from solitaire.deals import DealRequest, ProvenDeal
-from tests.bot.activity.fake_discord_api import FakeDiscordApi
-from tests.bot.activity.harness import activity_stack
+from tests.support.activity_stack import activity_stack
 from tests.support.decks import EASY_KLONDIKE
+from tests.support.fake_discord_api import FakeDiscordApi
 
 VARIANT = "draw3"
 DAY = "2026-05-01"

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from bot.activity.races import NO_MESSAGE
-from tests.cogs.test_activity_and_buttons import discord_api, instant_daily_solver, page_of, settings
+from tests.support.activity_on_discord import discord_api, instant_daily_solver, page_of, settings
 from tests.support.races_on_discord import text
 
 pytestmark = pytest.mark.usefixtures("no_error_logs")

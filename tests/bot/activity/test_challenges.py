@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.compete.challenges import ChallengeSnapshot
 from bot.storage import challenges as challenges_db
-from tests.bot.activity.harness import CHANNEL, GUILD, Page, Stack, activity_stack
+from tests.support.activity_stack import CHANNEL, GUILD, Page, Stack, activity_stack
 
 ALICE, BOB, CAROL = 41, 42, 43
 OTHER_GUILD = 9003

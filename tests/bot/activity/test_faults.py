@@ -14,7 +14,7 @@ import pytest
 from bot.compete.race import start as race_start
 from bot.storage import races as races_db
 from bot.storage.games import get_game
-from tests.bot.activity.harness import activity_stack
+from tests.support.activity_stack import activity_stack
 from tests.support.decks import EASY_NUMBER
 from tests.support.faults import DISK_FULL, LOCKED, WriteFaults
 

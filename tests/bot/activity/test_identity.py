@@ -16,7 +16,7 @@ from bot.activity.addresses import LOCAL_NETWORKS, Network, client_address, pars
 from bot.activity.limits import SOCKETS_PER_MEMBER
 from bot.activity.protocol import MAX_FRAME_BYTES, Close
 from bot.runtime.settings import SettingsError, load_settings
-from tests.bot.activity.harness import GUILD, activity_stack, hello_answer
+from tests.support.activity_stack import GUILD, activity_stack, hello_answer
 
 
 async def exchange(url: str, code: Any) -> tuple[int, dict[str, Any]]:

@@ -9,8 +9,7 @@ from pathlib import Path
 
 from bot.activity.limits import REVERIFY_SECONDS
 from bot.activity.protocol import Close
-from tests.bot.activity.harness import Stack, activity_stack
-from tests.bot.activity.test_races import players
+from tests.support.activity_stack import Stack, activity_stack, players
 
 
 def check_later(stack: Stack) -> None:

@@ -12,8 +12,7 @@ from bot.activity.game import NotYourGameHereError, OtherServerGameError
 from bot.activity.limits import RACE_OPENS_PER_CHANNEL, RACE_OPENS_PER_MEMBER
 from bot.activity.refusals import SlowDownError
 from bot.compete.starts import Place
-from tests.bot.activity.harness import CHANNEL, activity_stack
-from tests.bot.activity.test_races import players
+from tests.support.activity_stack import CHANNEL, activity_stack, players
 
 ON_SHARD_1 = 1 << 22
 """A server on shard 1 of 2 (``GUILD`` is on shard 0)."""

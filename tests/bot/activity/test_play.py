@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.storage.games import get_game
-from tests.bot.activity.harness import GUILD, activity_stack
+from tests.support.activity_stack import GUILD, activity_stack
 from tests.support.decks import EASY_NUMBER
 
 

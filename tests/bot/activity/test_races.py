@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import re
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +12,7 @@ import pytest
 
 from bot.activity import races as activity_races
 from bot.compete.race import start as race_start
-from tests.bot.activity.harness import CHANNEL, GUILD, Page, Stack, activity_stack
+from tests.support.activity_stack import CHANNEL, GUILD, activity_stack, players, race_push, until
 
 COUNTDOWN = 1.5
 CARD = re.compile(r"^(10|[2-9AJQKT])[SHDC]$")
@@ -25,23 +24,6 @@ def short_countdown(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(race_start, "COUNTDOWN_SECONDS", COUNTDOWN)
 
 
-async def until(page: Page, wanted: Callable[[dict[str, Any]], bool], timeout: float = 5.0) -> dict[str, Any]:
-    """Read frames (kept in ``page.pushed``) until one is ``wanted``; return it."""
-    deadline = time.monotonic() + timeout
-    while True:
-        frame = await page.next(timeout=max(deadline - time.monotonic(), 0.01))
-        page.pushed.append(frame)
-        if frame["type"] == "closed":
-            raise AssertionError(f"the page closed waiting: {page.pushed[-5:]}")
-        if wanted(frame):
-            return frame
-
-
-def race_push(status: str) -> Callable[[dict[str, Any]], bool]:
-    """A pushed ``race`` frame with the race in ``status``."""
-    return lambda frame: frame["type"] == "race" and frame["ref"] is None and frame["race"]["status"] == status
-
-
 def strings_of(value: Any) -> list[str]:
     """Every string inside a frame."""
     if isinstance(value, str):
@@ -51,12 +33,6 @@ def strings_of(value: Any) -> list[str]:
     if isinstance(value, list):
         return [s for v in value for s in strings_of(v)]
     return []
-
-
-def players(stack: Stack, *ids: int) -> list[Any]:
-    """Players of instance i-1 (the same server and channel)."""
-    names = {21: "Ann", 22: "Bob", 23: "Cat", 24: "Dan"}
-    return [stack.player(user_id, name=names.get(user_id, "Eve")) for user_id in ids]
 
 
 async def test_a_race_from_the_pages_lobby_countdown_standings_and_results(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ import aiohttp
 from bot.activity.door import Where
 from bot.activity.protocol import Close
 from bot.shards import ACTIVITY_PATHS
-from tests.bot.activity.harness import GUILD, Stack, activity_stack, hello_answer, open_page
+from tests.support.activity_stack import GUILD, Stack, activity_stack, hello_answer, open_page
 
 ROUTES = "0=/c0,1=/c1"
 """Two processes: shard 0 (``GUILD``'s) behind ``/c0``, shard 1 behind ``/c1``."""

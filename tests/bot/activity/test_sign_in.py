@@ -18,8 +18,8 @@ from bot.activity.limits import MEMBER_SIGN_INS_PER_MINUTE, SIGN_INS_PER_MINUTE,
 from bot.activity.protocol import Close
 from bot.activity.sign_in import ADDRESS_SIGN_INS, ADDRESS_WAITING, MEMBER_SIGN_INS, ROOM_FULL
 from bot.activity.verified import VerificationError
-from tests.bot.activity.fake_discord_api import BOT_TOKEN, FakeDiscordApi
-from tests.bot.activity.harness import CHANNEL, GUILD, activity_stack, hello_answer
+from tests.support.activity_stack import CHANNEL, GUILD, activity_stack, hello_answer
+from tests.support.fake_discord_api import BOT_TOKEN, FakeDiscordApi
 
 OTHER_APP = 9999
 

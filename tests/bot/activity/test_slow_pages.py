@@ -19,8 +19,7 @@ from bot.activity.limits import CLOSE_SECONDS, QUEUED_FRAMES
 from bot.activity.page import Socket
 from bot.activity.protocol import Close
 from bot.compete.race import start as race_start
-from tests.bot.activity.harness import GUILD, Stack, activity_stack
-from tests.bot.activity.test_races import players, race_push, until
+from tests.support.activity_stack import GUILD, Stack, activity_stack, players, race_push, until
 
 
 @pytest.fixture(autouse=True)

@@ -2,7 +2,7 @@
 
 Each process is ``python -m tests.bot.cluster_worker activity`` (the composition root's Activity server over
 the real services, shards ``0`` or ``1`` of 2, ``ACTIVITY_ROUTES=0=/c0,1=/c1``) on one SQLite file, asking
-one fake Discord API served by the test. The front (``tests/bot/activity/front.py``) routes ``/c1/...`` to
+one fake Discord API served by the test. The front (``tests/support/front.py``) routes ``/c1/...`` to
 the second process and everything else (``/`` included) to the first, as the operator's Caddy would.
 """
 
@@ -25,10 +25,10 @@ from bot.activity.protocol import Close
 from bot.shards import Ownership
 from bot.storage import Database
 from bot.storage import games as games_db
-from tests.bot.activity.fake_discord_api import FakeDiscordApi
-from tests.bot.activity.front import Front
-from tests.bot.activity.harness import CHANNEL, Page, open_page
+from tests.support.activity_stack import CHANNEL, Page, open_page
 from tests.support.cluster import Cluster
+from tests.support.fake_discord_api import FakeDiscordApi
+from tests.support.front import Front
 
 pytestmark = pytest.mark.processes  # real processes: left out of the fast loop
 

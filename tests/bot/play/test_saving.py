@@ -16,7 +16,7 @@ from bot.play.session import BoardPress, Pressed
 from bot.play.sessions import SessionManager
 from bot.storage import Database
 from solitaire.deals import ProvenDeal
-from tests.bot.decks import EASY_KLONDIKE
+from tests.support.decks import EASY_KLONDIKE
 
 ROOT = Path(__file__).resolve().parents[3]
 START = 1_800_000_000.0

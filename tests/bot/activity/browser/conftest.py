@@ -16,8 +16,8 @@ import pytest
 import pytest_asyncio
 
 from bot.storage.games import game_state, get_game
-from tests.bot.activity.fake_discord_api import FakePlayer
-from tests.bot.activity.harness import CHANNEL, GUILD, Stack, activity_stack
+from tests.support.activity_stack import CHANNEL, GUILD, Stack, activity_stack
+from tests.support.fake_discord_api import FakePlayer
 
 CHROMIUM = Path("/usr/bin/chromium")
 HERE = Path(__file__).resolve().parent

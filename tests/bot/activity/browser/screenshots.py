@@ -22,7 +22,7 @@ from playwright.async_api import Browser, Frame, Page, async_playwright
 
 from bot.compete.race import RaceSnapshot
 from tests.bot.activity.browser.conftest import ARGS, CHROMIUM, Activity, Opened, open_in_discord
-from tests.bot.activity.harness import CHANNEL, GUILD, Stack, activity_stack
+from tests.support.activity_stack import CHANNEL, GUILD, Stack, activity_stack
 
 IMAGES = Path(__file__).resolve().parents[4] / "docs" / "images"
 SIZES = {"desktop": (1280, 800), "phone": (360, 740), "pip": (280, 200)}

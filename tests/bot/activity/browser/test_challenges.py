@@ -8,7 +8,7 @@ import pytest
 
 from bot.compete.challenges import ChallengeService
 from tests.bot.activity.browser.conftest import USER, Activity, open_in_discord, state_of, until
-from tests.bot.activity.harness import CHANNEL, GUILD
+from tests.support.activity_stack import CHANNEL, GUILD
 
 pytest.importorskip("playwright", reason="playwright is not installed: pip install -e '.[test]'")
 from playwright.async_api import Browser

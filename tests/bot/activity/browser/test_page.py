@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 
 from tests.bot.activity.browser.conftest import (
     Activity,
-    Opened,
     game_id,
     open_in_discord,
     shown_version,
@@ -16,75 +13,15 @@ from tests.bot.activity.browser.conftest import (
     state_of,
     until,
 )
-from tests.bot.activity.fake_discord_api import APP_ID
-from tests.bot.activity.harness import CHANNEL, GUILD
+from tests.support.activity_stack import CHANNEL, GUILD
+from tests.support.browser_drags import box_centre, card_move, mouse_drag, points, touch_drag
+from tests.support.fake_discord_api import APP_ID
 
 pytest.importorskip("playwright", reason="playwright is not installed: pip install -e '.[test]'")
-from playwright.async_api import Browser, ElementHandle, Frame
+from playwright.async_api import Browser
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 PHONE = {"width": 360, "height": 740}
-Point = tuple[float, float]
-
-
-async def card_move(frame: Frame) -> str:
-    """A legal card move on the board (drawing until there is one), as the server lists it."""
-    for _ in range(30):
-        moves = await state_of(frame, "s.game.legal_moves.filter((m) => /^([1-7]|w)-([1-7]|f)$/.test(m))")
-        if moves:
-            return str(moves[0])
-        version = int(await state_of(frame, "s.game.version"))
-        await frame.click("#btn-draw")
-        await until(lambda v=version: shown_version(frame, v + 1), "a draw")
-    raise AssertionError("no card move in 30 draws")
-
-
-async def points(frame: Frame, move: str) -> tuple[Point, Point]:
-    """Where to press a move's card (a pile's first face-up card) and where to let it go (its target's top).
-
-    The target is the slot the GAME's ``plays`` names the move for (a legal move: one of its source's ``dests``).
-    """
-    source = move.split("-")[0]
-    slots = (
-        f"Object.keys(s.game.plays[{source!r}] || {{}}).filter((slot) => s.game.plays[{source!r}][slot] === {move!r})"
-    )
-    named = await state_of(frame, f"{slots}.sort((a, b) => s.game.dests[{source!r}]?.includes(a) ? -1 : 1)")
-    target = str(named[0]) if named else move.split("-")[1]  # no drop names it (its own slot): the start alone counts
-    cards = await frame.query_selector_all(f'[data-slot="{source}"] .card.face')
-    start = await box_centre(cards[-1] if source == "w" else cards[0])
-    tops = await frame.query_selector_all(f'[data-slot="{target}"] .card')
-    end = await box_centre(tops[-1] if tops else await frame.query_selector(f'[data-slot="{target}"]'))
-    return start, end
-
-
-async def box_centre(element: ElementHandle | None) -> Point:
-    """A point on an element (its top part, which shows even under other cards), in the page's coordinates."""
-    assert element is not None
-    box = await element.bounding_box()
-    assert box is not None
-    return box["x"] + box["width"] / 2, box["y"] + min(box["height"] / 2, 12)
-
-
-async def mouse_drag(opened: Opened, start: Point, end: Point) -> None:
-    """Press, move in steps and release the mouse."""
-    mouse = opened.page.mouse
-    await mouse.move(*start)
-    await mouse.down()
-    await mouse.move(start[0] + 8, start[1] + 8, steps=2)
-    await mouse.move(*end, steps=8)
-    await mouse.up()
-
-
-async def touch_drag(opened: Opened, start: Point, end: Point) -> None:
-    """A finger on the glass: Chromium's own touchStart, touchMoves and touchEnd."""
-    cdp = await opened.context.new_cdp_session(opened.page)
-    await cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": start[0], "y": start[1]}]})
-    for step in range(1, 11):
-        x = start[0] + (end[0] - start[0]) * step / 10
-        y = start[1] + (end[1] - start[1]) * step / 10
-        await cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
-        await asyncio.sleep(0.016)
-    await cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
 
 
 async def test_signs_in_through_the_discord_client_and_plays(browser: Browser, server: Activity) -> None:

@@ -16,7 +16,7 @@ import pytest
 from bot.compete.race import RaceSnapshot
 from bot.outbox.announcements import Announcement, Delivery
 from tests.bot.activity.browser.conftest import Activity, Opened, open_in_discord, shown_version, state_of, until
-from tests.bot.activity.browser.test_page import card_move, mouse_drag, points
+from tests.support.browser_drags import card_move, mouse_drag, points
 
 pytest.importorskip("playwright", reason="playwright is not installed: pip install -e '.[test]'")
 from playwright.async_api import Browser, Frame

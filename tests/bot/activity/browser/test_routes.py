@@ -1,7 +1,7 @@
 """A shard cluster in a real Chromium: the page follows a route to the process running its server, once.
 
 Two Activity servers over their own services (shards 0 and 1 of 2, one SQLite file, one fake Discord) stand
-behind a front (``tests/bot/activity/front.py``) that sends ``/c1/...`` to the second and the rest to the
+behind a front (``tests/support/front.py``) that sends ``/c1/...`` to the second and the rest to the
 first, as the operator's Caddy would. The page is opened through the front, in the fake Discord client.
 """
 
@@ -25,9 +25,9 @@ from tests.bot.activity.browser.conftest import (
     state_of,
     until,
 )
-from tests.bot.activity.fake_discord_api import FakeDiscordApi
-from tests.bot.activity.front import Front
-from tests.bot.activity.harness import Stack, activity_stack
+from tests.support.activity_stack import Stack, activity_stack
+from tests.support.fake_discord_api import FakeDiscordApi
+from tests.support.front import Front
 
 pytest.importorskip("playwright", reason="playwright is not installed: pip install -e '.[test]'")
 from playwright.async_api import Browser

@@ -18,7 +18,7 @@ from tests.bot.activity.browser.conftest import (
     state_of,
     until,
 )
-from tests.bot.activity.harness import CHANNEL, GUILD
+from tests.support.activity_stack import CHANNEL, GUILD
 
 pytest.importorskip("playwright", reason="playwright is not installed: pip install -e '.[test]'")
 from playwright.async_api import Browser, Frame

@@ -25,9 +25,9 @@ from bot.runtime.services import DiscordFacts, Needs, Services
 from bot.runtime.settings import load_settings
 from bot.storage.games import GameRecord
 from solitaire.deals import DealRequest, ProvenDeal, candidate_seed, shuffled_deck
-from tests.bot.activity.fake_discord_api import APP_ID, BOT_TOKEN, CLIENT_SECRET, FakeDiscordApi, FakePlayer
 from tests.conftest import make_deal_bank
 from tests.support.decks import EASY_KLONDIKE
+from tests.support.fake_discord_api import APP_ID, BOT_TOKEN, CLIENT_SECRET, FakeDiscordApi, FakePlayer
 
 GUILD = 5001
 CHANNEL = 6001
@@ -219,3 +219,26 @@ async def hello_answer(url: str, **hello: Any) -> tuple[dict[str, Any], int | No
         if first["type"] == "bye":
             await ws.receive(timeout=5)
         return first, ws.close_code
+
+
+async def until(page: Page, wanted: Callable[[dict[str, Any]], bool], timeout: float = 5.0) -> dict[str, Any]:
+    """Read frames (kept in ``page.pushed``) until one is ``wanted``; return it."""
+    deadline = time.monotonic() + timeout
+    while True:
+        frame = await page.next(timeout=max(deadline - time.monotonic(), 0.01))
+        page.pushed.append(frame)
+        if frame["type"] == "closed":
+            raise AssertionError(f"the page closed waiting: {page.pushed[-5:]}")
+        if wanted(frame):
+            return frame
+
+
+def race_push(status: str) -> Callable[[dict[str, Any]], bool]:
+    """A pushed ``race`` frame with the race in ``status``."""
+    return lambda frame: frame["type"] == "race" and frame["ref"] is None and frame["race"]["status"] == status
+
+
+def players(stack: Stack, *ids: int) -> list[Any]:
+    """Players of instance i-1 (the same server and channel)."""
+    names = {21: "Ann", 22: "Bob", 23: "Cat", 24: "Dan"}
+    return [stack.player(user_id, name=names.get(user_id, "Eve")) for user_id in ids]
