@@ -42,26 +42,32 @@ def move_dests(view: BoardView) -> dict[str, dict[str, str]]:
     return dests
 
 
-def move_names(view: BoardView) -> dict[str, dict[str, str]]:
-    """For each slot holding a card that may be picked up, the move (notation) a drop of it on each other slot asks for.
+def drop_move(view: BoardView, source: str, target: str) -> str | None:
+    """The move (notation) a drop of ``source``'s card on ``target`` asks for; ``None``: no such source or slot.
 
-    The legal ones are :func:`move_dests`'s; the others (onto the waste too) name the move the engine refuses
-    in its own words. The stock is no target: it is no place in the notation.
+    A legal drop is named as :func:`move_dests` names it; any other names the move the engine refuses in its own
+    words (onto the waste too). The stock is no target: it is no place in the notation. The name depends on the
+    two slots alone, so a drop sent again at a later version is named as it was.
+
+    >>> from solitaire import new_game, view_of
+    >>> view = view_of(new_game("draw3", seed=1))
+    >>> drop_move(view, "3", "5"), drop_move(view, "1", "fh"), drop_move(view, "1", "stock")
+    ('3-5', '1-f', None)
     """
-    legal = move_dests(view)
-    targets = {WASTE: WASTE} | {pile_slot(i): pile_slot(i) for i in range(len(view.tableau))}
-    targets |= {foundation_slot(f): "f" if f.label in _SUIT_SLOTS else f.label for f in view.foundations}
-    sources = [WASTE] if view.waste_fan else []
-    sources += [pile_slot(i) for i, pile in enumerate(view.tableau) if pile.cards]
-    sources += [foundation_slot(f) for f in view.foundations if f.top and f.label in _SUIT_SLOTS]
-    return {
-        source: {
-            slot: legal.get(source, {}).get(slot, f"{source}-{target}")
-            for slot, target in targets.items()
-            if slot != source
-        }
-        for source in sources
-    }
+    if source not in _sources(view):
+        return None
+    names = {WASTE: WASTE} | {pile_slot(i): pile_slot(i) for i in range(len(view.tableau))}
+    names |= {foundation_slot(f): "f" if f.label in _SUIT_SLOTS else f.label for f in view.foundations}
+    if target not in names or target == source:
+        return None
+    return move_dests(view).get(source, {}).get(target, f"{source}-{names[target]}")
+
+
+def _sources(view: BoardView) -> set[str]:
+    """The slots holding a card that may be picked up: the waste, a pile with cards, a suit's foundation with one."""
+    sources = {WASTE} if view.waste_fan else set()
+    sources |= {pile_slot(i) for i, pile in enumerate(view.tableau) if pile.cards}
+    return sources | {foundation_slot(f) for f in view.foundations if f.top and f.label in _SUIT_SLOTS}
 
 
 def _suit_foundation(view: BoardView, source: str) -> str:

@@ -5,9 +5,9 @@ in it) and the game's row; its deal is named as the board message names it (:fun
 ranked deal's seed appears only once the game is over.
 
 The page is fed its moves as chessground is fed a board's ``movable.dests``: every slot carries its ``id``,
-``dests`` lists for each source slot the slots its card may go to now, and ``plays`` names the move (in
-notation) the page sends for a drop of a source on any other slot (an illegal one is refused in the engine's
-words). The page parses no move; the server still checks every move it is sent.
+``dests`` lists for each source slot the slots its card may go to now. A drop comes back as its two slots
+(the ``drop`` frame), and the server names the move (:func:`~solitaire.dests.drop_move`; an illegal one is
+refused in the engine's words). The page parses no move; the server still checks every move it is sent.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from bot.play.deal_words import deal_words
 from bot.play.pads import TO_FOUNDATION, pad_for
 from bot.play.session import Session
 from bot.storage.games import GameRecord
-from solitaire.dests import WASTE, foundation_slot, move_dests, move_names, pile_slot
+from solitaire.dests import WASTE, foundation_slot, move_dests, pile_slot
 from solitaire.view import BoardView, FoundationView
 
 GameFrame = dict[str, Any]
@@ -68,7 +68,6 @@ def game_frame(
         "tableau": [{"id": pile_slot(i), **pile} for i, pile in enumerate(board["tableau"])],
         "foundations": [foundation_of(f, pad.sources) for f in view.foundations],
         "dests": {source: list(targets) for source, targets in move_dests(view).items()},
-        "plays": move_names(view),
     }
 
 

@@ -19,7 +19,7 @@ from bot.activity.frames import game_frame
 from bot.activity.outgoing import GAME, Choose, Daily, GameOut, MenuPart, game_out
 from bot.activity.page import Socket
 from bot.activity.pages import Pages
-from bot.activity.protocol import AllUpAsk, HintAsk, MoveAsk, PlayFrame, Resume, Start, Tap
+from bot.activity.protocol import AllUpAsk, Drop, HintAsk, MoveAsk, PlayFrame, Resume, Start, Tap
 from bot.activity.seat import PracticeOnlyError, Seat, variant_menu_names
 from bot.background import BackgroundTasks
 from bot.compete.daily import DailyService
@@ -31,6 +31,7 @@ from bot.play.sessions import SessionManager
 from bot.storage.games import GameRecord
 from solitaire import find_variant
 from solitaire.deals import MAX_DEAL_NUMBER
+from solitaire.dests import drop_move
 from solitaire.view import BoardView
 
 MENU_DAILY_SECONDS = 10.0
@@ -150,7 +151,8 @@ class GameDesk:
                 game = game_frame(session, now=self.now(), **_seen(answer.outcome))
                 return game_out(frame.ref, game, answer.plain)
             user_id, version = seat.player.user_id, frame.version
-            pressed = await self.sessions.act(session, user_id, version, _meaning(frame), source="page", words=True)
+            meaning = _meaning(session, frame)
+            pressed = await self.sessions.act(session, user_id, version, meaning, source="page", words=True)
             if isinstance(pressed, Selection):
                 assert isinstance(frame, Tap)
                 targets = list(targets_of(pressed.view, frame.source))
@@ -237,6 +239,13 @@ class NotYourGameHereError(errors.BotError):
         super().__init__("That is not one of your games: open yours from the menu.")
 
 
+class NoSuchSlotError(errors.BotError):
+    """A drop named a place that is not on this board (or a source that holds no card to pick up)."""
+
+    def __init__(self) -> None:
+        super().__init__("That is not a place on this board: drag a card onto a pile or a foundation.")
+
+
 class OtherServerGameError(errors.BotError):
     """A page asked to play a game of this member kept in another server (or in their DMs)."""
 
@@ -250,10 +259,18 @@ def _seat(page: Socket) -> Seat:
     return page.seat
 
 
-def _meaning(frame: MoveAsk | Tap | AllUpAsk) -> Callable[[BoardView], Click] | str:
-    """What a drop, a tap or all up means: the move in notation, or its meaning on the board (the family's pad)."""
+def _meaning(session: Session, frame: MoveAsk | Drop | Tap | AllUpAsk) -> Callable[[BoardView], Click] | str:
+    """What a move, a drop, a tap or all up means: the move in notation, or its meaning on the board (the pad's).
+
+    A drop is named from its two slots (the same name at any version: a drop sent again is known as such).
+    """
     if isinstance(frame, MoveAsk):
         return frame.move
+    if isinstance(frame, Drop):
+        move = drop_move(session.view(), frame.source, frame.target)
+        if move is None:
+            raise NoSuchSlotError()
+        return move
     if isinstance(frame, Tap):
         source = frame.source
         return lambda view: pad_for(view.family).tap(view, source)

@@ -109,6 +109,17 @@ class MoveAsk(_OnBoard):
     move: Annotated[str, Field(min_length=1, max_length=12)]
 
 
+class Drop(_OnBoard):
+    """A card (or run) dropped from one slot on another (the GAME's slot ids): the server names the move and plays it.
+
+    Answered as ``move`` is: ``game``, or ``refused`` (the engine's words, for an illegal drop) with the board.
+    """
+
+    type: Literal["drop"]
+    source: Annotated[str, Field(min_length=1, max_length=5)]
+    target: Annotated[str, Field(min_length=1, max_length=5)]  # a slot id, or "stock" (no place: refused in words)
+
+
 class Tap(_OnBoard):
     """A tap on a card (``1``..``7``, ``w``, ``fs``/``fh``/``fd``/``fc``): what a press of its button means.
 
@@ -202,7 +213,7 @@ class Ping(_Frame):
     type: Literal["ping"]
 
 
-PlayFrame = MoveAsk | Tap | AllUpAsk | HintAsk
+PlayFrame = MoveAsk | Drop | Tap | AllUpAsk | HintAsk
 RaceFrame = RaceOpen | RaceJoin | RaceLeave | RaceStart | RaceCancel
 Incoming = Annotated[
     Hello | MenuAsk | Start | Resume | PlayFrame | ChallengeAnswer | ChallengePlay | Ping | RaceFrame,

@@ -331,10 +331,15 @@ class SessionManager:
             view = session.view()
             return Played(session, Outcome((), view, session.game.version, None))
         self.require_playable(session.id, user_id, version)
-        view = session.view()
-        click = Play(session.game.parse_move(meaning)) if isinstance(meaning, str) else meaning(view)
-        if isinstance(click, Select):
-            return Selection(session, view, version, click.source)
+        click: Play | AllUp
+        if isinstance(meaning, str):  # a move in notation: no view needed to know it
+            click = Play(session.game.parse_move(meaning))
+        else:
+            view = session.view()
+            meant = meaning(view)
+            if isinstance(meant, Select):
+                return Selection(session, view, version, meant.source)
+            click = meant
         if isinstance(click, AllUp):
             said = "every card that could go up" if words else None
             outcome = await self.play_all_to_foundations(session, version=version, at=at, source=source)

@@ -1,7 +1,7 @@
 """A board's dests: each legal card move keyed by the slots it joins, as a picture of the board places it."""
 
 from solitaire import new_game, view_of
-from solitaire.dests import foundation_slot, move_dests, move_names, pile_slot
+from solitaire.dests import drop_move, foundation_slot, move_dests, pile_slot
 from solitaire.moves import MoveKind
 
 SLOTS = {"w", *(str(n) for n in range(1, 8)), "fs", "fh", "fd", "fc"}
@@ -52,12 +52,18 @@ def test_no_move_no_dests() -> None:
 
 def test_every_drop_is_named_the_legal_ones_as_their_dests_say() -> None:
     for _game, view in walk("draw3", 5, steps=20):
-        names = move_names(view)
         for source, targets in move_dests(view).items():
-            assert {slot: names[source][slot] for slot in targets} == targets
-        for source, targets in names.items():
-            assert set(targets) == SLOTS - {source}
-    game = new_game("draw3", seed=2)
-    names = move_names(view_of(game))
-    assert names["1"]["fh"] == "1-f" and names["1"]["2"] == "1-2" and names["1"]["w"] == "1-w"
-    assert "w" not in names  # nothing drawn yet: no card to pick up there
+            assert {slot: drop_move(view, source, slot) for slot in targets} == targets
+            assert {slot for slot in SLOTS if drop_move(view, source, slot)} == SLOTS - {source}
+    view = view_of(new_game("draw3", seed=2))
+    assert (
+        drop_move(view, "1", "fh") == "1-f"
+        and drop_move(view, "1", "2") == "1-2"
+        and drop_move(view, "1", "w") == "1-w"
+    )
+    assert drop_move(view, "w", "1") is None  # nothing drawn yet: no card to pick up there
+    assert (
+        drop_move(view, "1", "stock") is None
+        and drop_move(view, "1", "9") is None
+        and drop_move(view, "1", "1") is None
+    )

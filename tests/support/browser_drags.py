@@ -29,14 +29,13 @@ async def card_move(frame: Frame) -> str:
 async def points(frame: Frame, move: str) -> tuple[Point, Point]:
     """Where to press a move's card (a pile's first face-up card) and where to let it go (its target's top).
 
-    The target is the slot the GAME's ``plays`` names the move for (a legal move: one of its source's ``dests``).
+    A move up (``w-f``) goes to the foundation slot its source's ``dests`` name (a suit's own), else the first.
     """
-    source = move.split("-")[0]
-    slots = (
-        f"Object.keys(s.game.plays[{source!r}] || {{}}).filter((slot) => s.game.plays[{source!r}][slot] === {move!r})"
-    )
-    named = await state_of(frame, f"{slots}.sort((a, b) => s.game.dests[{source!r}]?.includes(a) ? -1 : 1)")
-    target = str(named[0]) if named else move.split("-")[1]  # no drop names it (its own slot): the start alone counts
+    source, token = move.split("-")[0], move.split("-")[1]
+    target = token
+    if token == "f":
+        ups = [slot for slot in await state_of(frame, f"s.game.dests[{source!r}] || []") if str(slot).startswith("f")]
+        target = str(ups[0]) if ups else "fs"
     cards = await frame.query_selector_all(f'[data-slot="{source}"] .card.face')
     start = await box_centre(cards[-1] if source == "w" else cards[0])
     tops = await frame.query_selector_all(f'[data-slot="{target}"] .card')

@@ -140,18 +140,24 @@ async def test_a_practice_deal_past_the_last_number_is_refused_in_words(tmp_path
         assert (await page.ask("resume"))["game"] is None
 
 
-async def test_the_game_names_its_slots_and_the_move_for_each_drop_the_server_still_checks(tmp_path: Path) -> None:
+async def test_the_game_names_its_slots_and_a_drop_is_named_by_the_server_which_still_checks(tmp_path: Path) -> None:
     async with activity_stack(tmp_path / "a.db") as stack, stack.page(stack.player(17)) as page:
         game = (await page.ask("start", variant="draw3", kind="practice", deal=EASY_NUMBER))["game"]
         assert [pile["id"] for pile in game["tableau"]] == [str(n) for n in range(1, 8)]
         assert [(f["id"], f["source"]) for f in game["foundations"]] == [(s, True) for s in ("fs", "fh", "fd", "fc")]
         assert game["waste_id"] == "w" and game["all_up"] is True
         cards = [move for move in game["legal_moves"] if "-" in move]
-        assert sorted(game["plays"][s][t] for s, targets in game["dests"].items() for t in targets) == sorted(cards)
-        assert game["plays"]["2"]["fh"] == "2-f" and game["plays"]["2"]["7"] == "2-7"  # illegal ones named too
-        assert "fs" in game["dests"]["1"] and game["plays"]["1"]["fs"] == "1-f"  # the ace goes to its own suit
-        up = await page.play(game, move=game["plays"]["1"]["fs"])
+        assert sum(len(targets) for targets in game["dests"].values()) == len(cards) and "plays" not in game
+        assert "fs" in game["dests"]["1"]  # the ace goes to its own suit's foundation
+        up = await page.play(game, "drop", source="1", target="fs")
         assert up["game"]["foundations"][0]["top"] == "AS" and "1" not in up["game"]["dests"]
+        assert up["words"]  # what the move did, as for a named move
+        illegal = await page.play(up["game"], "drop", source="2", target="7")
+        assert illegal["type"] == "refused" and illegal["game"]["version"] == up["game"]["version"]
+        for source, target in (("2", "stock"), ("2", "99"), ("9", "2"), ("2", "2")):  # no such place: checked
+            nowhere = await page.play(up["game"], "drop", source=source, target=target)
+            assert nowhere["type"] == "refused", nowhere
+            assert nowhere["reason"].startswith("That is not a place on this board")
         forged = await page.play(up["game"], move="1-fs")  # a slot id is no move: the server checks what it is sent
         assert forged["type"] == "refused" and forged["game"]["version"] == up["game"]["version"]
         await page.play(forged["game"], move="end")

@@ -2,7 +2,7 @@
 // and one show(screen), the only place the screen changes. Every answer replaces what is shown; the page only
 // adds the drag in progress and the lit slots. No DOM here: the `ui` given draws, flies cards back and focuses.
 
-import { STOCK, onlyPlayOnto, playOf } from "../board/board.js";
+import { STOCK, dropOf, onlyDropOnto } from "../board/board.js";
 import { clearSelection, dropGame, lightDrag, select, takeGame } from "../board/state.js";
 import { menuAction } from "./actions.js";
 import { listRace, raceOfBoard, received, takeMenuRaces } from "./races.js";
@@ -142,11 +142,18 @@ export class Controller {
     return { ...frame, game: game.id, version: game.version };
   }
 
-  /** Play one move the server named (a drop, a tap on a lit slot) or a command (a button). */
+  /** Play a command (a button: draw, undo, end). */
   play(move) {
     if (!playable(this.state)) return Promise.resolve(null);
     clearSelection(this.state.board);
     return this.ask(this.onBoard({ type: "move", move }));
+  }
+
+  /** Play a drop (a card dragged, or a tap on a lit slot): its two slots; the server names the move. */
+  playDrop(drop) {
+    if (!playable(this.state)) return Promise.resolve(null);
+    clearSelection(this.state.board);
+    return this.ask(this.onBoard({ type: "drop", source: drop.source, target: drop.target }));
   }
 
   /** A tap on a card of `source`: the server plays it, or answers `choose` (its dests lit until the next tap). */
@@ -161,10 +168,10 @@ export class Controller {
     const board = this.state.board;
     if (!playable(this.state)) return undefined;
     if (slot === STOCK) return void this.play("draw");
-    if (board.selected && slot && board.lit.has(slot)) return void this.play(playOf(board.game, board.selected, slot));
+    if (board.selected && slot && board.lit.has(slot)) return void this.playDrop(dropOf(board.game, board.selected, slot));
     if (!source && slot) {
-      const only = onlyPlayOnto(board.game, slot);
-      if (only) return void this.play(only);
+      const only = onlyDropOnto(board.game, slot);
+      if (only) return void this.playDrop(only);
     }
     if (source && source === board.selected) return this.unselect();
     if (source && hasCard) return void this.tapSource(source);
@@ -181,19 +188,19 @@ export class Controller {
     this.ui.draw();
   }
 
-  /** A drag let go over `slot` (null: off the table): the move the server named for it, or back it flies. */
+  /** A drag let go over `slot` (null: off the table): sent as a drop, or back it flies. */
   async drop(drag, slot) {
     const board = this.state.board;
-    const move = playOf(board.game, drag.source, slot);
+    const drop = dropOf(board.game, drag.source, slot);
     board.lit = new Set();
-    if (!move) {
+    if (!drop) {
       board.drag = null;
       this.ui.flyBack(drag.els);
       this.ui.draw();
       return;
     }
     this.ui.letGo(drag.els);
-    const answer = await this.play(move);
+    const answer = await this.playDrop(drop);
     board.drag = null;
     if (!answer || answer.type !== "game") this.ui.flyBack(drag.els.filter((el) => el.isConnected));
   }

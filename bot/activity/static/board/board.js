@@ -1,6 +1,6 @@
 // Pure operations on a GAME frame. The server names every slot and feeds the moves, as lila feeds chessground
-// its `movable.dests`: `dests` (for each source slot, the slots its card may go to now) and `plays` (the move
-// to send for a card of a source dropped on a slot). No solitaire rule and no move notation is read here.
+// its `movable.dests`: `dests` (for each source slot, the slots its card may go to now). A drop is sent as its
+// two slots, and the server names the move. No solitaire rule and no move notation is read here.
 
 export const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 export const STOCK = "stock"; // the stock's slot: a tap there draws
@@ -15,18 +15,17 @@ export function canMoveFrom(game, source) {
   return destsOf(game, source).length > 0;
 }
 
-/** The move the server named for a card of `source` dropped on `slot` (legal or not), or null for none. */
-export function playOf(game, source, slot) {
-  if (!game || !source || !slot || slot === source) return null;
-  const plays = game.plays && game.plays[source];
-  return (plays && plays[slot]) || null;
+/** The drop of a card of `source` on `slot` to send (legal or not: the server refuses in its words), or null. */
+export function dropOf(game, source, slot) {
+  if (!game || !source || !slot || slot === source || slot === STOCK) return null;
+  return { source, target: slot };
 }
 
-/** The one legal move onto `slot` from anywhere (a Friday 13 foundation takes the waste's top), or null. */
-export function onlyPlayOnto(game, slot) {
+/** The one legal drop onto `slot` from anywhere (a Friday 13 foundation takes the waste's top), or null. */
+export function onlyDropOnto(game, slot) {
   if (!game || !game.dests) return null;
   const sources = Object.keys(game.dests).filter((source) => game.dests[source].includes(slot));
-  return sources.length === 1 ? playOf(game, sources[0], slot) : null;
+  return sources.length === 1 ? dropOf(game, sources[0], slot) : null;
 }
 
 /** Whether the server lists the command (`draw`) as allowed now. */

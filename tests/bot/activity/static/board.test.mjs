@@ -1,4 +1,4 @@
-// The board's pure modules: the dests and plays the server feeds, the board's state, the clock's words.
+// The board's pure modules: the dests the server feeds, the drops sent, the board's state, the clock's words.
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -10,9 +10,9 @@ import {
   formatClock,
   hasPiles,
   isLegal,
-  onlyPlayOnto,
+  dropOf,
+  onlyDropOnto,
   passWords,
-  playOf,
   rankOf,
   secondsLeft,
 } from "../../../../bot/activity/static/board/board.js";
@@ -28,22 +28,21 @@ test("a source's dests are the server's, and a source without any has none", () 
   assert.equal(canMoveFrom(game, "fh"), false);
 });
 
-test("a drop sends the move the server named for it, legal or not; none for its own slot or off the table", () => {
+test("a drop is sent as its two slots, legal or not; none for its own slot, the stock or off the table", () => {
   const game = klondikeGame();
-  assert.equal(playOf(game, "w", "fh"), "w-f"); // the suit's foundation: the server named the move
-  assert.equal(playOf(game, "2", "1"), "2-1"); // illegal, still named: the server refuses it in its words
-  assert.equal(playOf(game, "w", "w"), null);
-  assert.equal(playOf(game, "w", null), null);
-  assert.equal(playOf(game, "w", "stock"), null);
-  assert.equal(playOf(game, "3", "1"), null);
+  assert.deepEqual(dropOf(game, "w", "fh"), { source: "w", target: "fh" }); // the server names the move
+  assert.deepEqual(dropOf(game, "2", "1"), { source: "2", target: "1" }); // illegal: refused in the engine's words
+  assert.equal(dropOf(game, "w", "w"), null);
+  assert.equal(dropOf(game, "w", null), null);
+  assert.equal(dropOf(game, "w", "stock"), null);
 });
 
-test("a tap on a slot that is no source plays the one legal move onto it, and nothing when there are several", () => {
-  assert.equal(onlyPlayOnto(fridayGame(), "Q"), "w-Q");
-  assert.equal(onlyPlayOnto(fridayGame(), "J"), null); // named, but not legal
-  const two = klondikeGame({ dests: { w: ["2"], 1: ["2"] }, plays: { w: { 2: "w-2" }, 1: { 2: "1-2" } } });
-  assert.equal(onlyPlayOnto(two, "2"), null);
-  assert.equal(onlyPlayOnto(klondikeGame(), "fs"), "1-f");
+test("a tap on a slot that is no source plays the one legal drop onto it, and nothing when there are several", () => {
+  assert.deepEqual(onlyDropOnto(fridayGame(), "Q"), { source: "w", target: "Q" });
+  assert.equal(onlyDropOnto(fridayGame(), "J"), null); // no card may go there
+  const two = klondikeGame({ dests: { w: ["2"], 1: ["2"] } });
+  assert.equal(onlyDropOnto(two, "2"), null);
+  assert.deepEqual(onlyDropOnto(klondikeGame(), "fs"), { source: "1", target: "fs" });
 });
 
 test("a board's shape, commands and words come from the GAME", () => {

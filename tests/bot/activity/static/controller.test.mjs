@@ -113,7 +113,7 @@ test("race buttons the page answers itself: Watch, the standings, the two steps 
   assert.deepEqual(c.sent.slice(-2), [{ type: "race_leave", race: 5 }, { type: "menu" }]); // out of the lobby
 });
 
-test("taps: a choice lights the dests and a tap there sends the move the server named", async () => {
+test("taps: a choice lights the dests and a tap there sends the drop, the server naming the move", async () => {
   const c = controller((frame) =>
     frame.type === "tap" ? { type: "choose", source: "w", targets: ["2"] } : { type: "game", game: klondikeGame() },
   );
@@ -122,19 +122,19 @@ test("taps: a choice lights the dests and a tap there sends the move the server 
   assert.deepEqual(c.sent.at(-1), { type: "tap", game: 7, version: 3, source: "w" });
   assert.deepEqual([...c.state.board.lit], ["fh", "2"]);
   await c.tap({ slot: "fh", source: "fh", hasCard: true });
-  assert.deepEqual(c.sent.at(-1), { type: "move", game: 7, version: 3, move: "w-f" });
+  assert.deepEqual(c.sent.at(-1), { type: "drop", game: 7, version: 3, source: "w", target: "fh" });
   await c.tap({ slot: "stock", source: null, hasCard: false });
   assert.equal(c.sent.at(-1).move, "draw");
   await c.tap({ slot: "fs", source: "fs", hasCard: false }); // the one legal move onto it? fs is a source: none
   assert.equal(c.sent.length, 3);
 });
 
-test("drops: the named move is sent (an illegal one too); off the table, the cards fly back and nothing is sent", async () => {
+test("drops: the two slots are sent (an illegal drop too); off the table, the cards fly back and nothing is sent", async () => {
   const c = controller(() => ({ type: "refused", reason: "no", game: klondikeGame() }));
   c.take({ type: "game", ref: 1, game: klondikeGame() });
   const six = { isConnected: true };
   await c.drop({ source: "2", els: [six, { isConnected: false }] }, "1");
-  assert.deepEqual(c.sent.at(-1), { type: "move", game: 7, version: 3, move: "2-1" });
+  assert.deepEqual(c.sent.at(-1), { type: "drop", game: 7, version: 3, source: "2", target: "1" });
   assert.deepEqual(c.flown, [six]); // refused: the cards still on the page fly back
   await c.drop({ source: "2", els: [six] }, null);
   assert.equal(c.sent.length, 1);
