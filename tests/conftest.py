@@ -53,8 +53,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
     A test that opens a database runs on SQLite; it runs on PostgreSQL too when it is part of the storage
     contract (``tests/bot/storage/``, the processes sharing one database) or marked ``both_backends`` (the main
-    flows), or with ``--every-backend``. On several workers (``./scripts/test``: ``-n auto``) the install test,
-    the slowest, then runs beside the rest instead of after it.
+    flows), or with ``--every-backend``. The slowest tests are handed out first (:func:`slow_first`).
     """
     every = config.getoption("every_backend")
     kept: list[pytest.Item] = []
@@ -65,8 +64,18 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(marker)
         if every or not on_postgres(item) or in_contract(item):
             kept.append(item)
-    kept.sort(key=lambda item: item.get_closest_marker("install") is None)
+    kept.sort(key=slow_first)
     items[:] = kept
+
+
+def slow_first(item: pytest.Item) -> int:
+    """The order tests are handed out in: the install test, then those that wait on processes, a browser or
+    PostgreSQL, then the rest, so that no worker is left with a long test at the end while the others idle."""
+    return next((rank for rank, name in enumerate(SLOW) if item.get_closest_marker(name)), len(SLOW))
+
+
+SLOW = ("install", "processes", "browser", "postgres")
+"""Markers of the tests that take longest, longest first."""
 
 
 def on_postgres(item: pytest.Item) -> bool:
