@@ -1,8 +1,8 @@
-"""A fake clock for service tests without Discord, and a database that counts PostgreSQL statements in flight.
+"""A fake clock for service tests without Discord, and a database that counts its statements in flight.
 
 :class:`FakeTime` moves only when a test advances it; :func:`settle` lets every task run until it waits on
-that clock (6 ms in a row with no PostgreSQL statement running; SQLite's calls finish in aiosqlite's thread
-within those milliseconds), which needs the database of :func:`counted_database`.
+that clock (6 ms in a row with no statement running, on either backend: on a busy machine one SQLite call in
+its thread can take longer than that), which needs the database of :func:`counted_database`.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import pytest
 
 from bot.storage import Database
 from bot.storage.postgres import PostgresDatabase
+from bot.storage.sqlite import SqliteQueries
 
 START = 1_800_000_000.0
 
@@ -53,14 +54,12 @@ class FakeTime:
 
 
 IN_FLIGHT = [0]
-"""PostgreSQL connections held by statements right now (counted by the ``db`` fixture)."""
+"""Statements running right now: PostgreSQL connections held, SQLite calls in their thread (counted by the ``db``
+fixture)."""
 
 
 async def settle() -> None:
-    """Let every task run until it waits on the fake clock: 6 ms in a row with no PostgreSQL statement running.
-
-    (SQLite's calls finish in aiosqlite's thread within those milliseconds.)
-    """
+    """Let every task run until it waits on the fake clock: 6 ms in a row with no statement running."""
     quiet = 0
     while quiet < 6:
         await asyncio.sleep(0.001)
@@ -69,8 +68,8 @@ async def settle() -> None:
 
 @asynccontextmanager
 async def counted_database(target: str | Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Database]:
-    """Open ``target`` with its PostgreSQL statements counted in :data:`IN_FLIGHT` (for :func:`settle`)."""
-    held = PostgresDatabase._held
+    """Open ``target`` with its statements counted in :data:`IN_FLIGHT` (for :func:`settle`), on either backend."""
+    held, call = PostgresDatabase._held, SqliteQueries._call
 
     @asynccontextmanager
     async def counted(self: PostgresDatabase, timeout: float | None) -> AsyncIterator[Any]:
@@ -81,7 +80,15 @@ async def counted_database(target: str | Path, monkeypatch: pytest.MonkeyPatch) 
         finally:
             IN_FLIGHT[0] -= 1
 
+    async def counted_call(self: SqliteQueries, work: Any) -> Any:
+        IN_FLIGHT[0] += 1
+        try:
+            return await call(self, work)
+        finally:
+            IN_FLIGHT[0] -= 1
+
     monkeypatch.setattr(PostgresDatabase, "_held", counted)
+    monkeypatch.setattr(SqliteQueries, "_call", counted_call)
     database = await Database.open(target)
     try:
         yield database
