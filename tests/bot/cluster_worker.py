@@ -134,7 +134,7 @@ def poster(args: argparse.Namespace, *, hold: bool) -> Callable[[Announcement], 
         text = announcement.text.replace("\n", " | ")
         if hold:
             write_line(args.posts, f"{args.tag} holding:{announcement.kind} {announcement.guild_id} {text}")
-            await asyncio.sleep(3600)  # killed here, holding the claim
+            await asyncio.Event().wait()  # killed here, holding the claim
         await asyncio.sleep(0.005)  # a post takes a while: the other process has every chance to race
         write_line(args.posts, f"{args.tag} {announcement.kind} {announcement.guild_id} {text}")
         return Delivery.POSTED

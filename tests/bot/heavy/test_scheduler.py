@@ -233,7 +233,7 @@ def never_ready(conn: Connection) -> None:
 
 def hangs_before_ready(conn: Connection) -> None:
     """A worker that never says ready (it hangs while warming up)."""
-    time.sleep(600)
+    threading.Event().wait()
 
 
 @pytest.mark.parametrize("target", [never_ready, hangs_before_ready])
