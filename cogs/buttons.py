@@ -34,6 +34,7 @@ from bot.play.clicks import (
     Origin,
     RaceClick,
 )
+from bot.runtime.client import SolitaireBot
 
 COG_NAME = "Solitaire"
 """The cog that answers every button of the bot."""
@@ -121,7 +122,8 @@ class ClickButton(discord.ui.DynamicItem[Button], Generic[C], template=r"(?!)"):
         return cls(cls.format.parse(match.string), button, custom_id=match.string)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        """Hand the click to the cog's handler of this format."""
+        """Speak the member's language; hand the click to the cog's handler of this format."""
+        await cast(SolitaireBot, interaction.client).speakers.speak_to_member(interaction.user.id, interaction.locale)
         await type(self).handle(click_handler(interaction), interaction, self.click)
 
 

@@ -31,11 +31,13 @@ from bot.play.preferences import Preferences
 from bot.play.render_pool import Pictures
 from bot.play.session import Clock, FinishSource, Session, Sleep
 from bot.play.sessions import SessionManager
+from bot.runtime.command_words import CommandWords
 from bot.runtime.metrics import BotMetrics, Sources
 from bot.runtime.services import DiscordFacts, Needs, Services
 from bot.runtime.settings import Settings
 from bot.runtime.startup import cause, run_step, step_failed, sync_step
 from bot.shards import Ownership
+from bot.speakers import Speakers
 from bot.storage import Database, dev_guilds
 from bot.storage.deadlines import patience
 from bot.storage.games import GameRecord
@@ -214,7 +216,8 @@ class SolitaireTree(discord.app_commands.CommandTree["SolitaireBot"]):
     """
 
     async def interaction_check(self, interaction: discord.Interaction[SolitaireBot], /) -> bool:
-        """Answer the Entry Point command here, by opening the Activity (the tree has no command of its type)."""
+        """Speak the member's language; answer the Entry Point command here, by opening the Activity."""
+        await interaction.client.speakers.speak_to_member(interaction.user.id, interaction.locale)
         if not is_entry_point(interaction):
             return True
         try:
@@ -291,6 +294,7 @@ class SolitaireBot(commands.Bot):
     standings = Service[Standings]()
     moderation = Service[Moderation]()
     onboarding = Service[Onboarding]()
+    speakers = Service[Speakers]()
 
     def __init__(
         self,
@@ -337,6 +341,7 @@ class SolitaireBot(commands.Bot):
         player's deadline: a slow query then must not stop the bot.
         """
         self.setting_up.set()
+        await self.tree.set_translator(CommandWords())
         with patience(STARTUP_PATIENCE):
             await self._set_up()
 
@@ -347,6 +352,7 @@ class SolitaireBot(commands.Bot):
             lambda guild_id: self.get_guild(guild_id) is not None,
             self.member_name,
             self.bot_may,
+            self.server_locale,
         )
         await self.services.open(finished=self._announce_finished, sources=self.metrics_sources, discord=facts)
         for extension in EXTENSIONS:
@@ -395,6 +401,11 @@ class SolitaireBot(commands.Bot):
         guild = self.get_guild(guild_id)
         member = guild.get_member(user_id) if guild is not None else None
         return member.display_name if member is not None else None
+
+    def server_locale(self, guild_id: int) -> discord.Locale | None:
+        """A server's preferred locale, if this process knows the server."""
+        guild = self.get_guild(guild_id)
+        return guild.preferred_locale if guild is not None else None
 
     def bot_may(self, guild_id: int, channel_id: int, flag: str) -> bool:
         """Whether the bot holds permission ``flag`` in a channel, from the cache (``True``: not cached here)."""

@@ -43,6 +43,7 @@ from bot.play.sessions import SessionManager
 from bot.rules.modes import CHALLENGE, DAILY, RACE
 from bot.runtime.metrics import BotMetrics, Sources
 from bot.runtime.settings import Settings
+from bot.speakers import Speakers
 from bot.storage import Database, open_database
 from bot.storage.deals import StoredDeals
 from solitaire import VARIANTS
@@ -72,6 +73,8 @@ class DiscordFacts:
     """A member's name as the server shows it (``None``: not known to this process)."""
     bot_may: Callable[[int, int, str], bool] = lambda guild_id, channel_id, flag: True
     """Whether the bot holds a permission flag in a channel (``True``: not known to this process)."""
+    server_locale: Callable[[int], object | None] = lambda guild_id: None
+    """A server's preferred locale as Discord told it (``None``: not known to this process)."""
 
 
 @dataclass
@@ -105,6 +108,8 @@ class Services:
     standings: Standings = field(init=False)
     moderation: Moderation = field(init=False)
     onboarding: Onboarding = field(init=False)
+    speakers: Speakers = field(init=False)
+    """The language of each member (privately) and of each server's public posts."""
     activity: ActivityServer | None = field(default=None, init=False)
     """The Activity's web server (``ACTIVITY_PORT``), a surface over the same services as the cogs."""
 
@@ -187,6 +192,11 @@ class Services:
         self.standings = Standings(self.db)
         self.moderation = Moderation(self.db, now=needs.now)
         self.onboarding = Onboarding(self.db, now=needs.now)
+        self.speakers = Speakers(
+            self.db,
+            now=needs.now,
+            server_locale=discord.server_locale if discord is not None else lambda guild_id: None,
+        )
         if settings.activity_port is not None and discord is not None:
             await self._open_activity(settings.activity_port, discord)
 
