@@ -36,6 +36,7 @@ from tests.support.decks import EASY_KLONDIKE, EASY_NUMBER, seeded
 pytest_plugins = [
     "tests.support.postgres_server",  # postgres_server, postgres_dsn: a real PostgreSQL server
     "tests.support.processes",  # a test that starts a process says so with a marker
+    "tests.support.locales",  # member_locales: each member's Discord locale on SimCord
 ]
 
 
