@@ -1,0 +1,52 @@
+"""The slash commands as Discord shows them in each member's language: synced with valid localized names."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from languages import LANGUAGES
+
+NAME = re.compile(r"^[-_\w]{1,32}$")
+"""Discord's rule for a command's or option's name (``\\w`` with lower case checked apart)."""
+TRANSLATED = [locale for language in LANGUAGES if not language.is_source for locale in language.discord_locales]
+
+
+def _levels(command: dict[str, Any]) -> Iterator[list[dict[str, Any]]]:
+    """Each list of siblings under a command: its subcommands or options, and theirs."""
+    options = command.get("options") or []
+    if options:
+        yield options
+    for option in options:
+        yield from _levels(option)
+
+
+def _everything(command: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    yield command
+    for option in command.get("options") or []:
+        yield from _everything(option)
+
+
+def test_every_name_and_description_is_synced_in_each_language_and_follows_discords_rules(simcord_env) -> None:
+    (solitaire,) = [command for command in simcord_env.backend.commands[None].values() if command["name"] == "solitaire"]
+    for locale in TRANSLATED:
+        for level in [[solitaire], *_levels(solitaire)]:
+            names = [item.get("name_localizations", {}).get(locale, item["name"]) for item in level]
+            assert len(set(names)) == len(names), (locale, names)
+        for item in _everything(solitaire):
+            name = item["name_localizations"][locale]
+            assert NAME.match(name) and name == name.lower(), (locale, name)
+            description = item["description_localizations"][locale]
+            assert 1 <= len(description) <= 100, (locale, description)
+            for choice in item.get("choices") or []:
+                assert 1 <= len(choice["name_localizations"][locale]) <= 100, (locale, choice)
+
+
+def test_names_are_translated_not_copied(simcord_env) -> None:
+    """Most names differ from the English in every language (a few, like ``stats``, may be the same word)."""
+    (solitaire,) = [command for command in simcord_env.backend.commands[None].values() if command["name"] == "solitaire"]
+    for locale in TRANSLATED:
+        items = list(_everything(solitaire))
+        same = [item["name"] for item in items if item["name_localizations"][locale] == item["name"]]
+        assert len(same) < len(items) / 2, (locale, same)
