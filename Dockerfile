@@ -14,6 +14,7 @@ COPY solitaire/ solitaire/
 COPY render/ render/
 COPY bot/ bot/
 COPY cogs/ cogs/
+COPY languages/ languages/
 # The project with its PostgreSQL driver; dependency versions are the ranges in pyproject.toml.
 RUN pip install --no-cache-dir "./[postgres]"
 

@@ -1,6 +1,6 @@
 """``python -m languages extract|update|check``: the catalogues' loop.
 
-- ``extract``: read every sentence of the code (``_``, ``n_``, ``N_``; see ``babel.cfg``) and of the slash
+- ``extract``: read every sentence of the code (``_``, ``n_``, ``N_``; see ``languages/babel.cfg``) and of the slash
   commands into ``languages/locales/messages.pot``, the English source.
 - ``update``: bring each language's ``messages.po`` up to the source: new sentences added untranslated, gone
   ones dropped.

@@ -41,7 +41,7 @@ def source_catalogue() -> Catalog:
     template.header_comment = (
         "# The English source of Solitaire Rush's sentences: written by python -m languages extract."
     )
-    with (ROOT / "babel.cfg").open() as config:
+    with (Path(__file__).parent / "babel.cfg").open() as config:
         mappings = _mappings(config.read())
     for filename, lineno, message, comments, context in extract_from_dir(
         str(ROOT), method_map=mappings, keywords=KEYWORDS, comment_tags=("Translators:",)

@@ -212,7 +212,7 @@ ROOT_FILES = {
     "pyproject.toml": "the package, its dependencies and the tools' settings",
 }
 """The only files the repository's root may hold, each with why a reader needs it (folders are the packages)."""
-ROOT_FOLDERS = {".ci", "benchmarks", "bot", "cogs", "docs", "render", "scripts", "solitaire", "tests"}
+ROOT_FOLDERS = {".ci", "benchmarks", "bot", "cogs", "docs", "languages", "render", "scripts", "solitaire", "tests"}
 
 
 @pytest.mark.processes

@@ -4,12 +4,13 @@ The floors, top to bottom: ``cogs`` (Discord commands and views), ``bot.runtime`
 composition root; ``bot/__main__.py`` is its entry), ``bot.activity`` (the Activity's web server: a surface
 like the cogs, built by the composition root), ``bot.compete`` (dailies, races, challenges),
 ``bot.play`` (sessions, clicks, pads, deals), ``bot.heavy`` (the worker processes), ``bot.outbox`` (the
-stored posts), ``bot.storage`` (all SQL), ``bot.rules`` (the pure rules of competing: modes, days,
-ranking), the bot's basics left at its top (errors, background tasks, shards, the invite's permissions,
-the version), then ``render`` and ``solitaire``. A module may import its own floor and the floors below
-it. The cogs call services and take value types from storage (records, errors), never a storage module
-or function (``tests/test_cogs_call_services.py`` holds that). Within the game core (``solitaire``) the modules
-import one another in one direction too: no circle, not even through an import made only for type checking.
+stored posts), ``bot.speakers`` (who reads which language), ``bot.storage`` (all SQL), ``bot.rules`` (the
+pure rules of competing: modes, days, ranking), the bot's basics left at its top (errors, background tasks,
+shards, the invite's permissions, the version), then ``render``, ``languages`` (the catalogues) and
+``solitaire``. A module may import its own floor and the floors below it. The cogs call services and take
+value types from storage (records, errors), never a storage module or function
+(``tests/test_cogs_call_services.py`` holds that). Within the game core (``solitaire``) the modules import one
+another in one direction too: no circle, not even through an import made only for type checking.
 """
 
 from __future__ import annotations
@@ -28,10 +29,12 @@ FLOORS = (
     "bot.play",
     "bot.heavy",
     "bot.outbox",
+    "bot.speakers",
     "bot.storage",
     "bot.rules",
     "bot",
     "render",
+    "languages",
     "solitaire",
 )
 """Top to bottom; ``bot`` is the basics left at the package's top (errors, background, shards, ...)."""
@@ -45,6 +48,7 @@ BASICS = [
     "errors.py",
     "invite.py",
     "shards.py",
+    "speakers.py",
     "version.py",
 ]
 SOURCES = sorted(path for folder in ("bot", "cogs") for path in (ROOT / folder).rglob("*.py"))

@@ -96,7 +96,7 @@ async def test_a_click_costs_no_database_statement_once_the_member_is_known(spea
         return await fetchone(*args, **kwargs)  # type: ignore[arg-type]
 
     db.fetchone = counted  # type: ignore[method-assign]
-    for _ in range(10):
+    for _click in range(10):
         await speakers.member(7, "de")
     assert calls == 0
 

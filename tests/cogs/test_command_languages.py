@@ -28,8 +28,14 @@ def _everything(command: dict[str, Any]) -> Iterator[dict[str, Any]]:
         yield from _everything(option)
 
 
+def _solitaire(env: Any) -> dict[str, Any]:
+    """The ``/solitaire`` group as the bot synced it."""
+    (solitaire,) = [command for command in env.backend.commands[None].values() if command["name"] == "solitaire"]
+    return solitaire
+
+
 def test_every_name_and_description_is_synced_in_each_language_and_follows_discords_rules(simcord_env) -> None:
-    (solitaire,) = [command for command in simcord_env.backend.commands[None].values() if command["name"] == "solitaire"]
+    solitaire = _solitaire(simcord_env)
     for locale in TRANSLATED:
         for level in [[solitaire], *_levels(solitaire)]:
             names = [item.get("name_localizations", {}).get(locale, item["name"]) for item in level]
@@ -45,7 +51,7 @@ def test_every_name_and_description_is_synced_in_each_language_and_follows_disco
 
 def test_names_are_translated_not_copied(simcord_env) -> None:
     """Most names differ from the English in every language (a few, like ``stats``, may be the same word)."""
-    (solitaire,) = [command for command in simcord_env.backend.commands[None].values() if command["name"] == "solitaire"]
+    solitaire = _solitaire(simcord_env)
     for locale in TRANSLATED:
         items = list(_everything(solitaire))
         same = [item["name"] for item in items if item["name_localizations"][locale] == item["name"]]

@@ -56,8 +56,12 @@ def test_english_is_the_source_and_looks_nothing_up() -> None:
 
 @pytest.mark.parametrize(
     ("code", "counts"),
-    [("de", {0: "other", 1: "one", 2: "other"}), ("fr", {0: "one", 1: "one", 2: "other"}),
-     ("es_ES", {0: "other", 1: "one", 2: "other"}), ("pt_BR", {0: "one", 1: "one", 2: "other"})],
+    [
+        ("de", {0: "other", 1: "one", 2: "other"}),
+        ("fr", {0: "one", 1: "one", 2: "other"}),
+        ("es_ES", {0: "other", 1: "one", 2: "other"}),
+        ("pt_BR", {0: "one", 1: "one", 2: "other"}),
+    ],
 )
 def test_each_catalogue_picks_its_own_plural_form(code: str, counts: dict[int, str]) -> None:
     """French and Brazilian Portuguese say "0 partie" (singular), German and Spanish "0 Spiele"."""
