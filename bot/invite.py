@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from solitaire.speech import N_, _
+
 SCOPES = ("bot", "applications.commands")
 """``bot`` adds the bot user to the server; ``applications.commands`` lets its slash commands appear there."""
 DISCORD_NAMES = {
@@ -19,14 +21,38 @@ DISCORD_NAMES = {
     "read_messages": "View Channel",
 }
 """The permissions whose name in Discord's settings is not their flag's."""
+SAID_NAMES = {
+    # Translators: a Discord permission's name (as are the next ones): write it as Discord's settings show it.
+    "view_channel": N_("View Channel"),
+    "read_messages": N_("View Channel"),
+    "send_messages": N_("Send Messages"),
+    "embed_links": N_("Embed Links"),
+    "attach_files": N_("Attach Files"),
+    "manage_roles": N_("Manage Roles"),
+    "manage_guild": N_("Manage Server"),
+    "moderate_members": N_("Timeout Members"),
+    "read_message_history": N_("Read Message History"),
+    "use_external_emojis": N_("Use External Emojis"),
+    "add_reactions": N_("Add Reactions"),
+    "manage_messages": N_("Manage Messages"),
+    "manage_channels": N_("Manage Channels"),
+    "administrator": N_("Administrator"),
+    "mention_everyone": N_("Mention Everyone"),
+    "kick_members": N_("Kick Members"),
+    "ban_members": N_("Ban Members"),
+}
+"""The permissions the bot may name to a member, in the catalogue (each as Discord's settings name it)."""
 
 
 def permission_name(flag: str) -> str:
-    """Return a permission's name as Discord's settings show it.
+    """Return a permission's name as Discord's settings show it (in the language spoken: Discord's own words).
 
     >>> permission_name("send_messages"), permission_name("manage_guild"), permission_name("read_messages")
     ('Send Messages', 'Manage Server', 'View Channel')
     """
+    said = SAID_NAMES.get(flag)
+    if said is not None:
+        return _(said)
     return DISCORD_NAMES.get(flag) or flag.replace("_", " ").title()
 
 

@@ -50,6 +50,7 @@ from bot.heavy.jobs import (
     Priority,
     SchedulerClosedError,
     WorkerDiedError,
+    in_spoken_language,
 )
 from bot.heavy.worker import READY, Serve, Worker, receive, serve
 
@@ -262,6 +263,7 @@ class Scheduler:
         if owner is not None and (busy := self._owners.get(owner)) is not None:
             raise OneJobAtATimeError(busy.priority)
         seconds = timeout if timeout is not None else TIMEOUTS[priority]
+        run = in_spoken_language(run)  # its words (a hint's, an analysis's) in the asker's language
         job = _Job(run, args, priority, owner, key, keep, fallback, real_seconds() + seconds, seconds, real_seconds())
         if key is not None:
             self._keys[key] = job

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Literal, TypeVar
 
 from bot.errors import BotError
 from bot.play.analysis_words import analysis_text, game_after
@@ -24,6 +24,7 @@ from solitaire.alt_text import describe_board
 from solitaire.analysis import DEFAULT_BUDGET_MS, Analysis, analyze
 from solitaire.hint import Hint, hint_for
 from solitaire.knowledge import Knowledge
+from solitaire.speech import N_, _
 from solitaire.view import view_of
 
 T = TypeVar("T")
@@ -32,33 +33,61 @@ CompetitionOver = Callable[[GameRecord], Awaitable[bool]]
 """Whether nobody can still gain from a finished game's deal: its day's dailies or its race are all over."""
 
 
+AfterGame = Literal["Analysis", "The replay"]
+"""What opens after the game (:func:`check_after_game`): each has its own sentences."""
+_NOT_YET: dict[tuple[AfterGame, str], str] = {
+    ("Analysis", "daily"): N_(
+        "Analysis opens once this server's day is over and every daily of that day is finished: "
+        "everyone plays this deal unaided until then."
+    ),
+    ("Analysis", "race"): N_("Analysis opens when the race ends: everyone plays this deal unaided until then."),
+    ("Analysis", "challenge"): N_(
+        "Analysis opens when the challenge closes: everyone plays this deal unaided until then."
+    ),
+    ("The replay", "daily"): N_(
+        "The replay opens once this server's day is over and every daily of that day is finished: "
+        "everyone plays this deal unaided until then."
+    ),
+    ("The replay", "race"): N_("The replay opens when the race ends: everyone plays this deal unaided until then."),
+    ("The replay", "challenge"): N_(
+        "The replay opens when the challenge closes: everyone plays this deal unaided until then."
+    ),
+}
+"""The refusal of each thing that opens after the game, by the mode of the game (whose ``opens_when`` it says)."""
+
+
 class NotYetError(BotError):
     """Analysis or a replay asked for before the competition it belongs to is over."""
 
-    def __init__(self, what: str, when: str) -> None:
-        super().__init__(f"{what} opens {when}: everyone plays this deal unaided until then.")
+    def __init__(self, what: AfterGame, mode: str) -> None:
+        super().__init__(_(_NOT_YET[what, mode]))
+        self.what = what
+        self.mode = mode
 
 
 class HintsNotAllowedError(BotError):
     """A hint asked for in a daily or a race."""
 
     def __init__(self) -> None:
-        super().__init__("Hints are for casual games only: dailies and races are played unaided.")
+        super().__init__(_("Hints are for casual games only: dailies and races are played unaided."))
 
 
 class NotFinishedError(BotError):
     """Analysis or a replay of a game still running."""
 
     def __init__(self) -> None:
-        super().__init__("That game is still running: analysis and replays open when it is over.")
+        super().__init__(_("That game is still running: analysis and replays open when it is over."))
 
 
 class ReplayPostedError(BotError):
     """A second Share replay of a game: its one public replay is posted (or being posted)."""
 
     def __init__(self, shared: SharedReplay | None) -> None:
-        where = f"is already posted: {shared.link}" if shared is not None and shared.link else "is being posted now"
-        super().__init__(f"This game's replay {where} (one public replay per game).")
+        if shared is not None and shared.link:
+            text = _("This game's replay is already posted: {link} (one public replay per game).", link=shared.link)
+        else:
+            text = _("This game's replay is being posted now (one public replay per game).")
+        super().__init__(text)
 
 
 def hints_allowed(record: GameRecord) -> bool:
@@ -72,7 +101,7 @@ def check_hints_allowed(record: GameRecord) -> None:
         raise HintsNotAllowedError()
 
 
-def check_after_game(record: GameRecord, what: str, *, over: bool) -> None:
+def check_after_game(record: GameRecord, what: AfterGame, *, over: bool) -> None:
     """Let ``what`` (analysis, a replay) through only when nobody can still gain from it.
 
     Casual games: once finished. Dailies, races and challenges: once ``over`` (see
@@ -85,10 +114,10 @@ def check_after_game(record: GameRecord, what: str, *, over: bool) -> None:
     """
     if record.is_playing:
         raise NotFinishedError()
-    opens_when = mode_of(record.mode).opens_when
-    if opens_when is None or over:
+    mode = mode_of(record.mode)
+    if mode.opens_when is None or over:
         return
-    raise NotYetError(what, opens_when)
+    raise NotYetError(what, mode.name)
 
 
 def analyze_state(state: str, budget_ms: float = DEFAULT_BUDGET_MS) -> Analysis:

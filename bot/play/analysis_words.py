@@ -9,7 +9,7 @@ from __future__ import annotations
 from bot.play.move_words import describe_move
 from solitaire import Game, new_game
 from solitaire.analysis import Analysis
-from solitaire.words import plural
+from solitaire.speech import N_, _, n_
 
 MAX_CONTENT = 1900
 """Room left in a 2000-character message for the analysis text."""
@@ -25,24 +25,43 @@ def game_after(game: Game, applied: int) -> Game:
 
 def analysis_text(analysis: Analysis, kept: Game) -> str:
     """The private answer: winnable or not, the last winnable move, the losing move and a winning line in words."""
-    lines = ["**Analysis** (solved with every card known, now that the game is over)"]
-    start = {True: "The deal was winnable.", False: "The deal could not be won.", None: "Undecided whether the deal"}
-    lines.append(start[analysis.winnable_at_start] + (" could be won." if analysis.winnable_at_start is None else ""))
+    lines = [_("**Analysis** (solved with every card known, now that the game is over)")]
+    lines.append(_(_START[analysis.winnable_at_start]))
     if analysis.status == "won":
-        lines.append("You won it: nothing was lost.")
+        lines.append(_("You won it: nothing was lost."))
         return "\n".join(lines)
     if analysis.last_winnable is None:
         return "\n".join(lines)
-    where = f"after move {analysis.last_winnable}" if analysis.last_winnable else "at the start"
+    after = analysis.last_winnable
     if analysis.lost_by is not None:
         lost = describe_move(kept, kept.parse_move(analysis.lost_by))
-        lines.append(f"It was still winnable {where} (the picture); **{lost}** lost it.")
+        if after:
+            lines.append(
+                _("It was still winnable after move {move} (the picture); **{lost}** lost it.", move=after, lost=lost)
+            )
+        else:
+            lines.append(_("It was still winnable at the start (the picture); **{lost}** lost it.", lost=lost))
     elif analysis.decided:
-        lines.append(f"It was still winnable {where}, when the game ended.")
+        if after:
+            lines.append(_("It was still winnable after move {move}, when the game ended.", move=after))
+        else:
+            lines.append(_("It was still winnable at the start, when the game ended."))
+    elif after:
+        lines.append(
+            _("It was proven winnable after move {move}; after that my search ran out of time (undecided).", move=after)
+        )
     else:
-        lines.append(f"It was proven winnable {where}; after that my search ran out of time (undecided).")
+        lines.append(_("It was proven winnable at the start; after that my search ran out of time (undecided)."))
     lines.append(line_words(kept, analysis.line))
     return "\n".join(lines)
+
+
+_START = {
+    True: N_("The deal was winnable."),
+    False: N_("The deal could not be won."),
+    None: N_("Undecided whether the deal could be won."),
+}
+"""Whether the deal could be won from its start (``None``: the search ran out of time)."""
 
 
 def line_words(kept: Game, line: tuple[str, ...]) -> str:
@@ -52,15 +71,27 @@ def line_words(kept: Game, line: tuple[str, ...]) -> str:
     game = new_game(kept.rules, deck=kept.deck)
     for text, seconds in kept.log:
         game.play(text, seconds=seconds)
-    head = f"A winning line from there ({plural(len(line), 'move')}): "
+    count = len(line)
+    used = len(_winning_line(count, ""))
     words: list[str] = []
-    used = len(head)
     for index, text in enumerate(line):
         said = describe_move(game, game.parse_move(text))
         if used + len(said) + 3 > MAX_CONTENT - 400:
-            words.append(f"… and {len(line) - index} more")
+            more = count - index
+            # Translators: the end of a winning line cut short: how many moves are left out.
+            words.append(n_("… and {count} more", "… and {count} more", more))
             break
         words.append(said)
         used += len(said) + 3
         game.play(text)
-    return head + " · ".join(words)
+    return _winning_line(count, " · ".join(words))
+
+
+def _winning_line(count: int, moves: str) -> str:
+    """The winning line's sentence: how many moves, then ``moves`` in words."""
+    return n_(
+        "A winning line from there ({count} move): {moves}",
+        "A winning line from there ({count} moves): {moves}",
+        count,
+        moves=moves,
+    )

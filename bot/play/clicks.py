@@ -46,6 +46,7 @@ from bot.play.pads import (
 )
 from solitaire.cards import SUIT_SYMBOLS
 from solitaire.moves import FOUNDATION_SOURCES
+from solitaire.speech import _
 from solitaire.view import BoardView
 
 MAX_GAME_ID = 2**63 - 1
@@ -82,6 +83,7 @@ __all__ = [
     "parse_board_click",
     "parse_offer_click",
     "resolve_click",
+    "selection_line",
     "source_name",
 ]
 
@@ -458,7 +460,26 @@ def resolve_click(view: BoardView, selected: str | None, action: str) -> Click:
 def source_name(source: str) -> str:
     """A move source in words: ``pile 3``, ``the waste``, ``the ♥ foundation``."""
     if source == "w":
-        return "the waste"
+        # Translators: a move source, on its own.
+        return _("the waste")
     if source in FOUNDATION_SOURCES:
-        return f"the {SUIT_SYMBOLS[FOUNDATION_SOURCES[source]]} foundation"
-    return f"pile {source}"
+        # Translators: a move source, on its own: the foundation of that suit.
+        return _("the {suit} foundation", suit=SUIT_SYMBOLS[FOUNDATION_SOURCES[source]])
+    # Translators: a move source, on its own: the tableau pile of that number.
+    return _("pile {pile}", pile=source)
+
+
+def selection_line(source: str) -> str:
+    """The board's line while ``source`` is selected, one whole sentence for each kind of source.
+
+    >>> selection_line("w")
+    'Selected **the waste**: click a green button where it goes (or it, to cancel).'
+    """
+    if source == "w":
+        return _("Selected **the waste**: click a green button where it goes (or it, to cancel).")
+    if source in FOUNDATION_SOURCES:
+        return _(
+            "Selected **the {suit} foundation**: click a green button where it goes (or it, to cancel).",
+            suit=SUIT_SYMBOLS[FOUNDATION_SOURCES[source]],
+        )
+    return _("Selected **pile {pile}**: click a green button where it goes (or it, to cancel).", pile=source)

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 from bot.rules.modes import mode_of
 from bot.storage.games import GameRecord
+from languages.formats import day
+from solitaire.speech import _
 
 
 def deal_words(record: GameRecord, *, over: bool) -> str:
@@ -14,8 +18,22 @@ def deal_words(record: GameRecord, *, over: bool) -> str:
     """
     kind = mode_of(record.mode).deal_kind
     if kind is not None:
-        return f"{kind} {record.daily_date}" if record.daily_date is not None else kind
+        if record.daily_date is not None:
+            # Translators: how a board names its deal: the daily deal of that day.
+            return _("daily {date}", date=_day(record.daily_date))
+        return _(kind)
     if record.practice:
-        named = f"deal #{record.deal_number}" if record.deal_number is not None else f"seed `{record.deal_seed}`"
-        return f"practice, not ranked: {named}"
-    return f"ranked deal (seed `{record.deal_seed}`)" if over and record.deal_seed else "ranked deal"
+        if record.deal_number is not None:
+            return _("practice, not ranked: deal #{number}", number=record.deal_number)
+        return _("practice, not ranked: seed `{seed}`", seed=record.deal_seed)
+    if over and record.deal_seed:
+        return _("ranked deal (seed `{seed}`)", seed=record.deal_seed)
+    return _("ranked deal")
+
+
+def _day(iso: str) -> str:
+    """A stored daily date as the language writes a day (``2026-11-29`` in English)."""
+    try:
+        return day(date.fromisoformat(iso))
+    except ValueError:
+        return iso

@@ -12,7 +12,7 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from bot import errors
-from bot.play.after_game import CompetitionOver, ReplayPostedError, check_after_game
+from bot.play.after_game import AfterGame, CompetitionOver, ReplayPostedError, check_after_game
 from bot.play.session import Clock
 from bot.storage import Database, StorageError
 from bot.storage import games as games_db
@@ -33,7 +33,7 @@ class FinishedGames:
         self._over = over
         self._now = now
 
-    async def own(self, game_id: int, user_id: int, what: str) -> GameRecord:
+    async def own(self, game_id: int, user_id: int, what: AfterGame) -> GameRecord:
         """``user_id``'s finished game ``game_id``, once nobody can gain from ``what`` (analysis, the replay).
 
         :raises UnknownGameError: no such game.

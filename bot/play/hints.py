@@ -12,10 +12,19 @@ from bot.play.session import Outcome, Session
 from bot.play.sessions import SessionManager
 from solitaire.knowledge import knowledge_of
 from solitaire.scoring import HINT_PENALTY
+from solitaire.speech import _, n_
 
 Wait = Callable[[], Awaitable[None]]
 """Called once the hint is asked for and before it is awaited (a surface says "thinking…")."""
-CHARGED = f"−{HINT_PENALTY} points; this game is now hinted, so it is not ranked on the casual leaderboards."
+
+
+def charged() -> str:
+    """What a hint costs, said after it."""
+    return n_(
+        "−{count} point; this game is now hinted, so it is not ranked on the casual leaderboards.",
+        "−{count} points; this game is now hinted, so it is not ranked on the casual leaderboards.",
+        HINT_PENALTY,
+    )
 
 
 @dataclass(frozen=True)
@@ -30,8 +39,10 @@ class HintAnswer:
     def text(self) -> str:
         """What the player is told."""
         if self.words is None:
-            return f"No hint: {self.why}. No points taken."
-        return f"Hint: **{self.words}** — {self.why}.\n{CHARGED}"
+            # Translators: {why} is the hint finder's reason, in words (e.g. "the game is over").
+            return _("No hint: {why}. No points taken.", why=self.why)
+        # Translators: {move} is the move in words, {why} what the hint found.
+        return _("Hint: **{move}** — {why}.", move=self.words, why=self.why) + "\n" + charged()
 
     @property
     def plain(self) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from solitaire import Game, Move, MoveKind
+from solitaire.speech import _, n_
 
 ARROW = "\u2192"
 
@@ -46,6 +47,8 @@ def move_places(game: Game, move: Move) -> tuple[str | None, str | None]:
 
 def _describe_draw(game: Game) -> str:
     if not game.stock:
-        return "draw: turn the waste over"
+        # Translators: a move suggestion; "draw" is the move as typed (notation): keep it as it is.
+        return _("draw: turn the waste over")
     count = min(game.draw_count, len(game.stock))
-    return f"draw: turn {count} card{'s' if count != 1 else ''}"
+    # Translators: a move suggestion; "draw" is the move as typed (notation): keep it as it is.
+    return n_("draw: turn {count} card", "draw: turn {count} cards", count)

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import functools
 from abc import ABC, abstractmethod
+from collections.abc import Hashable
 from dataclasses import dataclass
-from typing import ClassVar, Literal, NamedTuple
+from typing import ClassVar, Literal, NamedTuple, cast
 
 from solitaire import DRAW, END, UNDO, IllegalMoveError, Move, MoveKind, find_variant
 from solitaire.cards import SUIT_SYMBOLS, Card
 from solitaire.moves import FOUNDATION_SOURCES, FRIDAY13_LABELS, PILES
+from solitaire.speech import N_, _, spoken
 from solitaire.variants import Family
 from solitaire.view import BoardView
 
@@ -24,11 +26,12 @@ CHOOSE = "pick"
 """The Choose button: the next press on a pile or the waste selects it, even a card that would go up."""
 CHOOSING = "ch"
 """The selection a board shows after Choose (in its ids' selected field): no source yet, the next press selects."""
-CHOOSING_TEXT = (
+# Translators: **Choose** is a board button's label: write it as you translated that.
+CHOOSING_TEXT = N_(
     "Choose: click the card to move (a pile or the waste): it is selected even if it could go up. "
     "**Choose** again cancels."
 )
-"""The board's line while it waits for the card Choose selects."""
+"""The board's line while it waits for the card Choose selects (marked: say it with ``_(CHOOSING_TEXT)``)."""
 COMMANDS = {"draw": DRAW, "undo": UNDO, "end": END}
 Style = Literal["primary", "secondary", "success", "danger"]
 
@@ -83,10 +86,20 @@ class Pad(ABC):
     """What a board id may carry as its selection: the sources, and any state of the pad's own (:data:`CHOOSING`)."""
     hint_row: ClassVar[int]
     """The button row with room for Hint (beside End game)."""
-    how_to: ClassVar[str]
-    """How a move is made with these buttons, for ``/solitaire help`` (Markdown, a few lines)."""
-    first_tip: ClassVar[str]
-    """The one-line tip on a player's first board."""
+    how_to_words: ClassVar[str]
+    """How a move is made with these buttons (marked with ``N_``; :attr:`how_to` says it)."""
+    first_tip_words: ClassVar[str]
+    """The one-line tip on a player's first board (marked with ``N_``; :attr:`first_tip` says it)."""
+
+    @property
+    def how_to(self) -> str:
+        """How a move is made with these buttons, for ``/solitaire help`` (Markdown, a few lines)."""
+        return _(self.how_to_words)
+
+    @property
+    def first_tip(self) -> str:
+        """The one-line tip on a player's first board."""
+        return _(self.first_tip_words)
 
     @abstractmethod
     def layout(self, view: BoardView, selected: str | None) -> tuple[ButtonSpec, ...]:
@@ -117,7 +130,8 @@ class KlondikePad(Pad):
     sources = frozenset((*PILES, "w", *FOUNDATION_SOURCES))
     selections = sources | {CHOOSING}
     hint_row = 3
-    how_to = (
+    # Translators: the bold words are the board's button labels: write them as you translated those.
+    how_to_words = N_(
         "Click the card to move (**Pile 1**..**Pile 7** or **Waste**): if it can go up to its foundation, it goes "
         "up at once; else if it can go to only one place, it goes there. If it can go to several, the places it "
         "may go light up green: click one (or the selected button again to cancel). To put a card that could go "
@@ -125,7 +139,8 @@ class KlondikePad(Pad):
         "foundation's card back down (then click the pile). **All up** plays every card that can go up to the "
         "foundations. **Draw** turns the stock, **Undo** takes a move back, **End game** stops the clock."
     )
-    first_tip = (
+    # Translators: the bold words are the board's button labels: write them as you translated those.
+    first_tip_words = N_(
         "💡 First game? Click a pile (or **Waste**): a card that can go up goes up, one with one place to go "
         "moves there; with several, click a lit button. **Choose** first to put a card elsewhere than up. "
         "More: `/solitaire help`"
@@ -133,7 +148,7 @@ class KlondikePad(Pad):
 
     def layout(self, view: BoardView, selected: str | None) -> tuple[ButtonSpec, ...]:
         """Piles 1-7, Waste Draw Undo, the suits, (All|Selected card) up, Choose, End game; lit targets."""
-        return _klondike_layout(view.can_undo, selected, _lit_targets(view, selected))
+        return _klondike_layout(view.can_undo, selected, _lit_targets(view, selected), _speaking())
 
     def resolve(self, view: BoardView, selected: str | None, action: str) -> Click:
         """Complete ``selected-target``, cancel the selection, or press a source afresh (a suit button means ``f``).
@@ -141,7 +156,7 @@ class KlondikePad(Pad):
         Choose with nothing selected waits for a source (:data:`CHOOSING`), and with anything selected cancels.
         """
         if action not in self.actions:
-            raise IllegalMoveError(f"{action}: not a Klondike button")
+            raise IllegalMoveError(_("{action}: not a Klondike button", action=action))
         if action == CHOOSE:
             return Select(CHOOSING if selected is None else None)
         if selected is None or selected == CHOOSING:
@@ -152,7 +167,8 @@ class KlondikePad(Pad):
             return Select(None)
         if action == TO_FOUNDATION:
             if selected in FOUNDATION_SOURCES:
-                raise IllegalMoveError(f"{selected}-f: that card is already on a foundation")
+                move = f"{selected}-f"
+                raise IllegalMoveError(_("{move}: that card is already on a foundation", move=move))
             return Play(Move.play(selected, "f"))
         if action == "w" or (action in FOUNDATION_SOURCES and selected in FOUNDATION_SOURCES):
             return _press(view, action)
@@ -204,44 +220,50 @@ class Friday13Pad(Pad):
     sources = frozenset()
     selections = frozenset()
     hint_row = 0
-    how_to = (
+    # Translators: the bold words are the board's button labels: write them as you translated those.
+    how_to_words = N_(
         "**Draw** turns the next card; the buttons **→ J** .. **→ 10** light up where that card may go, and one "
         "click plays it there. **Undo** takes a move back, **End game** stops the clock."
     )
-    first_tip = (
+    # Translators: the bold words are the board's button labels: write them as you translated those.
+    first_tip_words = N_(
         "💡 First game? **Draw** a card, then click a lit **→** button to play it there. More: `/solitaire help`"
     )
 
     def layout(self, view: BoardView, selected: str | None) -> tuple[ButtonSpec, ...]:
         """Row 0: Draw, Undo, End game; rows 1-3: ``→ J`` .. ``→ 10``, lit where the waste top goes."""
         legal = frozenset(move.target for move in view.legal_moves if move.kind is MoveKind.PLAY)
-        return _friday13_layout(view.can_undo, legal)
+        return _friday13_layout(view.can_undo, legal, _speaking())
 
     def resolve(self, view: BoardView, selected: str | None, action: str) -> Click:
         """``tJ`` plays the waste top onto the J foundation."""
         if action.startswith("t") and action[1:] in FRIDAY13_LABELS:
             return Play(Move.play("w", action[1:]))
-        raise IllegalMoveError(f"{action}: not a Friday 13 button")
+        raise IllegalMoveError(_("{action}: not a Friday 13 button", action=action))
 
     def tap(self, view: BoardView, source: str) -> Click:
         """Only the waste's card moves: to its one foundation, or a choice of the foundations it fits."""
         if source != "w":
-            raise IllegalMoveError(f"{source}: only the waste's top card moves in Friday 13")
+            raise IllegalMoveError(_("{source}: only the waste's top card moves in Friday 13", source=source))
         if not view.waste_count:
-            raise IllegalMoveError("w: the waste is empty: draw first")
+            raise IllegalMoveError(_(_EMPTY_WASTE))
         targets = targets_of(view, source)
         if not targets:
-            raise IllegalMoveError("w: the waste card fits on no foundation now: draw")
+            # Translators: "w:" names the waste in move notation: keep it as it is.
+            raise IllegalMoveError(_("w: the waste card fits on no foundation now: draw"))
         return Play(Move.play(source, targets[0])) if len(targets) == 1 else Select(source)
 
 
-@functools.lru_cache(maxsize=512)
-def _klondike_layout(can_undo: bool, selected: str | None, lit: frozenset[str]) -> tuple[ButtonSpec, ...]:
+@functools.lru_cache(maxsize=2048)
+def _klondike_layout(
+    can_undo: bool, selected: str | None, lit: frozenset[str], speaking: Hashable
+) -> tuple[ButtonSpec, ...]:
     """The Klondike buttons (a few hundred layouts in all, so each is built once).
 
     With a selection, the selected button is blue, the ``lit`` targets green and the other
     source buttons off; Draw, Undo, All up (then "Selected card up"), Choose and End game stay as they are.
     While Choose waits for a source (:data:`CHOOSING`), Choose is blue and every other button as with none.
+    ``speaking`` (the catalogue spoken) only keys the cache: each language's labels are built once.
     """
     choosing = selected == CHOOSING
     if choosing:
@@ -254,35 +276,49 @@ def _klondike_layout(can_undo: bool, selected: str | None, lit: frozenset[str]) 
             return ButtonSpec(action, label, row, "primary")
         return ButtonSpec(action, label, row, "success" if action in lit else "secondary", action not in lit)
 
-    specs = [source(pile, f"Pile {pile}", index // 5) for index, pile in enumerate(PILES)]
+    # Translators: a board button: the tableau pile of that number.
+    specs = [source(pile, _("Pile {number}", number=pile), index // 5) for index, pile in enumerate(PILES)]
     specs += [
-        source("w", "Waste", 1),
-        ButtonSpec("draw", "Draw", 1, "primary"),
-        ButtonSpec("undo", "Undo", 1, disabled=not can_undo),
+        # Translators: a board button: the waste pile (the cards turned from the stock).
+        source("w", _("Waste"), 1),
+        # Translators: a board button: turn cards from the stock.
+        ButtonSpec("draw", _("Draw"), 1, "primary"),
+        # Translators: a board button: take the last move back.
+        ButtonSpec("undo", _("Undo"), 1, disabled=not can_undo),
     ]
     specs += [source(action, SUIT_SYMBOLS[suit], 2) for action, suit in FOUNDATION_SOURCES.items()]
     if selected is None:
-        up = ButtonSpec(TO_FOUNDATION, "All up", 2, "primary")
+        # Translators: a board button: send every card that can go to the foundations up.
+        up = ButtonSpec(TO_FOUNDATION, _("All up"), 2, "primary")
     else:
         lit_up = TO_FOUNDATION in lit
-        up = ButtonSpec(TO_FOUNDATION, "Selected card up", 2, "success" if lit_up else "secondary", not lit_up)
-    choose = ButtonSpec(CHOOSE, "Choose", 3, "primary" if choosing else "secondary")
-    specs += [up, choose, ButtonSpec("end", "End game", 3, "danger")]
+        # Translators: a board button: send the selected card up to its foundation.
+        up_label = _("Selected card up")
+        up = ButtonSpec(TO_FOUNDATION, up_label, 2, "success" if lit_up else "secondary", not lit_up)
+    # Translators: a board button: the next press selects a card, even one that could go up.
+    choose = ButtonSpec(CHOOSE, _("Choose"), 3, "primary" if choosing else "secondary")
+    # Translators: a board button: stop the game (and its clock) now.
+    specs += [up, choose, ButtonSpec("end", _("End game"), 3, "danger")]
     return tuple(specs)
 
 
-@functools.lru_cache(maxsize=256)
-def _friday13_layout(can_undo: bool, legal: frozenset[str]) -> tuple[ButtonSpec, ...]:
-    """The Friday 13 buttons for the foundations the waste top may go on (``legal``)."""
+@functools.lru_cache(maxsize=1024)
+def _friday13_layout(can_undo: bool, legal: frozenset[str], speaking: Hashable) -> tuple[ButtonSpec, ...]:
+    """The Friday 13 buttons for the foundations the waste top may go on (``legal``; ``speaking`` keys the cache)."""
     specs = [
-        ButtonSpec("draw", "Draw", 0, "primary"),
-        ButtonSpec("undo", "Undo", 0, disabled=not can_undo),
-        ButtonSpec("end", "End game", 0, "danger"),
+        ButtonSpec("draw", _("Draw"), 0, "primary"),
+        ButtonSpec("undo", _("Undo"), 0, disabled=not can_undo),
+        ButtonSpec("end", _("End game"), 0, "danger"),
     ]
     for index, label in enumerate(FRIDAY13_LABELS):
         style: Style = "success" if label in legal else "secondary"
         specs.append(ButtonSpec(f"t{label}", f"→ {label}", 1 + index // 5, style, disabled=label not in legal))
     return tuple(specs)
+
+
+def _speaking() -> Hashable:
+    """The catalogue spoken now, as a key of the layouts' caches (each language's labels are built once)."""
+    return cast(Hashable, spoken())
 
 
 PADS: dict[Family, Pad] = {Family.KLONDIKE: KlondikePad(), Family.FRIDAY13: Friday13Pad()}
@@ -325,7 +361,7 @@ def _press(view: BoardView, source: str, *, choosing: bool = False) -> Click:
     """
     targets = targets_of(view, _check_source(view, source))
     if not targets:
-        raise IllegalMoveError(f"{source}: {_NOWHERE.get(source, 'no card of that pile can move now')}")
+        raise IllegalMoveError(_(_NOWHERE.get(source, _NO_PILE_MOVE), source=source))
     if choosing or source in FOUNDATION_SOURCES:
         return Select(source)
     if "f" in targets:
@@ -335,10 +371,13 @@ def _press(view: BoardView, source: str, *, choosing: bool = False) -> Click:
     return Select(source)
 
 
-_NOWHERE = {"w": "the waste card fits nowhere now"} | dict.fromkeys(
-    FOUNDATION_SOURCES, "that foundation's card fits on no pile now"
+_NO_PILE_MOVE = N_("{source}: no card of that pile can move now")
+_NOWHERE = {"w": N_("{source}: the waste card fits nowhere now")} | dict.fromkeys(
+    FOUNDATION_SOURCES, N_("{source}: that foundation's card fits on no pile now")
 )
-"""Why a press on a source with cards has no move (a pile's reason is the default)."""
+"""Why a press on a source with cards has no move (a pile's reason is the default); ``{source}`` is its notation."""
+_EMPTY_WASTE = N_("w: the waste is empty: draw first")
+"""A press on the empty waste (``w`` is the waste in move notation)."""
 
 
 def _lit_targets(view: BoardView, selected: str | None) -> frozenset[str]:
@@ -363,13 +402,15 @@ def _check_source(view: BoardView, source: str) -> str:
     """Return ``source`` if it has a card that could move; :raises IllegalMoveError: otherwise."""
     if source == "w":
         if not view.waste_count:
-            raise IllegalMoveError("w: the waste is empty: draw first")
+            raise IllegalMoveError(_(_EMPTY_WASTE))
     elif source in FOUNDATION_SOURCES:
         suit = FOUNDATION_SOURCES[source]
         if not find_variant(view.variant).foundation_to_tableau:
-            raise IllegalMoveError(f"{source}: cards never leave the foundations in {view.title}")
+            raise IllegalMoveError(
+                _("{source}: cards never leave the foundations in {variant}", source=source, variant=view.title)
+            )
         if not any(f.label == suit and f.count for f in view.foundations):
-            raise IllegalMoveError(f"{source}: that foundation is empty")
+            raise IllegalMoveError(_("{source}: that foundation is empty", source=source))
     elif not view.tableau[int(source) - 1].cards:
-        raise IllegalMoveError(f"{source}: pile {source} has no face-up card to move")
+        raise IllegalMoveError(_("{source}: pile {source} has no face-up card to move", source=source))
     return source

@@ -11,14 +11,20 @@ import re
 from solitaire import find_variant
 from solitaire.games import engine_for
 from solitaire.guide import rules_parts
+from solitaire.speech import N_, _
 
 _COMMON = (
-    "**Clock**: 5 minutes. When the game ends won, ended or stuck you get a time bonus: "
-    "(300 − seconds used) × cards placed ÷ {total}. A game that runs out of time expires with no bonus.\n"
-    "**Undo** takes back any move except one that showed you a card you had not seen.\n"
-    "**Play**: click a source then a target (click the source again to cancel), or use `/solitaire move` "
-    "with its suggestions; `/solitaire draw`, `/solitaire undo`, `/solitaire end`."
+    N_(
+        "**Clock**: 5 minutes. When the game ends won, ended or stuck you get a time bonus: "
+        "(300 − seconds used) × cards placed ÷ {total}. A game that runs out of time expires with no bonus."
+    ),
+    N_("**Undo** takes back any move except one that showed you a card you had not seen."),
+    N_(
+        "**Play**: click a source then a target (click the source again to cancel), or use `/solitaire move` "
+        "with its suggestions; `/solitaire draw`, `/solitaire undo`, `/solitaire end`."
+    ),
 )
+"""The bot's own lines under every variant's rules: the clock, undo and the controls (``{total}``: the bonus's)."""
 _MINUS = re.compile(r"(?<![\w-])-(?=\d)")
 _LABEL = re.compile(r"^(\w+):")
 
@@ -33,5 +39,6 @@ def rules_text(variant: str) -> str:
     """The rules of ``variant`` in a few lines; :raises UnknownVariantError:."""
     rules = find_variant(variant)
     parts = [f"**{rules.title}**", *(markdown(part) for part in rules_parts(rules))]
-    parts.append(_COMMON.format(total=engine_for(rules.family).bonus_total))
+    total = engine_for(rules.family).bonus_total
+    parts += [_(line, total=total) for line in _COMMON]
     return "\n".join(part for part in parts if part)

@@ -30,36 +30,55 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 from bot import errors
+from bot.errors import Unsaved
 from bot.play.running import RunningGames
 from bot.play.session import Attempt, Clock, FinishListener, FinishSource, Outcome, Session
 from bot.rules.modes import GameMode, mode_of
 from bot.storage import ConstraintError, Database, OutcomeUnknownError, StorageError, players
 from bot.storage import games as games_db
 from bot.storage.games import PLAYING, GameRecord, Mode
+from languages import Language, speaking_language
 from solitaire import Game, game_from_json, game_to_json
+from solitaire.speech import N_, _
 
 log = logging.getLogger(__name__)
 
+LanguageOf = Callable[[int], Awaitable[Language]]
+"""The language a member reads privately (``Speakers.member``)."""
+
 RECHECK_SECONDS = 0.5
 """At most this long to read back a save whose outcome is unknown (the answer stays inside Discord's 3 s)."""
-BROKEN_NOTICE = (
+BROKEN_NOTICE = N_(
     "Your game #{id} ({variant}) could not be reloaded after a restart, so I closed it "
     "(no result, no score). Sorry! Start a new one with `/solitaire start`."
 )
-THE_END = "The end of your game"
+"""The notice a player finds at their next command when their game could not be rebuilt (said in their language)."""
+THE_END: Unsaved = "The end of your game"
 """What a refused result is called in the player's answer."""
 
 
 class GameSaves:
     """Stores, saves, reconciles, restores, finishes and announces the running games of one process."""
 
-    def __init__(self, db: Database, *, now: Clock, running: RunningGames, arm: Callable[[Session], None]) -> None:
-        """Keep games in ``db``; ``running`` holds the sessions, ``arm`` starts a loaded session's clock."""
+    def __init__(
+        self,
+        db: Database,
+        *,
+        now: Clock,
+        running: RunningGames,
+        arm: Callable[[Session], None],
+        language_of: LanguageOf | None = None,
+    ) -> None:
+        """Keep games in ``db``; ``running`` holds the sessions, ``arm`` starts a loaded session's clock.
+
+        ``language_of``: a member's language, for the notices they are left (``None``: the language spoken then).
+        """
         self.db = db
+        self.language_of = language_of
         self.now = now
         self.running = running
         self._arm = arm
@@ -100,12 +119,19 @@ class GameSaves:
         return session
 
     async def _close_broken(self, record: GameRecord, error: Exception) -> None:
-        notice = BROKEN_NOTICE.format(id=record.id, variant=record.variant)
+        notice = await self._say_to(record.user_id, BROKEN_NOTICE, id=record.id, variant=record.variant)
         if await games_db.close_broken(self.db, record, finished_at=self.now(), notice=notice):
             log.warning(
                 "game %s could not be rebuilt (%s: %s): closed as broken", record.id, type(error).__name__, error
             )
             self._noticed.add((record.guild_id, record.user_id))
+
+    async def _say_to(self, user_id: int, sentence: str, **fields: object) -> str:
+        """``sentence`` (marked with ``N_``) said in the member's language, for a notice they read later."""
+        if self.language_of is None:
+            return _(sentence, **fields)
+        with speaking_language(await self.language_of(user_id)):
+            return _(sentence, **fields)
 
     # -- starting ------------------------------------------------------------------
     async def start(
@@ -148,7 +174,7 @@ class GameSaves:
             record = await self._insert(row, link)
         except games_db.DuplicateGameError as error:
             if error.kind == "daily":
-                raise errors.AlreadyPlayedError(variant, daily_date or "today") from None
+                raise errors.AlreadyPlayedError(variant, daily_date) from None
             active_id = await self._adopt_active(guild_id, user_id)
             if active_id is not None:
                 raise errors.ActiveGameError(active_id) from None
@@ -370,7 +396,7 @@ class GameSaves:
         session.game = game_from_json(data)
 
     # -- finishing -----------------------------------------------------------------
-    async def _finish_or_restore(self, session: Session, saved: int, what: str) -> GameRecord:
+    async def _finish_or_restore(self, session: Session, saved: int, what: Unsaved) -> GameRecord:
         """:meth:`_finish`; if the database refuses, rebuild the game at version ``saved`` and refuse privately."""
         try:
             return await self._finish(session)
@@ -495,7 +521,7 @@ class GameSaves:
             self._noticed.discard((guild_id, user_id))
 
 
-def _refusal(error: StorageError, what: str) -> errors.NotSavedError:
+def _refusal(error: StorageError, what: Unsaved) -> errors.NotSavedError:
     """The player's answer to a refused write: "busy" for a lock held too long, "not saved" otherwise."""
     text = str(error).lower()
     if "locked" in text or "busy" in text:

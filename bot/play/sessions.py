@@ -25,7 +25,7 @@ from bot.play.deal_bank import Deal
 from bot.play.move_words import describe_move
 from bot.play.pads import AllUp, Click, Play, Select
 from bot.play.running import RunningGames
-from bot.play.saving import GameSaves
+from bot.play.saving import GameSaves, LanguageOf
 from bot.play.session import (
     Answer,
     BoardPress,
@@ -45,6 +45,7 @@ from bot.storage import Database
 from bot.storage.games import GameRecord, Link, Mode
 from solitaire import Game, GameOverError, IllegalMoveError, Move, MoveKind, SolitaireError, Status, new_game
 from solitaire.moves import HINT
+from solitaire.speech import _
 from solitaire.view import BoardView
 
 log = logging.getLogger(__name__)
@@ -67,13 +68,18 @@ usually less, so a restart loses at most this much of the player's credits."""
 class SessionManager:
     """Starts, plays and times games, and hands every save to its :class:`GameSaves`; nothing here knows Discord."""
 
-    def __init__(self, db: Database, *, now: Clock, sleep: Sleep = asyncio.sleep) -> None:
-        """Keep games in ``db``; ``now`` and ``sleep`` give the time (seconds on the same scale)."""
+    def __init__(
+        self, db: Database, *, now: Clock, sleep: Sleep = asyncio.sleep, language_of: LanguageOf | None = None
+    ) -> None:
+        """Keep games in ``db``; ``now`` and ``sleep`` give the time (seconds on the same scale).
+
+        ``language_of``: a member's language, for the notices left to them (``None``: the language spoken then).
+        """
         self.db = db
         self.now = now
         self.sleep = sleep
         self.games = RunningGames()
-        self.saves = GameSaves(db, now=now, running=self.games, arm=self._arm)
+        self.saves = GameSaves(db, now=now, running=self.games, arm=self._arm, language_of=language_of)
         self._sessions = self.games.by_id
         """The running sessions by game id (the registry's own table)."""
         self._starting: dict[tuple[int, int], str] = {}
@@ -281,7 +287,8 @@ class SessionManager:
         def apply() -> tuple[str, ...]:
             parsed = session.game.parse_move(move) if isinstance(move, str) else move
             if parsed.kind is MoveKind.HINT:
-                raise IllegalMoveError("hint: ask with the Hint button (casual games), which says the move")
+                # Translators: "hint:" is the command as typed (move notation): keep it as it is.
+                raise IllegalMoveError(_("hint: ask with the Hint button (casual games), which says the move"))
             self._push(session, parsed, at)
             return (str(parsed),)
 
@@ -341,7 +348,8 @@ class SessionManager:
                 return Selection(session, view, version, meant.source)
             click = meant
         if isinstance(click, AllUp):
-            said = "every card that could go up" if words else None
+            # Translators: what a press did, shown on the Activity's page: every card that could go up went up.
+            said = _("every card that could go up") if words else None
             outcome = await self.play_all_to_foundations(session, version=version, at=at, source=source)
             return Played(session, outcome, said)
         said = self._said(session, click.move) if words else None
@@ -396,7 +404,8 @@ class SessionManager:
                 self._push(session, move, at)
                 played.append(str(move))
             if not played:
-                raise IllegalMoveError("f: no card can go to a foundation now")
+                # Translators: "f:" is the move's notation (to the foundations): keep it as it is.
+                raise IllegalMoveError(_("f: no card can go to a foundation now"))
             return tuple(played)
 
         return await self._command(session, version, apply, at, source)

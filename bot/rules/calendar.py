@@ -19,6 +19,8 @@ from datetime import UTC, date, datetime, time, timedelta
 from enum import Enum
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
+from solitaire.speech import _
+
 DEFAULT_TIMEZONE = "UTC"
 _SECOND = timedelta(seconds=1)
 
@@ -48,8 +50,16 @@ def validate_timezone(name: str) -> str:
     if canonical is not None:
         return canonical
     hint = _suggest(cleaned)
-    advice = f"did you mean {hint}?" if hint else "use an IANA name such as Europe/Paris or America/New_York"
-    raise InvalidTimezoneError(f"unknown time zone {name.strip()!r}: {advice}")
+    if hint:
+        raise InvalidTimezoneError(
+            _("unknown time zone {name}: did you mean {zone}?", name=repr(name.strip()), zone=hint)
+        )
+    raise InvalidTimezoneError(
+        _(
+            "unknown time zone {name}: use an IANA name such as Europe/Paris or America/New_York",
+            name=repr(name.strip()),
+        )
+    )
 
 
 COMMON_ZONES = (

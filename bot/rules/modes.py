@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from solitaire.speech import N_
+
 ModeName = Literal["casual", "daily", "race", "challenge"]
 """The names stored in ``games.mode``."""
 
@@ -33,9 +35,10 @@ class GameMode:
     by_daily_date: bool
     """Its boards count days by the daily date, not by the finishing time."""
     opens_when: str | None
-    """When its analysis and replay open, in words (``None``: as soon as the game is over)."""
+    """When its analysis and replay open, in words (``None``: as soon as the game is over); the refusal says it in
+    a whole sentence of its own (:class:`bot.play.after_game.NotYetError`)."""
     deal_kind: str | None
-    """How its board names its deal (``None``: ranked or practice, as the game says)."""
+    """How its board names its deal, marked with ``N_`` (``None``: ranked or practice, as the game says)."""
     from_lobby: bool = False
     """Started from a race lobby (so a seat in a lobby does not refuse it)."""
     offers_play_here: bool = False
@@ -64,7 +67,8 @@ DAILY = GameMode(
     private_board=True,
     by_daily_date=True,
     opens_when="once this server's day is over and every daily of that day is finished",
-    deal_kind="daily",
+    # Translators: how a board names its deal: the daily deal (no day given).
+    deal_kind=N_("daily"),
     offers_play_here=True,
 )
 RACE = GameMode(
@@ -76,7 +80,8 @@ RACE = GameMode(
     private_board=True,
     by_daily_date=False,
     opens_when="when the race ends",
-    deal_kind="race deal",
+    # Translators: how a board names its deal: a race's.
+    deal_kind=N_("race deal"),
     from_lobby=True,
 )
 CHALLENGE = GameMode(
@@ -88,7 +93,8 @@ CHALLENGE = GameMode(
     private_board=True,
     by_daily_date=False,
     opens_when="when the challenge closes",
-    deal_kind="challenge deal",
+    # Translators: how a board names its deal: a challenge's.
+    deal_kind=N_("challenge deal"),
 )
 MODES: dict[str, GameMode] = {mode.name: mode for mode in (CASUAL, DAILY, RACE, CHALLENGE)}
 """Every mode by its stored name."""

@@ -44,6 +44,7 @@ from bot.storage.games import GameRecord
 from bot.storage.health import database_answers
 from bot.version import version_line
 from solitaire.deals import solve_request
+from solitaire.speech import N_, _
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -54,7 +55,8 @@ GLOBAL_SYNC = (
     "set DEV_GUILD_ID to a server's id to see them there at once"
 )
 NO_SERVER = "I am in no server: open the invite link above as a member with Manage Server to add me to one"
-UNEXPECTED = "Something went wrong on my side; please try again."
+UNEXPECTED = N_("Something went wrong on my side; please try again.")
+"""The answer to a bug (marked: say it with ``_(UNEXPECTED)``)."""
 INVALID_FORM_BODY = 50035
 """Discord's error code for a payload it refuses (discord.py's own sync raises ``CommandSyncFailure`` for it)."""
 STARTUP_PATIENCE = 60.0
@@ -260,9 +262,9 @@ class SolitaireTree(discord.app_commands.CommandTree["SolitaireBot"]):
         log.error("/%s failed", command, exc_info=error)
         try:
             if not interaction.response.is_done():
-                await interaction.response.send_message(UNEXPECTED, ephemeral=True)
+                await interaction.response.send_message(_(UNEXPECTED), ephemeral=True)
             else:
-                await interaction.followup.send(UNEXPECTED, ephemeral=True)
+                await interaction.followup.send(_(UNEXPECTED), ephemeral=True)
         except discord.HTTPException:
             pass
 

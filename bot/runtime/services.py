@@ -143,7 +143,12 @@ class Services:
         stack.push_async_callback(self.deals.close)
         if self.deals.cache is None:
             self.deals.use_cache(StoredDeals(self.db, SOLVER_VERSION))
-        self.sessions = SessionManager(self.db, now=needs.now, sleep=needs.sleep)
+        self.speakers = Speakers(
+            self.db,
+            now=needs.now,
+            server_locale=discord.server_locale if discord is not None else lambda guild_id: None,
+        )
+        self.sessions = SessionManager(self.db, now=needs.now, sleep=needs.sleep, language_of=self.speakers.member)
         stack.push_async_callback(self.sessions.close)
         self.sessions.add_finish_listener(finished)
         self.metrics = BotMetrics(sources())
@@ -192,11 +197,6 @@ class Services:
         self.standings = Standings(self.db)
         self.moderation = Moderation(self.db, now=needs.now)
         self.onboarding = Onboarding(self.db, now=needs.now)
-        self.speakers = Speakers(
-            self.db,
-            now=needs.now,
-            server_locale=discord.server_locale if discord is not None else lambda guild_id: None,
-        )
         if settings.activity_port is not None and discord is not None:
             await self._open_activity(settings.activity_port, discord)
 
