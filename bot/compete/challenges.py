@@ -45,8 +45,10 @@ from bot.storage import races as races_db
 from bot.storage.challenges import ChallengeRecord, PlayerRecord
 from bot.storage.games import GameRecord
 from bot.storage.races import Rate, Rated
+from languages import speaking_language
 from solitaire import find_variant
 from solitaire.deals import ProvenDeal
+from solitaire.speech import N_, _, n_
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +60,9 @@ MAX_OPEN_PER_MEMBER = 5
 MESSAGE_WRITES = 3
 """Tries at storing the public message's id before the challenge is cancelled (its buttons need it)."""
 MESSAGE_RETRY_SECONDS = 0.5
-OPEN_UNRATED = "the scores were shown as they came (an open challenge is never rated)"
+# Translators: why a challenge's ratings did not move, after "Not rated:" on its results.
+OPEN_UNRATED = N_("the scores were shown as they came (an open challenge is never rated)")
+"""Why an open challenge is not rated (stored with its results, in the language of its server's posts)."""
 UPDATE_INTERVAL = 2.0
 """At most one update of a challenge's message in this many seconds (Discord's edit rate limits)."""
 LineState = Literal["challenger", "invited", "accepted", "declined", "playing", "played"]
@@ -73,7 +77,7 @@ class UnknownChallengeError(ChallengeError):
     """A button names a challenge that does not exist."""
 
     def __init__(self) -> None:
-        super().__init__("That challenge does not exist.")
+        super().__init__(_("That challenge does not exist."))
 
 
 class OpponentsError(ChallengeError):
@@ -84,10 +88,20 @@ class TooManyChallengesError(ChallengeError):
     """A member who already has :data:`MAX_OPEN_PER_MEMBER` open challenges in the server."""
 
     def __init__(self, open_ones: Sequence[ChallengeRecord], opening: int = 0) -> None:
-        where = [_where(challenge) for challenge in open_ones] + [f"{opening} being posted now"] * (opening > 0)
+        where = [_where(challenge) for challenge in open_ones]
+        if opening > 0:
+            # Translators: one item of a list of a member's open challenges: those whose message is not shown yet.
+            where.append(n_("{count} being posted now", "{count} being posted now", opening))
+        # Translators: {where} lists the open challenges (links to their messages), separated by commas.
         super().__init__(
-            f"You have {len(open_ones) + opening} open challenges in this server, the most one member may have: "
-            f"{', '.join(where)}. A new one can start once one of them closes."
+            n_(
+                "You have {count} open challenge in this server, the most one member may have: {where}. "
+                "A new one can start once one of them closes.",
+                "You have {count} open challenges in this server, the most one member may have: {where}. "
+                "A new one can start once one of them closes.",
+                len(open_ones) + opening,
+                where=", ".join(where),
+            )
         )
 
 
@@ -102,14 +116,15 @@ class NotNamedError(ChallengeError):
     """A member the challenge does not name."""
 
     def __init__(self) -> None:
-        super().__init__("This challenge does not name you: ask for one with `/solitaire challenge`.")
+        super().__init__(_("This challenge does not name you: ask for one with `/solitaire challenge`."))
 
 
 class ChallengerAnswerError(ChallengeError):
     """The challenger accepting or declining their own challenge."""
 
     def __init__(self) -> None:
-        super().__init__("You made this challenge: press **Play** when you are ready.")
+        # Translators: **Play** is the challenge message's button of that name.
+        super().__init__(_("You made this challenge: press **Play** when you are ready."))
 
 
 class NoMoreAttemptsError(ChallengeError):
@@ -117,7 +132,10 @@ class NoMoreAttemptsError(ChallengeError):
 
     def __init__(self, deadline: float) -> None:
         super().__init__(
-            f"This challenge took its last attempt <t:{int(deadline)}:R>: the results come when it closes."
+            _(
+                "This challenge took its last attempt <t:{deadline}:R>: the results come when it closes.",
+                deadline=int(deadline),
+            )
         )
 
 
@@ -125,22 +143,26 @@ class DeclinedError(ChallengeError):
     """An attempt by a member who declined."""
 
     def __init__(self) -> None:
-        super().__init__("You declined this challenge.")
+        super().__init__(_("You declined this challenge."))
 
 
 class AlreadyAnsweredError(ChallengeError):
     """An answer that changes nothing (already given, or too late once one has played)."""
 
     def __init__(self, answer: str) -> None:
-        words = {"accepted": "accepted it", "declined": "declined it"}.get(answer, "played it")
-        super().__init__(f"You already {words}.")
+        if answer == "accepted":
+            super().__init__(_("You already accepted it."))
+        elif answer == "declined":
+            super().__init__(_("You already declined it."))
+        else:
+            super().__init__(_("You already played it."))
 
 
 class PlayedError(ChallengeError):
     """A second attempt."""
 
     def __init__(self) -> None:
-        super().__init__("You have played your one attempt: the results come when the challenge closes.")
+        super().__init__(_("You have played your one attempt: the results come when the challenge closes."))
 
 
 # -- what the message shows ----------------------------------------------------------------------
@@ -300,13 +322,19 @@ class ChallengeService:
         find_variant(variant)
         named = list(opponents)
         if not named:
-            raise OpponentsError("Name at least one member to challenge.")
+            raise OpponentsError(_("Name at least one member to challenge."))
         if challenger_id in named:
-            raise OpponentsError("You cannot challenge yourself: name the members you want to play.")
+            raise OpponentsError(_("You cannot challenge yourself: name the members you want to play."))
         if len(set(named)) != len(named):
-            raise OpponentsError("You named a member twice: name each once.")
+            raise OpponentsError(_("You named a member twice: name each once."))
         if len(named) > MAX_OPPONENTS:
-            raise OpponentsError(f"A challenge names at most {MAX_OPPONENTS} members.")
+            raise OpponentsError(
+                n_(
+                    "A challenge names at most {count} member.",
+                    "A challenge names at most {count} members.",
+                    MAX_OPPONENTS,
+                )
+            )
         if not MIN_HOURS <= hours <= MAX_HOURS:
             raise ValueError(f"a challenge lasts {MIN_HOURS} to {MAX_HOURS} hours, not {hours}")
         open_ones = await challenges_db.open_of_member(self.db, guild_id, challenger_id)
@@ -544,11 +572,12 @@ class ChallengeService:
         self._updates.mark(challenge_id)
 
     async def _update(self, challenge_id: int) -> None:
-        """Show the open challenge as it stands on its message (its results go through the announcements)."""
+        """Show the open challenge on its message, in its server's language (its results go through the outbox)."""
         snapshot = await self.snapshot(challenge_id)
         if self.publish is not None and snapshot.challenge.status == "open":
             try:
-                await self.publish(snapshot)
+                with speaking_language(await self.announcements.speakers.server(snapshot.challenge.guild_id)):
+                    await self.publish(snapshot)
             except Exception:
                 log.exception("could not update challenge %s", challenge_id)
 
@@ -584,6 +613,6 @@ def _places_only(rate: Rate) -> Rate:
 
     async def places(tx: Transaction) -> Rated:
         rated = await rate(tx)
-        return Rated([replace(placing, rating_after=None) for placing in rated.placings], [], OPEN_UNRATED)
+        return Rated([replace(placing, rating_after=None) for placing in rated.placings], [], _(OPEN_UNRATED))
 
     return places

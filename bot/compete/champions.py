@@ -15,6 +15,11 @@ The champion role must be cosmetic: :func:`champion_role_refusals` is the one ru
 sets the role, again before every grant (a role's permissions can change after it was set), and when a
 channel's settings change (:meth:`ChampionRoles.recheck`: a channel made private after the role was set).
 While it fails, nobody holds the role from the bot.
+
+Its refusals are said to the admin who sets the role in their language; a refusal or a problem noted for the
+admins later (``champion_problem``) is stored in English, so that a check compares it with the last one whatever
+language the check runs in (:data:`PROBLEMS` is said in the reader's language where it is shown,
+:func:`problem_words`). The audit log's reasons are said in the server's language (the outbox speaks it).
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
+from datetime import date
 from enum import Enum
 
 from bot.invite import permission_name
@@ -31,6 +37,8 @@ from bot.storage import champions as champions_db
 from bot.storage import competition as competition_db
 from bot.storage.champions import Holder
 from bot.storage.outbox import Pending
+from languages import formats
+from solitaire.speech import N_, _, n_, speaking
 
 log = logging.getLogger(__name__)
 
@@ -108,6 +116,7 @@ class Setter:
 
 
 COSMETIC = "a champion role may only name and colour its members"
+"""The rule, as the English refusals end (each refusal is one whole sentence)."""
 CHANNELS_NAMED = 5
 """How many channels a refusal names (the others are counted)."""
 
@@ -127,11 +136,31 @@ def _names(flags: Iterable[str]) -> str:
     return ", ".join(f"**{permission_name(flag)}**" for flag in sorted(flags))
 
 
-def _channel_list(channel_ids: list[int]) -> str:
-    """Channels as mentions, the first few named and the others counted."""
-    named = ", ".join(f"<#{channel_id}>" for channel_id in channel_ids[:CHANNELS_NAMED])
-    more = len(channel_ids) - CHANNELS_NAMED
-    return f"{named} and {more} more channels" if more > 0 else named
+def _opens(role_id: int, extra: Iterable[str], channel_ids: list[int]) -> str:
+    """The refusal of a role that allows ``extra`` in channels: the first few named, the others counted."""
+    fields = {
+        "role": f"<@&{role_id}>",
+        "permissions": _names(extra),
+        "channels": ", ".join(f"<#{channel_id}>" for channel_id in channel_ids[:CHANNELS_NAMED]),
+    }
+    if (more := len(channel_ids) - CHANNELS_NAMED) > 0:
+        # Translators: {role} is a role mention, {permissions} Discord's names of permissions in bold, {channels}
+        # channel mentions; {count} more channels are not named.
+        return n_(
+            "{role} allows {permissions} in {channels} and {count} more channel beyond what @everyone has there: "
+            "a champion role may only name and colour its members",
+            "{role} allows {permissions} in {channels} and {count} more channels beyond what @everyone has there: "
+            "a champion role may only name and colour its members",
+            more,
+            **fields,
+        )
+    # Translators: {role} is a role mention, {permissions} Discord's names of permissions in bold, {channels}
+    # channel mentions.
+    return _(
+        "{role} allows {permissions} in {channels} beyond what @everyone has there: "
+        "a champion role may only name and colour its members",
+        **fields,
+    )
 
 
 def channel_refusals(role: RoleFacts, everyone: frozenset[str]) -> list[str]:
@@ -146,10 +175,7 @@ def channel_refusals(role: RoleFacts, everyone: frozenset[str]) -> list[str]:
     for channel in sorted(role.channels, key=lambda channel: channel.channel_id):
         if extra := channel.role.allow - everyone_in(channel, everyone):
             opened.setdefault(extra, []).append(channel.channel_id)
-    return [
-        f"<@&{role.role_id}> allows {_names(extra)} in {_channel_list(ids)} beyond what @everyone has there: {COSMETIC}"
-        for extra, ids in opened.items()
-    ]
+    return [_opens(role.role_id, extra, ids) for extra, ids in opened.items()]
 
 
 def champion_role_refusals(role: RoleFacts, everyone: frozenset[str], setter: Setter | None = None) -> list[str]:
@@ -168,15 +194,27 @@ def champion_role_refusals(role: RoleFacts, everyone: frozenset[str], setter: Se
     """
     mention = f"<@&{role.role_id}>"
     if role.everyone:
-        return [f"{mention} is everyone's role"]
+        return [_("{role} is everyone's role", role=mention)]
     if role.managed:
-        return [f"{mention} is managed by an integration (a bot's or the boosters' role): nobody can give it"]
+        return [
+            _("{role} is managed by an integration (a bot's or the boosters' role): nobody can give it", role=mention)
+        ]
     refusals = []
     if extra := role.grants - everyone:
-        refusals.append(f"{mention} grants {_names(extra)} beyond what @everyone has: {COSMETIC}")
+        permissions = _names(extra)
+        refusals.append(
+            _(
+                "{role} grants {permissions} beyond what @everyone has: "
+                "a champion role may only name and colour its members",
+                role=mention,
+                permissions=permissions,
+            )
+        )
     refusals += channel_refusals(role, everyone)
     if setter is not None and not setter.owner and role.position >= setter.top_position:
-        refusals.append(f"{mention} is not below your highest role: choose a role you could manage yourself")
+        refusals.append(
+            _("{role} is not below your highest role: choose a role you could manage yourself", role=mention)
+        )
     return refusals
 
 
@@ -205,25 +243,44 @@ class ChampionPlan:
     """Members already written down for ``role_id`` (a crash may have cut their giving short)."""
 
 
-WITHHELD = "the champion role fails the cosmetic rule now (see /solitaire config)"
+# Translators: a reason shown in the server's audit log.
+WITHHELD = N_("the champion role fails the cosmetic rule now (see /solitaire config)")
 """The audit-log reason when the role is taken back from a winner because the rule refuses it now."""
 
 
 def _no_longer(holder: Holder) -> str:
     """The audit-log reason when a former champion loses the role."""
-    return f"no longer the daily champion of {holder.daily_date}"
+    # Translators: a reason shown in the server's audit log.
+    return _("no longer the daily champion of {day}", day=_day(holder.daily_date))
+
+
+def _champion_of(holder: Holder) -> str:
+    """The audit-log reason when a winner gets the role."""
+    # Translators: a reason shown in the server's audit log.
+    return _("daily champion of {day}", day=_day(holder.daily_date))
+
+
+def _day(daily_date: str) -> str:
+    """A champion's day as the spoken language writes it (``2026-01-02`` in English)."""
+    return formats.day(date.fromisoformat(daily_date))
 
 
 def rule_refusal(found: ServerRole) -> str | None:
-    """Why the role may not be given now, all reasons in one line (``None``: it may)."""
-    return "; and ".join(champion_role_refusals(found.role, found.everyone)) or None
+    """Why the role may not be given now, every reason in one English line (stored, compared; ``None``: it may)."""
+    with speaking(None):
+        return "; and ".join(champion_role_refusals(found.role, found.everyone)) or None
 
 
 PROBLEMS = {
-    RoleChange.REFUSED: "Discord refused: I need **Manage Roles**, and the role must be below my highest role",
-    RoleChange.NO_ROLE: "the role no longer exists",
+    RoleChange.REFUSED: N_("Discord refused: I need **Manage Roles**, and the role must be below my highest role"),
+    RoleChange.NO_ROLE: N_("the role no longer exists"),
 }
-"""What ``/solitaire config`` says about a refused change."""
+"""What ``/solitaire config`` says about a refused change (stored in English, said with :func:`problem_words`)."""
+
+
+def problem_words(problem: str) -> str:
+    """A stored champion-role problem in the spoken language (a refusal by the rule stays in English, as stored)."""
+    return next((_(known) for known in PROBLEMS.values() if known == problem), problem)
 
 
 def plan(
@@ -312,7 +369,7 @@ class ChampionRoles:
         outcomes = [await self._take(change.guild_id, holder, _no_longer(holder)) for holder in change.take]
         if refusal is not None:  # a winner who holds it from the bot loses it while the rule refuses it
             withheld = [h for h in change.give if h.user_id in change.held]
-            outcomes += [await self._take(change.guild_id, h, WITHHELD) for h in withheld]
+            outcomes += [await self._take(change.guild_id, h, _(WITHHELD)) for h in withheld]
         else:
             outcomes += [await self._give(change.guild_id, h, h.user_id in change.held) for h in change.give]
         problem = refusal or next((PROBLEMS[o] for o in outcomes if o in PROBLEMS), None)
@@ -345,8 +402,7 @@ class ChampionRoles:
         """
         assert self.port is not None
         await champions_db.begin_giving(self.db, guild_id, holder)
-        reason = f"daily champion of {holder.daily_date}"
-        outcome = await self.port.give(guild_id, holder.user_id, holder.role_id, reason)
+        outcome = await self.port.give(guild_id, holder.user_id, holder.role_id, _champion_of(holder))
         if outcome is RoleChange.DONE or (outcome is RoleChange.HAD_IT and known):
             await champions_db.given(self.db, guild_id, holder.user_id, holder.role_id, self.now())
             return RoleChange.DONE

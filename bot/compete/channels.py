@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.errors import BotError
+from solitaire.speech import _
 
 CHANNEL_PERMISSIONS = ("view_channel", "send_messages", "embed_links")
 """What the bot needs in a channel to run a public competition message there: the message (an embed) is edited
@@ -20,10 +21,21 @@ class ChannelPermissionsError(BotError):
 
     def __init__(self, what: str, missing: list[str]) -> None:
         names = ", ".join(f"**{flag.replace('_', ' ').title()}**" for flag in missing)
-        super().__init__(
-            f"I can't run a {what} in this channel: I lack the {names} permission here (its message is updated "
-            f"as it goes and gets the results). Give it to me (or my role), or use another channel."
-        )
+        if what == "challenge":
+            # Translators: {permissions} are Discord's names of permissions, in bold.
+            text = _(
+                "I can't run a challenge in this channel: I lack the {permissions} permission here (its message is "
+                "updated as it goes and gets the results). Give it to me (or my role), or use another channel.",
+                permissions=names,
+            )
+        else:
+            # Translators: {permissions} are Discord's names of permissions, in bold.
+            text = _(
+                "I can't run a race in this channel: I lack the {permissions} permission here (its message is "
+                "updated as it goes and gets the results). Give it to me (or my role), or use another channel.",
+                permissions=names,
+            )
+        super().__init__(text)
 
 
 def check_channel_permissions(what: str, granted: Callable[[str], bool]) -> None:

@@ -5,7 +5,8 @@ plays one private deal, closes once every game of it is over (or at its deadline
 moves the ratings (:func:`bot.compete.results.rate_results`), stores all of it in one write and posts the
 results once through the announcements. :class:`GroupEvents` runs that end for any kind of event; the
 kind fills in the named hooks of :class:`EventRules`. A service holds one :class:`GroupEvents` and hands
-it its rules (composition: nothing here reads the service's own state).
+it its rules (composition: nothing here reads the service's own state). An event is closed in its server's
+language, whoever's task closes it: the words stored with its results (why it was not rated) are its posts'.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from bot.storage import games as games_db
 from bot.storage.games import GameRecord
 from bot.storage.outbox import Pending
 from bot.storage.races import Rate
+from languages import speaking_language
 
 
 class EventRecord(Protocol):
@@ -185,11 +187,12 @@ class GroupEvents(Generic[EventT, MemberT]):
             if games is None or not await self.rules.may_close(event, members):
                 return
             entries = self.rules.entries(members, games)
-            rate = await rate_results(
-                self.db, guild_id=event.guild_id, variant=event.variant, entries=entries, now=self.now()
-            )
-            if not await self.rules.store(event, rate):
-                return
+            with speaking_language(await self.announcements.speakers.server(event.guild_id)):
+                rate = await rate_results(
+                    self.db, guild_id=event.guild_id, variant=event.variant, entries=entries, now=self.now()
+                )
+                if not await self.rules.store(event, rate):
+                    return
         wait = self.rules.closed(event_id)
         if wait > 0:
             self.tasks.spawn(self._deliver_after(wait), f"{self.kind}-results-{event_id}")

@@ -26,6 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.rules.stand_ins import is_stand_in
+from solitaire.speech import _, n_
 
 MIN_PLAYED = 2
 """Racers who must have played for a race to be rated."""
@@ -67,16 +68,25 @@ def places(entries: Iterable[Entry]) -> dict[int, int]:
 def rated_players(entries: Sequence[Entry], together: Mapping[tuple[int, int], int]) -> tuple[list[int], str | None]:
     """The players whose rating this race or challenge moves, or none and why (in words for its message).
 
+    The words are said in the language spoken: the close speaks its server's (:mod:`bot.compete.events`).
+
     A stand-in never is, nor counts towards :data:`MIN_PLAYED`. ``together`` counts the rated races and
     challenges each pair ``(lower id, higher id)`` already shared this server day.
     """
     players = sorted(entry.user_id for entry in entries if entry.played and not is_stand_in(entry.user_id))
     if len(players) < MIN_PLAYED:
-        return [], "fewer than two players made a move"
-    for pair in itertools.combinations(players, 2):
-        if together.get(pair, 0) >= PAIR_RATED_PER_DAY:
-            return [], (
-                f"<@{pair[0]}> and <@{pair[1]}> already had {PAIR_RATED_PER_DAY} rated games together today"
-                f" (the most for the same two members in a day)"
+        # Translators: why a race's or a challenge's ratings did not move, after "Not rated:" on its results.
+        return [], _("fewer than two players made a move")
+    for first, second in itertools.combinations(players, 2):
+        if together.get((first, second), 0) >= PAIR_RATED_PER_DAY:
+            mentions = {"first": f"<@{first}>", "second": f"<@{second}>"}
+            # Translators: why a race's or a challenge's ratings did not move, after "Not rated:" on its results.
+            return [], n_(
+                "{first} and {second} already had {count} rated game together today "
+                "(the most for the same two members in a day)",
+                "{first} and {second} already had {count} rated games together today "
+                "(the most for the same two members in a day)",
+                PAIR_RATED_PER_DAY,
+                **mentions,
             )
     return players, None

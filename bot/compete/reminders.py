@@ -9,7 +9,8 @@ post. It is checked again when it is sent (the member may have played meanwhile,
 A closed DM turns the member's reminders off (:data:`bot.outbox.announcements.Delivery.DECLINED`); they are
 told at their next command. A member who left the server (or was banned) gets no message, and the
 reminder is settled the same way, without turning their reminders off. Nothing here knows Discord:
-the cog sends the message (:data:`SendReminder`).
+the cog sends the message (:data:`SendReminder`), in the member's language (their choice, else the locale their
+Discord client last reported): :meth:`Reminders.deliver` speaks it around the sending.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from bot.storage import competition as competition_db
 from bot.storage import players as players_db
 from bot.storage import reminders as reminders_db
 from bot.storage.outbox import Pending
+from languages import speaking_language
 
 Clock = Callable[[], float]
 REMIND_BEFORE = timedelta(hours=4)
@@ -77,6 +79,8 @@ class Reminders:
         self.now = now
         self.ownership = ownership
         self.send: SendReminder | None = None
+        self.speakers = announcements.speakers
+        """The language each member reads their reminder in."""
         self._queued: set[tuple[int, date]] = set()
         announcements.register("reminder", self.compose)
         announcements.add_listener(self.deliver, kinds=("reminder",))
@@ -121,11 +125,12 @@ class Reminders:
         return Announcement(pending.guild_id, 0, "reminder", text, False, pending.subject, reminder)
 
     async def deliver(self, announcement: Announcement) -> Delivery:
-        """Send one reminder; a closed DM turns reminders off; neither it nor a former member's is tried again."""
+        """Send one reminder in its member's language; a closed DM turns reminders off; it or a member gone is final."""
         reminder = announcement.payload
         if self.send is None or not isinstance(reminder, Reminder):
             return Delivery.FAILED
-        outcome = await self.send(reminder)
+        with speaking_language(await self.speakers.member(reminder.user_id)):
+            outcome = await self.send(reminder)
         if outcome is DmOutcome.NOT_MEMBER:
             return Delivery.DECLINED
         if outcome is DmOutcome.CLOSED:

@@ -3,6 +3,11 @@
 Mentions (``<@id>``), timestamps (``<t:...:R>``), bold and underline are written here and nowhere else in
 :mod:`bot.compete`; the values come from :mod:`bot.rules.ranking`, :mod:`bot.rules.stats` and
 :mod:`bot.rules.streaks`.
+
+Every sentence is said in the language spoken where it is composed (:mod:`solitaire.speech`): a public post in
+its server's (the outbox speaks it), a private answer in its member's. A line made of several parts (a result
+line's score, rank and streak; a stats line's figures) joins whole sentences with a separator (``—``, ``·``),
+never pieces of one sentence.
 """
 
 from __future__ import annotations
@@ -11,8 +16,9 @@ from datetime import date
 
 from bot.rules.ranking import DailyResult, Leaderboard, Podium, Ranked
 from bot.rules.stats import MemberStats
+from languages import formats
 from solitaire import find_variant
-from solitaire.words import plural
+from solitaire.speech import _, n_, spoken
 
 MEDALS = ("🥇", "🥈", "🥉")
 
@@ -29,25 +35,60 @@ def format_time(seconds: int | None) -> str:
 
 
 def variant_title(variant: str) -> str:
-    """Return the variant's display title."""
-    return find_variant(variant).title
+    """Return the variant's display title, in the spoken language (the titles are marked where they are defined)."""
+    return _(find_variant(variant).title)
 
 
-def outcome(status: str, seconds_used: int | None) -> str:
-    """Describe how a game ended, e.g. ``won in 3:20`` or ``out of time``.
+def figure(value: int) -> str:
+    """A score or a count in a sentence: as the bot always wrote it in English (``1234``), grouped elsewhere.
 
-    >>> outcome("won", 200), outcome("ended", 61), outcome("expired", 300)
-    ('won in 3:20', 'ended after 1:01', 'out of time')
+    The same rule as ``n_``'s ``{count}``: digits alone in the English source, the spoken language's grouping
+    (``1.234``) in any other.
+
+    >>> figure(1234)
+    '1234'
     """
-    if status == "won":
-        return f"won in {format_time(seconds_used)}"
-    if status == "expired":
-        return "out of time"
-    return f"{status} after {format_time(seconds_used)}"
+    return str(value) if spoken() is None else formats.number(value)
 
 
-def _day_words(daily_date: str, today: date | None) -> str:
-    return "today's" if today is not None and daily_date == today.isoformat() else f"the {daily_date}"
+def _percent(ratio: float) -> str:
+    """A ratio as a whole percentage, without its sign (the sentence places it): ``0.4`` -> ``40``."""
+    return f"{ratio * 100:.0f}"
+
+
+def _is_today(daily_date: str, today: date | None) -> bool:
+    return today is not None and daily_date == today.isoformat()
+
+
+def _day(daily_date: str) -> str:
+    """A daily's date as the spoken language writes it (``2024-05-01`` in English)."""
+    return formats.day(date.fromisoformat(daily_date))
+
+
+def _scored(result: DailyResult, today: date | None) -> str:
+    """The first part of a finished daily's public line: who scored what on which day's daily, and how it ended."""
+    fields = {
+        "player": f"<@{result.user_id}>",
+        "score": figure(result.score),
+        "variant": variant_title(result.variant),
+        "time": format_time(result.seconds_used),
+    }
+    if _is_today(result.daily_date, today):
+        if result.status == "won":
+            return _("{player} scored {score} on today's {variant} daily (won in {time})", **fields)
+        if result.status == "expired":
+            return _("{player} scored {score} on today's {variant} daily (out of time)", **fields)
+        if result.status == "stuck":
+            return _("{player} scored {score} on today's {variant} daily (stuck after {time})", **fields)
+        return _("{player} scored {score} on today's {variant} daily (ended after {time})", **fields)
+    day = _day(result.daily_date)
+    if result.status == "won":
+        return _("{player} scored {score} on the {day} {variant} daily (won in {time})", day=day, **fields)
+    if result.status == "expired":
+        return _("{player} scored {score} on the {day} {variant} daily (out of time)", day=day, **fields)
+    if result.status == "stuck":
+        return _("{player} scored {score} on the {day} {variant} daily (stuck after {time})", day=day, **fields)
+    return _("{player} scored {score} on the {day} {variant} daily (ended after {time})", day=day, **fields)
 
 
 def daily_line(
@@ -65,12 +106,19 @@ def daily_line(
     >>> daily_line(r, date(2024, 5, 2), milestone=7)
     '<@7> scored 1234 on the 2024-05-01 Solitaire Rush (draw 3) daily (won in 3:20) — rank 2 of 5 · 🔥 7-day streak!'
     """
-    line = (
-        f"<@{result.user_id}> scored {result.score} on {_day_words(result.daily_date, today)} "
-        f"{variant_title(result.variant)} daily ({outcome(result.status, result.seconds_used)}) "
-        f"— rank {result.rank} of {result.total}{'' if final else ' so far'}"
-    )
-    return line if milestone is None else f"{line} · 🔥 {milestone}-day streak!"
+    rank, total = figure(result.rank), figure(result.total)
+    if final:
+        # Translators: a member's place among the day's results, e.g. "rank 2 of 5".
+        standing = _("rank {rank} of {total}", rank=rank, total=total)
+    else:
+        # Translators: a member's place among the day's results while others may still play, e.g. "rank 2 of 5 so far".
+        standing = _("rank {rank} of {total} so far", rank=rank, total=total)
+    line = f"{_scored(result, today)} — {standing}"
+    if milestone is None:
+        return line
+    # Translators: a daily streak just reached, e.g. "🔥 7-day streak!".
+    streak = n_("🔥 {count}-day streak!", "🔥 {count}-day streak!", milestone)
+    return f"{line} · {streak}"
 
 
 def reminder_text(streak_days: int, server: str, ends_at: float) -> str:
@@ -80,20 +128,98 @@ def reminder_text(streak_days: int, server: str, ends_at: float) -> str:
     "Your 5-day daily streak in **Solitaire Club** ends <t:1767225600:R> unless you play today's daily:
     `/solitaire daily` there. (You asked for these reminders; stop them with `/solitaire settings reminders: False`.)"
     """
-    return (
-        f"Your {streak_days}-day daily streak in **{server}** ends <t:{int(ends_at)}:R> unless you play today's "
-        "daily: `/solitaire daily` there. (You asked for these reminders; stop them with "
-        "`/solitaire settings reminders: False`.)"
+    return n_(
+        "Your {count}-day daily streak in **{server}** ends <t:{ends}:R> unless you play today's daily: "
+        "`/solitaire daily` there. (You asked for these reminders; stop them with "
+        "`/solitaire settings reminders: False`.)",
+        "Your {count}-day daily streak in **{server}** ends <t:{ends}:R> unless you play today's daily: "
+        "`/solitaire daily` there. (You asked for these reminders; stop them with "
+        "`/solitaire settings reminders: False`.)",
+        streak_days,
+        server=server,
+        ends=int(ends_at),
+    )
+
+
+def _played(result: DailyResult, today: date | None) -> str:
+    """The first part of the refusal of a second attempt: which daily was played, its points and how it ended."""
+    score, fields = result.score, {"variant": variant_title(result.variant), "time": format_time(result.seconds_used)}
+    if _is_today(result.daily_date, today):
+        if result.status == "won":
+            return n_(
+                "You already played today's {variant} daily: {count} point (won in {time})",
+                "You already played today's {variant} daily: {count} points (won in {time})",
+                score,
+                **fields,
+            )
+        if result.status == "expired":
+            return n_(
+                "You already played today's {variant} daily: {count} point (out of time)",
+                "You already played today's {variant} daily: {count} points (out of time)",
+                score,
+                **fields,
+            )
+        if result.status == "stuck":
+            return n_(
+                "You already played today's {variant} daily: {count} point (stuck after {time})",
+                "You already played today's {variant} daily: {count} points (stuck after {time})",
+                score,
+                **fields,
+            )
+        return n_(
+            "You already played today's {variant} daily: {count} point (ended after {time})",
+            "You already played today's {variant} daily: {count} points (ended after {time})",
+            score,
+            **fields,
+        )
+    day = _day(result.daily_date)
+    if result.status == "won":
+        return n_(
+            "You already played the {day} {variant} daily: {count} point (won in {time})",
+            "You already played the {day} {variant} daily: {count} points (won in {time})",
+            score,
+            day=day,
+            **fields,
+        )
+    if result.status == "expired":
+        return n_(
+            "You already played the {day} {variant} daily: {count} point (out of time)",
+            "You already played the {day} {variant} daily: {count} points (out of time)",
+            score,
+            day=day,
+            **fields,
+        )
+    if result.status == "stuck":
+        return n_(
+            "You already played the {day} {variant} daily: {count} point (stuck after {time})",
+            "You already played the {day} {variant} daily: {count} points (stuck after {time})",
+            score,
+            day=day,
+            **fields,
+        )
+    return n_(
+        "You already played the {day} {variant} daily: {count} point (ended after {time})",
+        "You already played the {day} {variant} daily: {count} points (ended after {time})",
+        score,
+        day=day,
+        **fields,
     )
 
 
 def already_played_line(result: DailyResult, today: date | None = None) -> str:
-    """Return the refusal for a second attempt, quoting the first one's result and rank."""
-    return (
-        f"You already played {_day_words(result.daily_date, today)} {variant_title(result.variant)} daily: "
-        f"{plural(result.score, 'point')} ({outcome(result.status, result.seconds_used)}) — "
-        f"rank {result.rank} of {result.total}. Come back after the day rolls over."
+    """Return the refusal for a second attempt, quoting the first one's result and rank.
+
+    >>> result = DailyResult(1, 7, "draw1", "2024-05-01", "expired", 1, 300, 3, 4)
+    >>> already_played_line(result, date(2024, 5, 1))  # doctest: +NORMALIZE_WHITESPACE
+    "You already played today's Solitaire Rush (draw 1) daily: 1 point (out of time) — rank 3 of 4.
+    Come back after the day rolls over."
+    """
+    rank = _(
+        "rank {rank} of {total}. Come back after the day rolls over.",
+        rank=figure(result.rank),
+        total=figure(result.total),
     )
+    return f"{_played(result, today)} — {rank}"
 
 
 def forgotten_try_line(variant: str, daily_date: str, today: date | None = None) -> str:
@@ -103,55 +229,97 @@ def forgotten_try_line(variant: str, daily_date: str, today: date | None = None)
     "You already played today's Solitaire Rush (draw 1) daily: its result was deleted when you asked me to forget
     you, and the day's try stays used. Come back after the day rolls over."
     """
-    return (
-        f"You already played {_day_words(daily_date, today)} {variant_title(variant)} daily: its result was "
-        "deleted when you asked me to forget you, and the day's try stays used. Come back after the day rolls over."
+    title = variant_title(variant)
+    if _is_today(daily_date, today):
+        return _(
+            "You already played today's {variant} daily: its result was deleted when you asked me to forget you, "
+            "and the day's try stays used. Come back after the day rolls over.",
+            variant=title,
+        )
+    return _(
+        "You already played the {day} {variant} daily: its result was deleted when you asked me to forget you, "
+        "and the day's try stays used. Come back after the day rolls over.",
+        day=_day(daily_date),
+        variant=title,
     )
 
 
 def ranked_line(entry: Ranked) -> str:
     """Return one leaderboard line: rank (a medal on the podium), player, score and time used."""
     place = MEDALS[entry.rank - 1] if entry.rank <= len(MEDALS) else f"`{entry.rank:>2}.`"
-    return f"{place} <@{entry.user_id}> — **{entry.score}** in {format_time(entry.seconds_used)}"
+    player = f"<@{entry.user_id}>"
+    # Translators: one leaderboard line: a medal or "` 4.`", the player, their score and the time it took.
+    return _(
+        "{place} {player} — **{score}** in {time}",
+        place=place,
+        player=player,
+        score=figure(entry.score),
+        time=format_time(entry.seconds_used),
+    )
 
 
 def leaderboard_lines(board: Leaderboard, caller_id: int) -> list[str]:
     """Return the leaderboard's lines: the top, then the caller's own rank when it is outside the top."""
     if not board.top:
-        return ["No results yet."]
+        return [_("No results yet.")]
     lines = [ranked_line(entry) for entry in board.top]
     shown = {entry.user_id for entry in board.top}
     if board.caller is not None and board.caller.user_id not in shown:
         lines += ["…", ranked_line(board.caller)]
     elif board.caller is None:
-        lines.append(f"<@{caller_id}> has no result here yet.")
-    lines.append(f"{board.total} ranked")
+        caller = f"<@{caller_id}>"
+        lines.append(_("{player} has no result here yet.", player=caller))
+    # Translators: how many members the leaderboard ranks, e.g. "20 ranked".
+    lines.append(n_("{count} ranked", "{count} ranked", board.total))
     return lines
 
 
 def podium_lines(podium: Podium) -> list[str]:
     """Return the podium post: a heading, then each variant's medals (variants nobody played are skipped)."""
-    lines = [f"**Daily podium for {podium.daily_date}**"]
+    lines = [_("**Daily podium for {day}**", day=_day(podium.daily_date))]
     for variant, entries in podium.places.items():
         if entries:
             lines.append(f"__{variant_title(variant)}__")
             lines += [ranked_line(entry) for entry in entries]
     if podium.empty:
-        lines.append("Nobody played the daily deals that day.")
+        lines.append(_("Nobody played the daily deals that day."))
     return lines
 
 
+def _games(count: int) -> str:
+    # Translators: one figure of a member's stats line, e.g. "5 games".
+    return n_("{count} game", "{count} games", count)
+
+
+def _wins(count: int, ratio: float) -> str:
+    # Translators: one figure of a member's stats line: wins and the share of games won, e.g. "2 wins (40%)".
+    return n_("{count} win ({percent}%)", "{count} wins ({percent}%)", count, percent=_percent(ratio))
+
+
 def stats_lines(stats: MemberStats) -> list[str]:
-    """Return the stats summary: totals, streaks, then one line per variant played."""
+    """Return the stats summary: totals, streaks, then one line per variant played.
+
+    Each line lists whole figures (``5 games``, ``2 wins (40%)``) after the member or the variant they are of.
+    """
     rate = stats.wins / stats.games if stats.games else 0.0
-    lines = [
-        f"<@{stats.user_id}>: {plural(stats.games, 'game')}, {plural(stats.wins, 'win')} ({rate:.0%})",
-        f"Daily streak: {plural(stats.played.current, 'day')} (best {stats.played.best}) · "
-        f"winning streak: {plural(stats.won.current, 'day')} (best {stats.won.best})",
-    ]
+    played, won = stats.played, stats.won
+    # Translators: one figure of a member's stats line: the days in a row they played the daily, and their best.
+    daily = n_(
+        "Daily streak: {count} day (best {best})",
+        "Daily streak: {count} days (best {best})",
+        played.current,
+        best=figure(played.best),
+    )
+    # Translators: one figure of a member's stats line: the days in a row they won the daily, and their best.
+    winning = n_(
+        "winning streak: {count} day (best {best})",
+        "winning streak: {count} days (best {best})",
+        won.current,
+        best=figure(won.best),
+    )
+    lines = [f"<@{stats.user_id}>: {_games(stats.games)}, {_wins(stats.wins, rate)}", f"{daily} · {winning}"]
     for v in stats.variants:
-        lines.append(
-            f"{variant_title(v.variant)}: {plural(v.games, 'game')}, {plural(v.wins, 'win')} ({v.win_rate:.0%}), "
-            f"best {v.best_score}, average {v.average_score:.0f}"
-        )
+        # Translators: one figure of a member's stats line of a game: their best score and their average score.
+        scores = _("best {best}, average {average}", best=figure(v.best_score), average=figure(round(v.average_score)))
+        lines.append(f"{variant_title(v.variant)}: {_games(v.games)}, {_wins(v.wins, v.win_rate)}, {scores}")
     return lines

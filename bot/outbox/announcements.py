@@ -13,6 +13,11 @@ included), logged once with its kind, server and subject, counted (:attr:`Announ
 metrics' ``solitaire_outbox_parked_posts``) and noted for its server's admins (``/solitaire config``).
 Nothing here knows Discord.
 
+Each post is written and handed to its listeners in its server's language (``speakers``, :class:`Readers`):
+its composer and its listeners say their sentences in it, whatever task delivers it (a member's click that
+flushed it, or the delivering loop). A listener that sends a member a direct message says it in the member's
+language itself (:meth:`Readers.member`).
+
 The runtime builds one :class:`Announcements` and lends it to every competition (the daily, races,
 challenges, the champion role, the reminders); it starts its delivering loop (:meth:`Announcements.start`)
 once connected and stops it (:meth:`Announcements.close`) before the database closes. The same
@@ -30,13 +35,14 @@ from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from enum import Enum
-from typing import Literal
+from typing import Literal, Protocol
 
 from bot.background import Alarm, run_rounds
 from bot.shards import ONE_PROCESS, Holder, Ownership
 from bot.storage import Database, StorageError, claims
 from bot.storage import competition as competition_db
 from bot.storage.outbox import AnnouncementKind, Pending
+from languages import ENGLISH, Language, speaking_language
 
 log = logging.getLogger(__name__)
 
@@ -90,6 +96,30 @@ Composer = Callable[[Pending], Awaitable[Announcement | None]]
 Listener = Callable[[Announcement], Awaitable[Delivery]]
 
 
+class Readers(Protocol):
+    """Who reads what in which language: a server's public posts, a member's direct messages (``bot.speakers``)."""
+
+    async def server(self, guild_id: int | None) -> Language:
+        """The language of a server's public posts."""
+        ...
+
+    async def member(self, user_id: int, discord_locale: object | None = None) -> Language:
+        """The language a member reads privately (their choice, else their client's last known locale)."""
+        ...
+
+
+class EnglishReaders:
+    """Every server and every member reads English (what the outbox speaks when it is given no speakers)."""
+
+    async def server(self, guild_id: int | None) -> Language:
+        """English."""
+        return ENGLISH
+
+    async def member(self, user_id: int, discord_locale: object | None = None) -> Language:
+        """English."""
+        return ENGLISH
+
+
 def retry_delay(attempts: int) -> float:
     """Return the wait before retrying a post that failed ``attempts + 1`` times.
 
@@ -110,10 +140,12 @@ class Announcements:
         sleep: Sleep = asyncio.sleep,
         ownership: Ownership = ONE_PROCESS,
         lease: float = claims.LEASE,
+        speakers: Readers | None = None,
     ) -> None:
         """Deliver the posts of the servers ``ownership`` owns; a claim on one holds ``lease`` seconds.
 
         ``sleep``: how the delivering loop waits for the next post due (woken sooner by :meth:`queued`).
+        ``speakers``: the language of each server's posts and each member's messages (``None``: English).
         """
         self.db = db
         self.now = now
@@ -121,6 +153,8 @@ class Announcements:
         self.holder = Holder.of_this_process(ownership)
         """This process's name on its claims (unique, even among processes given the same shards)."""
         self.lease = lease
+        self.speakers: Readers = speakers if speakers is not None else EnglishReaders()
+        """The language each server's posts are said in (the competitions' live messages use it too)."""
         self._composers: dict[str, Composer] = {}
         self._listeners: list[tuple[Listener, frozenset[str] | None]] = []
         self._lock = asyncio.Lock()
@@ -197,10 +231,13 @@ class Announcements:
         await self._settled(pending, *attempt)
 
     async def _attempt(self, pending: Pending) -> tuple[Announcement, Delivery] | None:
-        """Write a claimed post out and hand it to its listeners; ``None`` when there is nothing to post any more."""
+        """Write a claimed post out and hand it on, in its server's language (``None``: nothing to post any more)."""
         composer = self._composers.get(pending.kind)
-        announcement = await composer(pending) if composer is not None else None
-        return None if announcement is None else (announcement, await self._post(announcement))
+        if composer is None:
+            return None
+        with speaking_language(await self.speakers.server(pending.guild_id)):
+            announcement = await composer(pending)
+            return None if announcement is None else (announcement, await self._post(announcement))
 
     async def _erred(self, pending: Pending) -> None:
         """Count an error of a claimed post: tried again with backoff, or parked at the :data:`PARK_AFTER`-th."""

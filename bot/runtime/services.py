@@ -1,7 +1,8 @@
 """The composition root: every service of the bot, built in one visible order and closed in reverse.
 
 :meth:`Services.open` builds the database, the heavy-work scheduler, the pictures, the deal bank, the
-sessions, the metrics, the outbox, the daily service, races and challenges, then the services the cogs ask (after-game,
+sessions, the metrics, the languages (speakers: the outbox says each post in its server's language), the
+outbox, the daily service, races and challenges, then the services the cogs ask (after-game,
 preferences, standings, moderation, onboarding), each after what it uses;
 each one's close is kept as it is built (an :class:`contextlib.AsyncExitStack`), so :meth:`Services.close`
 closes exactly what was built, in reverse, even after a start that failed half-way. The client keeps its
@@ -155,7 +156,14 @@ class Services:
         stack.push_async_callback(self.metrics.close)
         if settings.metrics_port is not None:
             await self.metrics.serve(settings.metrics_port, host=settings.metrics_host)
-        self.outbox = Announcements(self.db, now=needs.now, sleep=needs.sleep, ownership=settings.ownership)
+        self.speakers = Speakers(
+            self.db,
+            now=needs.now,
+            server_locale=discord.server_locale if discord is not None else lambda guild_id: None,
+        )
+        self.outbox = Announcements(
+            self.db, now=needs.now, sleep=needs.sleep, ownership=settings.ownership, speakers=self.speakers
+        )
         stack.push_async_callback(self.outbox.close)
         self.daily = DailyService(
             self.db,

@@ -70,7 +70,8 @@ class RaceService:
         """Keep races in ``db``, played on ``sessions`` with deals from ``deals``; results go via ``announcements``.
 
         ``publish`` shows the lobby and the live standings; the final results go through
-        ``announcements`` (stored and retried until the race message shows them). ``countdown``: the seconds
+        ``announcements`` (stored and retried until the race message shows them). Both are said in the language
+        of the race's server (``announcements.speakers``). ``countdown``: the seconds
         from a start to the common deal (``None``: the bot's ``COUNTDOWN_SECONDS``; tests shorten it).
         """
         self.db = db
@@ -78,7 +79,7 @@ class RaceService:
         self.deals = deals
         self.now = now
         self.announcements = announcements
-        self.standings = RaceStandings(db, sessions, now, sleep, publish)
+        self.standings = RaceStandings(db, sessions, now, sleep, publish, announcements.speakers)
         self.events = GroupEvents(
             RaceRules(db, self.standings, now), db, sessions, self.announcements, now=now, sleep=sleep
         )

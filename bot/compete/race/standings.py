@@ -1,4 +1,7 @@
-"""What the race message shows, and the live standings handed to it at most once per interval."""
+"""What the race message shows, and the live standings handed to it at most once per interval.
+
+Every snapshot is handed to the publisher in its server's language (whoever's task changed the race).
+"""
 
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ from bot.coalesce import Coalescer
 from bot.compete.race.errors import UnknownRaceError
 from bot.compete.race.model import STANDINGS_INTERVAL, LiveRace, Publisher, RaceResult, RaceSnapshot, Standing
 from bot.compete.ratings import Skill
+from bot.outbox.announcements import EnglishReaders, Readers
 from bot.play.session import Clock, Session, Sleep
 from bot.play.sessions import SessionManager
 from bot.storage import Database
@@ -20,6 +24,7 @@ from bot.storage import games as games_db
 from bot.storage import races as races_db
 from bot.storage.games import GameRecord
 from bot.storage.races import RaceRecord, RacerRecord
+from languages import speaking_language
 from solitaire import Game, game_from_json
 
 log = logging.getLogger(__name__)
@@ -43,6 +48,8 @@ class RaceStandings:
     sleep: Sleep
     publish: Publisher | None
     """Shows the lobby and the live standings on the race message (the cog sets it)."""
+    speakers: Readers = field(default_factory=EnglishReaders)
+    """The language of each server's race messages."""
     publish_count: dict[int, int] = field(default_factory=dict)
     """Standings and results handed to ``publish``, per race (for tests and benchmarks)."""
     live: dict[int, LiveRace] = field(default_factory=dict)
@@ -194,12 +201,7 @@ class RaceStandings:
     async def _refresh(self, race_id: int) -> None:
         live = self.live.get(race_id)
         if live is None:  # a closed lobby: its last edit
-            snapshot = await self.snapshot(race_id)
-            if self.publish is not None:
-                try:
-                    await self.publish(snapshot)
-                except Exception:
-                    log.exception("could not publish race %s", race_id)
+            await self._publish(await self.snapshot(race_id))
             return
         while live.last_publish is not None and (wait := live.last_publish + STANDINGS_INTERVAL - self.now()) > 0:
             await self.sleep(wait)
@@ -230,11 +232,17 @@ class RaceStandings:
             await self.sleep(wait)
         live.last_publish = self.now()
         self.publish_count[live.race.id] = self.publish_count.get(live.race.id, 0) + 1
-        if self.publish is not None:
-            try:
+        await self._publish(snapshot)
+
+    async def _publish(self, snapshot: RaceSnapshot) -> None:
+        """Hand a snapshot to the publisher in its server's language (a failure is logged, never raised)."""
+        if self.publish is None:
+            return
+        try:
+            with speaking_language(await self.speakers.server(snapshot.race.guild_id)):
                 await self.publish(snapshot)
-            except Exception:
-                log.exception("could not publish race %s", live.race.id)
+        except Exception:
+            log.exception("could not publish race %s", snapshot.race.id)
 
 
 def final_standing(user_id: int, record: GameRecord, game: Game | None = None) -> Standing:
