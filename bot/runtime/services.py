@@ -156,11 +156,6 @@ class Services:
         stack.push_async_callback(self.metrics.close)
         if settings.metrics_port is not None:
             await self.metrics.serve(settings.metrics_port, host=settings.metrics_host)
-        self.speakers = Speakers(
-            self.db,
-            now=needs.now,
-            server_locale=discord.server_locale if discord is not None else lambda guild_id: None,
-        )
         self.outbox = Announcements(
             self.db, now=needs.now, sleep=needs.sleep, ownership=settings.ownership, speakers=self.speakers
         )
