@@ -26,6 +26,7 @@ from solitaire.games import new_game
 from solitaire.moves import MoveKind
 from solitaire.solver import UNKNOWN, UNWINNABLE, WINNABLE, SolveResult
 from solitaire.solver.position import Position, position_of, solve_position
+from solitaire.speech import _
 from solitaire.status import Status
 from solitaire.variants import Rules
 
@@ -120,7 +121,11 @@ def kept_line(rules: Rules, deck: Sequence[Card], moves: Sequence[str]) -> tuple
             before = position_of(game)
             game.push(move)
         except SolitaireError as refusal:
-            raise SolitaireError(f"move {index + 1} ({text!r}) refused: {refusal}") from None
+            raise SolitaireError(
+                # Translators: {number} is the move's place in the game (1, 2 ...), {text} the move, {refusal} the
+                # rules' refusal ("3-5: 7♥ does not go on 9♠")
+                _("move {number} ({text}) refused: {refusal}", number=index + 1, text=repr(text), refusal=refusal)
+            ) from None
         if move.kind is MoveKind.UNDO:
             stack.pop()
         elif move.kind is not MoveKind.HINT:

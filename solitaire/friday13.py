@@ -7,13 +7,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from solitaire.cards import ACE, FULL_DECK, JACK, KING, QUEEN, SUITS, Card, pack_piles, unpack_piles
-from solitaire.errors import InvalidMoveError
-from solitaire.game import CellText, Game, refuse
+from solitaire.errors import IllegalMoveError, InvalidMoveError
+from solitaire.game import CellText, Game
 from solitaire.moves import DRAW, FRIDAY13_LABELS, Move, MoveKind
 from solitaire.scoring import FRIDAY13_CARD_POINTS, FRIDAY13_START_POINTS
 from solitaire.seen import BoardView, FoundationView, Knowledge, PileView
 from solitaire.shuffle import SplitMix64, shuffle_in_place
+from solitaire.speech import N_, _
 from solitaire.variants import Family, Rules
+from solitaire.words import Said
 
 LABEL_RANKS = (JACK, QUEEN, KING, ACE, 2, 3, 4, 5, 6, 7, 8, 9, 10)
 """The rank each foundation starts with, left to right."""
@@ -21,6 +23,10 @@ STARTER_RANKS = LABEL_RANKS[:4]
 FOUNDATIONS_PER_LINE = 5
 """Foundations per line of the text board (five of up to 13 columns: the line fits 80 columns)."""
 _LABEL_ALIASES = {"T": "10", "11": "J", "12": "Q", "13": "K", "1": "A"}
+_NO_STOCK, _NO_PASSES = "no stock", "no passes"
+"""Why drawing is refused (:meth:`Friday13Game._deal_blocker`); said by :meth:`Friday13Game._deal_refusal`."""
+_WRONG_RANK, _WRONG_START, _GAP = "wrong rank", "wrong start", "gap"
+"""Why a card may not go on a foundation (:meth:`Friday13Game._blocker`); said by :meth:`Friday13Game._refusal`."""
 
 
 def next_rank(rank: int) -> int:
@@ -41,13 +47,19 @@ class Friday13Game(Game):
     """Cards on each foundation, left to right (J Q K A 2 .. 10), bottom to top."""
 
     family = Family.FRIDAY13
-    notation_help = "use draw, undo, end or w-LABEL with LABEL one of " + " ".join(FRIDAY13_LABELS)
-    goal = (
-        "Thirteen foundations J Q K A 2 .. 10 (J, Q, K and A start filled). Turn the stock one card at a\n"
-        "time and play the waste top onto a foundation one rank higher, any suit, K wrapping to A. An empty\n"
-        "foundation takes only its own rank, once every foundation to its left holds a card."
+    # Translators: how to write a move in Friday 13; draw, undo, end, w-LABEL and the labels are the move
+    # notation (keep them)
+    notation_help = N_("use draw, undo, end or w-LABEL with LABEL one of J Q K A 2 3 4 5 6 7 8 9 10")
+    goal = Said(
+        # Translators: the goal of Friday 13; J Q K A 2 .. 10 are the foundations' labels (card ranks)
+        N_(
+            "Thirteen foundations J Q K A 2 .. 10 (J, Q, K and A start filled). Turn the stock one card at a "
+            "time and play the waste top onto a foundation one rank higher, any suit, K wrapping to A. An empty "
+            "foundation takes only its own rank, once every foundation to its left holds a card."
+        )
     )
-    scoring_text = "Scoring: +10 per card played, +20 more when it starts a foundation."
+    # Translators: the scoring of Friday 13; keep "Scoring:" a label
+    scoring_text = Said(N_("Scoring: +10 per card played, +20 more when it starts a foundation."))
     bonus_total = 48
 
     @classmethod
@@ -97,7 +109,7 @@ class Friday13Game(Game):
         return world
 
     def _deal(self) -> None:
-        self.foundations = [[] for _ in LABEL_RANKS]
+        self.foundations = [[] for _rank in LABEL_RANKS]
         for index, rank in enumerate(STARTER_RANKS):
             self.foundations[index].append(next(card for card in self.deck if card.rank == rank))
         starters = {pile[0] for pile in self.foundations[:4]}
@@ -123,28 +135,62 @@ class Friday13Game(Game):
         return 48 - len(self.stock) - len(self.waste)
 
     def _deal_blocker(self) -> str | None:
+        """Why drawing is refused now (a reason :meth:`_deal_refusal` says), or ``None`` when it is allowed."""
         if self.stock:
             return None
         if not self.waste:
-            return "the stock and the waste are both empty"
+            return _NO_STOCK
         if self.rules.max_passes is not None and self.recycles + 1 >= self.rules.max_passes:
-            return "the redeal is used up: no passes left"
+            return _NO_PASSES
         return None
 
+    @staticmethod
+    def _deal_refusal(move: Move, blocker: str) -> IllegalMoveError:
+        """The refusal of the draw ``move`` for the reason ``blocker``, in the spoken language."""
+        if blocker == _NO_STOCK:
+            return IllegalMoveError(_("{move}: the stock and the waste are both empty", move=move))
+        # Translators: Friday 13 allows one redeal (the waste turned back into the stock once)
+        return IllegalMoveError(_("{move}: the redeal is used up: no passes left", move=move))
+
     def _blocker(self, card: Card, index: int) -> str | None:
-        """Why ``card`` may not go on foundation ``index``, or ``None`` if it may."""
-        pile, label = self.foundations[index], FRIDAY13_LABELS[index]
+        """Why ``card`` may not go on foundation ``index`` (a reason :meth:`_refusal` says), or ``None`` if it may."""
+        pile = self.foundations[index]
         if pile:
-            wanted = next_rank(pile[-1].rank)
-            if card.rank != wanted:
-                return f"{card.label} does not go on {pile[-1].label} (it takes any {_rank_name(wanted)})"
-            return None
+            return _WRONG_RANK if card.rank != next_rank(pile[-1].rank) else None
         if card.rank != LABEL_RANKS[index]:
-            return f"the empty {label} foundation takes only a {label}, not {card.label}"
-        gaps = [FRIDAY13_LABELS[i] for i in range(index) if not self.foundations[i]]
-        if gaps:
-            return f"fill the {gaps[0]} foundation first: empty foundations fill left to right"
-        return None
+            return _WRONG_START
+        return _GAP if not all(self.foundations[:index]) else None
+
+    def _refusal(self, move: Move, card: Card, index: int, blocker: str) -> IllegalMoveError:
+        """The refusal of ``move`` (``card`` onto foundation ``index``) for the reason ``blocker``."""
+        pile, label = self.foundations[index], FRIDAY13_LABELS[index]
+        if blocker == _WRONG_RANK:
+            wanted = _rank_name(next_rank(pile[-1].rank))
+            return IllegalMoveError(
+                # Translators: {card} is the waste's card (7♠), {top} a foundation's top card, {rank} the rank it takes
+                _(
+                    "{move}: {card} does not go on {top} (it takes any {rank})",
+                    move=move,
+                    card=card.label,
+                    top=pile[-1].label,
+                    rank=wanted,
+                )
+            )
+        if blocker == _WRONG_START:
+            return IllegalMoveError(
+                # Translators: {label} is a foundation's label, the only rank it starts with (J, Q, K, A, 2 .. 10)
+                _(
+                    "{move}: the empty {label} foundation takes only a {label}, not {card}",
+                    move=move,
+                    label=label,
+                    card=card.label,
+                )
+            )
+        gap = next(FRIDAY13_LABELS[i] for i in range(index) if not self.foundations[i])
+        return IllegalMoveError(
+            # Translators: {label} is the label of the leftmost empty foundation (J, Q, K, A, 2 .. 10)
+            _("{move}: fill the {label} foundation first: empty foundations fill left to right", move=move, label=gap)
+        )
 
     def legal_moves(self) -> list[Move]:
         """Every draw and waste play allowed now."""
@@ -188,18 +234,33 @@ class Friday13Game(Game):
         if not self.waste:
             return None
         pile = self.foundations[FRIDAY13_LABELS.index(move.target)]
-        where = f"onto {pile[-1].label}" if pile else f"starts the {move.target} foundation"
-        return f"{self.waste[-1].label} {where}"
+        card = self.waste[-1].label
+        if pile:
+            # Translators: what a move does; {card} is the card moved (7♥), {top} the card it goes on (8♠)
+            return _("{card} onto {top}", card=card, top=pile[-1].label)
+        # Translators: what a move does (Friday 13); {label} is the label of the empty foundation it starts (2)
+        return _("{card} starts the {label} foundation", card=card, label=move.target)
 
     @classmethod
     def parse_play(cls, text: str, source: str, target: str) -> Move:
         """Check ``w-LABEL`` (``T``, ``11``..``13`` and ``1`` name 10, J, Q, K and A)."""
         if source != "w":
-            raise InvalidMoveError(f"only the waste plays in Friday 13: {text!r}; {cls.notation_help}")
+            raise InvalidMoveError(
+                # Translators: {text} is the move as typed, quoted; {help} says how to write a move
+                _("only the waste plays in Friday 13: {text}; {help}", text=repr(text), help=_(cls.notation_help))
+            )
         label = target.upper()
         label = _LABEL_ALIASES.get(label, label)
         if label not in FRIDAY13_LABELS:
-            raise InvalidMoveError(f"no foundation labelled {target!r} in {text!r}; {cls.notation_help}")
+            raise InvalidMoveError(
+                # Translators: {target} and {text} are what was typed, quoted; {help} says how to write a move
+                _(
+                    "no foundation labelled {target} in {text}; {help}",
+                    target=repr(target),
+                    text=repr(text),
+                    help=_(cls.notation_help),
+                )
+            )
         return Move.play("w", label)
 
     @classmethod
@@ -220,18 +281,21 @@ class Friday13Game(Game):
     @classmethod
     def foundation_words(cls, foundation: FoundationView) -> str:
         """``J: Q♠`` (the top card) or ``2: empty``."""
-        return f"{foundation.label}: {foundation.top.label if foundation.top else 'empty'}"
+        if foundation.top is None:
+            # Translators: a foundation in a board's description for a screen reader; {label} is its label (2)
+            return _("{label}: empty", label=foundation.label)
+        return f"{foundation.label}: {foundation.top.label}"
 
     def _apply(self, move: Move) -> bool:
         if move.kind is MoveKind.DRAW:
             return self._draw(move)
         if not self.waste:
-            raise refuse(move, "the waste is empty: draw a card first")
+            raise IllegalMoveError(_("{move}: the waste is empty: draw a card first", move=move))
         index = FRIDAY13_LABELS.index(move.target)
         card = self.waste[-1]
         blocker = self._blocker(card, index)
         if blocker is not None:
-            raise refuse(move, blocker)
+            raise self._refusal(move, card, index, blocker)
         starts = FRIDAY13_START_POINTS if not self.foundations[index] else 0
         self.foundations[index].append(self.waste.pop())
         self._score(cards=FRIDAY13_CARD_POINTS, starts=starts)
@@ -240,7 +304,7 @@ class Friday13Game(Game):
     def _draw(self, move: Move) -> bool:
         blocker = self._deal_blocker()
         if blocker is not None:
-            raise refuse(move, blocker)
+            raise self._deal_refusal(move, blocker)
         if not self.stock:
             self._turn_waste_over()
             return False
@@ -250,7 +314,7 @@ class Friday13Game(Game):
 def _ranks_from(rank: int, count: int) -> list[int]:
     """The ranks of a foundation of ``count`` cards that starts with ``rank``, bottom to top."""
     ranks = []
-    for _ in range(count):
+    for _height in range(count):
         ranks.append(rank)
         rank = next_rank(rank)
     return ranks

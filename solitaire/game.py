@@ -15,6 +15,7 @@ from solitaire.moves import Move, MoveKind, parse_notation
 from solitaire.scoring import HINT_PENALTY, ScoreSheet, time_bonus
 from solitaire.seen import BoardView, FoundationView, Knowledge, PileView
 from solitaire.shuffle import SplitMix64
+from solitaire.speech import N_, _
 from solitaire.status import Status
 from solitaire.variants import Family, Rules
 
@@ -48,11 +49,11 @@ class Game(ABC):
     family: ClassVar[Family]
     """The family this class plays (the key it is registered under in :mod:`solitaire.games`)."""
     notation_help: ClassVar[str]
-    """How to write a move, quoted by every notation error."""
+    """How to write a move, quoted by every notation error (English marked with ``N_``: the error says it)."""
     goal: ClassVar[str]
-    """How the game is played, in plain text (the rules' first paragraph)."""
+    """How the game is played, in plain text (the rules' first paragraph; a :class:`~solitaire.words.Said`)."""
     scoring_text: ClassVar[str]
-    """The scoring, in plain text (``Scoring: ...``)."""
+    """The scoring, in plain text (``Scoring: ...``; a :class:`~solitaire.words.Said`)."""
     bonus_total: ClassVar[int]
     """The denominator of the time bonus (cards a win places)."""
 
@@ -282,10 +283,10 @@ class Game(ABC):
         """
         clock = int(max(seconds, 0))
         if self.is_over:
-            raise GameOverError(f"{move}: the game is over ({self.status.value})")
+            raise GameOverError(_(_OVER[self.status], move=move))
         if clock >= self.rules.time_limit:
             self.expire()
-            raise GameOverError(f"{move}: time is up, the game expired")
+            raise GameOverError(_("{move}: time is up, the game expired", move=move))
         if move.kind is MoveKind.UNDO:
             self._undo()
         elif move.kind is MoveKind.END:
@@ -330,8 +331,8 @@ class Game(ABC):
     def _undo(self) -> None:
         if not self._stack:
             if self._locked:
-                raise IllegalMoveError("undo: the last move revealed a card you had not seen, so it stands")
-            raise IllegalMoveError("undo: there is no move to take back")
+                raise IllegalMoveError(_("undo: the last move revealed a card you had not seen, so it stands"))
+            raise IllegalMoveError(_("undo: there is no move to take back"))
         board, points, self.move_count = self._stack.pop()
         self._restore(board)
         self.sheet = dataclasses.replace(ScoreSheet(*points), hints=self.sheet.hints)  # a hint taken stays paid
@@ -351,7 +352,7 @@ class Game(ABC):
     def _turn_from_stock(self, count: int) -> bool:
         """Turn up to ``count`` cards onto the waste; return whether one had not been seen before."""
         revealed = False
-        for _ in range(min(count, len(self.stock))):
+        for _turn in range(min(count, len(self.stock))):
             card = self.stock.pop()
             self.waste.append(card)
             revealed |= card not in self.seen
@@ -367,6 +368,11 @@ class Game(ABC):
         return f"<{type(self).__name__} {self.rules.name} {self.status.value} score={self.score}>"
 
 
-def refuse(move: Move, reason: str) -> IllegalMoveError:
-    """Build the error for ``move``, quoting it: ``3-5: 7♥ does not go on 9♠``."""
-    return IllegalMoveError(f"{move}: {reason}")
+_OVER = {
+    # Translators: a move sent to a finished game; {move} is the move in notation (3-5, draw, undo)
+    Status.WON: N_("{move}: the game is over (won)"),
+    Status.ENDED: N_("{move}: the game is over (ended)"),
+    Status.STUCK: N_("{move}: the game is over (stuck)"),
+    Status.EXPIRED: N_("{move}: the game is over (expired)"),
+}
+"""What a move sent to a game that has ended is told, by how it ended (English, marked for the catalogue)."""

@@ -2,7 +2,9 @@
 
 The family's game class gives the goal, the scoring and the move notation; the stock rule is
 worded here from the variant's :class:`Rules` (draw counts, passes, recycle penalties), so a
-new variant of a known family needs no new text.
+new variant of a known family needs no new text. The goal, the stock rule and the scoring
+(:func:`rules_parts`) are said in the spoken language; the terminal's own words (the command
+list, the clock) are English, as the command line is.
 
 >>> from solitaire.variants import find_variant
 >>> stock_rule(find_variant("draw3"))
@@ -14,13 +16,21 @@ from __future__ import annotations
 import textwrap
 
 from solitaire.games import engine_for
+from solitaire.speech import N_, _, n_
 from solitaire.variants import Rules
-from solitaire.words import plural
 
 WIDTH = 80
 """Plain rule text is wrapped to this many characters (a terminal's width)."""
-_NUMBERS = {2: "two", 3: "three", 4: "four", 5: "five"}
-_ORDINALS = {2: "second", 3: "third", 4: "fourth", 5: "fifth"}
+_NUMBERS = {
+    # Translators: a number of passes through the stock, in "The stock is dealt in {passes} passes: ..."
+    2: N_("two"),
+    # Translators: a number of passes through the stock, in "The stock is dealt in {passes} passes: ..."
+    3: N_("three"),
+    # Translators: a number of passes through the stock, in "The stock is dealt in {passes} passes: ..."
+    4: N_("four"),
+    # Translators: a number of passes through the stock, in "The stock is dealt in {passes} passes: ..."
+    5: N_("five"),
+}
 _CLOCK = (
     "Clock: {minutes} minutes. A game that ends won, ended (`end`) or stuck earns a time bonus:\n"
     "(seconds left) x cards placed / {total}. A game that runs out of time expires with no bonus.\n"
@@ -39,12 +49,28 @@ _COMMON_COMMANDS = """\
 
 
 def _penalty(rules: Rules) -> str:
-    """``-100 each time`` or ``-20 from the third time on`` (empty without a recycle penalty)."""
+    """``-100 each time`` or ``-20 from the third time on`` (empty without a recycle penalty).
+
+    Said whole where it stands in a sentence (it follows a comma, or "costs").
+    """
     if not rules.recycle_penalty:
         return ""
-    free = rules.free_recycles
-    when = "each time" if not free else f"from the {_ORDINALS.get(free + 1, f'{free + 1}th')} time on"
-    return f"-{rules.recycle_penalty} {when}"
+    points, turn = rules.recycle_penalty, rules.free_recycles + 1
+    if turn == 1:
+        # Translators: the penalty for turning the waste back into the stock: {points} points every time
+        return _("-{points} each time", points=points)
+    if turn == 2:
+        # Translators: the penalty for turning the waste back into the stock: {points} points, the first turn free
+        return _("-{points} from the second time on", points=points)
+    if turn == 3:
+        # Translators: the penalty for turning the waste back into the stock: {points} points, the first two free
+        return _("-{points} from the third time on", points=points)
+    if turn == 4:
+        return _("-{points} from the fourth time on", points=points)
+    if turn == 5:
+        return _("-{points} from the fifth time on", points=points)
+    # Translators: the penalty for turning the waste back into the stock: {points} points from turn {turn} on
+    return _("-{points} from the {turn}th time on", points=points, turn=turn)
 
 
 def _passes(rules: Rules) -> str:
@@ -52,29 +78,60 @@ def _passes(rules: Rules) -> str:
     counts, passes = rules.draw_counts, rules.max_passes
     penalty = _penalty(rules)
     if passes is None:
-        unlimited = f"Draw turns {plural(counts[0], 'card')}; the stock can be turned over without limit"
-        return unlimited + (f", {penalty}." if penalty else ".")
+        if penalty:
+            # Translators: {count} cards a draw turns; {penalty} is a penalty ("-20 from the third time on")
+            return n_(
+                "Draw turns {count} card; the stock can be turned over without limit, {penalty}.",
+                "Draw turns {count} cards; the stock can be turned over without limit, {penalty}.",
+                counts[0],
+                penalty=penalty,
+            )
+        return n_(
+            "Draw turns {count} card; the stock can be turned over without limit.",
+            "Draw turns {count} cards; the stock can be turned over without limit.",
+            counts[0],
+        )
     if len(counts) > 1:
-        then = "".join(f", then {count}" for count in counts[1:])
-        text = f"The stock is dealt in {_NUMBERS.get(passes, str(passes))} passes: {counts[0]} cards per draw{then}."
+        then = str(counts[1])
+        for count in counts[2:]:
+            # Translators: the cards per draw of the later passes, in a list: "2, then 1"
+            then = _("{earlier}, then {later}", earlier=then, later=count)
+        # Translators: {passes} is a number in words ("three"); {first} cards per draw on the first pass, then
+        # {then}: the cards per draw of the later passes ("2, then 1")
+        text = _(
+            "The stock is dealt in {passes} passes: {first} cards per draw, then {then}.",
+            passes=_(_NUMBERS[passes]) if passes in _NUMBERS else passes,
+            first=counts[0],
+            then=then,
+        )
     elif passes == 2:
-        text = "One redeal: the waste goes back to the stock once."
+        text = _("One redeal: the waste goes back to the stock once.")
     else:
-        text = f"Draw turns {plural(counts[0], 'card')}; the waste goes back to the stock {passes - 1} times at most."
-    return text + (f" Each turn over costs {penalty}." if penalty else "")
+        # Translators: {count} cards a draw turns; {times}: how often the waste may go back (2 or more)
+        text = n_(
+            "Draw turns {count} card; the waste goes back to the stock {times} times at most.",
+            "Draw turns {count} cards; the waste goes back to the stock {times} times at most.",
+            counts[0],
+            times=passes - 1,
+        )
+    if not penalty:
+        return text
+    # Translators: a second sentence after the stock rule; {penalty} is a penalty ("-20 from the third time on")
+    cost = _("Each turn over costs {penalty}.", penalty=penalty)
+    return f"{text} {cost}"
 
 
 def _limits(rules: Rules) -> str:
     """The Gold Rush style limits: cards that never leave the foundations, no dealing onto a gap."""
     stays = not rules.foundation_to_tableau
     if stays and rules.deal_needs_full_tableau:
-        return (
+        return _(
             "Cards never leave the foundations, and there is no dealing while a pile is empty: "
             "deal your last stock cards first."
         )
     if rules.deal_needs_full_tableau:
-        return "There is no dealing while a pile is empty: deal your last stock cards first."
-    return "Cards never leave the foundations." if stays else ""
+        return _("There is no dealing while a pile is empty: deal your last stock cards first.")
+    return _("Cards never leave the foundations.") if stays else ""
 
 
 def stock_rule(rules: Rules) -> str:

@@ -62,6 +62,7 @@ from solitaire.plans import (
 from solitaire.shuffle import SplitMix64
 from solitaire.solver import UNWINNABLE, WINNABLE
 from solitaire.solver.position import position_of, solve_position
+from solitaire.speech import _, n_
 from solitaire.status import Status
 
 __all__ = ["DEFAULT_MAX_NODES", "DEFAULT_SAMPLES", "Hint", "hint_for", "hint_seed"]
@@ -102,7 +103,8 @@ class Hint:
     reason: str = BEST
     """``safe``, ``explore``, ``best`` or ``guess`` with a move; ``lost``, ``stuck``, ``repeat`` or ``over`` without."""
     why: str = ""
-    """What the hint found, in words for the player (the plan's later moves and the guesses won)."""
+    """What the hint found, in words for the player (the plan's later moves and the guesses won), said in the
+    language spoken where the hint was found."""
     searched: int = field(default=0, compare=False)
     """Search nodes spent."""
 
@@ -134,9 +136,12 @@ def hint_for(
     samples: int | None = None,
     max_nodes: int | None = None,
 ) -> Hint:
-    """Suggest the first move of the plan that keeps a win in the most guesses of the hidden cards."""
+    """Suggest the first move of the plan that keeps a win in the most guesses of the hidden cards.
+
+    Its :attr:`Hint.why` is said in the language spoken here: a worker process speaks English unless told otherwise.
+    """
     if knowledge.view.is_over or not knowledge.view.legal_moves:
-        return Hint(None, 0, 0, {}, number, reason=OVER, why="the game is over")
+        return Hint(None, 0, 0, {}, number, reason=OVER, why=_("the game is over"))
     return _Hinter(knowledge, number, salt, samples or DEFAULT_SAMPLES, max_nodes or DEFAULT_MAX_NODES).hint()
 
 
@@ -161,7 +166,7 @@ class _Hinter:
         """Deal, solve, judge and choose."""
         moves = self._moves()
         if not moves:
-            return self._none(REPEAT, "every move left goes back to a position already played")
+            return self._none(REPEAT, _("every move left goes back to a position already played"))
         self.deal(self.samples, self.max_nodes)
         if len(self.won) < MIN_WON and self.results.count(UNWINNABLE) < len(self.results):
             self.deal(self.samples, RETRY_FACTOR * self.max_nodes, until=MIN_WON, within=self.budget // 2)
@@ -171,12 +176,24 @@ class _Hinter:
         if self._explores(moves):
             return self._answer(("draw",), EXPLORE, len(self.won), len(self.results))
         if not self.won:
-            if self.results.count(UNWINNABLE) == len(self.results):
-                return self._none(LOST, f"all {len(self.results)} guesses of the hidden cards are lost from here")
+            dealt = len(self.results)
+            if self.results.count(UNWINNABLE) == dealt:
+                # Translators: {count} random deals of the cards the player has not seen, every one lost
+                lost = n_(
+                    "all {count} guesses of the hidden cards are lost from here",
+                    "all {count} guesses of the hidden cards are lost from here",
+                    dealt,
+                )
+                return self._none(LOST, lost)
             forward = [plan for plan in moves if self._forward(plan)] + self._talon()
             if not forward:
-                tried = f"no win found in {len(self.results)} guesses of the hidden cards"
-                return self._none(STUCK, f"{tried} and no move gets further")
+                # Translators: {count} random deals of the cards the player has not seen
+                stuck = n_(
+                    "no win found in {count} guesses of the hidden cards and no move gets further",
+                    "no win found in {count} guesses of the hidden cards and no move gets further",
+                    dealt,
+                )
+                return self._none(STUCK, stuck)
             return self._answer(max(forward, key=self._promise), GUESS, 0, len(self.results))
         return self._best(moves)
 
@@ -184,10 +201,10 @@ class _Hinter:
         """Judge the candidates in every won guess, deal more guesses for a close call, choose."""
         candidates = self._candidates(moves)
         if not candidates:
-            return self._none(STUCK, "no way forward seen, every move left only goes round in circles")
+            return self._none(STUCK, _("no way forward seen, every move left only goes round in circles"))
         scores = self.judge(candidates, self.won) or dict.fromkeys(candidates, 0)
         judged = len(self.results)
-        for _ in range(CLOSE_ROUNDS):
+        for _round in range(CLOSE_ROUNDS):
             close = self._close(candidates, scores)
             if len(close) < 2 or self.spent >= self.budget:
                 break
@@ -214,7 +231,7 @@ class _Hinter:
     def deal(self, count: int, nodes: int, *, until: int | None = None, within: int | None = None) -> None:
         """Deal ``count`` guesses and solve each with ``nodes`` (stopping at ``until`` won or ``within`` spent)."""
         cap = self.budget if within is None else within
-        for _ in range(count):
+        for _guess in range(count):
             if (until is not None and len(self.won) >= until) or self.spent >= cap:
                 return
             world = guess(self.knowledge, self.rng)
@@ -335,27 +352,73 @@ class _Hinter:
             game.play(text)
         last = game.parse_move(plan[-1])
         words = game.describe_play(last) if last.kind is MoveKind.PLAY else None
-        play = f"{last}: {words}" if words else str(last)
+        # Translators: a move in notation (w-4), then what it does ("7♥ onto 8♠")
+        play = _("{move}: {words}", move=last, words=words) if words else str(last)
         middle = plan[1:-1]
         if middle and all(text == str(DRAW) for text in middle):
-            draws = f"{len(middle)} more draw{'s' if len(middle) > 1 else ''}"
-            return f"{draws}, then {play}"
+            # Translators: the rest of a hint's plan: {count} draws, then {play}: a move and what it does
+            return n_("{count} more draw, then {play}", "{count} more draws, then {play}", len(middle), play=play)
         if len(middle) > SPELLED:
-            return f"{len(middle)} more moves, then {play}"
+            # Translators: the rest of a hint's plan: {count} moves, then {play}: a move and what it does
+            return n_("{count} more move, then {play}", "{count} more moves, then {play}", len(middle), play=play)
         return ", ".join([*middle, play])
 
 
 def _why(reason: str, wins: int, samples: int, rest: str) -> str:
-    """What a hint found, in words."""
-    record = f"wins in {wins} of {samples} guesses of the hidden cards"
-    then = f"then {rest}; " if rest else ""
+    """What a hint found, in words: one sentence (``rest``: the plan's later moves, in words, or empty)."""
+    if reason == SAFE and rest:
+        # Translators: a hint's reason; {rest} is the rest of its plan ("2 more draws, then w-4: 7♥ onto 8♠"); {wins}
+        # of {count} random deals of the cards the player has not seen are won after it
+        return n_(
+            "then {rest}; a safe play, nothing can need that card any more; "
+            "wins in {wins} of {count} guesses of the hidden cards",
+            "then {rest}; a safe play, nothing can need that card any more; "
+            "wins in {wins} of {count} guesses of the hidden cards",
+            samples,
+            rest=rest,
+            wins=wins,
+        )
     if reason == SAFE:
-        return f"{then}a safe play, nothing can need that card any more; {record}"
+        # Translators: a hint's reason; {wins} of {count} random deals of the cards the player has not seen are won
+        return n_(
+            "a safe play, nothing can need that card any more; wins in {wins} of {count} guesses of the hidden cards",
+            "a safe play, nothing can need that card any more; wins in {wins} of {count} guesses of the hidden cards",
+            samples,
+            wins=wins,
+        )
     if reason == EXPLORE:
-        return f"see the rest of the stock first, drawing now loses nothing; {record}"
+        # Translators: a hint's reason (drawing); {wins} of {count} random deals of the unseen cards are won
+        return n_(
+            "see the rest of the stock first, drawing now loses nothing; "
+            "wins in {wins} of {count} guesses of the hidden cards",
+            "see the rest of the stock first, drawing now loses nothing; "
+            "wins in {wins} of {count} guesses of the hidden cards",
+            samples,
+            wins=wins,
+        )
     if reason == GUESS:
-        return f"no win found in time in {samples} guesses of the hidden cards; this move gets furthest"
-    return f"{then}{record}"
+        # Translators: a hint's reason: none of {count} random deals of the unseen cards was won in time
+        return n_(
+            "no win found in time in {count} guesses of the hidden cards; this move gets furthest",
+            "no win found in time in {count} guesses of the hidden cards; this move gets furthest",
+            samples,
+        )
+    if rest:
+        # Translators: a hint's reason; {rest} is the rest of its plan ("2 more draws, then w-4: 7♥ onto 8♠")
+        return n_(
+            "then {rest}; wins in {wins} of {count} guesses of the hidden cards",
+            "then {rest}; wins in {wins} of {count} guesses of the hidden cards",
+            samples,
+            rest=rest,
+            wins=wins,
+        )
+    # Translators: a hint's reason; {wins} of {count} random deals of the cards the player has not seen are won
+    return n_(
+        "wins in {wins} of {count} guesses of the hidden cards",
+        "wins in {wins} of {count} guesses of the hidden cards",
+        samples,
+        wins=wins,
+    )
 
 
 def _unique(plans: Iterable[Plan]) -> list[Plan]:

@@ -17,8 +17,8 @@ from solitaire.cards import (
     pack,
     unpack,
 )
-from solitaire.errors import InvalidMoveError
-from solitaire.game import CellText, Game, refuse
+from solitaire.errors import IllegalMoveError, InvalidMoveError
+from solitaire.game import CellText, Game
 from solitaire.moves import DRAW, FOUNDATION_SOURCES, PILES, Move, MoveKind
 from solitaire.scoring import (
     FOUNDATION_RETURN_PENALTY,
@@ -28,7 +28,9 @@ from solitaire.scoring import (
 )
 from solitaire.seen import BoardView, FoundationView, Knowledge, PileView
 from solitaire.shuffle import SplitMix64, shuffle_in_place
+from solitaire.speech import N_, _, n_
 from solitaire.variants import Family, Rules
+from solitaire.words import Said
 
 FOUNDATION_ORDER = "SHDC"
 """The order foundations are shown and named in (``fs fh fd fc``)."""
@@ -64,11 +66,18 @@ def _takes(pile: Sequence[Card]) -> frozenset[Card]:
     return _TAKES.get(pile[-1], _NOTHING) if pile else _KINGS
 
 
-_SCORING = (
-    "Scoring: a card's first arrival on a foundation A 50, 2 45 .. 9 10, 10 J Q K 5; a card turned up\n"
-    "+10; a move from the waste +10"
+# Translators: the scoring of a Klondike variant whose foundation cards may come back down; keep "Scoring:" a label
+_SCORING = N_(
+    "Scoring: a card's first arrival on a foundation A 50, 2 45 .. 9 10, 10 J Q K 5; a card turned up "
+    "+10; a move from the waste +10; a foundation card back to a pile -10."
 )
-_SCORING_BACK = "; a foundation card back to a pile -10"
+# Translators: the scoring of a Klondike variant whose cards never leave the foundations (Gold Rush)
+_SCORING_STAYS = N_(
+    "Scoring: a card's first arrival on a foundation A 50, 2 45 .. 9 10, 10 J Q K 5; a card turned up "
+    "+10; a move from the waste +10."
+)
+_NO_STOCK, _NO_PASSES, _GAPS = "no stock", "no passes", "gaps"
+"""Why drawing is refused (:meth:`KlondikeGame._deal_blocker`); said by :meth:`KlondikeGame._deal_refusal`."""
 
 
 class KlondikeGame(Game):
@@ -89,18 +98,25 @@ class KlondikeGame(Game):
     """Cards that have earned their foundation value (once each)."""
 
     family = Family.KLONDIKE
-    notation_help = "use draw, undo, end or SRC-DST with SRC 1-7, w, fs, fh, fd, fc and DST 1-7 or f (e.g. 3-5, w-f)"
-    goal = (
-        "Build the four foundations up by suit, ace to king. Build the seven piles down in alternating\n"
-        "colours; move any face-up run; only a king (or a run headed by one) fills an empty pile."
+    # Translators: how to write a move; draw, undo, end, SRC-DST, 1-7, w, fs .. fc, f and the examples are
+    # the move notation (keep them)
+    notation_help = N_(
+        "use draw, undo, end or SRC-DST with SRC 1-7, w, fs, fh, fd, fc and DST 1-7 or f (e.g. 3-5, w-f)"
     )
-    scoring_text = _SCORING + _SCORING_BACK + "."
+    goal = Said(
+        # Translators: the goal of a Klondike game (Solitaire Rush, Gold Rush)
+        N_(
+            "Build the four foundations up by suit, ace to king. Build the seven piles down in alternating "
+            "colours; move any face-up run; only a king (or a run headed by one) fills an empty pile."
+        )
+    )
+    scoring_text = Said(_SCORING)
     bonus_total = 52
 
     @classmethod
     def scoring_rule(cls, rules: Rules) -> str:
         """The scoring, without the foundation-to-pile penalty where cards never leave the foundations."""
-        return cls.scoring_text if rules.foundation_to_tableau else _SCORING + "."
+        return cls.scoring_text if rules.foundation_to_tableau else _(_SCORING_STAYS)
 
     @classmethod
     def at(
@@ -120,7 +136,7 @@ class KlondikeGame(Game):
         """
         game = cls(rules, FULL_DECK)
         game.piles = [[*down, *up] for down, up in piles]
-        game.hidden = [len(down) for down, _ in piles]
+        game.hidden = [len(down) for down, _up in piles]
         game.waste, game.stock = list(talon[:turned]), list(reversed(talon[turned:]))
         game.foundations = dict.fromkeys(SUITS, 0) | dict(foundations)
         game.recycles = recycles
@@ -135,7 +151,7 @@ class KlondikeGame(Game):
         known = {card for pile in view.tableau for card in pile.cards} | cls.known_foundation_cards(view)
         known |= knowledge.known_talon
         unseen = iter(shuffle_in_place([card for card in FULL_DECK if card not in known], rng))
-        piles = [([next(unseen) for _ in range(pile.hidden)], pile.cards) for pile in view.tableau]
+        piles = [([next(unseen) for _card in range(pile.hidden)], pile.cards) for pile in view.tableau]
         talon = [card if card is not None else next(unseen) for card in knowledge.talon]
         foundations = {f.label: f.count for f in view.foundations}
         world = cls.at(rules, piles, foundations, talon, view.waste_count, view.pass_number - 1)
@@ -204,18 +220,34 @@ class KlondikeGame(Game):
         return card in _takes(self.piles[pile])
 
     def _deal_blocker(self) -> str | None:
-        """Why drawing is refused now, or ``None`` when it is allowed."""
+        """Why drawing is refused now (a reason :meth:`_deal_refusal` says), or ``None`` when it is allowed."""
         if self.stock:
-            if self.rules.deal_needs_full_tableau:
-                empty = [str(i + 1) for i, pile in enumerate(self.piles) if not pile]
-                if empty:
-                    return f"fill empty pile {', '.join(empty)} with a king before dealing"
+            if self.rules.deal_needs_full_tableau and not all(self.piles):
+                return _GAPS
             return None
         if not self.waste:
-            return "the stock and the waste are both empty"
+            return _NO_STOCK
         if self.rules.max_passes is not None and self.recycles + 1 >= self.rules.max_passes:
-            return "the stock is finished: no passes left"
+            return _NO_PASSES
         return None
+
+    def _deal_refusal(self, move: Move, blocker: str) -> IllegalMoveError:
+        """The refusal of the draw ``move`` for the reason ``blocker``, in the spoken language."""
+        if blocker == _NO_STOCK:
+            return IllegalMoveError(_("{move}: the stock and the waste are both empty", move=move))
+        if blocker == _NO_PASSES:
+            return IllegalMoveError(_("{move}: the stock is finished: no passes left", move=move))
+        empty = [str(i + 1) for i, pile in enumerate(self.piles) if not pile]
+        return IllegalMoveError(
+            # Translators: Gold Rush; {piles} are the numbers of the empty piles (1, 3), {count} how many
+            n_(
+                "{move}: fill empty pile {piles} with a king before dealing",
+                "{move}: fill empty pile {piles} with a king before dealing",
+                len(empty),
+                move=move,
+                piles=", ".join(empty),
+            )
+        )
 
     def legal_moves(self) -> list[Move]:
         """Every draw and card move allowed now."""
@@ -323,7 +355,7 @@ class KlondikeGame(Game):
         turned_over = False
         while True:
             if stock:
-                for _ in range(min(self.rules.draw_count(recycles), len(stock))):
+                for _turn in range(min(self.rules.draw_count(recycles), len(stock))):
                     waste.append(stock.pop())
                 yield waste[-1]
             elif waste and not turned_over:
@@ -364,13 +396,19 @@ class KlondikeGame(Game):
             return None
         if move.target == "f":
             if self.foundations[card.suit]:
-                return f"{card.label} to the foundation"
-            return f"{card.label} starts the {SUIT_SYMBOLS[card.suit]} foundation"
+                # Translators: what a move does; {card} is a card (7♥)
+                return _("{card} to the foundation", card=card.label)
+            # Translators: what a move does; {card} is an ace (A♠), {suit} its suit's symbol (♠)
+            return _("{card} starts the {suit} foundation", card=card.label, suit=SUIT_SYMBOLS[card.suit])
         pile = self.piles[int(move.target) - 1]
         if not pile:
-            return f"{card.label} onto empty pile {move.target}"
-        back = " back" if move.source in FOUNDATION_SOURCES else ""
-        return f"{card.label}{back} onto {pile[-1].label}"
+            # Translators: what a move does; {card} is a card (K♠), {pile} a tableau pile's number (1-7)
+            return _("{card} onto empty pile {pile}", card=card.label, pile=move.target)
+        if move.source in FOUNDATION_SOURCES:
+            # Translators: what a move does: a card comes back down from its foundation onto a pile's top card
+            return _("{card} back onto {top}", card=card.label, top=pile[-1].label)
+        # Translators: what a move does; {card} is the card moved (7♥), {top} the card it goes on (8♠)
+        return _("{card} onto {top}", card=card.label, top=pile[-1].label)
 
     def move_places(self, move: Move) -> tuple[str, str]:
         """A foundation target (``f``) names the foundation of the moving card's suit (``fs``)."""
@@ -397,20 +435,38 @@ class KlondikeGame(Game):
     @classmethod
     def parse_play(cls, text: str, source: str, target: str) -> Move:
         """Check ``SRC-DST`` with SRC 1-7, w, fs fh fd fc and DST 1-7 or f (a foundation name means f)."""
+        quoted = repr(text)
         if source == "f":
-            raise InvalidMoveError(f"say which foundation in {text!r}: fs, fh, fd or fc")
+            # Translators: {text} is the move as typed, quoted; fs, fh, fd and fc are notation (keep them)
+            raise InvalidMoveError(_("say which foundation in {text}: fs, fh, fd or fc", text=quoted))
         if source not in PILES and source != "w" and source not in FOUNDATION_SOURCES:
-            raise InvalidMoveError(f"unknown source {source!r} in {text!r}: {cls.notation_help}")
+            raise InvalidMoveError(
+                # Translators: {source} and {text} are what was typed, quoted; {help} says how to write a move
+                _(
+                    "unknown source {source} in {text}: {help}",
+                    source=repr(source),
+                    text=quoted,
+                    help=_(cls.notation_help),
+                )
+            )
         if target == "w":
-            raise InvalidMoveError(f"cards never move onto the waste: {text!r}")
+            raise InvalidMoveError(_("cards never move onto the waste: {text}", text=quoted))
         if target in FOUNDATION_SOURCES:
             target = "f"
         if target not in PILES and target != "f":
-            raise InvalidMoveError(f"unknown target {target!r} in {text!r}: {cls.notation_help}")
+            raise InvalidMoveError(
+                # Translators: {target} and {text} are what was typed, quoted; {help} says how to write a move
+                _(
+                    "unknown target {target} in {text}: {help}",
+                    target=repr(target),
+                    text=quoted,
+                    help=_(cls.notation_help),
+                )
+            )
         if source == target:
-            raise InvalidMoveError(f"a move needs two different places: {text!r}")
+            raise InvalidMoveError(_("a move needs two different places: {text}", text=quoted))
         if source in FOUNDATION_SOURCES and target == "f":
-            raise InvalidMoveError(f"a foundation card can only go to a tableau pile: {text!r}")
+            raise InvalidMoveError(_("a foundation card can only go to a tableau pile: {text}", text=quoted))
         return Move.play(source, target)
 
     @classmethod
@@ -433,9 +489,12 @@ class KlondikeGame(Game):
 
     @classmethod
     def foundation_words(cls, foundation: FoundationView) -> str:
-        """``♠: ace`` (the top rank of a suit's foundation) or ``♠: empty``."""
-        top = foundation.top.rank_name if foundation.top else "empty"
-        return f"{SUIT_SYMBOLS[foundation.label]}: {top}"
+        """``♠: A`` (the top rank of a suit's foundation) or ``♠: empty``."""
+        suit = SUIT_SYMBOLS[foundation.label]
+        if foundation.top is None:
+            # Translators: a foundation in a board's description for a screen reader; {suit} is its suit's symbol
+            return _("{suit}: empty", suit=suit)
+        return f"{suit}: {foundation.top.rank_name}"
 
     @classmethod
     def known_foundation_cards(cls, view: BoardView) -> set[Card]:
@@ -470,7 +529,7 @@ class KlondikeGame(Game):
     def _draw(self, move: Move) -> bool:
         blocker = self._deal_blocker()
         if blocker is not None:
-            raise refuse(move, blocker)
+            raise self._deal_refusal(move, blocker)
         if not self.stock:
             self._turn_waste_over()
             self._score(recycles=-self.rules.recycle_cost(self.recycles))
@@ -479,7 +538,7 @@ class KlondikeGame(Game):
 
     def _from_waste(self, move: Move) -> bool:
         if not self.waste:
-            raise refuse(move, "the waste is empty")
+            raise IllegalMoveError(_("{move}: the waste is empty", move=move))
         card = self.waste[-1]
         self._place(move, card)
         self.waste.pop()
@@ -490,7 +549,7 @@ class KlondikeGame(Game):
         source = int(move.source) - 1
         pile = self.piles[source]
         if not pile:
-            raise refuse(move, f"pile {move.source} is empty")
+            raise IllegalMoveError(_("{move}: pile {pile} is empty", move=move, pile=move.source))
         if move.target == "f":
             self._place(move, pile[-1])
             pile.pop()
@@ -498,29 +557,44 @@ class KlondikeGame(Game):
             target = int(move.target) - 1
             start = self._run_start(source, target)
             if start is None:
-                raise refuse(move, self._why_no_run(source, target))
+                raise IllegalMoveError(self._why_no_run(move, source, target))
             self.piles[target].extend(pile[start:])
             del pile[start:]
         return self._turn_up(source)
 
-    def _why_no_run(self, source: int, target: int) -> str:
+    def _why_no_run(self, move: Move, source: int, target: int) -> str:
         run = self.face_up(source)
         if not self.piles[target]:
             if run[0].rank == KING and self.hidden[source] == 0:
-                return f"the {run[0].label} already heads its own pile"
-            return f"only a king (or a run headed by one) may fill empty pile {target + 1}"
+                # Translators: {move} is a move in notation (3-5); {card} a king (K♠) at the bottom of its pile
+                return _("{move}: the {card} already heads its own pile", move=move, card=run[0].label)
+            return _(
+                "{move}: only a king (or a run headed by one) may fill empty pile {pile}", move=move, pile=target + 1
+            )
         top = self.piles[target][-1]
         if len(run) == 1:
-            return f"{run[0].label} does not go on {top.label}"
-        return f"no card of pile {source + 1} ({run[0].label} to {run[-1].label}) goes on {top.label}"
+            return _does_not_go(move, run[0], top)
+        # Translators: {pile} is a pile's number; {first} to {last} its face-up cards; {top} the target's top card
+        return _(
+            "{move}: no card of pile {pile} ({first} to {last}) goes on {top}",
+            move=move,
+            pile=source + 1,
+            first=run[0].label,
+            last=run[-1].label,
+            top=top.label,
+        )
 
     def _from_foundation(self, move: Move) -> bool:
         if not self.rules.foundation_to_tableau:
-            raise refuse(move, f"cards never leave the foundations in {self.rules.title}")
+            raise IllegalMoveError(
+                # Translators: {title} is a variant's name (Gold Rush)
+                _("{move}: cards never leave the foundations in {title}", move=move, title=self.rules.title)
+            )
         suit = FOUNDATION_SOURCES[move.source]
         rank = self.foundations[suit]
         if not rank:
-            raise refuse(move, f"the {SUIT_SYMBOLS[suit]} foundation is empty")
+            # Translators: {suit} is a suit's symbol (♠)
+            raise IllegalMoveError(_("{move}: the {suit} foundation is empty", move=move, suit=SUIT_SYMBOLS[suit]))
         card = Card(rank, suit)
         self._place(move, card)
         self.foundations[suit] = rank - 1
@@ -531,7 +605,7 @@ class KlondikeGame(Game):
         """Put ``card`` on the move's target, scoring a first arrival on a foundation."""
         if move.target == "f":
             if not self.fits_foundation(card):
-                raise refuse(move, self._why_not_foundation(card))
+                raise IllegalMoveError(self._why_not_foundation(move, card))
             self.foundations[card.suit] = card.rank
             if card not in self.scored:
                 self.scored.add(card)
@@ -539,19 +613,24 @@ class KlondikeGame(Game):
             return
         target = int(move.target) - 1
         if not self.fits_pile(card, target):
-            raise refuse(move, self._why_not_pile(card, target))
+            raise IllegalMoveError(self._why_not_pile(move, card, target))
         self.piles[target].append(card)
 
-    def _why_not_foundation(self, card: Card) -> str:
+    def _why_not_foundation(self, move: Move, card: Card) -> str:
         rank = self.foundations[card.suit]
         if rank == 0:
-            return f"{card.label} can't start a foundation: aces first"
-        return f"{card.label} does not go on {Card(rank, card.suit).label}"
+            return _("{move}: {card} can't start a foundation: aces first", move=move, card=card.label)
+        return _does_not_go(move, card, Card(rank, card.suit))
 
-    def _why_not_pile(self, card: Card, target: int) -> str:
+    def _why_not_pile(self, move: Move, card: Card, target: int) -> str:
         if not self.piles[target]:
-            return f"only a king may fill empty pile {target + 1}, not {card.label}"
-        return f"{card.label} does not go on {self.piles[target][-1].label}"
+            return _(
+                "{move}: only a king may fill empty pile {pile}, not {card}",
+                move=move,
+                pile=target + 1,
+                card=card.label,
+            )
+        return _does_not_go(move, card, self.piles[target][-1])
 
     def _turn_up(self, pile: int) -> bool:
         """Turn up the top card of ``pile`` if it is face down; return whether it was."""
@@ -561,3 +640,9 @@ class KlondikeGame(Game):
             self._score(reveals=REVEAL_POINTS)
             return True
         return False
+
+
+def _does_not_go(move: Move, card: Card, top: Card) -> str:
+    """The refusal of ``card`` on ``top``: ``3-5: 7♥ does not go on 9♠``."""
+    # Translators: {move} is a move in notation (3-5); {card} the card moved (7♥); {top} the card it may not go on
+    return _("{move}: {card} does not go on {top}", move=move, card=card.label, top=top.label)

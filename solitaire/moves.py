@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from solitaire.errors import InvalidMoveError
+from solitaire.speech import _
 
 PILES = tuple(str(number) for number in range(1, 8))
 FOUNDATION_SOURCES = {"fs": "S", "fh": "H", "fd": "D", "fc": "C"}
@@ -69,13 +70,18 @@ PlayParser = Callable[[str, str, str], Move]
 
 
 def parse_notation(text: str, notation_help: str, parse_play: PlayParser) -> Move:
-    """Parse a command or hand a ``source-target`` card move to ``parse_play``; :raises InvalidMoveError:."""
+    """Parse a command or hand a ``source-target`` card move to ``parse_play``; :raises InvalidMoveError:.
+
+    ``notation_help`` is English marked with ``N_``: a refusal says it in the spoken language.
+    """
     cleaned = text.strip().lower().replace(" ", "")
     if not cleaned:
-        raise InvalidMoveError(f"empty move: {notation_help}")
+        # Translators: {help} is a whole sentence saying how to write a move ("use draw, undo, end or ...")
+        raise InvalidMoveError(_("empty move: {help}", help=_(notation_help)))
     if cleaned in _COMMANDS:
         return _COMMANDS[cleaned]
     source, dash, target = cleaned.partition("-")
     if not dash or not source or not target:
-        raise InvalidMoveError(f"unknown move {text!r}: {notation_help}")
+        # Translators: {text} is what the player typed, quoted; {help} says how to write a move
+        raise InvalidMoveError(_("unknown move {text}: {help}", text=repr(text), help=_(notation_help)))
     return parse_play(text, source, target)

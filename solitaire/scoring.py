@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from operator import attrgetter
 
+from solitaire.speech import N_, _
+
 REVEAL_POINTS = 10
 WASTE_MOVE_POINTS = 10
 FOUNDATION_RETURN_PENALTY = 10
@@ -57,18 +59,8 @@ class ScoreSheet:
         return sum(_lines_of(self))
 
     def lines(self) -> list[tuple[str, int]]:
-        """The non-zero lines as ``(label, points)``, for a final picture or a summary."""
-        labels = {
-            "cards": "Cards to foundations",
-            "reveals": "Cards turned up",
-            "waste_moves": "Moves from the waste",
-            "starts": "Foundations started",
-            "foundation_returns": "Foundation returns",
-            "recycles": "Stock returns",
-            "time_bonus": "Time bonus",
-            "hints": "Hints",
-        }
-        return [(labels[name], points) for name, points in zip(LINES, _lines_of(self), strict=True) if points]
+        """The non-zero lines as ``(label, points)``, for a final picture or a summary (said in the spoken language)."""
+        return [(_(LABELS[name]), points) for name, points in zip(LINES, _lines_of(self), strict=True) if points]
 
     def points(self) -> tuple[int, ...]:
         """The points on each line, in the order of the fields (``ScoreSheet(*sheet.points())`` is ``sheet``)."""
@@ -85,3 +77,22 @@ LINES = tuple(field.name for field in fields(ScoreSheet))
 """The names of a score sheet's lines, in order."""
 _lines_of = attrgetter(*LINES)
 """A sheet's points on each line, in :data:`LINES`' order."""
+LABELS = {
+    # Translators: a line of a game's score breakdown: points for cards placed on the foundations
+    "cards": N_("Cards to foundations"),
+    # Translators: a line of a game's score breakdown: points for face-down cards turned face up
+    "reveals": N_("Cards turned up"),
+    # Translators: a line of a game's score breakdown: points for cards played from the waste
+    "waste_moves": N_("Moves from the waste"),
+    # Translators: a line of a game's score breakdown (Friday 13): points for empty foundations started
+    "starts": N_("Foundations started"),
+    # Translators: a line of a game's score breakdown: penalties for cards taken back down from a foundation
+    "foundation_returns": N_("Foundation returns"),
+    # Translators: a line of a game's score breakdown: penalties for turning the waste back into the stock
+    "recycles": N_("Stock returns"),
+    # Translators: a line of a game's score breakdown: the bonus for the seconds left on the clock
+    "time_bonus": N_("Time bonus"),
+    # Translators: a line of a game's score breakdown: penalties for hints taken
+    "hints": N_("Hints"),
+}
+"""The label of each line (English, marked for the catalogue: :meth:`ScoreSheet.lines` says it)."""

@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from enum import Enum
 
 from solitaire.errors import UnknownVariantError
+from solitaire.speech import N_, _
+from solitaire.words import SaidField
 
 
 class Family(Enum):
@@ -17,15 +19,20 @@ class Family(Enum):
 
 @dataclass(frozen=True)
 class Rules:
-    """Everything that tells one variant from another."""
+    """Everything that tells one variant from another.
+
+    Its names (:attr:`title`, :attr:`menu_name`, :attr:`short_title`) are English words marked with ``N_``,
+    said in the spoken language each time they are read (``vars(rules)`` holds the English).
+    """
 
     name: str
-    title: str
     family: Family
     draw_counts: tuple[int, ...]
     """Cards turned per draw on each pass; the last entry repeats when passes are unlimited."""
     max_passes: int | None
     """Passes through the stock allowed (``None``: unlimited)."""
+    title: SaidField = SaidField()  # noqa: RUF009 - a descriptor: the dataclass reads its default through it
+    """The variant's name as players read it everywhere (it must be given)."""
     foundation_to_tableau: bool = True
     deal_needs_full_tableau: bool = False
     """Gold Rush: no dealing from the stock while a tableau pile is empty."""
@@ -36,9 +43,9 @@ class Rules:
     stuck_when_only_futile_draws: bool = False
     """Unlimited stocks: stuck when drawing can never bring up a playable card."""
     time_limit: int = 300
-    menu_name: str = ""
+    menu_name: SaidField = SaidField(default="")  # noqa: RUF009 - a descriptor, as the title
     """The name in the bot's variant menus (the title when empty)."""
-    short_title: str = ""
+    short_title: SaidField = SaidField(default="")  # noqa: RUF009 - a descriptor, as the title
     """The name where room is short, such as the rows and legends of the stats card (the title when empty)."""
 
     def draw_count(self, pass_index: int) -> int:
@@ -52,9 +59,13 @@ class Rules:
 
 DRAW1 = Rules(
     name="draw1",
-    title="Solitaire Rush (draw 1)",
-    menu_name="Solitaire Rush, draw 1",
-    short_title="Rush draw 1",
+    # Translators: a variant's name, shown everywhere; "Solitaire Rush" is the bot's name (keep it),
+    # "draw 1": each draw turns one card
+    title=N_("Solitaire Rush (draw 1)"),
+    # Translators: the same variant's name in the menus that choose a game
+    menu_name=N_("Solitaire Rush, draw 1"),
+    # Translators: the same variant's name where room is short (rows and legends of the stats card)
+    short_title=N_("Rush draw 1"),
     family=Family.KLONDIKE,
     draw_counts=(1,),
     max_passes=None,
@@ -63,9 +74,13 @@ DRAW1 = Rules(
 )
 DRAW3 = Rules(
     name="draw3",
-    title="Solitaire Rush (draw 3)",
-    menu_name="Solitaire Rush, draw 3",
-    short_title="Rush draw 3",
+    # Translators: a variant's name, shown everywhere; "Solitaire Rush" is the bot's name (keep it),
+    # "draw 3": each draw turns three cards
+    title=N_("Solitaire Rush (draw 3)"),
+    # Translators: the same variant's name in the menus that choose a game
+    menu_name=N_("Solitaire Rush, draw 3"),
+    # Translators: the same variant's name where room is short (rows and legends of the stats card)
+    short_title=N_("Rush draw 3"),
     family=Family.KLONDIKE,
     draw_counts=(3,),
     max_passes=None,
@@ -75,7 +90,8 @@ DRAW3 = Rules(
 )
 GOLDRUSH = Rules(
     name="goldrush",
-    title="Gold Rush",
+    # Translators: a variant's name (a Klondike with three passes through the stock), shown everywhere
+    title=N_("Gold Rush"),
     family=Family.KLONDIKE,
     draw_counts=(3, 2, 1),
     max_passes=3,
@@ -84,7 +100,8 @@ GOLDRUSH = Rules(
 )
 FRIDAY13 = Rules(
     name="friday13",
-    title="Friday 13",
+    # Translators: a variant's name (the patience "Friday the 13th"), shown everywhere
+    title=N_("Friday 13"),
     family=Family.FRIDAY13,
     draw_counts=(1,),
     max_passes=2,
@@ -108,4 +125,6 @@ def find_variant(name: str) -> Rules:
         return VARIANTS[name.strip().lower()]
     except KeyError:
         known = ", ".join(VARIANTS)
-        raise UnknownVariantError(f"unknown variant {name!r}: choose one of {known}") from None
+        raise UnknownVariantError(
+            _("unknown variant {name}: choose one of {known}", name=repr(name), known=known)
+        ) from None
