@@ -18,7 +18,8 @@ from bot.rules.ranking import DailyResult, Leaderboard, Podium, Ranked
 from bot.rules.stats import MemberStats
 from languages import formats
 from solitaire import find_variant
-from solitaire.speech import _, n_, spoken
+from solitaire.speech import _, n_
+from solitaire.words import number
 
 MEDALS = ("🥇", "🥈", "🥉")
 
@@ -39,18 +40,6 @@ def variant_title(variant: str) -> str:
     return _(find_variant(variant).title)
 
 
-def figure(value: int) -> str:
-    """A score or a count in a sentence: as the bot always wrote it in English (``1234``), grouped elsewhere.
-
-    The same rule as ``n_``'s ``{count}``: digits alone in the English source, the spoken language's grouping
-    (``1.234``) in any other.
-
-    >>> figure(1234)
-    '1234'
-    """
-    return str(value) if spoken() is None else formats.number(value)
-
-
 def _percent(ratio: float) -> str:
     """A ratio as a whole percentage, without its sign (the sentence places it): ``0.4`` -> ``40``."""
     return f"{ratio * 100:.0f}"
@@ -69,7 +58,7 @@ def _scored(result: DailyResult, today: date | None) -> str:
     """The first part of a finished daily's public line: who scored what on which day's daily, and how it ended."""
     fields = {
         "player": f"<@{result.user_id}>",
-        "score": figure(result.score),
+        "score": number(result.score),
         "variant": variant_title(result.variant),
         "time": format_time(result.seconds_used),
     }
@@ -106,7 +95,7 @@ def daily_line(
     >>> daily_line(r, date(2024, 5, 2), milestone=7)
     '<@7> scored 1234 on the 2024-05-01 Solitaire Rush (draw 3) daily (won in 3:20) — rank 2 of 5 · 🔥 7-day streak!'
     """
-    rank, total = figure(result.rank), figure(result.total)
+    rank, total = number(result.rank), number(result.total)
     if final:
         # Translators: a member's place among the day's results, e.g. "rank 2 of 5".
         standing = _("rank {rank} of {total}", rank=rank, total=total)
@@ -216,8 +205,8 @@ def already_played_line(result: DailyResult, today: date | None = None) -> str:
     """
     rank = _(
         "rank {rank} of {total}. Come back after the day rolls over.",
-        rank=figure(result.rank),
-        total=figure(result.total),
+        rank=number(result.rank),
+        total=number(result.total),
     )
     return f"{_played(result, today)} — {rank}"
 
@@ -253,7 +242,7 @@ def ranked_line(entry: Ranked) -> str:
         "{place} {player} — **{score}** in {time}",
         place=place,
         player=player,
-        score=figure(entry.score),
+        score=number(entry.score),
         time=format_time(entry.seconds_used),
     )
 
@@ -308,18 +297,18 @@ def stats_lines(stats: MemberStats) -> list[str]:
         "Daily streak: {count} day (best {best})",
         "Daily streak: {count} days (best {best})",
         played.current,
-        best=figure(played.best),
+        best=number(played.best),
     )
     # Translators: one figure of a member's stats line: the days in a row they won the daily, and their best.
     winning = n_(
         "winning streak: {count} day (best {best})",
         "winning streak: {count} days (best {best})",
         won.current,
-        best=figure(won.best),
+        best=number(won.best),
     )
     lines = [f"<@{stats.user_id}>: {_games(stats.games)}, {_wins(stats.wins, rate)}", f"{daily} · {winning}"]
     for v in stats.variants:
         # Translators: one figure of a member's stats line of a game: their best score and their average score.
-        scores = _("best {best}, average {average}", best=figure(v.best_score), average=figure(round(v.average_score)))
+        scores = _("best {best}, average {average}", best=number(v.best_score), average=number(round(v.average_score)))
         lines.append(f"{variant_title(v.variant)}: {_games(v.games)}, {_wins(v.wins, v.win_rate)}, {scores}")
     return lines

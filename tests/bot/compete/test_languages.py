@@ -50,7 +50,6 @@ from bot.compete.reminders import DmOutcome, Reminder, Reminders
 from bot.compete.words import (
     already_played_line,
     daily_line,
-    figure,
     forgotten_try_line,
     leaderboard_lines,
     podium_lines,
@@ -73,6 +72,7 @@ from languages import find, speaking_language
 from languages.pseudo import PSEUDO
 from solitaire import VARIANTS
 from solitaire.speech import spoken
+from solitaire.words import number
 from tests.conftest import make_deal_bank
 from tests.support import challenges as challenge_world
 from tests.support import races as race_world
@@ -129,12 +129,12 @@ def test_scores_counts_and_dates_are_written_the_languages_way() -> None:
     result = DailyResult(1, 7, "draw3", "2024-05-01", "won", 12345, 200, 1002, 3456)
     assert "scored 12345 on the 2024-05-01 " in daily_line(result, date(2024, 5, 2))
     assert "rank 1002 of 3456" in daily_line(result)
-    assert figure(12345) == "12345"
+    assert number(12345) == "12345"
     with speaking_language(PSEUDO):
         line = daily_line(result, date(2024, 5, 2))
         refusal = already_played_line(result, date(2024, 5, 2))
         podium = podium_lines(Podium("2024-05-01", {"draw3": (Ranked(1, 7, 12345, 61, 0.0),)}))
-        assert figure(12345) == "12.345"
+        assert number(12345) == "12.345"
     assert "12.345" in line and "01.05.2024" in line and "1.002" in line and "3.456" in line
     assert "12.345" in refusal and "01.05.2024" in refusal
     assert "01.05.2024" in podium[0] and "**12.345**" in podium[2]
