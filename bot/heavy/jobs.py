@@ -137,8 +137,14 @@ def in_spoken_language(run: Callable[..., T]) -> Callable[..., T]:
 
     English (nothing spoken) leaves ``run`` as it is; another language wraps it (:func:`speaking_in`, picklable).
     """
-    code: str | None = getattr(spoken(), "language_code", None)
+    code = spoken_code()
     return run if code is None else partial(speaking_in, code, run)
+
+
+def spoken_code() -> str | None:
+    """The catalogue code of the language spoken here (``None``: English, the source)."""
+    code: str | None = getattr(spoken(), "language_code", None)
+    return code
 
 
 def speaking_in(code: str, run: Callable[..., T], *args: Any) -> T:

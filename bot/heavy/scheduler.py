@@ -51,6 +51,7 @@ from bot.heavy.jobs import (
     SchedulerClosedError,
     WorkerDiedError,
     in_spoken_language,
+    spoken_code,
 )
 from bot.heavy.worker import READY, Serve, Worker, receive, serve
 
@@ -252,6 +253,8 @@ class Scheduler:
         :raises OneJobAtATimeError: ``owner`` has another job waiting or running.
         """
         loop = self._loop = asyncio.get_running_loop()
+        if key is not None and (language := spoken_code()) is not None:
+            key = (key, language)  # a result's words (an analysis's) are kept, and joined, per language
         if key is not None:
             if key in self._kept:
                 self._kept.move_to_end(key)

@@ -55,3 +55,12 @@ async def test_a_job_run_in_a_worker_process_speaks_the_askers_language(one_work
         said = one_worker.submit(say, priority=Priority.HINT)
     assert await said == pseudo(SENTENCE)
     assert await one_worker.submit(say, priority=Priority.HINT) == SENTENCE
+
+
+async def test_a_kept_result_is_kept_per_language():
+    """An analysis kept for one game is handed to the next ask in the same language only: words differ."""
+    jobs = Scheduler(0)
+    assert await jobs.submit(say, priority=Priority.HINT, key="analysis-1", keep=True) == SENTENCE
+    with speaking_language(PSEUDO):
+        assert await jobs.submit(say, priority=Priority.HINT, key="analysis-1", keep=True) == pseudo(SENTENCE)
+    assert await jobs.submit(say, priority=Priority.HINT, key="analysis-1", keep=True) == SENTENCE
