@@ -17,14 +17,18 @@ import discord
 
 from bot import errors
 from bot.heavy import Priority
+from bot.heavy.jobs import in_spoken_language
 from bot.play.after_game import analysis_reply, replay_of
 from bot.play.clicks import AfterGameClick
 from bot.runtime.client import UNEXPECTED
 from bot.storage.games import GameRecord
 from cogs.base import SolitaireCogBase
-from cogs.board import build_board, edit_stored_board
+from cogs.board import build_board, edit_stored_board, ending_word
 from cogs.errors import answer_privately, refusals
-from solitaire.words import plural
+from cogs.speaking import public_language
+from languages import speaking_language
+from solitaire.speech import _, n_
+from solitaire.words import number
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +50,7 @@ class AfterGameCommands(SolitaireCogBase):
                     await self._hint(interaction, click)
         except Exception:
             log.exception("after-game click %s failed", click)
-            await answer_privately(interaction, UNEXPECTED)
+            await answer_privately(interaction, _(UNEXPECTED))
 
     async def _analyze(self, interaction: discord.Interaction, click: AfterGameClick) -> None:
         record = await self.bot.finished.own(click.game_id, interaction.user.id, "Analysis")
@@ -74,17 +78,35 @@ class AfterGameCommands(SolitaireCogBase):
         )
 
     async def _post_replay(self, interaction: discord.Interaction, record: GameRecord) -> discord.Message:
-        """Draw the replay GIF in a worker and post it in the channel with the score line."""
+        """Draw the replay GIF in a worker and post it in the channel with the score line.
+
+        The channel shares it, so its words (the GIF's too) are the server's; a refusal to draw it, the member's.
+        """
+        public = await public_language(self.bot, interaction.guild_id)
+        with speaking_language(public):
+            draw = in_spoken_language(replay_of)
         drawing = self.bot.jobs.submit(
-            replay_of, record.state, priority=Priority.REPLAY, owner=interaction.user.id, key=("replay", record.id)
+            draw, record.state, priority=Priority.REPLAY, owner=interaction.user.id, key=("replay", record.id)
         )
         await interaction.response.defer(thinking=True)
         replay = await drawing
-        line = (
-            f"<@{record.user_id}>'s **{replay.title}** replay: {replay.status},"
-            f" **{plural(replay.score, 'point')}** in {plural(replay.moves, 'move')}"
-        )
-        description = f"An animation of a whole {replay.title} game, move by move; final score {replay.score}."
+        with speaking_language(public):
+            moves = n_("{count} move", "{count} moves", replay.moves)
+            # Translators: a shared replay's line; {status} is how the game ended ("won"), {moves} "25 moves".
+            line = n_(
+                "<@{player}>'s **{title}** replay: {status}, **{count} point** in {moves}",
+                "<@{player}>'s **{title}** replay: {status}, **{count} points** in {moves}",
+                replay.score,
+                player=record.user_id,
+                title=replay.title,
+                status=ending_word(replay.status),
+                moves=moves,
+            )
+            description = _(
+                "An animation of a whole {title} game, move by move; final score {score}.",
+                title=replay.title,
+                score=number(replay.score),
+            )
         gif = discord.File(io.BytesIO(replay.gif), filename="replay.gif", description=description)
         return await interaction.edit_original_response(
             content=line, attachments=[gif], allowed_mentions=discord.AllowedMentions.none()

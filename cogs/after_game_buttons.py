@@ -15,14 +15,15 @@ from bot.play.pads import pad_for
 from bot.storage.games import GameRecord
 from cogs.buttons import AfterGameButton
 from solitaire.scoring import HINT_PENALTY
+from solitaire.speech import _
 from solitaire.variants import Family
 
 
 def finished_buttons(record: GameRecord) -> discord.ui.View:
     """Analyze and Share replay for a finished game's board."""
     view = discord.ui.View(timeout=None)
-    analyze = discord.ui.Button[discord.ui.View](label="Analyze", style=discord.ButtonStyle.primary)
-    share = discord.ui.Button[discord.ui.View](label="Share replay", style=discord.ButtonStyle.secondary)
+    analyze = discord.ui.Button[discord.ui.View](label=_("Analyze"), style=discord.ButtonStyle.primary)
+    share = discord.ui.Button[discord.ui.View](label=_("Share replay"), style=discord.ButtonStyle.secondary)
     view.add_item(AfterGameButton(AfterGameClick(record.id, "analyze"), analyze))
     view.add_item(AfterGameButton(AfterGameClick(record.id, "replay"), share))
     return view
@@ -32,6 +33,8 @@ def add_hint_button(buttons: discord.ui.View, record: GameRecord, version: int, 
     """Add the Hint button to a running casual game's board (never in dailies or races)."""
     if not hints_allowed(record):
         return
-    button = discord.ui.Button[discord.ui.View](label=f"Hint (−{HINT_PENALTY})", style=discord.ButtonStyle.secondary)
+    # Translators: the Hint button; {penalty} is the points a hint costs.
+    label = _("Hint (−{penalty})", penalty=HINT_PENALTY)
+    button = discord.ui.Button[discord.ui.View](label=label, style=discord.ButtonStyle.secondary)
     button.row = pad_for(family).hint_row
     buttons.add_item(AfterGameButton(AfterGameClick(record.id, "hint", version), button))

@@ -20,8 +20,9 @@ from cogs.after_game_buttons import add_hint_button, finished_buttons
 from cogs.buttons import BoardButton, ClickButton, add_play_here
 from solitaire import Status
 from solitaire.alt_text import describe_board
+from solitaire.speech import N_, _, n_
 from solitaire.view import BoardView
-from solitaire.words import plural
+from solitaire.words import number
 
 log = logging.getLogger(__name__)
 
@@ -30,11 +31,35 @@ TOKEN_LIFETIME = 14 * 60
 """Seconds an interaction token is trusted for edits (Discord's limit is 15 minutes)."""
 NO_MENTIONS = discord.AllowedMentions.none()
 _ENDINGS = {
-    Status.WON: "**won**",
-    Status.ENDED: "ended",
-    Status.STUCK: "stuck: no move left",
-    Status.EXPIRED: "**time is up**",
+    # Translators: a finished board's result, between "·" separators: "<player> · Klondike · won · 540 points".
+    Status.WON: N_("**won**"),
+    # Translators: a finished board's result: the player ended the game.
+    Status.ENDED: N_("ended"),
+    # Translators: a finished board's result: no move was left.
+    Status.STUCK: N_("stuck: no move left"),
+    # Translators: a finished board's result: the clock ran out.
+    Status.EXPIRED: N_("**time is up**"),
 }
+
+
+ENDING_WORDS = {
+    # Translators: how a game ended, shown inside a sentence: "The game is over (won)".
+    Status.WON: N_("won"),
+    # Translators: how a game ended: the player ended it.
+    Status.ENDED: N_("ended"),
+    # Translators: how a game ended: no move was left.
+    Status.STUCK: N_("stuck"),
+    # Translators: how a game ended: its time ran out.
+    Status.EXPIRED: N_("expired"),
+}
+
+
+def ending_word(status: Status | str) -> str:
+    """How a game ended (a status or its value), one word in the spoken language: ``won``, ``ended``, ``stuck``..."""
+    try:
+        return _(ENDING_WORDS[Status(status)])
+    except (ValueError, KeyError):  # playing, or a status this bot does not know
+        return str(getattr(status, "value", status))
 
 
 @dataclass(frozen=True)
@@ -125,16 +150,32 @@ def board_content(record: GameRecord, view: BoardView, *, selected: str | None =
     deal = deal_words(record, over=view.status is not Status.PLAYING)
     head = f"<@{record.user_id}> · **{view.title}** · {deal}"
     if view.status is Status.PLAYING:
-        line = f"{head} · score {view.score} · time runs out <t:{int(record.deadline)}:R>"
+        line = _(
+            "{head} · score {score} · time runs out <t:{deadline}:R>",
+            head=head,
+            score=number(view.score),
+            deadline=int(record.deadline),
+        )
         if selected == CHOOSING:
-            line += f"\n{CHOOSING_TEXT}"
+            line += f"\n{_(CHOOSING_TEXT)}"
         elif selected:
-            line += f"\nSelected **{source_name(selected)}**: click a green button where it goes (or it, to cancel)."
+            line += "\n" + _(
+                "Selected **{source}**: click a green button where it goes (or it, to cancel).",
+                source=source_name(selected),
+            )
         return line
     used = view.seconds_used if view.seconds_used is not None else 0
     sheet = " · ".join(f"{label} {points:+d}" for label, points in view.sheet.lines())
-    ending = _ENDINGS.get(view.status, view.status.value)
-    result = f"{head} · {ending} · **{plural(view.score, 'point')}** in {used // 60}:{used % 60:02d}"
+    ending = _ENDINGS.get(view.status)
+    # Translators: a finished board's line: {head} is the player, the game and its deal; {ending} its result.
+    result = n_(
+        "{head} · {ending} · **{count} point** in {time}",
+        "{head} · {ending} · **{count} points** in {time}",
+        view.score,
+        head=head,
+        ending=_(ending) if ending is not None else view.status.value,
+        time=f"{used // 60}:{used % 60:02d}",
+    )
     return f"{result}\n{sheet}" if sheet else result
 
 

@@ -35,6 +35,7 @@ from bot.play.clicks import (
     RaceClick,
 )
 from bot.runtime.client import SolitaireBot
+from solitaire.speech import _
 
 COG_NAME = "Solitaire"
 """The cog that answers every button of the bot."""
@@ -157,16 +158,16 @@ def offer_view(game_id: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(
         OfferButton(
-            OfferClick(game_id, "resume"), discord.ui.Button(label="Resume it", style=discord.ButtonStyle.primary)
+            OfferClick(game_id, "resume"), discord.ui.Button(label=_("Resume it"), style=discord.ButtonStyle.primary)
         )
     )
     view.add_item(
-        OfferButton(OfferClick(game_id, "end"), discord.ui.Button(label="End it", style=discord.ButtonStyle.danger))
+        OfferButton(OfferClick(game_id, "end"), discord.ui.Button(label=_("End it"), style=discord.ButtonStyle.danger))
     )
     return view
 
 
 def add_play_here(view: discord.ui.View, row: int) -> None:
     """Add **Play here** (it opens the Activity for whoever presses it) to ``view``, on ``row``."""
-    button = discord.ui.Button[discord.ui.View](label="Play here", style=discord.ButtonStyle.secondary, row=row)
+    button = discord.ui.Button[discord.ui.View](label=_("Play here"), style=discord.ButtonStyle.secondary, row=row)
     view.add_item(LaunchButton(LaunchClick(), button))

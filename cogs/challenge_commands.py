@@ -35,20 +35,33 @@ from cogs.buttons import ChallengeButton, origin_of
 from cogs.errors import answer_privately, refusals
 from cogs.game_commands import VARIANT_CHOICES
 from cogs.public_messages import check_channel, show_results
+from cogs.speaking import speaking_publicly
+from solitaire.speech import N_, _
 from solitaire.variants import DEFAULT_VARIANT
+from solitaire.words import number
 
 log = logging.getLogger(__name__)
 
 _COLOUR = discord.Colour.dark_gold()
 _MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
-_ENDINGS = {"won": "✅ won", "ended": "ended", "stuck": "stuck", "expired": "⏱ time up"}
+_ENDINGS = {
+    # Translators: how a challenger's game ended.
+    "won": N_("✅ won"),
+    # Translators: how a challenger's game ended: they ended it.
+    "ended": N_("ended"),
+    # Translators: how a challenger's game ended: no move was left.
+    "stuck": N_("stuck"),
+    # Translators: how a challenger's game ended: the clock ran out.
+    "expired": N_("⏱ time up"),
+}
 _STATES = {
-    "challenger": "challenger · not played yet",
-    "invited": "invited · no answer yet",
-    "accepted": "accepted · not played yet",
-    "declined": "declined",
-    "playing": "playing now",
-    "played": "✅ played",
+    # Translators: where a member named in a challenge stands: the member who challenged.
+    "challenger": N_("challenger · not played yet"),
+    "invited": N_("invited · no answer yet"),
+    "accepted": N_("accepted · not played yet"),
+    "declined": N_("declined"),
+    "playing": N_("playing now"),
+    "played": N_("✅ played"),
 }
 
 
@@ -100,7 +113,7 @@ class ChallengeCommands(SolitaireCogBase):
             check_channel(interaction, "challenge")
             named = [m for m in (opponent, opponent2, opponent3, opponent4, opponent5, opponent6, opponent7) if m]
             if any(member.bot for member in named):
-                raise OpponentsError("Bots do not play solitaire: name members of this server.")
+                raise OpponentsError(_("Bots do not play solitaire: name members of this server."))
             snapshot = await self.bot.challenges.open(
                 guild_id=interaction.guild_id,
                 channel_id=interaction.channel_id or 0,
@@ -116,8 +129,10 @@ class ChallengeCommands(SolitaireCogBase):
     async def _show_new_challenge(self, interaction: discord.Interaction, snapshot: ChallengeSnapshot) -> None:
         """Post the new challenge's message and store its id; if either fails, cancel the challenge and say so."""
         challenge_id = snapshot.challenge.id
+        async with speaking_publicly(self.bot, interaction.guild_id):  # the challenge is the channel's
+            shown = challenge_message(snapshot)
         try:
-            message = await _post(interaction, challenge_message(snapshot))
+            message = await _post(interaction, shown)
         except DISCORD_FAILURES as error:  # e.g. the interaction expired: nobody sees the challenge
             log.warning("challenge %s: its message could not be posted, so it is cancelled: %s", challenge_id, error)
             await self._cancel_new_challenge(interaction, snapshot, None, NOT_POSTED)
@@ -133,15 +148,17 @@ class ChallengeCommands(SolitaireCogBase):
     ) -> None:
         """Cancel a challenge nobody can play, show it cancelled where its message may be, and tell its creator."""
         await self.bot.challenges.cancel(snapshot.challenge.id)
+        async with speaking_publicly(self.bot, interaction.guild_id):
+            cancelled = cancelled_message(snapshot)
         try:
             if message is not None:
-                await message.edit(**cancelled_message(snapshot))
+                await message.edit(**cancelled)
             else:  # it may have been posted after all (a timeout), or never (the interaction expired)
-                await interaction.edit_original_response(**cancelled_message(snapshot))
+                await interaction.edit_original_response(**cancelled)
         except DISCORD_FAILURES as error:
             log.info("challenge %s: no message to mark cancelled: %s", snapshot.challenge.id, error)
         with contextlib.suppress(*DISCORD_FAILURES):  # the interaction may be gone too
-            await answer_privately(interaction, why)
+            await answer_privately(interaction, _(why))
 
     # -- buttons ---------------------------------------------------------------------------
     async def handle_challenge_click(self, interaction: discord.Interaction, click: ChallengeClick | None) -> None:
@@ -151,7 +168,7 @@ class ChallengeCommands(SolitaireCogBase):
                 await self._challenge_click(interaction, click)
         except Exception:
             log.exception("challenge click %s failed", click)
-            await answer_privately(interaction, UNEXPECTED)
+            await answer_privately(interaction, _(UNEXPECTED))
 
     async def _challenge_click(self, interaction: discord.Interaction, click: ChallengeClick | None) -> None:
         if click is None:
@@ -166,8 +183,10 @@ class ChallengeCommands(SolitaireCogBase):
             return
         reply: Literal["accepted", "declined"] = "accepted" if click.action == "accept" else "declined"
         snapshot = await service.answer(click.challenge_id, user, reply)
+        async with speaking_publicly(self.bot, snapshot.challenge.guild_id):
+            shown = challenge_message(snapshot)
         try:
-            await interaction.response.edit_message(**challenge_message(snapshot))  # the click first
+            await interaction.response.edit_message(**shown)  # the click first
         finally:
             await service.close_if_over(click.challenge_id)  # then the close, and its results post
 
@@ -177,8 +196,10 @@ class ChallengeCommands(SolitaireCogBase):
         if challenge.message_id is None:
             return
         channel = self.bot.get_partial_messageable(challenge.channel_id)
+        async with speaking_publicly(self.bot, challenge.guild_id):
+            shown = challenge_message(snapshot)
         try:
-            await channel.get_partial_message(challenge.message_id).edit(**challenge_message(snapshot))
+            await channel.get_partial_message(challenge.message_id).edit(**shown)
         except discord.HTTPException as error:
             log.warning("could not update challenge %s: %s", challenge.id, error)
 
@@ -188,7 +209,8 @@ class ChallengeCommands(SolitaireCogBase):
         if not isinstance(snapshot, ChallengeSnapshot):
             return Delivery.FAILED
         challenge = snapshot.challenge
-        shown = challenge_message(snapshot)
+        async with speaking_publicly(self.bot, challenge.guild_id):
+            shown = challenge_message(snapshot)
         return await show_results(
             self.bot, challenge.channel_id, challenge.message_id, shown, what=f"challenge {challenge.id}"
         )
@@ -196,8 +218,8 @@ class ChallengeCommands(SolitaireCogBase):
 
 DISCORD_FAILURES = (discord.HTTPException, TimeoutError, aiohttp.ClientError)
 """What a call to Discord raises when it fails (refused, expired, timed out, connection lost)."""
-NOT_POSTED = "Discord did not take your challenge's message, so it is cancelled: try `/solitaire challenge` again."
-NOT_SAVED = (
+NOT_POSTED = N_("Discord did not take your challenge's message, so it is cancelled: try `/solitaire challenge` again.")
+NOT_SAVED = N_(
     "Your challenge could not be saved (the bot's database is busy), so it is cancelled and its message says so. "
     "Nothing was played: try `/solitaire challenge` again in a moment."
 )
@@ -226,58 +248,87 @@ def open_embed(snapshot: ChallengeSnapshot) -> discord.Embed:
     others = ", ".join(f"<@{line.user_id}>" for line in snapshot.lines if line.user_id != challenge.challenger_id)
     deadline = int(challenge.deadline)
     if snapshot.taking_attempts:
-        closes = f"Closes <t:{deadline}:R> (<t:{deadline}:f>), or once everyone named has answered and played."
+        closes = _(
+            "Closes <t:{deadline}:R> (<t:{deadline}:f>), or once everyone named has answered and played.",
+            deadline=deadline,
+        )
     else:
-        closes = "No more attempts: it closes once the attempts still running end."
-    scores = (
-        "Scores show as they come, so it is not rated."
-        if challenge.show_scores
-        else "Scores stay hidden until it closes."
-    )
+        closes = _("No more attempts: it closes once the attempts still running end.")
+    if challenge.show_scores:
+        scores = _("Scores show as they come, so it is not rated.")
+    else:
+        scores = _("Scores stay hidden until it closes.")
     lines = [
-        f"<@{challenge.challenger_id}> challenges {others}: one try each at the same deal, five minutes from the "
-        "moment you open your board (**Play**).",
+        _(
+            "<@{challenger}> challenges {others}: one try each at the same deal, five minutes from the moment you "
+            "open your board (**Play**).",
+            challenger=challenge.challenger_id,
+            others=others,
+        ),
         f"{closes} {scores}",
         "",
     ]
     lines += [_line(line, challenger=challenge.challenger_id) for line in snapshot.lines]
     return discord.Embed(
-        title=f"⚔️ Challenge · {variant_title(challenge.variant)}", description="\n".join(lines), colour=_COLOUR
+        title=_("⚔️ Challenge · {variant}", variant=variant_title(challenge.variant)),
+        description="\n".join(lines),
+        colour=_COLOUR,
     )
 
 
 def _line(line: Line, *, challenger: int) -> str:
-    who = f"<@{line.user_id}>" + (" (challenger)" if line.user_id == challenger else "")
+    # Translators: the member who made a challenge, in its list of members.
+    who = _("<@{member}> (challenger)", member=line.user_id) if line.user_id == challenger else f"<@{line.user_id}>"
     if line.state == "played" and line.score is not None:
-        ending = _ENDINGS.get(line.status or "", line.status or "")
-        return f"{who} · **{line.score}** pts · {format_time(line.seconds_used)} · {ending}"
-    state = "not played yet" if line.state == "challenger" else _STATES[line.state]
+        return _(
+            "{member} · **{score}** pts · {time} · {ending}",
+            member=who,
+            score=number(line.score),
+            time=format_time(line.seconds_used),
+            ending=_ending(line.status),
+        )
+    state = _("not played yet") if line.state == "challenger" else _(_STATES[line.state])
     return f"{who} · {state}"
+
+
+def _ending(status: str | None) -> str:
+    """How a challenger's game ended, said in the spoken language (an unknown status as it is)."""
+    ending = _ENDINGS.get(status or "")
+    return _(ending) if ending is not None else status or ""
 
 
 def results_embed(snapshot: ChallengeSnapshot) -> discord.Embed:
     """A closed challenge: places, scores, rating changes, who did not play, and the deal for practice."""
     challenge = snapshot.challenge
     placed = sorted((line for line in snapshot.lines if line.place is not None), key=lambda line: line.place or 0)
-    lines = [_result_line(line) for line in placed] or ["Nobody played."]
+    lines = [_result_line(line) for line in placed] or [_("Nobody played.")]
     absent = [f"<@{line.user_id}>" for line in snapshot.lines if line.place is None and line.state != "declined"]
     declined = [f"<@{line.user_id}>" for line in snapshot.lines if line.state == "declined"]
     if absent:
-        lines.append(f"Did not play: {', '.join(absent)}")
+        lines.append(_("Did not play: {members}", members=", ".join(absent)))
     if declined:
-        lines.append(f"Declined: {', '.join(declined)}")
+        lines.append(_("Declined: {members}", members=", ".join(declined)))
     if challenge.unrated_reason is not None and placed:
-        lines += ["", f"Not rated: {challenge.unrated_reason}."]
+        lines += ["", _("Not rated: {reason}.", reason=challenge.unrated_reason)]
     lines += [
         "",
-        f"Replay this deal for practice: `/solitaire start variant:{challenge.variant} seed:{challenge.deal_seed}`",
+        _(
+            "Replay this deal for practice: `/solitaire start variant:{variant} seed:{seed}`",
+            variant=challenge.variant,
+            seed=challenge.deal_seed,
+        ),
     ]
     embed = discord.Embed(
-        title=f"🏆 Challenge results · {variant_title(challenge.variant)}", description="\n".join(lines), colour=_COLOUR
+        title=_("🏆 Challenge results · {variant}", variant=variant_title(challenge.variant)),
+        description="\n".join(lines),
+        colour=_COLOUR,
     )
     embed.set_footer(
-        text="ranked as the dailies: points, then time used; equal results share a place · "
-        f"? = provisional (under {PROVISIONAL_RACES} races)"
+        text=_(
+            "ranked as the dailies: points, then time used; equal results share a place · "
+            "? = provisional (under {races} races)",
+            races=PROVISIONAL_RACES,
+        )
     )
     return embed
 
@@ -286,27 +337,39 @@ def cancelled_message(snapshot: ChallengeSnapshot) -> dict[str, Any]:
     """Keyword arguments for the message of a challenge cancelled before anyone could play it."""
     challenge = snapshot.challenge
     embed = discord.Embed(
-        title=f"⚔️ Challenge cancelled · {variant_title(challenge.variant)}",
-        description=f"<@{challenge.challenger_id}>'s challenge could not be set up, so it is cancelled: "
-        "nobody played it. Start a new one with `/solitaire challenge`.",
+        title=_("⚔️ Challenge cancelled · {variant}", variant=variant_title(challenge.variant)),
+        description=_(
+            "<@{challenger}>'s challenge could not be set up, so it is cancelled: nobody played it. "
+            "Start a new one with `/solitaire challenge`.",
+            challenger=challenge.challenger_id,
+        ),
         colour=discord.Colour.light_grey(),
     )
     return {"content": None, "embed": embed, "view": None, "allowed_mentions": discord.AllowedMentions.none()}
 
 
 def _result_line(line: Line) -> str:
-    medal = _MEDALS.get(line.place or 0, f"`{line.place}.`")
-    ending = _ENDINGS.get(line.status or "", line.status or "")
-    text = f"{medal} <@{line.user_id}> · **{line.score}** pts · {format_time(line.seconds_used)} · {ending}"
+    fields = {
+        "place": _MEDALS.get(line.place or 0, f"`{line.place}.`"),
+        "member": line.user_id,
+        "score": number(line.score or 0),
+        "time": format_time(line.seconds_used),
+        "ending": _ending(line.status),
+    }
     if line.rating_after is None or line.rating_before is None:
-        return f"{text} · not rated"
-    return f"{text} · {rating_change_text(line.rating_before, line.rating_after, provisional=line.provisional)}"
+        return _("{place} <@{member}> · **{score}** pts · {time} · {ending} · not rated", **fields)
+    rating = rating_change_text(line.rating_before, line.rating_after, provisional=line.provisional)
+    # Translators: {rating} is the rating after the challenge and its change: "1156? (+124)".
+    return _("{place} <@{member}> · **{score}** pts · {time} · {ending} · {rating}", rating=rating, **fields)
 
 
 _LABELS: dict[ChallengeAction, tuple[str, discord.ButtonStyle]] = {
-    "play": ("Play", discord.ButtonStyle.primary),
-    "accept": ("Accept", discord.ButtonStyle.success),
-    "decline": ("Decline", discord.ButtonStyle.secondary),
+    # Translators: a challenge's button: open your board and play your attempt.
+    "play": (N_("Play"), discord.ButtonStyle.primary),
+    # Translators: a challenge's button.
+    "accept": (N_("Accept"), discord.ButtonStyle.success),
+    # Translators: a challenge's button.
+    "decline": (N_("Decline"), discord.ButtonStyle.secondary),
 }
 
 
@@ -314,6 +377,6 @@ def _view(challenge_id: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for action, (label, style) in _LABELS.items():
         view.add_item(
-            ChallengeButton(ChallengeClick(challenge_id, action), discord.ui.Button(label=label, style=style))
+            ChallengeButton(ChallengeClick(challenge_id, action), discord.ui.Button(label=_(label), style=style))
         )
     return view

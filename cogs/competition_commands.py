@@ -25,6 +25,7 @@ from bot.errors import fit_reply
 from bot.invite import permission_name
 from bot.outbox.announcements import Announcement, Delivery
 from bot.rules.calendar import InvalidTimezoneError, Period, validate_timezone, zone_suggestions
+from bot.storage import StorageError
 from bot.storage.competition import GuildConfig
 from bot.storage.games import GameRecord, Mode
 from cogs.base import SolitaireCogBase
@@ -34,7 +35,11 @@ from cogs.game_commands import VARIANT_CHOICES, place_of
 from cogs.habit import server_role, setter_of
 from cogs.quoting import quoted
 from cogs.race_commands import race_stats_lines, rating_board_of
+from cogs.settings_commands import chosen_language, language_choices
+from cogs.speaking import public_language, speaking_publicly
+from languages import Language, formats
 from render.stats_data import describe_stats_card
+from solitaire.speech import N_, _
 from solitaire.variants import DEFAULT_VARIANT
 
 log = logging.getLogger(__name__)
@@ -54,8 +59,17 @@ GAMES_CHOICES = [
     app_commands.Choice(name="Casual games", value="casual"),
     app_commands.Choice(name="Race ratings", value="ratings"),
 ]
-PERIOD_NOT_FOR_RATINGS = "Ratings count every race ever played here: `period:` does not apply to them."
-NOT_MANAGER = "Only members with the **Manage Server** permission can change the competition settings."
+PERIOD_NOT_FOR_RATINGS = N_("Ratings count every race ever played here: `period:` does not apply to them.")
+NOT_MANAGER = N_("Only members with the **Manage Server** permission can change the competition settings.")
+SERVER_LANGUAGE_NOT_SAVED = N_(
+    "The server's language was not saved (a storage problem on my side): nothing changed, please try again."
+)
+MODES = {
+    # Translators: the kind of games a leaderboard ranks, in its title: "Klondike · daily · today (2026-11-29)".
+    "daily": N_("daily"),
+    # Translators: the kind of games a leaderboard ranks, in its title: "Klondike · casual · all time".
+    "casual": N_("casual"),
+}
 STATS_PICTURE = "stats.png"
 ALT_TEXT_LIMIT = 1024
 """Discord's limit on an attachment's description (its alt text)."""
@@ -72,7 +86,7 @@ async def manager_guild(interaction: discord.Interaction, refusal: str) -> int |
     """The guild id if the caller has Manage Server there; otherwise answer privately with ``refusal``."""
     guild_id = require_guild(interaction)
     if not interaction.permissions.manage_guild:
-        await answer_privately(interaction, refusal)
+        await answer_privately(interaction, _(refusal))
         return None
     return guild_id
 
@@ -110,8 +124,12 @@ class CompetitionCommands(SolitaireCogBase):
             running = self.sessions.active_for(place.guild_id, place.user_id)
             if running is not None:
                 await interaction.response.send_message(
-                    f"You already have a **{running.game.rules.title}** game running here "
-                    f"(time runs out <t:{int(running.deadline)}:R>): finish it first.",
+                    _(
+                        "You already have a **{title}** game running here (time runs out <t:{deadline}:R>): "
+                        "finish it first.",
+                        title=running.game.rules.title,
+                        deadline=int(running.deadline),
+                    ),
                     view=offer_view(running.id),
                     ephemeral=True,
                 )
@@ -146,8 +164,9 @@ class CompetitionCommands(SolitaireCogBase):
         async with refusals(interaction):
             guild_id = require_guild(interaction)
             if games == "ratings":
-                note = PERIOD_NOT_FOR_RATINGS if period is not None else ""
-                embed = await rating_board_of(self.bot.standings, guild_id, variant, interaction.user.id, note=note)
+                async with speaking_publicly(self.bot, guild_id):  # the channel sees it
+                    note = _(PERIOD_NOT_FOR_RATINGS) if period is not None else ""
+                    embed = await rating_board_of(self.bot.standings, guild_id, variant, interaction.user.id, note=note)
                 await interaction.response.send_message(embed=embed, allowed_mentions=NO_PINGS)
                 return
             config = await self.daily.server_config(guild_id)
@@ -163,10 +182,11 @@ class CompetitionCommands(SolitaireCogBase):
                 timezone=config.clock.zone_at(now),
                 caller_id=interaction.user.id,
             )
-            embed = discord.Embed(
-                title=f"{variant_title(variant)} · {mode} · " + _period_words(board.period, today),
-                description="\n".join(leaderboard_lines(board, interaction.user.id)),
-            )
+            async with speaking_publicly(self.bot, guild_id):  # the channel sees it
+                embed = discord.Embed(
+                    title=f"{variant_title(variant)} · {_(MODES[mode])} · {_period_words(board.period, today)}",
+                    description="\n".join(leaderboard_lines(board, interaction.user.id)),
+                )
             await interaction.response.send_message(embed=embed, allowed_mentions=NO_PINGS)
 
     @app_commands.command(name="stats", description="Games, wins, scores and daily streaks, with a picture")
@@ -178,12 +198,20 @@ class CompetitionCommands(SolitaireCogBase):
             who = member or interaction.user
             today = await self.daily.today(guild_id)
             found = await self.bot.standings.member_stats(guild_id, who.id, today)
-            lines = stats_lines(found) if found.games else [f"<@{who.id}> has not finished a game here yet."]
-            lines += race_stats_lines(*await self.bot.standings.member_ratings(guild_id, who.id))
-            embed = discord.Embed(title=f"Solitaire stats: {quoted(who.display_name)}", description="\n".join(lines))
-            card = await self.bot.standings.stats_card(guild_id, found, name=who.display_name, today=today)
-            png = await self.bot.renders.render(card)
-            alt = fit_reply(describe_stats_card(card), ALT_TEXT_LIMIT)
+            ratings = await self.bot.standings.member_ratings(guild_id, who.id)
+            async with speaking_publicly(self.bot, guild_id):  # the channel sees it: its words, its picture's
+                lines = (
+                    stats_lines(found)
+                    if found.games
+                    else [_("<@{member}> has not finished a game here yet.", member=who.id)]
+                )
+                lines += race_stats_lines(*ratings)
+                embed = discord.Embed(
+                    title=_("Solitaire stats: {name}", name=quoted(who.display_name)), description="\n".join(lines)
+                )
+                card = await self.bot.standings.stats_card(guild_id, found, name=who.display_name, today=today)
+                png = await self.bot.renders.render(card)
+                alt = fit_reply(describe_stats_card(card), ALT_TEXT_LIMIT)
             embed.set_image(url=f"attachment://{STATS_PICTURE}")
             await interaction.response.send_message(
                 embed=embed,
@@ -206,18 +234,24 @@ class CompetitionCommands(SolitaireCogBase):
                 names = ", ".join(f"**{permission_name(flag)}**" for flag in missing)
                 await answer_privately(
                     interaction,
-                    f"I can't post in {channel.mention}: I lack the {names} permission there. "
-                    "Give it to me (or my role) in that channel's settings, or choose another channel.",
+                    _(
+                        "I can't post in {channel}: I lack the {permissions} permission there. "
+                        "Give it to me (or my role) in that channel's settings, or choose another channel.",
+                        channel=channel.mention,
+                        permissions=names,
+                    ),
                 )
                 return
             config, now, yesterday = await self._config_now(guild_id)
             await self.daily.set_channel(guild_id, channel.id if channel else None, podium_after=yesterday)
             if channel is None:
-                text = "Daily podiums will no longer be posted."
+                text = _("Daily podiums will no longer be posted.")
             else:
-                text = (
-                    f"Daily results and podiums will be posted in {channel.mention}: the next podium "
-                    f"{_next_podium(config, now)}."
+                text = _(
+                    "Daily results and podiums will be posted in {channel}: the next podium once the day ends "
+                    "<t:{rollover}:R> and its last daily is over.",
+                    channel=channel.mention,
+                    rollover=_next_rollover(config, now),
                 )
             config = await self.daily.server_config(guild_id)
             await interaction.response.send_message(text + _champion_warning(config), ephemeral=True)
@@ -248,12 +282,19 @@ class CompetitionCommands(SolitaireCogBase):
             now = self.daily.moment()
             rollover = int(clock.next_rollover(now).timestamp())
             if clock.next_zone is None:
-                text = f"Time zone set to **{zone}**: the day rolls over at 00:00 there (next <t:{rollover}:R>)."
+                text = _(
+                    "Time zone set to **{zone}**: the day rolls over at 00:00 there (next <t:{rollover}:R>).",
+                    zone=zone,
+                    rollover=rollover,
+                )
             else:
-                text = (
-                    f"Time zone set to **{zone}** from the next day: today ends at 00:00 {clock.zone} "
-                    f"(<t:{rollover}:R>), so everyone keeps today's try and nobody gets a second one; "
-                    f"after that the day rolls over at 00:00 {zone}."
+                text = _(
+                    "Time zone set to **{zone}** from the next day: today ends at 00:00 {today_zone} "
+                    "(<t:{rollover}:R>), so everyone keeps today's try and nobody gets a second one; "
+                    "after that the day rolls over at 00:00 {zone}.",
+                    zone=zone,
+                    today_zone=clock.zone,
+                    rollover=rollover,
                 )
             config = await self.daily.server_config(guild_id)
             await interaction.response.send_message(text + config_warnings(config), ephemeral=True)
@@ -276,16 +317,38 @@ class CompetitionCommands(SolitaireCogBase):
             config, now, yesterday = await self._config_now(guild_id)
             await self.daily.set_champion_role(guild_id, role.id if role else None, podium_after=yesterday)
             if role is None:
-                text = "No champion role any more: I take it back from the members I gave it to."
+                text = _("No champion role any more: I take it back from the members I gave it to.")
             else:
-                text = (
-                    f"Each variant's daily winner gets {role.mention} when the day's podium is due (next "
-                    f"{_next_podium(config, now)}), and the members I gave it to for an earlier day lose it: "
-                    "I never touch members I did not give it to. The winners of the last day with a podium, "
-                    "if any, get it now."
+                text = _(
+                    "Each variant's daily winner gets {role} when the day's podium is due (next once the day ends "
+                    "<t:{rollover}:R> and its last daily is over), and the members I gave it to for an earlier day "
+                    "lose it: I never touch members I did not give it to. The winners of the last day with a "
+                    "podium, if any, get it now.",
+                    role=role.mention,
+                    rollover=_next_rollover(config, now),
                 )
             config = await self.daily.server_config(guild_id)
             await interaction.response.send_message(text + _channel_warning(config), ephemeral=True)
+
+    @config.command(name="language", description="The language of this server's public posts (empty: show it)")
+    @app_commands.describe(language="The language of the races, challenges and results posted in this server")
+    @app_commands.choices(language=language_choices("Automatic (the server's language)"))
+    async def config_language(self, interaction: discord.Interaction, language: str | None = None) -> None:
+        """Show or set the language of the server's public posts (Manage Server only); the answer is the admin's."""
+        async with refusals(interaction):
+            guild_id = await self._manager_guild(interaction)
+            if guild_id is None:
+                return
+            if language is not None:
+                try:
+                    await self.bot.speakers.choose_for_server(guild_id, chosen_language(language))
+                except StorageError as error:
+                    log.warning("could not store the language of server %s: %s", guild_id, error)
+                    await answer_privately(interaction, _(SERVER_LANGUAGE_NOT_SAVED))
+                    return
+            chosen = await self.bot.speakers.server_choice(guild_id)
+            text = server_language_text(chosen, await public_language(self.bot, guild_id), changed=language is not None)
+            await interaction.response.send_message(text, ephemeral=True)
 
     async def _config_now(self, guild_id: int) -> tuple[GuildConfig, datetime, str]:
         """The server's settings, the moment, and yesterday (a first podium comes for a day after it)."""
@@ -322,25 +385,68 @@ def champion_role_problem(interaction: discord.Interaction, role: discord.Role) 
     facts = server_role(role)
     refusals = champion_role_refusals(facts.role, facts.everyone, setter_of(interaction.user))
     if role.is_default() or role.managed:
-        return f"I can't make {role.mention} the champion role: {refusals[0]}. Choose another role."
+        return _(
+            "I can't make {role} the champion role: {reason}. Choose another role.",
+            role=role.mention,
+            reason=refusals[0],
+        )
     me = role.guild.me
     if me is None:
-        return "I cannot see my own roles in this server yet: try again in a minute."
+        return _("I cannot see my own roles in this server yet: try again in a minute.")
     if not me.guild_permissions.manage_roles:
-        refusals.append("I lack the **Manage Roles** permission: give it to my role in Server Settings → Roles")
+        # Translators: one reason a role can't be the champion role, in a list of reasons.
+        refusals.append(_("I lack the **Manage Roles** permission: give it to my role in Server Settings → Roles"))
     if role >= me.top_role:
         refusals.append(
-            f"{role.mention} is not below my highest role ({me.top_role.mention}): drag my role above it in "
-            "Server Settings → Roles"
+            # Translators: one reason a role can't be the champion role, in a list of reasons.
+            _(
+                "{role} is not below my highest role ({top}): drag my role above it in Server Settings → Roles",
+                role=role.mention,
+                top=me.top_role.mention,
+            )
         )
     if not refusals:
         return None
-    return f"I can't make {role.mention} the champion role: {'; and '.join(refusals)}. Fix it or choose another role."
+    # Translators: joins the reasons a role can't be the champion role: "reason one; and reason two".
+    reasons = _("; and ").join(refusals)
+    return _(
+        "I can't make {role} the champion role: {reasons}. Fix it or choose another role.",
+        role=role.mention,
+        reasons=reasons,
+    )
 
 
-def _next_podium(config: GuildConfig, now: datetime) -> str:
-    """When the next podium is due, in words: once the day ends (a Discord timestamp) and its last daily is over."""
-    return f"once the day ends <t:{int(config.clock.next_rollover(now).timestamp())}:R> and its last daily is over"
+def _next_rollover(config: GuildConfig, now: datetime) -> int:
+    """When the server's day ends next (unix seconds): its next podium is due then, once its last daily is over."""
+    return int(config.clock.next_rollover(now).timestamp())
+
+
+def server_language_text(chosen: Language | None, spoken: Language, *, changed: bool) -> str:
+    """The admin's private answer: the language of the server's public posts (just chosen, or as it stands).
+
+    >>> from languages import ENGLISH
+    >>> server_language_text(None, ENGLISH, changed=False)  # doctest: +NORMALIZE_WHITESPACE
+    "This server's public posts are in its own language (now **English**). Choose one with
+    `/solitaire config language`."
+    """
+    name = spoken.name
+    if changed and chosen is not None:
+        return _("This server's races, challenges and results are now posted in **{language}**.", language=name)
+    if changed:
+        return _(
+            "This server's races, challenges and results are now posted in its own language (now **{language}**).",
+            language=name,
+        )
+    if chosen is not None:
+        return _(
+            "This server's public posts are in **{language}**. Change it with `/solitaire config language`.",
+            language=name,
+        )
+    return _(
+        "This server's public posts are in its own language (now **{language}**). "
+        "Choose one with `/solitaire config language`.",
+        language=name,
+    )
 
 
 def config_warnings(config: GuildConfig) -> str:
@@ -359,18 +465,30 @@ def _channel_warning(config: GuildConfig) -> str:
     """A warning for the admins when the competition channel refused the bot's last post (else nothing)."""
     if config.channel_id is None or config.channel_problem is None:
         return ""
-    since = f" <t:{int(config.channel_problem_at)}:R>" if config.channel_problem_at is not None else ""
-    return (
-        f"\n⚠️ I could not post in <#{config.channel_id}>{since} ({config.channel_problem}): results and podiums "
-        "wait there. Give me **View Channel** and **Send Messages** in it, or choose another channel "
-        "with `/solitaire config channel`."
-    )
+    fields = {"channel": config.channel_id, "problem": config.channel_problem}
+    if config.channel_problem_at is None:
+        warning = _(
+            "⚠️ I could not post in <#{channel}> ({problem}): results and podiums wait there. Give me "
+            "**View Channel** and **Send Messages** in it, or choose another channel with `/solitaire config channel`.",
+            **fields,
+        )
+    else:
+        warning = _(
+            "⚠️ I could not post in <#{channel}> <t:{since}:R> ({problem}): results and podiums wait there. Give me "
+            "**View Channel** and **Send Messages** in it, or choose another channel with `/solitaire config channel`.",
+            since=int(config.channel_problem_at),
+            **fields,
+        )
+    return f"\n{warning}"
 
 
 def _period_words(period: Period, today: date) -> str:
     days = period.days(today)
     if period is Period.TODAY:
-        return f"today ({today.isoformat()})"
+        # Translators: a leaderboard's days, in its title.
+        return _("today ({day})", day=formats.day(today))
     if days is not None:
-        return f"this week (since Monday {days[0].isoformat()})"
-    return "all time"
+        # Translators: a leaderboard's days, in its title.
+        return _("this week (since Monday {day})", day=formats.day(days[0]))
+    # Translators: a leaderboard's days, in its title.
+    return _("all time")

@@ -23,6 +23,7 @@ class refusals:  # noqa: N801 - used as a context manager, like contextlib's low
     Refusals are :class:`BotError` (no game, someone else's game, stale board, ...) and the
     engine's :class:`SolitaireError` (the message quotes the move). Anything else propagates:
     discord.py's handlers log it as a bug (``SolitaireTree.on_error`` also tells the player).
+    A refusal's text is said where it is raised, inside the member's interaction, so in their language.
     """
 
     def __init__(self, interaction: discord.Interaction) -> None:

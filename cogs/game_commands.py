@@ -19,13 +19,15 @@ from bot.runtime.client import UNEXPECTED
 from bot.storage import StorageError
 from bot.storage.games import GameRecord
 from cogs.base import SolitaireCogBase
-from cogs.board import build_board, edit_stored_board, selection_edit
+from cogs.board import build_board, edit_stored_board, ending_word, selection_edit
 from cogs.buttons import offer_view, origin_of
 from cogs.errors import answer_privately, refusals
-from solitaire import END, Status
+from cogs.speaking import speaking_to
+from solitaire import END
 from solitaire.deals import MAX_DEAL_NUMBER
+from solitaire.speech import N_, _, n_
 from solitaire.variants import DEFAULT_VARIANT, variant_menu
-from solitaire.words import plural
+from solitaire.words import number
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +39,7 @@ MAX_SEED_INPUT = 40
 """What the ``seed:`` option takes (room for spaces and separators a player pastes)."""
 MAX_MOVE_TEXT = 40
 """Longer ``/solitaire move`` text is refused before parsing (and quoted back as an excerpt)."""
-RESUMED = "Resumed: your board is below."
+RESUMED = N_("Resumed: your board is below.")
 
 
 def guild_key(interaction: discord.Interaction) -> int:
@@ -96,7 +98,9 @@ class GameCommands(SolitaireCogBase):
                 place_of(interaction), variant, deal=deal, seed=shuffle, waiting=waiting
             )
             if shuffle is not None:
-                await interaction.edit_original_response(content=f"Seed `{shuffle}` dealt: your board is below.")
+                await interaction.edit_original_response(
+                    content=_("Seed `{seed}` dealt: your board is below.", seed=shuffle)
+                )
             await self.send_board(interaction, session, ephemeral=False, followup=shuffle is not None)
 
     @app_commands.command(name="move", description="Play a move on your game, e.g. 3-5 or w-f")
@@ -177,26 +181,33 @@ class GameCommands(SolitaireCogBase):
 
     async def refresh_board(self, session: Session, record: GameRecord | None = None) -> bool:
         """Redraw the stored board message of ``session`` as the game stands (``record``: its final row)."""
-        board = await build_board(
-            record or session.record,
-            session.view(),
-            session.game.version,
-            now=self.bot.now(),
-            renders=self.bot.renders,
-            four_colour=session.four_colour,
-            play_here=self.play_here,
-        )
+        async with speaking_to(self.bot, session.owner_id):  # also when the clock, not the player, redraws it
+            board = await build_board(
+                record or session.record,
+                session.view(),
+                session.game.version,
+                now=self.bot.now(),
+                renders=self.bot.renders,
+                four_colour=session.four_colour,
+                play_here=self.play_here,
+            )
         return await edit_stored_board(self.bot, session, board, now=self.bot.now())
 
     async def _refresh_finished_board(self, session: Session, record: GameRecord, source: FinishSource) -> None:
         """Show the result on the board; if Discord refuses the edit, tell the player at their next command."""
         if source != "command" and not await self.refresh_board(session, record):
-            await self.sessions.add_notice(record, _result_notice(session, record))
+            async with speaking_to(self.bot, record.user_id):
+                notice = _result_notice(session, record)
+            await self.sessions.add_notice(record, notice)
 
     async def _offer_running(self, interaction: discord.Interaction, session: Session) -> None:
         title = session.game.rules.title
         await interaction.response.send_message(
-            f"You already have a **{title}** game running here (time runs out <t:{int(session.deadline)}:R>).",
+            _(
+                "You already have a **{title}** game running here (time runs out <t:{deadline}:R>).",
+                title=title,
+                deadline=int(session.deadline),
+            ),
             view=offer_view(session.id),
             ephemeral=True,
         )
@@ -273,7 +284,7 @@ class GameCommands(SolitaireCogBase):
                 record = session.record
                 click.check(origin_of(interaction, click.custom_id), Owner(record.user_id, record.guild_id))
                 if click.action == "resume":
-                    await interaction.response.edit_message(content=RESUMED, view=None)
+                    await interaction.response.edit_message(content=_(RESUMED), view=None)
                     await self.send_board(interaction, session, ephemeral=mode_of(session.record.mode).private_board)
                     return
                 outcome = await self.sessions.play(session, END)
@@ -299,7 +310,7 @@ def parse_seed(text: str) -> int:
 async def _answer_unexpected(interaction: discord.Interaction) -> None:
     """Tell the player something went wrong, if Discord still takes an answer."""
     try:
-        await answer_privately(interaction, UNEXPECTED)
+        await answer_privately(interaction, _(UNEXPECTED))
     except discord.HTTPException as error:
         log.warning("could not answer interaction %s: %s", interaction.id, error)
 
@@ -307,10 +318,13 @@ async def _answer_unexpected(interaction: discord.Interaction) -> None:
 def _result_notice(session: Session, record: GameRecord) -> str:
     """A finished game's result in words, for a player whose board could not be updated."""
     view = session.view()
-    ending = "won" if view.status is Status.WON else view.status.value
-    return (
-        f"Your **{view.title}** game #{record.id} ended while its board could not be updated:"
-        f" {ending}, **{record.score} points**."
+    return n_(
+        "Your **{title}** game #{game} ended while its board could not be updated: {ending}, **{count} point**.",
+        "Your **{title}** game #{game} ended while its board could not be updated: {ending}, **{count} points**.",
+        record.score,
+        title=view.title,
+        game=record.id,
+        ending=ending_word(view.status),
     )
 
 
@@ -319,6 +333,11 @@ def _played_text(outcome: Outcome) -> str:
     played = ", ".join(outcome.moves)
     view = outcome.view
     if outcome.finished is not None:
-        ending = "won" if view.status is Status.WON else view.status.value
-        return f"Played {played}. The game is over ({ending}): **{plural(view.score, 'point')}**."
-    return f"Played {played}. Score {view.score}."
+        return n_(
+            "Played {moves}. The game is over ({ending}): **{count} point**.",
+            "Played {moves}. The game is over ({ending}): **{count} points**.",
+            view.score,
+            moves=played,
+            ending=ending_word(view.status),
+        )
+    return _("Played {moves}. Score {score}.", moves=played, score=number(view.score))

@@ -22,13 +22,15 @@ from bot.compete.words import reminder_text
 from bot.storage import StorageError
 from cogs.base import SolitaireCogBase
 from cogs.quoting import quoted
+from cogs.speaking import speaking_to
+from solitaire.speech import N_, _
 
 log = logging.getLogger(__name__)
 
 NO_PINGS = discord.AllowedMentions.none()
 UNKNOWN_ROLE = 10011
 """Discord's error code for a role that does not exist (any other 404 here: the member is not in the server)."""
-REMINDERS_REFUSED = (
+REMINDERS_REFUSED = N_(
     "Your streak reminders are now **off**: Discord refused my direct message (your DMs are closed to me). "
     "To get them again, allow direct messages from this server's members (the server's Privacy Settings), "
     "then use `/solitaire settings reminders: True`."
@@ -116,7 +118,8 @@ class HabitCommands(SolitaireCogBase):
         guild = self.bot.get_guild(reminder.guild_id)
         if guild is None:
             return DmOutcome.FAILED  # not connected to the server now: tried again (until its day ends)
-        text = reminder_text(reminder.streak, quoted(guild.name), reminder.ends_at)
+        async with speaking_to(self.bot, reminder.user_id):  # a direct message: the member's own language
+            text = reminder_text(reminder.streak, quoted(guild.name), reminder.ends_at)
         try:
             await guild.fetch_member(reminder.user_id)  # no member cache: ask Discord whether they are still in
         except discord.NotFound:
@@ -145,7 +148,7 @@ class HabitCommands(SolitaireCogBase):
             if not await self.daily.reminders.take_refusal(user_id):
                 return
             try:
-                await interaction.followup.send(REMINDERS_REFUSED, ephemeral=True)
+                await interaction.followup.send(_(REMINDERS_REFUSED), ephemeral=True)
             except discord.HTTPException as error:
                 log.warning("could not tell user %s their reminders are off: %s", user_id, error)
                 await self.daily.reminders.restore_refusal(user_id)

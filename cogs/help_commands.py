@@ -29,9 +29,10 @@ from cogs.errors import refusals
 from render.samples import sample_game
 from solitaire import Family, Game, Move, MoveKind, view_of
 from solitaire.alt_text import describe_board
-from solitaire.games import engine_for
+from solitaire.guide import rules_parts
 from solitaire.moves import PILES
-from solitaire.variants import DEFAULT_VARIANT, VARIANTS
+from solitaire.speech import N_, _, n_
+from solitaire.variants import DEFAULT_VARIANT, VARIANTS, Rules
 from solitaire.view import BoardView
 
 log = logging.getLogger(__name__)
@@ -41,13 +42,13 @@ FIRST = ("start", "move", "draw", "undo", "end", "rules")
 """The commands the help lists first: playing your own game."""
 FIELD_LIMIT = 1024
 """Discord's limit on one embed field's text."""
-INTRO = (
+INTRO = N_(
     "Timed solitaire: every game is yours alone, on a five-minute clock, and scores points; the server "
     "ranks the scores. `/solitaire start` deals a proven-winnable game on a board with buttons, "
     "`/solitaire rules` explains one game's rules and scoring, `/solitaire daily` is the server's deal of the day."
 )
 
-PLAY_HERE = (
+PLAY_HERE = N_(
     "**Play here** (below, and on your running board) opens the game inside Discord as an Activity: the same "
     "games, with cards you drag or tap. It shows your own games, whoever's message the button is on."
 )
@@ -68,26 +69,33 @@ def help_board() -> HelpBoard:
     game = sample_game(DEFAULT_VARIANT, "mid")
     view = view_of(game)
     moves = [m for m in view.legal_moves if m.kind is MoveKind.PLAY and m.source in PILES]
-    head = f"A {view.title} game after {view.move_count} moves."
+    head = n_(
+        "A {title} game after {count} move.", "A {title} game after {count} moves.", view.move_count, title=view.title
+    )
     pad = pad_for(view.family)
     several = next((m for m in moves if pad.resolve(view, None, m.source) == Select(m.source)), None)
     if several is not None:
-        caption = (
-            f"{head} **Pile {several.source}** was clicked: its cards can go to several places, so its button is "
-            f"blue and the places they may go are green. Clicking **Pile {several.target}** now moves "
-            f"{_card_words(game, several)}."
+        caption = _(
+            "**Pile {source}** was clicked: its cards can go to several places, so its button is blue and the "
+            "places they may go are green. Clicking **Pile {target}** now moves {cards}.",
+            source=several.source,
+            target=several.target,
+            cards=_card_words(game, several),
         )
-        return HelpBoard(game, view, several.source, caption)
+        return HelpBoard(game, view, several.source, f"{head} {caption}")
     pressed = next((m for m in moves if pad.resolve(view, None, m.source) == Play(m)), None)
     if pressed is None:
         return HelpBoard(game, view, None, head)
-    why = "it can go up" if pressed.target == "f" else "it has one place to go"
-    caption = (
-        f"{head} Clicking **Pile {pressed.source}** moves {_card_words(game, pressed)} at once: {why}. A card "
-        "that can go up goes up; one with several other places to go is selected instead, and the places it may "
-        "go light up green (**Choose** first selects a card that could go up)."
+    fields = {"source": pressed.source, "cards": _card_words(game, pressed)}
+    if pressed.target == "f":
+        clicking = _("Clicking **Pile {source}** moves {cards} at once: it can go up.", **fields)
+    else:
+        clicking = _("Clicking **Pile {source}** moves {cards} at once: it has one place to go.", **fields)
+    rest = _(
+        "A card that can go up goes up; one with several other places to go is selected instead, and the places "
+        "it may go light up green (**Choose** first selects a card that could go up)."
     )
-    return HelpBoard(game, view, None, caption)
+    return HelpBoard(game, view, None, f"{head} {clicking} {rest}")
 
 
 def _card_words(game: Game, move: Move) -> str:
@@ -115,23 +123,30 @@ def demo_buttons(board: HelpBoard, *, play_here: bool = False) -> discord.ui.Vie
 
 def family_fields() -> list[tuple[str, str]]:
     """One (name, text) per family: its games' titles, then its goal and how its buttons make a move."""
-    families: dict[Family, list[str]] = {}
+    families: dict[Family, list[Rules]] = {}
     for rules in VARIANTS.values():
-        families.setdefault(rules.family, []).append(rules.title)
+        families.setdefault(rules.family, []).append(rules)
     return [
-        (", ".join(titles), f"{markdown(engine_for(family).goal)}\n{pad_for(family).how_to}")
-        for family, titles in families.items()
+        (", ".join(rules.title for rules in games), f"{markdown(family_goal(games[0]))}\n{pad_for(family).how_to}")
+        for family, games in families.items()
     ]
+
+
+def family_goal(rules: Rules) -> str:
+    """The goal of the family of ``rules``' game, as its rules say it (``/solitaire rules`` says the same)."""
+    goal, _stock, _scoring = rules_parts(rules)
+    return goal
 
 
 def command_lines(group: app_commands.Group | None) -> list[str]:
     """``/solitaire start``: its description, for every command of the group (sub-groups included).
 
-    Playing your own game comes first (:data:`FIRST`), then the rest as they are registered.
+    Playing your own game comes first (:data:`FIRST`), then the rest as they are registered. The descriptions
+    are in the catalogue as the slash commands' own words (:func:`bot.runtime.command_words.command_sentences`).
     """
     found = [command for command in (group.walk_commands() if group else ()) if isinstance(command, Command)]
     found.sort(key=lambda command: FIRST.index(command.name) if command.name in FIRST else len(FIRST))
-    return [f"`/{command.qualified_name}` {command.description}" for command in found]
+    return [f"`/{command.qualified_name}` {_(command.description)}" for command in found]
 
 
 def fields_of(lines: list[str], limit: int = FIELD_LIMIT) -> list[str]:
@@ -150,17 +165,27 @@ def help_embed(board: HelpBoard, commands_text: list[str], *, play_here: bool = 
 
     ``play_here``: the Activity is served, so the help says what **Play here** does.
     """
-    embed = discord.Embed(title="Solitaire Rush: how to play", description=INTRO)
+    embed = discord.Embed(title=_("Solitaire Rush: how to play"), description=_(INTRO))
     if play_here:
-        embed.add_field(name="Play here", value=PLAY_HERE, inline=False)
+        embed.add_field(name=_("Play here"), value=_(PLAY_HERE), inline=False)
     for name, text in family_fields():
-        embed.add_field(name=name, value=text, inline=False)
-    embed.add_field(name="The board below", value=board.caption, inline=False)
+        add_fields(embed, name, text)
+    add_fields(embed, _("The board below"), board.caption)
     for index, text in enumerate(commands_text):
-        embed.add_field(name="Commands" if index == 0 else "More commands", value=text, inline=False)
+        embed.add_field(name=_("Commands") if index == 0 else _("More commands"), value=text, inline=False)
     embed.set_image(url=f"attachment://{HELP_PICTURE}")
-    embed.set_footer(text=f"Solitaire Rush for Discord {bot_version()}")
+    embed.set_footer(text=_("Solitaire Rush for Discord {version}", version=bot_version()))
     return embed
+
+
+MORE = "\u200b"
+"""The (blank) name of a field that goes on with the one above it."""
+
+
+def add_fields(embed: discord.Embed, name: str, text: str) -> None:
+    """Add ``text`` under ``name``, in as many fields as Discord's limit needs (a longer language may need two)."""
+    for index, part in enumerate(fields_of(text.split("\n"))):
+        embed.add_field(name=name if index == 0 else MORE, value=part, inline=False)
 
 
 class HelpCommands(SolitaireCogBase):

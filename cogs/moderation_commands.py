@@ -21,19 +21,20 @@ from bot.storage.privacy import Forgotten, StillInPlayError
 from cogs.base import SolitaireCogBase
 from cogs.competition_commands import NO_PINGS, manager_guild
 from cogs.errors import refusals
+from solitaire.speech import N_, _, n_, speak, speaking, spoken
 
 log = logging.getLogger(__name__)
 
 CONFIRM_SECONDS = 120.0
 """How long the confirmation buttons wait for a click."""
-NOTHING_CHANGED = "Nothing was changed."
-NOT_ANSWERED = "Nothing was changed: no answer within 2 minutes."
-EXPIRED = "That question has expired (I was restarted since): nothing was changed. Run the command again."
-ALREADY_DONE = "Already done: this question was answered by your first click. Nothing was done twice."
+NOTHING_CHANGED = N_("Nothing was changed.")
+NOT_ANSWERED = N_("Nothing was changed: no answer within 2 minutes.")
+EXPIRED = N_("That question has expired (I was restarted since): nothing was changed. Run the command again.")
+ALREADY_DONE = N_("Already done: this question was answered by your first click. Nothing was done twice.")
 LOG_LINES = 10
-NO_LOG = "Nothing was moderated in this server yet."
-NOT_MODERATOR = "Only members with the **Manage Server** permission can moderate this server's results."
-FORGET_ME_ASK = (
+NO_LOG = N_("Nothing was moderated in this server yet.")
+NOT_MODERATOR = N_("Only members with the **Manage Server** permission can moderate this server's results.")
+FORGET_ME_ASK = N_(
     "This deletes everything I keep about you, in every server: your games, results, stats, streaks, ratings, "
     "settings and reminders. Your places in finished races and challenges stay, without your name, so others' "
     "places do not change. This cannot be undone."
@@ -52,6 +53,7 @@ class Confirmation(discord.ui.View):
     a question asked before a restart is answered by :meth:`ModerationCommands.handle_confirm_click` instead.
     The question is answered once: the first click takes it before anything is awaited, and the view stays
     until its timeout to tell a second click (a double click, the client not redrawn yet) it was done.
+    Its buttons and answers speak the language the question was asked in (the asking member's).
     """
 
     def __init__(self, asked: discord.Interaction, label: str, action: Action, asked_here: set[str]) -> None:
@@ -60,6 +62,7 @@ class Confirmation(discord.ui.View):
         self.owner_id = asked.user.id
         self.action = action
         self.answered = False
+        self.catalogue = spoken()
         nonce = secrets.token_hex(8)
         self.nonce = nonce
         asked_here.add(nonce)
@@ -67,7 +70,7 @@ class Confirmation(discord.ui.View):
             label=label, style=discord.ButtonStyle.danger, custom_id=ConfirmClick(nonce, "yes").custom_id
         )
         cancel: discord.ui.Button[Confirmation] = discord.ui.Button(
-            label="Cancel", style=discord.ButtonStyle.secondary, custom_id=ConfirmClick(nonce, "no").custom_id
+            label=_("Cancel"), style=discord.ButtonStyle.secondary, custom_id=ConfirmClick(nonce, "no").custom_id
         )
         confirm.callback = self._confirm  # type: ignore[method-assign]
         cancel.callback = self._cancel  # type: ignore[method-assign]
@@ -75,7 +78,8 @@ class Confirmation(discord.ui.View):
         self.add_item(cancel)
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
-        """Only the member who asked may answer."""
+        """Only the member who asked may answer; the answer is said in the question's language."""
+        speak(self.catalogue)
         return interaction.user.id == self.owner_id
 
     async def on_timeout(self) -> None:
@@ -83,7 +87,9 @@ class Confirmation(discord.ui.View):
         if self.answered:
             return
         try:
-            await self.asked.edit_original_response(content=NOT_ANSWERED, view=None)
+            with speaking(self.catalogue):
+                text = _(NOT_ANSWERED)
+            await self.asked.edit_original_response(content=text, view=None)
         except discord.HTTPException as error:
             log.warning("could not close a confirmation: %s", error)
 
@@ -109,12 +115,12 @@ class Confirmation(discord.ui.View):
         if not self._take():
             await already_done(interaction)
             return
-        await interaction.response.edit_message(content=NOTHING_CHANGED, view=None)
+        await interaction.response.edit_message(content=_(NOTHING_CHANGED), view=None)
 
 
 async def already_done(interaction: discord.Interaction) -> None:
     """Tell a second click of a confirmation, privately, that the question was answered already."""
-    await interaction.response.send_message(ALREADY_DONE, ephemeral=True)
+    await interaction.response.send_message(_(ALREADY_DONE), ephemeral=True)
 
 
 def not_now(busy: StillInPlayError) -> str:
@@ -125,14 +131,32 @@ def not_now(busy: StillInPlayError) -> str:
     >>> not_now(StillInPlayError(["an open challenge"], 1767225900.5))
     'Not now: you still have an open challenge. Ask again once it is over (<t:1767225901:R>): nothing was deleted.'
     """
-    when = f" (<t:{math.ceil(busy.until)}:R>)" if busy.until is not None else ""
-    return f"Not now: you still have {busy}. Ask again once it is over{when}: nothing was deleted."
+    if busy.until is None:
+        return _("Not now: you still have {what}. Ask again once it is over: nothing was deleted.", what=busy)
+    return _(
+        "Not now: you still have {what}. Ask again once it is over (<t:{until}:R>): nothing was deleted.",
+        what=busy,
+        until=math.ceil(busy.until),
+    )
 
 
 def forgotten_text(done: Forgotten) -> str:
     """The answer once a member is forgotten."""
-    kept = f" {done.entries} race or challenge place(s) stay, without your name." if done.entries else ""
-    return f"Done: I deleted your {done.games} game(s) and everything else I kept about you.{kept}"
+    # Translators: the English writes "game(s)" whatever the count; write your language's forms.
+    text = n_(
+        "Done: I deleted your {count} game(s) and everything else I kept about you.",
+        "Done: I deleted your {count} game(s) and everything else I kept about you.",
+        done.games,
+    )
+    if not done.entries:
+        return text
+    # Translators: the English writes "place(s)" whatever the count; write your language's forms.
+    kept = n_(
+        "{count} race or challenge place(s) stay, without your name.",
+        "{count} race or challenge place(s) stay, without your name.",
+        done.entries,
+    )
+    return f"{text} {kept}"
 
 
 def log_line(entry: LogEntry) -> str:
@@ -141,9 +165,42 @@ def log_line(entry: LogEntry) -> str:
     >>> log_line(LogEntry(1, 7, None, "remove-results", "used a solver", 3, 0.0))
     '<t:0:d> a forgotten member removed 3 result(s) of <@7>: used a solver'
     """
-    by = f"<@{entry.moderator_id}>" if entry.moderator_id is not None else "a forgotten member"
-    of = f"<@{entry.user_id}>" if entry.user_id is not None else "a forgotten member"
-    return f"<t:{int(entry.created_at)}:d> {by} removed {entry.results} result(s) of {of}: {entry.reason}"
+    fields = {
+        "when": int(entry.created_at),
+        "moderator": entry.moderator_id,
+        "member": entry.user_id,
+        "reason": entry.reason,
+    }
+    if entry.moderator_id is not None and entry.user_id is not None:
+        # Translators: a line of the moderation log; the English writes "result(s)" whatever the count.
+        return n_(
+            "<t:{when}:d> <@{moderator}> removed {count} result(s) of <@{member}>: {reason}",
+            "<t:{when}:d> <@{moderator}> removed {count} result(s) of <@{member}>: {reason}",
+            entry.results,
+            **fields,
+        )
+    if entry.user_id is not None:
+        # Translators: a line of the moderation log; the moderator has since asked to be forgotten.
+        return n_(
+            "<t:{when}:d> a forgotten member removed {count} result(s) of <@{member}>: {reason}",
+            "<t:{when}:d> a forgotten member removed {count} result(s) of <@{member}>: {reason}",
+            entry.results,
+            **fields,
+        )
+    if entry.moderator_id is not None:
+        # Translators: a line of the moderation log; the member whose results were removed has since been forgotten.
+        return n_(
+            "<t:{when}:d> <@{moderator}> removed {count} result(s) of a forgotten member: {reason}",
+            "<t:{when}:d> <@{moderator}> removed {count} result(s) of a forgotten member: {reason}",
+            entry.results,
+            **fields,
+        )
+    return n_(
+        "<t:{when}:d> a forgotten member removed {count} result(s) of a forgotten member: {reason}",
+        "<t:{when}:d> a forgotten member removed {count} result(s) of a forgotten member: {reason}",
+        entry.results,
+        **fields,
+    )
 
 
 class ModerationCommands(SolitaireCogBase):
@@ -163,7 +220,7 @@ class ModerationCommands(SolitaireCogBase):
         """Answer a question of an earlier run privately; a question of this run is its live view's to answer."""
         if click is None or click.nonce in self.asked_here:
             return
-        await interaction.response.edit_message(content=EXPIRED, view=None)
+        await interaction.response.edit_message(content=_(EXPIRED), view=None)
 
     moderate = app_commands.Group(
         name="moderate",
@@ -184,8 +241,8 @@ class ModerationCommands(SolitaireCogBase):
             log.info("forgot member %s at their request: %s", user_id, done)
             return forgotten_text(done)
 
-        view = Confirmation(interaction, "Forget me", forget, self.asked_here)
-        await interaction.response.send_message(FORGET_ME_ASK, view=view, ephemeral=True)
+        view = Confirmation(interaction, _("Forget me"), forget, self.asked_here)
+        await interaction.response.send_message(_(FORGET_ME_ASK), view=view, ephemeral=True)
 
     @moderate.command(name="remove-results", description="Take a member's results off this server's leaderboards")
     @app_commands.describe(member="Whose results to remove", reason="Why (kept in the moderation log)")
@@ -214,16 +271,23 @@ class ModerationCommands(SolitaireCogBase):
                     member.id,
                     reason,
                 )
-                return (
-                    f"Removed {removed} result(s) of {member.mention} from this server's leaderboards; their race "
-                    "ratings here start again. Logged with your reason."
+                # Translators: the English writes "result(s)" whatever the count; write your language's forms.
+                return n_(
+                    "Removed {count} result(s) of {member} from this server's leaderboards; their race ratings here "
+                    "start again. Logged with your reason.",
+                    "Removed {count} result(s) of {member} from this server's leaderboards; their race ratings here "
+                    "start again. Logged with your reason.",
+                    removed,
+                    member=member.mention,
                 )
 
-            ask = (
-                f"Remove every result of {member.mention} from this server's leaderboards, and their race ratings "
-                f"here? Their games stay stored; their places in races and challenges stay. Reason: {reason}"
+            ask = _(
+                "Remove every result of {member} from this server's leaderboards, and their race ratings here? "
+                "Their games stay stored; their places in races and challenges stay. Reason: {reason}",
+                member=member.mention,
+                reason=reason,
             )
-            view = Confirmation(interaction, "Remove results", remove, self.asked_here)
+            view = Confirmation(interaction, _("Remove results"), remove, self.asked_here)
             await interaction.response.send_message(
                 fit_reply(ask), view=view, ephemeral=True, allowed_mentions=NO_PINGS
             )
@@ -236,5 +300,5 @@ class ModerationCommands(SolitaireCogBase):
             if guild_id is None:
                 return
             entries = await self.bot.moderation.log(guild_id, limit=LOG_LINES)
-            text = "\n".join(log_line(entry) for entry in entries) or NO_LOG
+            text = "\n".join(log_line(entry) for entry in entries) or _(NO_LOG)
             await interaction.response.send_message(fit_reply(text), ephemeral=True, allowed_mentions=NO_PINGS)

@@ -28,8 +28,10 @@ from cogs.buttons import RaceButton, origin_of
 from cogs.errors import answer_privately, refusals
 from cogs.game_commands import VARIANT_CHOICES
 from cogs.public_messages import check_channel, show_results
+from cogs.speaking import speaking_publicly
+from solitaire.speech import N_, _, n_
 from solitaire.variants import DEFAULT_VARIANT
-from solitaire.words import plural
+from solitaire.words import number
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +39,7 @@ _VARIANTS = VARIANT_CHOICES
 _COLOUR = discord.Colour.dark_green()
 _MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
 _BOARD_SIZE = 10
-LEAVE_QUESTION = (
+LEAVE_QUESTION = N_(
     "Leave the race? Your game ends now and you are ranked after everyone who stays (your score is kept). "
     "Dismiss this message to stay."
 )
@@ -81,7 +83,9 @@ class RaceCommands(SolitaireCogBase):
                 variant=variant,
                 capacity=players,
             )
-            callback = await interaction.response.send_message(**race_message(snapshot, now=self.bot.now()))
+            async with speaking_publicly(self.bot, interaction.guild_id):  # the lobby is the channel's
+                shown = race_message(snapshot, now=self.bot.now())
+            callback = await interaction.response.send_message(**shown)
             message = callback.resource if isinstance(callback.resource, discord.Message) else None
             if message is None:
                 message = await interaction.original_response()
@@ -97,11 +101,14 @@ class RaceCommands(SolitaireCogBase):
         async with refusals(interaction):
             if interaction.guild_id is None:
                 raise errors.NotInServerError("Races")
-            if member is not None:
-                rows, wins = await self.bot.standings.member_ratings(interaction.guild_id, member.id)
-                embed = member_ratings_embed(member.id, rows, wins)
-            else:
-                embed = await rating_board_of(self.bot.standings, interaction.guild_id, variant, interaction.user.id)
+            async with speaking_publicly(self.bot, interaction.guild_id):  # the channel sees it
+                if member is not None:
+                    rows, wins = await self.bot.standings.member_ratings(interaction.guild_id, member.id)
+                    embed = member_ratings_embed(member.id, rows, wins)
+                else:
+                    embed = await rating_board_of(
+                        self.bot.standings, interaction.guild_id, variant, interaction.user.id
+                    )
             await interaction.response.send_message(embed=embed, allowed_mentions=discord.AllowedMentions.none())
 
     # -- buttons -------------------------------------------------------------------------
@@ -112,7 +119,7 @@ class RaceCommands(SolitaireCogBase):
                 await self._race_click(interaction, click)
         except Exception:
             log.exception("race click %s failed", click)
-            await answer_privately(interaction, UNEXPECTED)
+            await answer_privately(interaction, _(UNEXPECTED))
 
     async def _race_click(self, interaction: discord.Interaction, click: RaceClick | None) -> None:
         if click is None:
@@ -127,11 +134,13 @@ class RaceCommands(SolitaireCogBase):
         if click.action == "quit":  # the confirmation, always a private message of its own
             await races.leave_running(click.race_id, user)
             await interaction.response.edit_message(
-                content="You left the race: you are ranked after everyone who stayed, with your score.", view=None
+                content=_("You left the race: you are ranked after everyone who stayed, with your score."), view=None
             )
             return
         if click.action == "leave" and await races.leaving_ends_a_game(click.race_id, user):
-            await interaction.response.send_message(LEAVE_QUESTION, view=_view(click.race_id, "quit"), ephemeral=True)
+            await interaction.response.send_message(
+                _(LEAVE_QUESTION), view=_view(click.race_id, "quit"), ephemeral=True
+            )
             return
         if click.action in ("join", "start") and await races.may_solve(click.race_id, user, click.action):
             await interaction.response.defer()
@@ -143,7 +152,8 @@ class RaceCommands(SolitaireCogBase):
             snapshot = await races.cancel(click.race_id, user)
         else:
             snapshot = await races.leave(click.race_id, user)
-        shown = race_message(snapshot, now=self.bot.now())
+        async with speaking_publicly(self.bot, snapshot.race.guild_id):
+            shown = race_message(snapshot, now=self.bot.now())
         if interaction.response.is_done():
             await interaction.edit_original_response(**shown)
         else:
@@ -155,8 +165,10 @@ class RaceCommands(SolitaireCogBase):
         if race.message_id is None:
             return
         channel = self.bot.get_partial_messageable(race.channel_id)
+        async with speaking_publicly(self.bot, race.guild_id):
+            shown = race_message(snapshot, now=self.bot.now())
         try:
-            await channel.get_partial_message(race.message_id).edit(**race_message(snapshot, now=self.bot.now()))
+            await channel.get_partial_message(race.message_id).edit(**shown)
         except discord.HTTPException as error:
             log.warning("could not update race %s: %s", race.id, error)
 
@@ -164,8 +176,10 @@ class RaceCommands(SolitaireCogBase):
         """Post the race message of a race opened in the Activity; its id (``None``: Discord refused it, logged)."""
         race = snapshot.race
         channel = self.bot.get_partial_messageable(race.channel_id)
+        async with speaking_publicly(self.bot, race.guild_id):
+            shown = race_message(snapshot, now=self.bot.now())
         try:
-            message = await channel.send(**race_message(snapshot, now=self.bot.now()))
+            message = await channel.send(**shown)
         except (TimeoutError, discord.HTTPException, aiohttp.ClientError) as error:
             log.warning("could not post the message of race %s: %s", race.id, error)
             return None
@@ -176,7 +190,9 @@ class RaceCommands(SolitaireCogBase):
         snapshot = announcement.payload
         if not isinstance(snapshot, RaceSnapshot):
             return Delivery.FAILED
-        race, shown = snapshot.race, race_message(snapshot, now=self.bot.now())
+        race = snapshot.race
+        async with speaking_publicly(self.bot, race.guild_id):
+            shown = race_message(snapshot, now=self.bot.now())
         return await show_results(self.bot, race.channel_id, race.message_id, shown, what=f"race {race.id}")
 
 
@@ -196,13 +212,19 @@ def race_message(snapshot: RaceSnapshot, *, now: float) -> dict[str, Any]:
 
 
 _LABELS = {
-    "join": ("Join", discord.ButtonStyle.success),
-    "leave": ("Leave", discord.ButtonStyle.secondary),
-    "start": ("Start (host)", discord.ButtonStyle.primary),
-    "cancel": ("Cancel (host)", discord.ButtonStyle.danger),
-    "board": ("Open my board", discord.ButtonStyle.primary),
-    "quit": ("Leave the race", discord.ButtonStyle.danger),
+    # Translators: a race lobby's button.
+    "join": (N_("Join"), discord.ButtonStyle.success),
+    # Translators: a race lobby's button.
+    "leave": (N_("Leave"), discord.ButtonStyle.secondary),
+    # Translators: a race lobby's button, for its host only.
+    "start": (N_("Start (host)"), discord.ButtonStyle.primary),
+    # Translators: a race lobby's button, for its host only.
+    "cancel": (N_("Cancel (host)"), discord.ButtonStyle.danger),
+    "board": (N_("Open my board"), discord.ButtonStyle.primary),
+    "quit": (N_("Leave the race"), discord.ButtonStyle.danger),
 }
+LEAVE_RUNNING = N_("Leave race")
+"""The Leave button of a running race (its lobby's says ``Leave``)."""
 
 
 def _view(race_id: int, *actions: RaceAction) -> discord.ui.View:
@@ -210,8 +232,8 @@ def _view(race_id: int, *actions: RaceAction) -> discord.ui.View:
     for action in actions:
         label, style = _LABELS[action]
         if action == "leave" and "board" in actions:
-            label = "Leave race"
-        view.add_item(RaceButton(RaceClick(race_id, action), discord.ui.Button(label=label, style=style)))
+            label = LEAVE_RUNNING
+        view.add_item(RaceButton(RaceClick(race_id, action), discord.ui.Button(label=_(label), style=style)))
     return view
 
 
@@ -223,14 +245,24 @@ def lobby_embed(snapshot: RaceSnapshot) -> discord.Embed:
     """The lobby: host, variant, racers and when it expires."""
     race = snapshot.race
     lines = [
-        f"Host <@{race.host_id}> · {len(snapshot.racers)}/{race.capacity} racers · starts by itself when full",
-        f"Same deal, same 5 minutes, private boards. Lobby closes <t:{int(race.lobby_deadline)}:R>.",
+        # Translators: {capacity} is 2 to 8.
+        _(
+            "Host <@{host}> · {joined}/{capacity} racers · starts by itself when full",
+            host=race.host_id,
+            joined=len(snapshot.racers),
+            capacity=race.capacity,
+        ),
+        _(
+            "Same deal, same 5 minutes, private boards. Lobby closes <t:{closes}:R>.",
+            closes=int(race.lobby_deadline),
+        ),
         "",
     ]
     lines += [
-        f"`{n}.` <@{user}>{' (host)' if user == race.host_id else ''}" for n, user in enumerate(snapshot.racers, 1)
+        _("`{place}.` <@{racer}> (host)", place=n, racer=user) if user == race.host_id else f"`{n}.` <@{user}>"
+        for n, user in enumerate(snapshot.racers, 1)
     ]
-    return discord.Embed(title=_title(snapshot, "🏁 Race lobby"), description="\n".join(lines), colour=_COLOUR)
+    return discord.Embed(title=_title(snapshot, _("🏁 Race lobby")), description="\n".join(lines), colour=_COLOUR)
 
 
 def standings_embed(snapshot: RaceSnapshot, *, now: float) -> discord.Embed:
@@ -238,22 +270,64 @@ def standings_embed(snapshot: RaceSnapshot, *, now: float) -> discord.Embed:
     race = snapshot.race
     start, end = int(race.start_at or 0), int(race.end_at or 0)
     if now < (race.start_at or 0):
-        head = f"**Starts <t:{start}:R>** (<t:{start}:T>): open your board then. Ends <t:{end}:T>."
+        head = _(
+            "**Starts <t:{start}:R>** (<t:{start}:T>): open your board then. Ends <t:{end}:T>.", start=start, end=end
+        )
     else:
-        head = f"Started <t:{start}:T> · **ends <t:{end}:R>** · its deal is shown when the race is over"
+        head = _(
+            "Started <t:{start}:T> · **ends <t:{end}:R>** · its deal is shown when the race is over",
+            start=start,
+            end=end,
+        )
     lines = [head, ""] + [_standing_line(n, s) for n, s in enumerate(snapshot.standings, 1)]
-    return discord.Embed(title=_title(snapshot, "🏁 Race"), description="\n".join(lines), colour=_COLOUR)
+    return discord.Embed(title=_title(snapshot, _("🏁 Race")), description="\n".join(lines), colour=_COLOUR)
+
+
+_STATES = {
+    # Translators: a racer's state in a race's live standings: waiting for the start.
+    "waiting": N_("ready"),
+    # Translators: a racer's state in a race's live standings.
+    "playing": N_("playing"),
+    # Translators: a racer's state in a race's live standings: they left the race.
+    "left": N_("left"),
+}
 
 
 def _standing_line(place: int, standing: Standing) -> str:
-    if standing.status in ("waiting", "playing", "left"):
-        state = {"waiting": "ready", "playing": "playing", "left": "left"}[standing.status]
+    if standing.status in _STATES:
+        state = _(_STATES[standing.status])
     else:
-        state = f"{_ENDINGS.get(standing.status, standing.status)} in {format_time(standing.seconds_used)}"
-    return f"`{place}.` <@{standing.user_id}> · **{standing.score}** pts · {standing.placed} cards home · {state}"
+        # Translators: how a racer's game ended, and in how long: "✅ won in 3:07".
+        state = _("{ending} in {time}", ending=_ending(standing.status), time=format_time(standing.seconds_used))
+    return n_(
+        "`{place}.` <@{racer}> · **{score}** pts · {count} card home · {state}",
+        "`{place}.` <@{racer}> · **{score}** pts · {count} cards home · {state}",
+        standing.placed,
+        place=place,
+        racer=standing.user_id,
+        score=number(standing.score),
+        state=state,
+    )
 
 
-_ENDINGS = {"won": "✅ won", "ended": "ended", "stuck": "stuck", "expired": "⏱ time up", "left": "left"}
+_ENDINGS = {
+    # Translators: how a racer's game ended.
+    "won": N_("✅ won"),
+    # Translators: how a racer's game ended: they ended it.
+    "ended": N_("ended"),
+    # Translators: how a racer's game ended: no move was left.
+    "stuck": N_("stuck"),
+    # Translators: how a racer's game ended: the clock ran out.
+    "expired": N_("⏱ time up"),
+    # Translators: how a racer's race ended: they left it.
+    "left": N_("left"),
+}
+
+
+def _ending(status: str) -> str:
+    """How a racer's game ended, said in the spoken language (an unknown status as it is)."""
+    ending = _ENDINGS.get(status)
+    return _(ending) if ending is not None else status
 
 
 def results_embed(snapshot: RaceSnapshot) -> discord.Embed:
@@ -261,35 +335,64 @@ def results_embed(snapshot: RaceSnapshot) -> discord.Embed:
     race = snapshot.race
     lines = [_result_line(result) for result in snapshot.results]
     if race.unrated_reason is not None:
-        lines += ["", f"Not rated: {race.unrated_reason}."]
+        lines += ["", _("Not rated: {reason}.", reason=race.unrated_reason)]
     if race.deal_seed is not None:
-        lines += ["", f"Replay this deal for practice: `/solitaire start variant:{race.variant} seed:{race.deal_seed}`"]
+        lines += [
+            "",
+            _(
+                "Replay this deal for practice: `/solitaire start variant:{variant} seed:{seed}`",
+                variant=race.variant,
+                seed=race.deal_seed,
+            ),
+        ]
     embed = discord.Embed(
-        title=_title(snapshot, "🏆 Race results"), description="\n".join(lines) or "Nobody raced.", colour=_COLOUR
+        title=_title(snapshot, _("🏆 Race results")), description="\n".join(lines) or _("Nobody raced."), colour=_COLOUR
     )
-    deal = f"Deal #{race.deal_number} · " if race.deal_number is not None else ""
-    embed.set_footer(
-        text=f"{deal}ties: time used; equal results share a place · only racers who moved a card are rated · "
-        f"? = provisional (under {PROVISIONAL_RACES} races)"
-    )
+    if race.deal_number is not None:
+        footer = _(
+            "Deal #{deal} · ties: time used; equal results share a place · only racers who moved a card are rated · "
+            "? = provisional (under {races} races)",
+            deal=race.deal_number,
+            races=PROVISIONAL_RACES,
+        )
+    else:
+        footer = _(
+            "ties: time used; equal results share a place · only racers who moved a card are rated · "
+            "? = provisional (under {races} races)",
+            races=PROVISIONAL_RACES,
+        )
+    embed.set_footer(text=footer)
     return embed
 
 
 def _result_line(result: RaceResult) -> str:
-    medal = _MEDALS.get(result.place, f"`{result.place}.`")
-    ending = _ENDINGS.get(result.status, result.status)
-    line = f"{medal} <@{result.user_id}> · **{result.score}** pts · {format_time(result.seconds_used)} · {ending}"
+    fields = {
+        "place": _MEDALS.get(result.place, f"`{result.place}.`"),
+        "racer": result.user_id,
+        "score": number(result.score),
+        "time": format_time(result.seconds_used),
+        "ending": _ending(result.status),
+    }
     if result.rating_after is None:
-        return f"{line} · not rated"
-    return f"{line} · {rating_change_text(result.rating_before, result.rating_after, provisional=result.provisional)}"
+        return _("{place} <@{racer}> · **{score}** pts · {time} · {ending} · not rated", **fields)
+    rating = rating_change_text(result.rating_before, result.rating_after, provisional=result.provisional)
+    # Translators: {rating} is the rating after the race and its change: "1156? (+124)".
+    return _("{place} <@{racer}> · **{score}** pts · {time} · {ending} · {rating}", rating=rating, **fields)
+
+
+_CLOSED = {
+    "cancelled": N_("Cancelled."),
+    "expired": N_("Expired: nobody started it within 10 minutes."),
+}
+"""Why a race lobby closed without a race."""
 
 
 def closed_embed(snapshot: RaceSnapshot) -> discord.Embed:
     """A lobby that was cancelled or expired."""
-    words = {"cancelled": "Cancelled.", "expired": "Expired: nobody started it within 10 minutes."}
+    why = _CLOSED.get(snapshot.race.status)
     return discord.Embed(
-        title=_title(snapshot, "🏁 Race lobby closed"),
-        description=words.get(snapshot.race.status, snapshot.race.status),
+        title=_title(snapshot, _("🏁 Race lobby closed")),
+        description=_(why) if why is not None else snapshot.race.status,
         colour=discord.Colour.light_grey(),
     )
 
@@ -308,25 +411,40 @@ def rating_board_embed(variant: str, board: list[RatingRecord], caller: int, *, 
     for n, row in enumerate(ranked, 1):
         if n <= _BOARD_SIZE or row.user_id == caller:
             lines += ["…"] if n > _BOARD_SIZE else []
-            lines.append(f"`{n}.` <@{row.user_id}> · {_rating_text(row)} · {plural(row.races, 'race')}")
+            lines.append(
+                n_(
+                    "`{place}.` <@{member}> · {rating} · {count} race",
+                    "`{place}.` <@{member}> · {rating} · {count} races",
+                    row.races,
+                    place=n,
+                    member=row.user_id,
+                    rating=_rating_text(row),
+                )
+            )
     if ranked and all(row.user_id != caller for row in ranked):
-        lines.append(f"<@{caller}> has no rating here yet: race with `/solitaire race`.")
+        lines.append(_("<@{member}> has no rating here yet: race with `/solitaire race`.", member=caller))
     embed = discord.Embed(
-        title=f"🏁 Race ratings · {variant_title(variant)}",
+        title=_("🏁 Race ratings · {variant}", variant=variant_title(variant)),
         description="\n".join(
-            ([note, ""] if note else []) + (lines or ["No races yet: start one with `/solitaire race`."])
+            ([note, ""] if note else []) + (lines or [_("No races yet: start one with `/solitaire race`.")])
         ),
         colour=_COLOUR,
     )
-    embed.set_footer(text=f"{plural(len(ranked), 'member')} rated · ? = provisional (under {PROVISIONAL_RACES} races)")
+    footer = n_(
+        "{count} member rated · ? = provisional (under {races} races)",
+        "{count} members rated · ? = provisional (under {races} races)",
+        len(ranked),
+        races=PROVISIONAL_RACES,
+    )
+    embed.set_footer(text=footer)
     return embed
 
 
 def member_ratings_embed(user_id: int, rows: list[RatingRecord], wins: dict[str, int]) -> discord.Embed:
     """One member's rating, races and first places per variant."""
     return discord.Embed(
-        title="🏁 Race ratings",
-        description=f"<@{user_id}>\n" + ("\n".join(race_stats_lines(rows, wins)) or "No races yet."),
+        title=_("🏁 Race ratings"),
+        description=f"<@{user_id}>\n" + ("\n".join(race_stats_lines(rows, wins)) or _("No races yet.")),
         colour=_COLOUR,
     )
 
@@ -335,11 +453,17 @@ def race_stats_lines(rows: list[RatingRecord], wins: dict[str, int]) -> list[str
     """A member's race lines for ``/solitaire stats``: a heading, then rating, races and first places per variant."""
     if not rows:
         return []
-    lines = [f"**Races** (rating; ? = provisional, under {PROVISIONAL_RACES} races)"]
+    lines = [_("**Races** (rating; ? = provisional, under {races} races)", races=PROVISIONAL_RACES)]
     for row in rows:
-        won = wins.get(row.variant, 0)
         lines.append(
-            f"{variant_title(row.variant)}: rating {_rating_text(row)} · {plural(row.races, 'race')}, {won} won"
+            n_(
+                "{variant}: rating {rating} · {count} race, {won} won",
+                "{variant}: rating {rating} · {count} races, {won} won",
+                row.races,
+                variant=variant_title(row.variant),
+                rating=_rating_text(row),
+                won=number(wins.get(row.variant, 0)),
+            )
         )
     return lines
 

@@ -17,10 +17,10 @@ import cogs.race_commands
 from bot.compete import race as races
 from bot.storage import races as races_db
 from languages import ENGLISH
-from languages.pseudo import PSEUDO
+from languages.pseudo import PSEUDO, pseudo
 from solitaire.speech import spoken
 from tests.support.competition import advance_to, daily, instant_daily_solver, public
-from tests.support.races_on_discord import advance, click, open_board, open_race, simcord_bot
+from tests.support.races_on_discord import advance, click, open_race, simcord_bot
 
 pytestmark = pytest.mark.usefixtures("no_error_logs")
 __all__ = ["instant_daily_solver", "simcord_bot"]  # the instant daily deals; the easy deck dealt to every race
@@ -98,9 +98,9 @@ async def test_a_races_updates_and_results_are_composed_in_its_servers_language(
 
     monkeypatch.setattr(cogs.race_commands, "race_message", recorded)
     lobby = await open_race(alice, channel, players=2)
-    await click(bob, lobby, "Join")  # full: it starts
+    await click(bob, lobby, pseudo("Join"))  # full: it starts (the race message's buttons are the server's words)
     await simcord_env.advance_time(races.COUNTDOWN_SECONDS)
-    board = await open_board(alice, lobby)
+    board = await click(alice, lobby, pseudo("Open my board"))
     await alice.click(board, label="All up")  # bob never moves: the race is not rated
     await advance(simcord_env, 320)
     race = await races_db.get_race(simcord_env.bot.db, 1)
