@@ -20,7 +20,7 @@ from bot.rules.calendar import InvalidTimezoneError, validate_timezone
 from bot.storage.replays import SharedReplay
 from languages import speaking_language
 from languages.pseudo import PSEUDO
-from tests.bot.play.pseudo import escaped
+from tests.support.pseudo_words import escaped
 
 EVERY_ERROR = [
     (errors.NoActiveGameError, ()),

@@ -15,8 +15,8 @@ import cogs.settings_commands
 from bot.compete.words import variant_title
 from languages import find
 from languages.pseudo import PSEUDO
-from tests.cogs.pseudo_words import english_words, german_looking, make_german_pseudo
 from tests.support.faults import WriteFaults
+from tests.support.pseudo_words import english_words, german_looking, make_german_pseudo
 from tests.support.races_on_discord import open_race, simcord_bot, text
 
 pytestmark = pytest.mark.usefixtures("no_error_logs")

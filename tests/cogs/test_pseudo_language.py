@@ -1,7 +1,7 @@
 """A member who speaks the pseudo-language plays the casual flow: no English word reaches them, nothing overflows.
 
 Every message content, embed text and button label the member receives is checked: no word escaped the
-catalogue (:mod:`tests.cogs.pseudo_words`), no button label is longer than Discord takes, no embed is either.
+catalogue (:mod:`tests.support.pseudo_words`), no button label is longer than Discord takes, no embed is either.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from languages.pseudo import PSEUDO
-from tests.cogs.pseudo_words import english_words, message_texts
 from tests.support.decks import EASY_NUMBER
+from tests.support.pseudo_words import english_words, message_texts
 
 pytestmark = pytest.mark.usefixtures("no_error_logs")
 

@@ -25,7 +25,7 @@ from languages import ENGLISH, find, speaking_language
 from languages.pseudo import PSEUDO
 from solitaire import Status
 from solitaire.words import number
-from tests.cogs.pseudo_words import english_words
+from tests.support.pseudo_words import english_words
 
 NAMES = (variant_title("draw3"), "English", "Deutsch", "used a solver", "the deal was replayed")
 """What the texts below quote as given: a game's title, a language's own name, a moderator's reason."""

@@ -7,7 +7,6 @@ member's own task. English stays as it was.
 
 from __future__ import annotations
 
-import re
 from collections.abc import AsyncIterator, Iterator
 from datetime import date, timedelta
 from pathlib import Path
@@ -79,20 +78,13 @@ from tests.support import races as race_world
 from tests.support.daily import CHANNEL, GUILD, Channel, Clock, finish, solve, start_daily, utc
 from tests.support.decks import EASY_NUMBER
 from tests.support.fake_time import FakeTime, counted_database
+from tests.support.pseudo_words import escaped
 
 GERMAN = find("de")
 assert GERMAN is not None
-KEPT = re.compile(r"<[^<>]*>|`[^`]*`|https?://\S+")
 """What is no sentence: Discord's tags (mentions, timestamps), code (commands), links."""
 BIG = 10**18 + 1
 """A member id as long as Discord's."""
-
-
-def english_in(text: str, *names: str) -> list[str]:
-    """The English words left in ``text`` (a sentence that escaped the catalogue), besides tags, code and ``names``."""
-    for name in names:
-        text = text.replace(name, " ")
-    return re.findall(r"[A-Za-z]{2,}", KEPT.sub(" ", text))
 
 
 def spoken_code() -> str:
@@ -122,7 +114,7 @@ def test_every_result_line_and_refusal_is_a_whole_pseudo_sentence(
         already_played_line(result, today),
         forgotten_try_line("goldrush", "2024-05-01", today),
     ):
-        assert english_in(text) == [], text
+        assert escaped(text) == [], text
 
 
 def test_scores_counts_and_dates_are_written_the_languages_way() -> None:
@@ -162,8 +154,8 @@ def test_the_boards_are_pseudo(pseudo: None) -> None:
         stats_lines(MemberStats(7, (VariantStats("draw1", 1, 1, 5, 5),), Streak(1, 1), Streak(1, 1))),
     ):
         for line in lines:
-            assert english_in(line) == [], line
-    assert english_in(reminder_text(5, "Solitaire Club", 1767225600), "Solitaire Club") == []
+            assert escaped(line) == [], line
+    assert escaped(reminder_text(5, "Solitaire Club", 1767225600), "Solitaire Club") == []
 
 
 def test_a_full_board_and_every_post_stay_within_discords_limits_in_a_longer_language(pseudo: None) -> None:
@@ -214,7 +206,7 @@ def test_every_refusal_is_said_in_the_members_language() -> None:
     with speaking_language(PSEUDO):
         said = [str(error) for error in refusals()]
     for text in said:
-        assert english_in(text, "**Embed Links**", "**View Channel**", "**Send Messages**") == [], text
+        assert escaped(text, "**Embed Links**", "**View Channel**", "**Send Messages**") == [], text
     assert [str(error) for error in refusals()][:2] == [
         "That race does not exist any more.",
         "This race has already started.",
@@ -229,7 +221,7 @@ async def test_a_challenges_own_refusals_are_pseudo(world_db: Database, clock: F
                 await world.challenges.open(
                     guild_id=GUILD, channel_id=CHANNEL, challenger_id=1, variant="draw3", opponents=opponents
                 )
-            assert english_in(str(refused.value)) == [], refused.value
+            assert escaped(str(refused.value)) == [], refused.value
     finally:
         await world.close()
 
@@ -248,7 +240,7 @@ def test_the_champion_roles_refusals_are_pseudo_but_stored_in_english() -> None:
         stored = rule_refusal(ServerRole(roles[2], frozenset()))
     assert len(said) == 7
     for text in said:
-        assert english_in(text, "@everyone", "**Kick Members**", "**View Channel**") == [], text
+        assert escaped(text, "@everyone", "**Kick Members**", "**View Channel**") == [], text
     assert stored is not None and stored.startswith("<@&5> grants **Kick Members** beyond what @everyone has")
     assert "and 2 more channels beyond" in stored
 
@@ -267,8 +259,8 @@ def test_the_admins_notes_are_pseudo() -> None:
         warning = champion_warning(refused)
         ruled = champion_warning(GuildConfig(1, champion_problem="<@&9> is everyone's role"))
     for note in [*notes, warning]:
-        assert note is not None and english_in(note) == [], note
-    assert ruled is not None and english_in(ruled, "is everyone's role") == []  # a rule's refusal is stored in English
+        assert note is not None and escaped(note) == [], note
+    assert ruled is not None and escaped(ruled, "is everyone's role") == []  # a rule's refusal is stored in English
 
 
 @pytest.mark.parametrize("kind", sorted(WHAT))
@@ -282,7 +274,7 @@ def test_a_post_given_up_is_named_whole_in_the_admins_language(kind: str) -> Non
     )
     with speaking_language(PSEUDO):
         warning = outbox_warning(config)
-    assert warning is not None and english_in(warning) == [], warning
+    assert warning is not None and escaped(warning) == [], warning
     assert kind != "podium" or "02.01.2026" in warning
 
 
@@ -290,7 +282,7 @@ def test_a_post_given_up_unknown_to_this_version_is_still_named() -> None:
     config = GuildConfig(1, outbox_problem="a post of a kind to come", outbox_problem_at=None)
     with speaking_language(PSEUDO):
         warning = outbox_warning(config)
-    assert warning is not None and english_in(warning, "a post of a kind to come") == []
+    assert warning is not None and escaped(warning, "a post of a kind to come") == []
 
 
 def test_why_a_race_is_not_rated_is_said_in_the_language_spoken() -> None:
@@ -299,7 +291,7 @@ def test_why_a_race_is_not_rated_is_said_in_the_language_spoken() -> None:
     with speaking_language(PSEUDO):
         reasons = [rated_players(alone, {})[1], rated_players(pair, {(1, 2): 3})[1]]
     for reason in reasons:
-        assert reason is not None and english_in(reason) == [], reason
+        assert reason is not None and escaped(reason) == [], reason
 
 
 # -- who reads what ------------------------------------------------------------------------------
@@ -360,8 +352,8 @@ async def test_a_daily_line_and_the_podium_are_posted_in_the_servers_language(wo
     with speaking_language(GERMAN):
         await service.run_once()
     [line, podium] = [post.text for post in channel.posts]
-    assert "1.234" in line and english_in(line) == [], line
-    assert "01.01.2026" in podium and english_in(podium) == [], podium
+    assert "1.234" in line and escaped(line) == [], line
+    assert "01.01.2026" in podium and escaped(podium) == [], podium
     assert heard.languages == ["pseudo", "pseudo"]
     await service.close()
 
@@ -388,7 +380,7 @@ async def test_a_reminder_is_sent_in_its_members_language(world_db: Database) ->
             payload = Reminder(GUILD, user, 3, "2026-01-01", 1767312000.0)
             await reminders.deliver(Announcement(GUILD, 0, "reminder", "", False, f"{user}", payload))
     assert [(user, language) for user, language, _ in sent] == [(chose, "pseudo"), (remembered, "de"), (unknown, "en")]
-    assert english_in(sent[0][2], "Solitaire Club") == []
+    assert escaped(sent[0][2], "Solitaire Club") == []
     assert sent[2][2].startswith("Your 3-day daily streak in **Solitaire Club** ends <t:1767312000:R>")
 
 
@@ -435,7 +427,7 @@ async def test_a_races_message_and_results_are_said_in_its_servers_language(
     assert set(world.heard.languages) == {"pseudo"}
     race = await races_db.get_race(world_db, race_id)
     assert race is not None and race.unrated_reason is not None
-    assert english_in(race.unrated_reason) == [], race.unrated_reason
+    assert escaped(race.unrated_reason) == [], race.unrated_reason
 
 
 class ChallengeWorld(challenge_world.World):
@@ -479,4 +471,4 @@ async def test_a_challenges_message_and_results_are_said_in_its_servers_language
     assert len(world.heard.items) >= 2 and set(world.heard.languages) == {"pseudo"}
     final = world.heard.items[-1]
     assert isinstance(final, challenge_module.ChallengeSnapshot) and final.closed
-    assert final.challenge.unrated_reason is not None and english_in(final.challenge.unrated_reason) == []
+    assert final.challenge.unrated_reason is not None and escaped(final.challenge.unrated_reason) == []

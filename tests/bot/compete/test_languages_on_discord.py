@@ -7,7 +7,6 @@ pseudo-language privately, whatever the server's posts say.
 from __future__ import annotations
 
 import asyncio
-import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -20,21 +19,14 @@ from languages import ENGLISH
 from languages.pseudo import PSEUDO, pseudo
 from solitaire.speech import spoken
 from tests.support.competition import advance_to, daily, instant_daily_solver, public
+from tests.support.pseudo_words import escaped
 from tests.support.races_on_discord import advance, click, open_race, simcord_bot
 
 pytestmark = pytest.mark.usefixtures("no_error_logs")
 __all__ = ["instant_daily_solver", "simcord_bot"]  # the instant daily deals; the easy deck dealt to every race
 
-KEPT = re.compile(r"<[^<>]*>|`[^`]*`|https?://\S+")
 DAY_2 = datetime(2026, 1, 2, tzinfo=UTC)
 DAY_3 = datetime(2026, 1, 3, tzinfo=UTC)
-
-
-def english_in(text: str, *names: str) -> list[str]:
-    """The English words left in ``text`` (a sentence that escaped the catalogue), besides tags, code and ``names``."""
-    for name in names:
-        text = text.replace(name, " ")
-    return re.findall(r"[A-Za-z]{2,}", KEPT.sub(" ", text))
 
 
 def dms(member: Any) -> list[str]:
@@ -63,24 +55,24 @@ async def test_a_servers_posts_are_in_its_language_and_each_members_words_in_the
     await play(alice, channel, score=True)
     await play(bob, channel, score=False)
     lines = public(channel)
-    assert len(lines) == 2 and all(english_in(line) == [] for line in lines), lines
+    assert len(lines) == 2 and all(escaped(line) == [] for line in lines), lines
     assert lines[0].startswith(f"<@{alice.id}> ") and lines[1].startswith(f"<@{bob.id}> ")
 
     again = await alice.slash(channel, "solitaire daily")  # her private answer: English, as she chose
     assert again.response.ephemeral and again.response.content.startswith("You already played today's")
     again = await bob.slash(channel, "solitaire daily")
-    assert again.response.ephemeral and english_in(again.response.content) == [], again.response.content
+    assert again.response.ephemeral and escaped(again.response.content) == [], again.response.content
 
     await advance_to(simcord_env, DAY_2 + timedelta(seconds=5))
     for member in (alice, bob):
         await play(member, channel, score=False)
     await advance_to(simcord_env, DAY_3 + timedelta(seconds=5))
     podium = public(channel)[4:]
-    assert len(podium) == 1 and "02.01.2026" in podium[0] and english_in(podium[0]) == [], podium
+    assert len(podium) == 1 and "02.01.2026" in podium[0] and escaped(podium[0]) == [], podium
     await advance_to(simcord_env, DAY_3 + timedelta(hours=20, seconds=1))
     [to_alice], [to_bob] = dms(alice), dms(bob)  # each member's direct message in their own language
     assert to_alice.startswith("Your 2-day daily streak in **Solitaire Club** ends"), to_alice
-    assert english_in(to_bob, "Solitaire Club") == [], to_bob
+    assert escaped(to_bob, "Solitaire Club") == [], to_bob
 
 
 async def test_a_races_updates_and_results_are_composed_in_its_servers_language(
@@ -105,7 +97,7 @@ async def test_a_races_updates_and_results_are_composed_in_its_servers_language(
     await advance(simcord_env, 320)
     race = await races_db.get_race(simcord_env.bot.db, 1)
     assert race is not None and race.status == "finished" and race.unrated_reason is not None
-    assert english_in(race.unrated_reason) == [] and race.unrated_reason in lobby.embeds[0].description
+    assert escaped(race.unrated_reason) == [] and race.unrated_reason in lobby.embeds[0].description
     # What the race service shows by itself (the standings as they move, the results) is the server's; what a
     # member's command or click answers is composed in that member's task (the cogs speak the server's there).
     shown = [(status, language) for task, status, language in composed if task.startswith(("race-", "outbox"))]

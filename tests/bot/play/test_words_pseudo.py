@@ -30,8 +30,8 @@ from solitaire.analysis import Analysis
 from solitaire.cards import SUIT_SYMBOLS
 from solitaire.moves import FOUNDATION_SOURCES, FRIDAY13_LABELS, PILES
 from solitaire.speech import _
-from tests.bot.play.pseudo import escaped
 from tests.support.decks import EASY_KLONDIKE
+from tests.support.pseudo_words import escaped
 
 MAX_LABEL = 80
 """Discord's limit on a button's label."""

@@ -1,6 +1,6 @@
 """What a member reads said in the pseudo-language: the English words left in it (a sentence that escaped ``_``).
 
-Mentions, Discord timestamps, code spans (``/solitaire ...`` commands, move notation, seeds), card names and
+Mentions, Discord timestamps, links, code spans (``/solitaire ...`` commands, move notation, seeds), card names and
 numbers are not words; neither are the names given (a member's). Every other run of two ASCII letters is.
 """
 
@@ -23,6 +23,7 @@ COMMAND = re.compile(r"/solitaire(?: [a-z_-]+)*(?: [a-z_0-9]+:\s?\S+)*")
 """A ``/solitaire ...`` command written outside a code span."""
 NOTATION = re.compile(r"\b(?:[1-7w]|f[hscd]?|t\d{1,2})-(?:[1-7f]|f[hscd]?)\b|(?<![\w(])(?:draw|undo|end)(?=[.,;])")
 """Moves as the player types them (``3-5``, ``w-f``, ``draw``), quoted back in a sentence."""
+LINK = re.compile(r"https?://\S+")
 CARD = re.compile(r"(?<![A-Za-z])(?:10|[2-9AJQK])[♠♥♦♣]")
 WORD = re.compile(r"[A-Za-z]{2,}")
 
@@ -32,9 +33,14 @@ def english_words(text: str, *, names: Iterable[str] = ()) -> list[str]:
     for kept in sorted(names, key=len, reverse=True):
         if kept:
             text = text.replace(kept, " ")
-    for pattern in (TAGS, CODE, COMMAND, NOTATION, CARD):
+    for pattern in (TAGS, LINK, CODE, COMMAND, NOTATION, CARD):
         text = pattern.sub(" ", text)
     return WORD.findall(text)
+
+
+def escaped(text: str, *values: object) -> list[str]:
+    """The English words left in ``text`` once the values put into it are out (a sentence that escaped ``_``)."""
+    return english_words(text, names=[str(value) for value in values])
 
 
 def german_looking(text: str, *, names: Iterable[str] = ()) -> bool:
