@@ -21,6 +21,7 @@ from bot.storage.privacy import Forgotten, StillInPlayError
 from cogs.base import SolitaireCogBase
 from cogs.competition_commands import NO_PINGS, manager_guild
 from cogs.errors import refusals
+from languages.formats import listing
 from solitaire.speech import N_, _, n_, speak, speaking, spoken
 
 log = logging.getLogger(__name__)
@@ -131,11 +132,13 @@ def not_now(busy: StillInPlayError) -> str:
     >>> not_now(StillInPlayError(["an open challenge"], 1767225900.5))
     'Not now: you still have an open challenge. Ask again once it is over (<t:1767225901:R>): nothing was deleted.'
     """
+    # Translators: {what} lists what is not over: "a game in progress", "an open challenge", ...
+    what = listing([_(thing) for thing in busy.what])
     if busy.until is None:
-        return _("Not now: you still have {what}. Ask again once it is over: nothing was deleted.", what=busy)
+        return _("Not now: you still have {what}. Ask again once it is over: nothing was deleted.", what=what)
     return _(
         "Not now: you still have {what}. Ask again once it is over (<t:{until}:R>): nothing was deleted.",
-        what=busy,
+        what=what,
         until=math.ceil(busy.until),
     )
 

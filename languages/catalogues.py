@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -116,7 +117,47 @@ def _catalogue(code: str) -> Sentences:
     compiled.seek(0)
     sentences = Sentences(compiled)
     sentences.language_code = code
+    _name_commands(sentences)
     return sentences
+
+
+COMMAND_NAME = "command name"
+"""The catalogue's context of the slash commands' names (their translations are what members type)."""
+COMMAND_PATH = re.compile(r"/solitaire(?: [a-z0-9_-]+:?)*")
+
+
+def _name_commands(sentences: Sentences) -> None:
+    """Write every ``/solitaire start``-like command in a translation the way a member of the language sees it.
+
+    Translators keep the commands in English; Discord shows a member each command's translated name, so the
+    sentences name them so too (done once, when the catalogue is read).
+    """
+    catalog: dict[object, str] = sentences._catalog  # type: ignore[attr-defined]
+
+    def named(word: str) -> str | None:
+        said = catalog.get(f"{COMMAND_NAME}\x04{word}")
+        return said if said else None
+
+    def localized(match: re.Match[str]) -> str:
+        words = match.group().split(" ")
+        out = [f"/{named('solitaire') or 'solitaire'}"]
+        for index, word in enumerate(words[1:], start=1):
+            option = word.endswith(":")
+            said = named(word.rstrip(":"))
+            if said is None:
+                out.extend(words[index:])
+                break
+            out.append(said + (":" if option else ""))
+            if option:
+                out.extend(words[index + 1 :])
+                break
+        return " ".join(out)
+
+    for key, text in catalog.items():
+        if isinstance(key, str) and "\x04" in key:
+            continue
+        if "/solitaire" in text:
+            catalog[key] = COMMAND_PATH.sub(localized, text)
 
 
 @contextmanager

@@ -6,6 +6,7 @@ from datetime import date, datetime, timedelta
 
 from babel import Locale
 from babel.dates import format_date, format_datetime, format_timedelta
+from babel.lists import format_list
 from babel.numbers import format_decimal
 
 from languages.catalogues import ENGLISH, find
@@ -72,3 +73,15 @@ def ordinal(place: int) -> str:
     locale = spoken_locale() or ENGLISH.locale
     forms = _ORDINALS.get(locale.language, _ORDINALS["en"])
     return forms.get(locale.ordinal_form(place), forms["other"]).format(n=place)
+
+
+def listing(items: list[str]) -> str:
+    """Items of a sentence as a list: ``a, b, c`` in English (as the bot always wrote it), ``a, b und c`` in German.
+
+    >>> listing(["a game in progress", "an open challenge"])
+    'a game in progress, an open challenge'
+    """
+    locale = spoken_locale()
+    if locale is None:
+        return ", ".join(items)
+    return format_list(items, locale=locale)

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.errors import BotError
+from bot.invite import permission_name
+from languages.formats import listing
 from solitaire.speech import _
 
 CHANNEL_PERMISSIONS = ("view_channel", "send_messages", "embed_links")
@@ -20,7 +22,7 @@ class ChannelPermissionsError(BotError):
     """The bot lacks what it needs in the channel to run a public competition message there."""
 
     def __init__(self, what: str, missing: list[str]) -> None:
-        names = ", ".join(f"**{flag.replace('_', ' ').title()}**" for flag in missing)
+        names = listing([f"**{permission_name(flag)}**" for flag in missing])
         if what == "challenge":
             # Translators: {permissions} are Discord's names of permissions, in bold.
             text = _(

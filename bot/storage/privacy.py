@@ -26,6 +26,7 @@ from datetime import UTC, datetime, timedelta
 
 from bot.storage import Database, Transaction
 from bot.storage import competition as competition_db
+from solitaire.speech import N_
 
 MEMBER_COLUMNS: dict[str, tuple[str, ...]] = {
     "announcements": ("subject",),  # a streak reminder's subject is "<user id>:<day>"
@@ -89,21 +90,21 @@ class Forgotten:
 
 _MEMBER_IN_PLAY = (
     (
-        "a game in progress",
+        N_("a game in progress"),
         "SELECT deadline AS until FROM games WHERE status = 'playing' AND user_id = ?1 ORDER BY deadline DESC LIMIT 1",
     ),
     (
-        "an entry in a race that is not over",  # left or not: its close still places (and rates) the entry
+        N_("an entry in a race that is not over"),  # left or not: its close still places (and rates) the entry
         "SELECT r.end_at AS until FROM race_racers AS x JOIN races AS r ON r.id = x.race_id"
         " WHERE r.status IN ('lobby', 'running') AND x.user_id = ?1 ORDER BY coalesce(r.end_at, 0) DESC LIMIT 1",
     ),
     (
-        "an open challenge",
+        N_("an open challenge"),
         "SELECT c.deadline AS until FROM challenge_players AS p JOIN challenges AS c ON c.id = p.challenge_id"
         " WHERE c.status = 'open' AND p.user_id = ?1 ORDER BY c.deadline DESC LIMIT 1",
     ),
     (
-        "a race or challenge whose results are still being posted",
+        N_("a race or challenge whose results are still being posted"),
         "SELECT NULL AS until FROM announcements AS a WHERE a.state = 'waiting' AND ("
         "(a.kind = 'race' AND a.subject IN (SELECT CAST(race_id AS TEXT) FROM race_racers WHERE user_id = ?1))"
         " OR (a.kind = 'challenge' AND a.subject IN"
@@ -113,12 +114,12 @@ _MEMBER_IN_PLAY = (
 """What makes a member wait, each with when it should be over (``until``, NULL if unknown): their entry is
 still to be placed and rated, or their id still to be shown (a results post names every player)."""
 _SERVER_IN_PLAY = (
-    ("a game in progress", "SELECT NULL AS until FROM games WHERE status = 'playing' AND guild_id = ?1"),
+    (N_("a game in progress"), "SELECT NULL AS until FROM games WHERE status = 'playing' AND guild_id = ?1"),
     (
-        "a race that is not over",
+        N_("a race that is not over"),
         "SELECT NULL AS until FROM races WHERE status IN ('lobby', 'running') AND guild_id = ?1",
     ),
-    ("an open challenge", "SELECT NULL AS until FROM challenges WHERE status = 'open' AND guild_id = ?1"),
+    (N_("an open challenge"), "SELECT NULL AS until FROM challenges WHERE status = 'open' AND guild_id = ?1"),
 )
 
 _STAND_INS = (

@@ -28,6 +28,11 @@ def _everything(command: dict[str, Any]) -> Iterator[dict[str, Any]]:
         yield from _everything(option)
 
 
+def _said(item: dict[str, Any], key: str, locale: str) -> str:
+    """What a member of ``locale`` sees: the localization, or the English where a word is the same in both."""
+    return str((item.get(f"{key}_localizations") or {}).get(locale, item[key]))
+
+
 def _solitaire(env: Any) -> dict[str, Any]:
     """The ``/solitaire`` group as the bot synced it."""
     (solitaire,) = [command for command in env.backend.commands[None].values() if command["name"] == "solitaire"]
@@ -38,15 +43,15 @@ def test_every_name_and_description_is_synced_in_each_language_and_follows_disco
     solitaire = _solitaire(simcord_env)
     for locale in TRANSLATED:
         for level in [[solitaire], *_levels(solitaire)]:
-            names = [item.get("name_localizations", {}).get(locale, item["name"]) for item in level]
+            names = [_said(item, "name", locale) for item in level]
             assert len(set(names)) == len(names), (locale, names)
         for item in _everything(solitaire):
-            name = item["name_localizations"][locale]
+            name = _said(item, "name", locale)
             assert NAME.match(name) and name == name.lower(), (locale, name)
-            description = item["description_localizations"][locale]
+            description = _said(item, "description", locale)
             assert 1 <= len(description) <= 100, (locale, description)
             for choice in item.get("choices") or []:
-                assert 1 <= len(choice["name_localizations"][locale]) <= 100, (locale, choice)
+                assert 1 <= len(_said(choice, "name", locale)) <= 100, (locale, choice)
 
 
 def test_names_are_translated_not_copied(simcord_env) -> None:
@@ -54,5 +59,5 @@ def test_names_are_translated_not_copied(simcord_env) -> None:
     solitaire = _solitaire(simcord_env)
     for locale in TRANSLATED:
         items = list(_everything(solitaire))
-        same = [item["name"] for item in items if item["name_localizations"][locale] == item["name"]]
+        same = [item["name"] for item in items if _said(item, "name", locale) == item["name"]]
         assert len(same) < len(items) / 2, (locale, same)

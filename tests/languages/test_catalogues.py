@@ -96,3 +96,20 @@ def test_the_pseudo_language_is_longer_accented_and_keeps_fields_and_tags() -> N
         said = _("You won in {time}", time="3:07")
         assert "3:07" in said and said.startswith("Ýóú")
         assert n_("{count} move", "{count} moves", 2500).startswith("2.500 ɱóṽéš")
+
+
+def test_a_command_in_a_translation_is_written_as_the_members_discord_shows_it() -> None:
+    """Translators keep ``/solitaire settings`` in English; a member of the language sees its translated names."""
+    language = find("pt_BR")
+    assert language is not None
+    catalogue = language.catalogue()
+    assert catalogue is not None
+    name = catalogue.pgettext  # type: ignore[attr-defined]
+    with speaking_language(language):
+        said = _(
+            "Language: **{language}** (your choice). Change it with `/solitaire settings language:`.", language="x"
+        )
+    path = (
+        f"/{name('command name', 'solitaire')} {name('command name', 'settings')} {name('command name', 'language')}:"
+    )
+    assert f"`{path}`" in said and "/solitaire" not in said
