@@ -15,9 +15,15 @@ FIELD_OR_MARKUP = re.compile(r"\{[^{}]*\}|<[^<>]*>|\*\*|`|\n")
 MIN_LENGTH = 5
 
 
+def _words(text: str) -> str:
+    """``text`` as lower-case words between single spaces (and one at each end), for whole-word matching."""
+    return " " + " ".join(re.findall(r"\w+", text.lower())) + " "
+
+
 def _pieces(sentence: str) -> set[str]:
-    """The fixed words of a sentence long enough to tell a language by."""
-    return {piece.strip().lower() for piece in FIELD_OR_MARKUP.split(sentence) if len(piece.strip()) >= MIN_LENGTH}
+    """The fixed words of a sentence long enough to tell a language by (each as :func:`_words` writes it)."""
+    pieces = (_words(piece) for piece in FIELD_OR_MARKUP.split(sentence))
+    return {piece for piece in pieces if len(piece.strip()) >= MIN_LENGTH}
 
 
 @cache
@@ -50,8 +56,8 @@ def _fixed_words() -> dict[str, frozenset[str]]:
 
 def scores(text: str) -> dict[str, int]:
     """How many characters of ``text`` each language's fixed words cover."""
-    lowered = text.lower()
-    return {code: sum(len(word) for word in found if word in lowered) for code, found in _fixed_words().items()}
+    words = _words(text)
+    return {code: sum(len(piece) - 2 for piece in found if piece in words) for code, found in _fixed_words().items()}
 
 
 def language_of(text: str) -> str | None:
