@@ -15,7 +15,7 @@ from PIL import (
 )
 
 from render import palette as pal
-from render.fonts import Face
+from render.fonts import Face, fit, text_width
 from render.layout import (
     CARD_H,
     CARD_W,
@@ -34,13 +34,14 @@ from render.layout import (
     column_x,
     pile_tops,
 )
-from render.sprites import LOCK, Sprite, badge, card_back, card_face, slot, tab, text
+from render.sprites import LOCK, Sprite, badge, card_back, card_face, line_height, slot, tab, write
 from solitaire.cards import SUIT_SYMBOLS
 from solitaire.moves import FOUNDATION_SOURCES, PILES
+from solitaire.speech import N_, _, n_
 from solitaire.status import Status
 from solitaire.variants import Family, find_variant
 from solitaire.view import BoardView, FoundationView, PileView
-from solitaire.words import plural
+from solitaire.words import number
 
 COMPRESS_LEVEL = 3
 """zlib level for boards in play; see ``benchmarks/bench_render.py`` for the time/size trade-off."""
@@ -53,11 +54,18 @@ HIGHLIGHT_WIDTH = 4
 TARGET_WIDTH = 6
 """A marked move target's outline: wider than the source's gold, in :data:`TARGET_COLOUR` (3 px on a phone)."""
 TARGET_COLOUR = pal.ALERT
-TITLE_SIZES = (30, 28, 26, 24, 22)
-"""Title sizes tried largest first until the title fits beside the header figures."""
+TITLE_SIZE = 30
+TITLE_FLOOR = 22
+"""The title shrinks down to this size to fit beside the header figures (then it is cut)."""
+TITLE_WANTS = 340
+"""The room the title keeps beside long header labels (they narrow first), if it needs that much at its smallest."""
 LABEL_SIZE = 28
 """Header labels (PASS, MOVES, SCORE, TIME): capitals 10 px tall on a phone."""
+LABEL_ROOM = 130
+"""How wide a header label may be when its figure is narrower (a translation may be long: ``DURCHGANG``)."""
 VALUE_SIZE = 30
+VALUE_ROOM = 200
+"""How wide a header figure may be (``1 of 3``, a score, the clock)."""
 TAB_TEXT_SIZE = 28
 """Pile numbers and foundation names on their tabs: digits 10 px tall on a phone."""
 
@@ -138,16 +146,24 @@ def _clock(seconds: float) -> str:
 def _header_items(view: BoardView, time_left: float | None) -> list[tuple[str, str, pal.RGB]]:
     """Return the header's (label, value, value colour) items, left to right."""
     items: list[tuple[str, str, pal.RGB]] = []
+    # Translators: a label in capitals above the board's pass through the stock ("1 of 3"); keep it short.
+    pass_label = _("PASS")
     if view.max_passes is not None:
-        items.append(("PASS", f"{view.pass_number} of {view.max_passes}", pal.HEADER_TEXT))
+        # Translators: the pass through the stock under the PASS label: pass 1 of 3 passes allowed.
+        passes = _("{number} of {passes}", number=view.pass_number, passes=view.max_passes)
+        items.append((pass_label, passes, pal.HEADER_TEXT))
         if len(find_variant(view.variant).draw_counts) > 1:  # the draw count changes from pass to pass
-            items.append(("DRAW", str(view.draw_count), pal.HEADER_TEXT))
+            # Translators: a label in capitals above how many cards one draw turns over; keep it short.
+            items.append((_("DRAW"), str(view.draw_count), pal.HEADER_TEXT))
     elif view.pass_number > 1:
-        items.append(("PASS", str(view.pass_number), pal.HEADER_TEXT))
-    items.append(("MOVES", str(view.move_count), pal.HEADER_TEXT))
-    items.append(("SCORE", str(view.score), pal.GOLD))
+        items.append((pass_label, str(view.pass_number), pal.HEADER_TEXT))
+    # Translators: a label in capitals above the number of moves made; keep it short.
+    items.append((_("MOVES"), number(view.move_count), pal.HEADER_TEXT))
+    # Translators: a label in capitals above the game's score; keep it short.
+    items.append((_("SCORE"), number(view.score), pal.GOLD))
     if time_left is not None and view.status is Status.PLAYING:
-        items.append(("TIME", _clock(time_left), pal.ALERT if time_left < 30 else pal.HEADER_TEXT))
+        # Translators: a label in capitals above the clock (the time left, m:ss); keep it short.
+        items.append((_("TIME"), _clock(time_left), pal.ALERT if time_left < 30 else pal.HEADER_TEXT))
     return items
 
 
@@ -158,26 +174,35 @@ VALUE_Y = 32
 
 def _draw_header(canvas: Image.Image, view: BoardView, time_left: float | None) -> None:
     """Paste the figures right-aligned (each label above its value) and the title in the room left."""
+    title = view.title  # said when the view was made
+    items = list(reversed(_header_items(view, time_left)))
+    widths = _column_widths(items, WIDTH - 2 * MARGIN - min(text_width(title, Face.BOLD, TITLE_FLOOR), TITLE_WANTS))
     x = WIDTH - MARGIN
-    for label, value, colour in reversed(_header_items(view, time_left)):
-        value_sprite = text(value, Face.BOLD, VALUE_SIZE, colour, pal.HEADER)
-        label_sprite = text(label, Face.CONDENSED, LABEL_SIZE, pal.HEADER_DIM, pal.HEADER)
-        width = max(value_sprite.size[0], label_sprite.size[0])
-        x -= width
-        label_sprite.paste_on(canvas, x + width - label_sprite.size[0], LABEL_Y)
-        value_sprite.paste_on(canvas, x + width - value_sprite.size[0], VALUE_Y)
-        x -= ITEM_GAP
-    title = _title_sprite(view.title, x - MARGIN)
-    title.paste_on(canvas, MARGIN, (HEADER_H - title.size[1]) // 2)
+    for (label, value, colour), column in zip(items, widths, strict=True):
+        write(canvas, (x, LABEL_Y), label, Face.CONDENSED, LABEL_SIZE, pal.HEADER_DIM, pal.HEADER, column, "ra")
+        write(canvas, (x, VALUE_Y), value, Face.BOLD, VALUE_SIZE, colour, pal.HEADER, column, "ra")
+        x -= column + ITEM_GAP
+    room = x - MARGIN
+    fitted = fit(title, Face.BOLD, TITLE_SIZE, room, TITLE_FLOOR)
+    top = (HEADER_H - line_height(Face.BOLD, fitted.size)) // 2
+    write(canvas, (MARGIN, top), fitted.value, Face.BOLD, fitted.size, pal.HEADER_TEXT, pal.HEADER, room)
 
 
-def _title_sprite(title: str, room: int) -> Sprite:
-    """Return the title at the largest size that fits in ``room`` px (the smallest size if none does)."""
-    for size in TITLE_SIZES:
-        sprite = text(title, Face.BOLD, size, pal.HEADER_TEXT, pal.HEADER)
-        if sprite.size[0] <= room:
-            return sprite
-    return sprite
+def _column_widths(items: list[tuple[str, str, pal.RGB]], room: int) -> list[int]:
+    """The width of each header figure's column: its label's or its value's, whichever is wider; when together
+    they take more than ``room``, the labels wider than their values narrow alike (never below their values)."""
+    values = [fit(value, Face.BOLD, VALUE_SIZE, VALUE_ROOM).width for _label, value, _colour in items]
+    labels = [
+        fit(label, Face.CONDENSED, LABEL_SIZE, max(value, LABEL_ROOM)).width
+        for (label, _value, _colour), value in zip(items, values, strict=True)
+    ]
+    widths = [max(label, value) for label, value in zip(labels, values, strict=True)]
+    over = sum(widths) + ITEM_GAP * len(items) - room
+    spare = sum(width - value for width, value in zip(widths, values, strict=True))
+    if over <= 0 or spare <= 0:
+        return widths
+    cut = min(over / spare, 1.0)
+    return [math.floor(width - (width - value) * cut) for width, value in zip(widths, values, strict=True)]
 
 
 # -- pieces shared by the families --------------------------------------------
@@ -322,6 +347,9 @@ NEXT_SIZE = 20
 """The "next Q" badge on a Friday 13 foundation's top card: 10 px on a phone, like the header labels."""
 NEXT_Y = CARD_H - 22
 """Centre of that badge: low on the card, below the corner index and the centre pip."""
+NEXT_ROOM = CARD_W + GAP - 24
+"""How wide the badge's words may be: the badge (20 px more) stays clear of the next card's badge."""
+NOTE_SIZE = 26
 
 
 def _draw_friday13(
@@ -344,7 +372,9 @@ def _draw_friday13(
             continue
         card_face(foundation.top, four_colour).paste_on(canvas, x, y)
         if foundation.takes:
-            next_badge = badge(f"next {foundation.takes}", NEXT_SIZE, pal.HEADER_TEXT, pal.BADGE)
+            # Translators: on a Friday 13 foundation's top card, the rank it takes next ("next Q"); very short.
+            words = _("next {rank}", rank=foundation.takes)
+            next_badge = badge(words, NEXT_SIZE, pal.HEADER_TEXT, pal.BADGE, room=NEXT_ROOM)
             _paste_centred(canvas, next_badge, x + CARD_W // 2, y + NEXT_Y)
     _draw_f13_hand(canvas, view, selected, four_colour)
 
@@ -352,46 +382,61 @@ def _draw_friday13(
 def _draw_f13_hand(canvas: Image.Image, view: BoardView, selected: str | None, four_colour: bool) -> None:
     """Draw the stock and the waste top below the foundations, with the passes left beside them."""
     y = F13_TAB_Y[2] + TAB_H - TAB_TUCK
-    for column, name in ((1, "STOCK"), (2, "WASTE")):
-        _pile_tab(canvas, name, column_x(column), y - TAB_H + TAB_TUCK, selected == "w" and name == "WASTE", 22)
+    # Translators: tabs in capitals above Friday 13's stock (cards not yet turned) and waste (cards turned over).
+    for column, name, waste in ((1, _("STOCK"), False), (2, _("WASTE"), True)):
+        _pile_tab(canvas, name, column_x(column), y - TAB_H + TAB_TUCK, selected == "w" and waste, 22)
     _draw_stock(canvas, view, column_x(1), y)
     waste_x = _draw_waste(canvas, view, column_x(2), y, four_colour)
     if selected == "w" and view.waste_fan:
         _highlight(canvas, (waste_x, y, waste_x + CARD_W, y + CARD_H))
     left = (view.max_passes or 1) - view.pass_number
-    note = "last pass" if left <= 0 else ("1 redeal left" if left == 1 else f"{left} redeals left")
-    for row, line in enumerate((note, f"{view.waste_count} in waste")):
-        sprite = text(line, Face.BOLD, 26, pal.FELT_TEXT, pal.FELT)
-        sprite.paste_on(canvas, column_x(3) + 16, y + 30 + row * 44)
+    # Translators: beside Friday 13's stock: no more turning the waste over after this pass.
+    note = _("last pass") if left <= 0 else n_("{count} redeal left", "{count} redeals left", left)
+    # Translators: beside Friday 13's stock: how many cards lie in the waste.
+    in_waste = n_("{count} in waste", "{count} in waste", view.waste_count)
+    x = column_x(3) + 16
+    for row, line in enumerate((note, in_waste)):
+        write(canvas, (x, y + 30 + row * 44), line, Face.BOLD, NOTE_SIZE, pal.FELT_TEXT, pal.FELT, WIDTH - MARGIN - x)
 
 
 # -- the legend of a marked move: what the gold and the red outlines mean ---------------
 LEGEND_H = 52
 """Height of the legend strip below a picture with a marked move target."""
-LEGEND = (("moved from", pal.GOLD, HIGHLIGHT_WIDTH), ("moved to", TARGET_COLOUR, TARGET_WIDTH))
+LEGEND = (
+    # Translators: the legend of the gold outline on a picture of a move: where the card was taken from.
+    (N_("moved from"), pal.GOLD, HIGHLIGHT_WIDTH),
+    # Translators: the legend of the red outline on a picture of a move: where the card went.
+    (N_("moved to"), TARGET_COLOUR, TARGET_WIDTH),
+)
 """Each mark's words, colour and outline width, as the table draws them."""
 SWATCH = (40, 28)
 LEGEND_SIZE = 24
+LEGEND_INK = (pal.FELT_TEXT, pal.FELT)
 
 
 def _draw_legend(canvas: Image.Image, top: int) -> None:
     """Explain the marks in a strip below the table: a small outline in each colour, then its words."""
     x, middle = MARGIN + HIGHLIGHT_WIDTH, top + LEGEND_H // 2
+    share = (WIDTH - MARGIN - x) // len(LEGEND)
     draw = ImageDraw.Draw(canvas)
     for words, colour, width in LEGEND:
         box = (x, middle - SWATCH[1] // 2, x + SWATCH[0], middle + SWATCH[1] // 2)
         draw.rounded_rectangle(box, RADIUS, outline=pal.index(colour), width=width)
-        label = text(words, Face.BOLD, LEGEND_SIZE, pal.FELT_TEXT, pal.FELT)
-        label.paste_on(canvas, x + SWATCH[0] + 10, middle - label.size[1] // 2)
-        x += SWATCH[0] + 10 + label.size[0] + 36
+        room = share - SWATCH[0] - 10 - 36
+        label = write(canvas, (x + SWATCH[0] + 10, middle), _(words), Face.BOLD, LEGEND_SIZE, *LEGEND_INK, room, "lm")
+        x += SWATCH[0] + 10 + label + 36
 
 
 # -- the final picture: the table, and the result stacked below it -------------------
 RESULT_TITLES = {
-    Status.WON: ("You won!", pal.WIN),
-    Status.ENDED: ("Game ended", pal.PANEL_TEXT),
-    Status.STUCK: ("Stuck: no moves left", pal.INK_RED),
-    Status.EXPIRED: ("Time's up", pal.INK_RED),
+    # Translators: the title of a finished game's picture.
+    Status.WON: (N_("You won!"), pal.WIN),
+    # Translators: the title of the picture of a game the player ended.
+    Status.ENDED: (N_("Game ended"), pal.PANEL_TEXT),
+    # Translators: the title of the picture of a game with no move left to play.
+    Status.STUCK: (N_("Stuck: no moves left"), pal.INK_RED),
+    # Translators: the title of the picture of a game whose clock ran out.
+    Status.EXPIRED: (N_("Time's up"), pal.INK_RED),
 }
 PANEL_TOP = 64
 """Panel space above the score lines (the outcome and the total)."""
@@ -399,16 +444,22 @@ PANEL_ROW = 36
 PANEL_BOTTOM = 54
 """Panel space below the score lines (time and moves)."""
 LINE_SIZE = 22
+TITLE_GAP = 24
+PANEL_INK = (pal.PANEL_TEXT, pal.PANEL)
+"""The least room between the panel's title and its total."""
+TOTAL_ROOM = 320
+"""How wide the panel's total (``1234 points``) may be."""
 
 
 def _points(value: int) -> str:
     """Write points with an explicit sign (a real minus sign for penalties)."""
-    return f"+{value}" if value >= 0 else f"\u2212{-value}"
+    return f"+{number(value)}" if value >= 0 else f"\u2212{number(-value)}"
 
 
 def _result_lines(view: BoardView) -> list[tuple[str, int]]:
-    """Return the score lines the panel lists."""
-    return view.sheet.lines() or [("No points scored", 0)]
+    """Return the score lines the panel lists, in words."""
+    # Translators: the only line of a finished game's score sheet when it scored nothing.
+    return view.sheet.lines() or [(_("No points scored"), 0)]
 
 
 def _result_height(view: BoardView) -> int:
@@ -419,29 +470,36 @@ def _result_height(view: BoardView) -> int:
 
 def _draw_result(canvas: Image.Image, view: BoardView, top: int) -> None:
     """Draw the result panel below the table: outcome and total, each score line, time and moves."""
-    title, colour = RESULT_TITLES.get(view.status, (view.status.value, pal.PANEL_TEXT))
+    title, colour = RESULT_TITLES.get(view.status, RESULT_TITLES[Status.ENDED])
     lines = _result_lines(view)
     left, right, bottom = MARGIN, WIDTH - MARGIN - 1, canvas.size[1] - 10
     draw = ImageDraw.Draw(canvas)
     draw.rounded_rectangle((left, top, right, bottom), RADIUS + 6, fill=pal.index(pal.PANEL_EDGE))
     draw.rounded_rectangle((left + 3, top + 3, right - 3, bottom - 3), RADIUS + 4, fill=pal.index(pal.PANEL))
-    title_sprite = text(title, Face.BOLD, 36, colour, pal.PANEL)
-    title_sprite.paste_on(canvas, left + 24, top + 12)
-    total = text(plural(view.score, "point"), Face.BOLD, 36, pal.WIN, pal.PANEL)
-    total.paste_on(canvas, right - 24 - total.size[0], top + 12)
+    # Translators: a finished game's total in big figures at the top right of its picture.
+    total = n_("{count} point", "{count} points", view.score)
+    total_width = write(canvas, (right - 24, top + 12), total, Face.BOLD, 36, pal.WIN, pal.PANEL, TOTAL_ROOM, "ra")
+    title_room = right - 24 - total_width - TITLE_GAP - (left + 24)
+    write(canvas, (left + 24, top + 12), _(title), Face.BOLD, 36, colour, pal.PANEL, title_room)
     half = (right - left) // 2
     for i, (label, points) in enumerate(lines):
         row, column = divmod(i, 2)
         x, y = left + 24 + column * half, top + PANEL_TOP + row * PANEL_ROW
-        text(label, Face.REGULAR, LINE_SIZE, pal.PANEL_TEXT, pal.PANEL).paste_on(canvas, x, y)
-        value = text(_points(points), Face.BOLD, LINE_SIZE, pal.PANEL_TEXT, pal.PANEL)
-        value.paste_on(canvas, x + half - 40 - value.size[0], y)
-    footer = plural(view.move_count, "move")
-    if view.seconds_used is not None:
-        footer = f"time {_clock(view.seconds_used)} \u00b7 " + footer
+        value = write(canvas, (x + half - 40, y), _points(points), Face.BOLD, LINE_SIZE, *PANEL_INK, half / 3, "ra")
+        write(canvas, (x, y), label, Face.REGULAR, LINE_SIZE, *PANEL_INK, half - 40 - value - 12)
+    if view.seconds_used is None:
+        footer = n_("{count} move", "{count} moves", view.move_count)
+    else:
+        # Translators: the last line of a finished game's picture: the time it took (m:ss) and its moves.
+        footer = n_(
+            "time {time} \u00b7 {count} move",
+            "time {time} \u00b7 {count} moves",
+            view.move_count,
+            time=_clock(view.seconds_used),
+        )
     y = top + PANEL_TOP + ((len(lines) + 1) // 2) * PANEL_ROW + 6
     draw.line((left + 24, y, right - 24, y), fill=pal.index(pal.PANEL_EDGE), width=2)
-    text(footer, Face.REGULAR, LINE_SIZE, pal.PANEL_TEXT, pal.PANEL).paste_on(canvas, left + 24, y + 10)
+    write(canvas, (left + 24, y + 10), footer, Face.REGULAR, LINE_SIZE, *PANEL_INK, right - 24 - (left + 24))
 
 
 # -- the families' tables ----------------------------------------------------------

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import functools
+import math
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
 from render import palette as pal
-from render.fonts import Face, font
+from render.fonts import Face, fit, font
 from render.layout import CARD_H, CARD_W, RADIUS, TAB_H, TAB_TUCK, UP_OFFSET
 from solitaire.cards import SUIT_SYMBOLS, Card
 
@@ -232,9 +235,16 @@ def text(value: str, face: Face, size: int, fg: pal.RGB, bg: pal.RGB) -> Sprite:
     return Sprite(pal.to_palette(image), None)
 
 
+def badge(value: str, size: int, fg: pal.RGB, bg: pal.RGB, min_width: int = 0, room: float = math.inf) -> Sprite:
+    """Return a pill-shaped label: ``value`` in ``fg`` on ``bg`` (its words fitted to ``room`` px)."""
+    fitted = fit(value, Face.BOLD, size, room)
+    if _watches:
+        _note(fitted.value, Face.BOLD, fitted.size, fitted.width, room)
+    return _badge(fitted.value, fitted.size, fg, bg, min_width)
+
+
 @functools.lru_cache(maxsize=1024)
-def badge(value: str, size: int, fg: pal.RGB, bg: pal.RGB, min_width: int = 0) -> Sprite:
-    """Return a pill-shaped label: ``value`` in ``fg`` on ``bg``."""
+def _badge(value: str, size: int, fg: pal.RGB, bg: pal.RGB, min_width: int) -> Sprite:
     s = SUPERSAMPLE
     typeface = font(Face.BOLD, size * s)
     left, _, right, _ = typeface.getbbox(value, anchor="mm")
@@ -247,15 +257,108 @@ def badge(value: str, size: int, fg: pal.RGB, bg: pal.RGB, min_width: int = 0) -
     return _from_rgba(_scaled(image, (width, height)))
 
 
-@functools.lru_cache(maxsize=256)
+TAB_ROOM = CARD_W - 12
+"""How wide the words on a tab may be."""
+
+
 def tab(value: str, size: int, fg: pal.RGB, bg: pal.RGB) -> Sprite:
     """Return a card-wide tab with rounded top corners and ``value`` centred: a pile's or foundation's name."""
+    fitted = fit(value, Face.BOLD, size, TAB_ROOM)
+    if _watches:
+        _note(fitted.value, Face.BOLD, fitted.size, fitted.width, TAB_ROOM)
+    return _tab(fitted.value, fitted.size, fg, bg)
+
+
+@functools.lru_cache(maxsize=256)
+def _tab(value: str, size: int, fg: pal.RGB, bg: pal.RGB) -> Sprite:
     s = SUPERSAMPLE
     image = Image.new("RGBA", (CARD_W * s, TAB_H * s), (0, 0, 0, 0))
     draw = ImageDraw.Draw(image)
     draw.rounded_rectangle((0, 0, CARD_W * s - 1, (TAB_H + RADIUS) * s), RADIUS * s, fill=bg)
     draw.text((CARD_W * s / 2, (TAB_H - TAB_TUCK) * s / 2), value, font=font(Face.BOLD, size * s), fill=fg, anchor="mm")
     return _from_rgba(_scaled(image, (CARD_W, TAB_H)))
+
+
+# -- words written into a picture, each fitted to its box ----------------------------------------------
+Box = tuple[float, float, float, float]
+
+
+def write(
+    canvas: Image.Image,
+    xy: tuple[float, float],
+    value: str,
+    face: Face,
+    size: int,
+    fg: pal.RGB,
+    bg: pal.RGB,
+    room: float,
+    anchor: str = "la",
+    floor: int | None = None,
+) -> int:
+    """Write ``value`` on ``bg`` at ``xy``, fitted to ``room`` px (:func:`render.fonts.fit`); return its width.
+
+    ``anchor``: l/m/r across, then a (top)/m (middle)/s (baseline); ``floor``: the smallest size it may shrink to
+    (:func:`render.fonts.smallest` by default; its own size: cut, never shrunk). Every word of a picture is written here
+    (or on a :func:`tab` or a :func:`badge`), so none is wider than the room its box leaves it.
+    """
+    fitted = fit(value, face, size, room, floor)
+    sprite = text(fitted.value, face, fitted.size, fg, bg)
+    width, height = sprite.size
+    across = 0 if anchor[0] == "l" else width // 2 if anchor[0] == "m" else width
+    down = 0 if anchor[1] == "a" else height // 2 if anchor[1] == "m" else font(face, fitted.size).getmetrics()[0]
+    x, y = round(xy[0] - across), round(xy[1] - down)
+    sprite.paste_on(canvas, x, y)
+    if _watches:
+        left, top, right, bottom = font(face, fitted.size).getbbox(fitted.value)
+        start = xy[0] - {"l": 0.0, "m": room / 2, "r": room}[anchor[0]]
+        ink = (x + 1 + left, y + top, x + 1 + right, y + bottom)
+        _note(fitted.value, face, fitted.size, fitted.width, room, ink, (start, 0, start + room, canvas.size[1]))
+    return width
+
+
+def line_height(face: Face, size: int) -> int:
+    """How tall a line of ``face`` at ``size`` is (a text sprite's height)."""
+    ascent, descent = font(face, size).getmetrics()
+    return int(ascent + descent)
+
+
+@dataclass(frozen=True)
+class Written:
+    """A text drawn into a picture, as a test watching sees it (:func:`watching`)."""
+
+    value: str
+    """The words drawn (cut with an ellipsis if they had to be)."""
+    face: Face
+    size: int
+    width: int
+    room: float
+    """How wide it was allowed to be."""
+    ink: Box | None = None
+    """Where its ink landed on the canvas (``None``: on a tab or a badge, whose own size holds it)."""
+    box: Box | None = None
+    """The strip of the canvas it was given (from its anchor, ``room`` wide)."""
+
+
+_watches: list[list[Written]] = []
+
+
+@contextmanager
+def watching() -> Iterator[list[Written]]:
+    """Note every text drawn into a picture inside the block (what the tests check fits its box)."""
+    seen: list[Written] = []
+    _watches.append(seen)
+    try:
+        yield seen
+    finally:
+        _watches.remove(seen)
+
+
+def _note(
+    value: str, face: Face, size: int, width: int, room: float, ink: Box | None = None, box: Box | None = None
+) -> None:
+    """Tell the watches (if any) that ``value`` was drawn."""
+    for seen in _watches:
+        seen.append(Written(value, face, size, width, room, ink, box))
 
 
 def warm_up() -> None:

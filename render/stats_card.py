@@ -16,13 +16,14 @@ from datetime import timedelta
 
 from PIL import Image, ImageDraw
 
+from languages import formats
 from render import palette as pal
-from render.fonts import Face, font
+from render.fonts import Face, fit, smallest, text_width
 from render.layout import HEADER_H, MARGIN, WIDTH
-from render.sprites import LOCK, text
-from render.stats_data import RACE_POINTS, WEEKS, StatsCard, clean_name, day_label, short_title
+from render.sprites import LOCK, write
+from render.stats_data import RACE_POINTS, WEEKS, StatsCard, clean_name, day_label, percent, short_title
+from solitaire.speech import N_, _, n_
 from solitaire.variants import VARIANTS
-from solitaire.words import plural
 
 TITLE_SIZE = 30
 SECTION_SIZE = 28
@@ -82,12 +83,16 @@ def draw_stats_card(card: StatsCard) -> Image.Image:
     y = HEADER_H
     y = _section(pen, y, _scores_title(len(card.shown_scores)), _chart_panel_h())
     _score_chart(pen, y - _chart_panel_h(), card)
-    y = _section(pen, y, f"Dailies played · last {WEEKS} weeks", _calendar_panel_h())
+    # Translators: a section title of the stats card, above a calendar of the days a daily was played.
+    played = n_("Dailies played · last {count} week", "Dailies played · last {count} weeks", WEEKS)
+    y = _section(pen, y, played, _calendar_panel_h())
     _calendar(pen, y - _calendar_panel_h(), card)
-    y = _section(pen, y, "Each game", _table_panel_h(card))
+    # Translators: a section title of the stats card, above a table with a row per game (variant) played.
+    y = _section(pen, y, _("Each game"), _table_panel_h(card))
     _table(pen, y - _table_panel_h(card), card)
     if card.ratings:
-        y = _section(pen, y, "Race rating", _chart_panel_h())
+        # Translators: a section title of the stats card, above a chart of the member's race rating.
+        y = _section(pen, y, _("Race rating"), _chart_panel_h())
         _rating_chart(pen, y - _chart_panel_h(), card)
     return pen.canvas
 
@@ -99,8 +104,10 @@ def _scores_title(count: int) -> str:
     ('Daily scores', 'Daily scores · the last daily', 'Daily scores · last 30 dailies')
     """
     if count == 0:
-        return "Daily scores"
-    return "Daily scores · the last daily" if count == 1 else f"Daily scores · last {count} dailies"
+        # Translators: a section title of the stats card, above a chart of the member's daily scores.
+        return _("Daily scores")
+    # Translators: a section title of the stats card, above a chart of the member's last daily scores.
+    return n_("Daily scores · the last daily", "Daily scores · last {count} dailies", count)
 
 
 # -- drawing on the palette -------------------------------------------------------------------------------
@@ -121,18 +128,17 @@ class _Pen:
         value: str,
         size: int,
         fg: pal.RGB,
+        room: float,
         bg: pal.RGB = pal.PANEL,
         face: Face = Face.REGULAR,
         anchor: str = "la",
+        floor: int | None = None,
     ) -> int:
-        """Write ``value`` on ``bg`` at ``xy``; ``anchor``: l/m/r across, then a (top)/m (middle)/s (baseline)."""
-        sprite = text(value, face, size, fg, bg)
-        width, height = sprite.size
-        x = xy[0] - {"l": 0, "m": width // 2, "r": width}[anchor[0]]
-        ascent = font(face, size).getmetrics()[0]
-        y = xy[1] - {"a": 0, "m": height // 2, "s": ascent}[anchor[1]]
-        sprite.paste_on(self.canvas, round(x), round(y))
-        return width
+        """Write ``value`` on ``bg`` at ``xy``, fitted to ``room`` px (:func:`render.sprites.write`); return its width.
+
+        ``anchor``: l/m/r across, then a (top)/m (middle)/s (baseline).
+        """
+        return write(self.canvas, xy, value, face, size, fg, bg, room, anchor, floor)
 
     def box(self, box: Box, colour: pal.RGB, radius: int = 0, outline: int = 0) -> None:
         """A (rounded) rectangle filled with ``colour``, or only outlined ``outline`` px wide."""
@@ -153,53 +159,60 @@ class _Pen:
         self.draw.line(list(points), fill=pal.index(colour), width=width, joint="curve")
 
 
-def _length(value: str, size: int, face: Face = Face.REGULAR) -> int:
-    """How wide ``value`` is written (its text sprite's width)."""
-    return max(1, int(font(face, size).getlength(value)) + 2)
-
-
-def _fit(value: str, size: int, face: Face, room: float) -> str:
-    """``value`` cut with an ellipsis until it fits in ``room`` px."""
-    if _length(value, size, face) <= room:
-        return value
-    while value and _length(value + "…", size, face) > room:
-        value = value[:-1]
-    return value + "…"
+HEADER_LABEL_SIZE = 24
+HEADER_VALUE_SIZE = 28
+NAME_ROOM = 200
+"""The room the member's name keeps however long the header's figures are in the language spoken."""
 
 
 def _header(pen: _Pen, card: StatsCard) -> None:
     """The header bar: the member's name, then the streak figures right-aligned (each label above its value)."""
     pen.box((0, 0, WIDTH - 1, HEADER_H - 1), pal.HEADER)
     items = [
-        ("STREAK", plural(card.streak, "day"), pal.GOLD),
-        ("BEST", plural(card.best_streak, "day"), pal.HEADER_TEXT),
-        ("GAMES", str(sum(v.games for v in card.variants)), pal.HEADER_TEXT),
+        # Translators: a label in capitals on the stats card, above the member's current daily streak ("9 days").
+        (_("STREAK"), n_("{count} day", "{count} days", card.streak), pal.GOLD),
+        # Translators: a label in capitals on the stats card, above the member's best daily streak ("17 days").
+        (_("BEST"), n_("{count} day", "{count} days", card.best_streak), pal.HEADER_TEXT),
+        # Translators: a label in capitals on the stats card, above how many games the member finished.
+        (_("GAMES"), formats.number(sum(v.games for v in card.variants)), pal.HEADER_TEXT),
     ]
+    room = (WIDTH - 2 * MARGIN - NAME_ROOM) // len(items) - 22
     x = WIDTH - MARGIN
     for label, value, colour in reversed(items):
-        width = max(_length(label, 24, Face.CONDENSED), _length(value, 28, Face.BOLD))
-        pen.text((x, 4), label, 24, pal.HEADER_DIM, pal.HEADER, Face.CONDENSED, "ra")
-        pen.text((x, 34), value, 28, colour, pal.HEADER, Face.BOLD, "ra")
+        value_width = fit(value, Face.BOLD, HEADER_VALUE_SIZE, room).width
+        width = max(fit(label, Face.CONDENSED, HEADER_LABEL_SIZE, max(value_width, room)).width, value_width)
+        pen.text((x, 4), label, HEADER_LABEL_SIZE, pal.HEADER_DIM, width, pal.HEADER, Face.CONDENSED, "ra")
+        pen.text((x, 34), value, HEADER_VALUE_SIZE, colour, width, pal.HEADER, Face.BOLD, "ra")
         x -= width + 22
-    name = _fit(clean_name(card.name), TITLE_SIZE, Face.BOLD, x - 2 * MARGIN)
-    pen.text((MARGIN, HEADER_H // 2), name, TITLE_SIZE, pal.HEADER_TEXT, pal.HEADER, Face.BOLD, "lm")
+    name, room = clean_name(card.name), x - 2 * MARGIN
+    pen.text((MARGIN, HEADER_H // 2), name, TITLE_SIZE, pal.HEADER_TEXT, room, pal.HEADER, Face.BOLD, "lm", TITLE_SIZE)
 
 
 def _section(pen: _Pen, top: int, title: str, panel_h: int) -> int:
     """Write a section's title on the felt and draw its panel below; return the panel's bottom."""
     y = top + SECTION_GAP
-    pen.text((MARGIN + 4, y + SECTION_TITLE_H // 2 - 4), title, SECTION_SIZE, pal.FELT_TEXT, pal.FELT, Face.BOLD, "lm")
+    room = WIDTH - 2 * MARGIN - 8
+    pen.text(
+        (MARGIN + 4, y + SECTION_TITLE_H // 2 - 4), title, SECTION_SIZE, pal.FELT_TEXT, room, pal.FELT, Face.BOLD, "lm"
+    )
     y += SECTION_TITLE_H
     pen.box((MARGIN, y, WIDTH - MARGIN - 1, y + panel_h - 1), pal.PANEL, PANEL_RADIUS)
     return y + panel_h
 
 
-def _legend(pen: _Pen, right: int, y: int, entries: Sequence[tuple[str, str]]) -> None:
-    """A dot, the short name and a figure (if any) of each variant, right-aligned at ``right`` on the line at ``y``."""
+LEGEND_MARK = 16 + 26
+"""The room of a legend entry's dot and gaps."""
+
+
+def _legend(pen: _Pen, left: float, right: int, y: int, entries: Sequence[tuple[str, str]]) -> None:
+    """A dot, the short name and a figure (if any) of each variant, right-aligned at ``right`` on the line at ``y``
+    (all narrowed alike if together they reach past ``left``)."""
     x = right
-    for variant, figure in reversed(entries):
-        words = f"{short_title(variant)} {figure}".strip()
-        x -= pen.text((x, y), words, SMALL_SIZE, pal.PANEL_TEXT, anchor="rm") + 16
+    lines = [f"{short_title(variant)} {figure}".strip() for variant, figure in entries]
+    widths = [fit(words, Face.REGULAR, SMALL_SIZE, math.inf).width for words in lines]
+    share = min(1.0, (right - left - LEGEND_MARK * len(lines)) / max(sum(widths), 1))
+    for (variant, _figure), words, width in reversed(list(zip(entries, lines, widths, strict=True))):
+        x -= pen.text((x, y), words, SMALL_SIZE, pal.PANEL_TEXT, width * share, anchor="rm") + 16
         pen.dot(x, y, series_colour(variant))
         x -= 26
 
@@ -263,22 +276,25 @@ def _plot_frame(pen: _Pen, top: int, low: float, high: float, labels: tuple[str,
     for value in (low, (low + high) / 2, high):
         y = plot.y(value)
         pen.line(((plot.left - 8, y), (plot.right + 8, y)), GRID, 2)
-        pen.text((plot.left - 16, y), f"{value:,.0f}", SMALL_SIZE, pal.PANEL_TEXT, anchor="rm")
-    pen.text((plot.left, plot.bottom + 12), labels[0], SMALL_SIZE, pal.PANEL_TEXT)
-    pen.text((plot.right, plot.bottom + 12), labels[1], SMALL_SIZE, pal.PANEL_TEXT, anchor="ra")
+        figure = formats.number(round(value))
+        pen.text((plot.left - 16, y), figure, SMALL_SIZE, pal.PANEL_TEXT, plot.left - 16, anchor="rm")
+    room = (plot.right - plot.left) / 2 - 10
+    pen.text((plot.left, plot.bottom + 12), labels[0], SMALL_SIZE, pal.PANEL_TEXT, room)
+    pen.text((plot.right, plot.bottom + 12), labels[1], SMALL_SIZE, pal.PANEL_TEXT, room, anchor="ra")
     return plot
 
 
 def _empty_note(pen: _Pen, top: int, height: int, note: str) -> None:
     """Write ``note`` in the middle of an empty panel."""
-    pen.text((WIDTH // 2, top + height // 2), note, TEXT_SIZE, pal.PANEL_TEXT, anchor="mm")
+    pen.text((WIDTH // 2, top + height // 2), note, TEXT_SIZE, pal.PANEL_TEXT, WIDTH - 2 * (MARGIN + PAD), anchor="mm")
 
 
 def _score_chart(pen: _Pen, top: int, card: StatsCard) -> None:
     """The member's last daily scores as one line, each point a dot in its variant's colour."""
     shown = card.shown_scores
     if not shown:
-        _empty_note(pen, top, _chart_panel_h(), "No daily finished yet: play one with /solitaire daily")
+        # Translators: in the stats card's empty chart of daily scores; keep /solitaire daily as it is.
+        _empty_note(pen, top, _chart_panel_h(), _("No daily finished yet: play one with /solitaire daily"))
         return
     low, high = _nice_range([s.score for s in shown], from_zero=True)
     labels = (day_label(shown[0].day, card.today), day_label(shown[-1].day, card.today))
@@ -289,7 +305,8 @@ def _score_chart(pen: _Pen, top: int, card: StatsCard) -> None:
     for (x, y), score in zip(points, shown, strict=True):
         pen.dot(x, y, pal.PANEL, 9)
         pen.dot(x, y, series_colour(score.variant))
-    _legend(pen, WIDTH - MARGIN - PAD, top + PAD + 12, [(v, "") for v in _variants_in(s.variant for s in shown)])
+    entries = [(v, "") for v in _variants_in(s.variant for s in shown)]
+    _legend(pen, MARGIN + PAD, WIDTH - MARGIN - PAD, top + PAD + 12, entries)
 
 
 def _variants_in(names: Iterable[str]) -> list[str]:
@@ -303,14 +320,17 @@ def _rating_chart(pen: _Pen, top: int, card: StatsCard) -> None:
     series = [(s.variant, s.ratings[-(RACE_POINTS + 1) :]) for s in card.ratings if s.ratings]
     low, high = _nice_range([value for _, shown in series for value in shown], from_zero=False)
     longest = max(len(shown) for _, shown in series)
-    plot = _plot_frame(pen, top, low, high, ("before", plural(longest - 1, "race") + " later"))
+    # Translators: under the stats card's rating chart: its left end (before the races shown) and its right end.
+    ends = (_("before"), n_("{count} race later", "{count} races later", longest - 1))
+    plot = _plot_frame(pen, top, low, high, ends)
     for variant, shown in series:
         offset = longest - len(shown)  # the last races line up on the right
         points = [(plot.x(offset + i, longest), plot.y(value)) for i, value in enumerate(shown)]
         if len(points) > 1:
             pen.line(points, series_colour(variant), 4)
         pen.dot(*points[-1], series_colour(variant))
-    _legend(pen, WIDTH - MARGIN - PAD, top + PAD + 12, [(variant, f"{shown[-1]:,.0f}") for variant, shown in series])
+    entries = [(variant, formats.number(round(shown[-1]))) for variant, shown in series]
+    _legend(pen, MARGIN + PAD, WIDTH - MARGIN - PAD, top + PAD + 12, entries)
 
 
 # -- the calendar -------------------------------------------------------------------------------------------
@@ -318,7 +338,19 @@ def _calendar_panel_h() -> int:
     return 7 * (CELL + CELL_GAP) - CELL_GAP + 2 * PAD
 
 
-WEEKDAYS = ("Mon", "", "Wed", "", "Fri", "", "Sun")
+WEEKDAYS = (
+    # Translators: Monday, abbreviated, beside a row of the stats card's calendar (3 letters or fewer if you can).
+    N_("Mon"),
+    "",
+    # Translators: Wednesday, abbreviated, beside a row of the stats card's calendar.
+    N_("Wed"),
+    "",
+    # Translators: Friday, abbreviated, beside a row of the stats card's calendar.
+    N_("Fri"),
+    "",
+    # Translators: Sunday, abbreviated, beside a row of the stats card's calendar.
+    N_("Sun"),
+)
 
 
 def _calendar(pen: _Pen, top: int, card: StatsCard) -> None:
@@ -328,9 +360,10 @@ def _calendar(pen: _Pen, top: int, card: StatsCard) -> None:
         if name:
             pen.text(
                 (left - 12, top + PAD + row * (CELL + CELL_GAP) + CELL // 2),
-                name,
+                _(name),
                 SMALL_SIZE,
                 pal.PANEL_TEXT,
+                left - 12 - MARGIN - 2,
                 anchor="rm",
             )
     for offset in range(card.days_shown):
@@ -346,15 +379,29 @@ def _calendar(pen: _Pen, top: int, card: StatsCard) -> None:
 
 def _calendar_figures(pen: _Pen, x: int, y: int, card: StatsCard) -> None:
     """Beside the calendar: the current streak in big figures, the best one, the days played, the key."""
-    baseline = y + 52
-    width = pen.text((x, baseline), str(card.streak), FIGURE_SIZE, pal.WIN, face=Face.BOLD, anchor="ls")
-    pen.text((x + width + 8, baseline), "day streak", TEXT_SIZE, pal.WIN, anchor="ls")
-    pen.text((x, y + 70), f"best {plural(card.best_streak, 'day')}", SMALL_SIZE, pal.PANEL_TEXT)
-    pen.text((x, y + 104), f"on {card.days_played} of {card.days_shown} days", SMALL_SIZE, pal.PANEL_TEXT)
-    for row, (words, fill) in enumerate((("played", pal.FELT), ("won", pal.GOLD))):
+    baseline, room = y + 52, WIDTH - MARGIN - 4 - x
+    # Translators: beside the big figure of the member's current daily streak on the stats card ("9 day streak").
+    words = n_("day streak", "day streak", card.streak)
+    figure_room = max(room - text_width(words, Face.REGULAR, smallest(TEXT_SIZE)) - 8, room / 3)
+    streak = formats.number(card.streak)
+    width = pen.text((x, baseline), streak, FIGURE_SIZE, pal.WIN, figure_room, face=Face.BOLD, anchor="ls")
+    pen.text((x + width + 8, baseline), words, TEXT_SIZE, pal.WIN, room - width - 8, anchor="ls")
+    # Translators: on the stats card, under the current daily streak: the member's best one.
+    best = n_("best {count} day", "best {count} days", card.best_streak)
+    pen.text((x, y + 70), best, SMALL_SIZE, pal.PANEL_TEXT, room)
+    # Translators: on the stats card: on how many of the calendar's days the member finished a daily.
+    played = n_("on {played} of {count} day", "on {played} of {count} days", card.days_shown, played=card.days_played)
+    pen.text((x, y + 104), played, SMALL_SIZE, pal.PANEL_TEXT, room)
+    key = (
+        # Translators: the key of the stats card's calendar: the colour of the days a daily was played.
+        (_("played"), pal.FELT),
+        # Translators: the key of the stats card's calendar: the colour of the days a daily was won.
+        (_("won"), pal.GOLD),
+    )
+    for row, (words, fill) in enumerate(key):
         key_y = y + 170 + row * 36
         pen.box((x, key_y, x + 24, key_y + 24), fill, 5)
-        pen.text((x + 34, key_y + 12), words, SMALL_SIZE, pal.PANEL_TEXT, anchor="lm")
+        pen.text((x + 34, key_y + 12), words, SMALL_SIZE, pal.PANEL_TEXT, room - 34, anchor="lm")
 
 
 # -- each game's record -----------------------------------------------------------------------------------
@@ -362,29 +409,61 @@ def _table_panel_h(card: StatsCard) -> int:
     return max(len(card.variants), 1) * ROW_H + 2 * PAD - 6
 
 
+COLUMNS = (
+    (TEXT_SIZE, Face.BOLD, 260),
+    (SMALL_SIZE, Face.REGULAR, 200),
+    (SMALL_SIZE, Face.REGULAR, 200),
+    (SMALL_SIZE, Face.REGULAR, 200),
+)
+"""The table's word columns (name, games, win rate, best score): each one's size, face and widest room."""
+BAR_MIN = 40
+"""The narrowest win-rate bar: long words narrow their columns (alike) rather than the bar below this."""
+TABLE_GAPS = 24 + 20 + 20 + 10 + 20
+"""The table's room that is not words: the dot, and the gaps between the columns."""
+
+
+def _columns(rows: Sequence[tuple[str, str, str, str]]) -> list[float]:
+    """The width of each word column (name, games, rate, best): its widest words, all narrowed alike when they
+    leave the bar less than :data:`BAR_MIN`."""
+    widths = [max(fit(row[i], face, size, room).width for row in rows) for i, (size, face, room) in enumerate(COLUMNS)]
+    room = WIDTH - 2 * (MARGIN + PAD) - TABLE_GAPS - BAR_MIN
+    total = sum(widths)
+    return [float(width) for width in widths] if total <= room else [width * room / total for width in widths]
+
+
 def _table(pen: _Pen, top: int, card: StatsCard) -> None:
     """A row per variant played: its name, games, a bar of the win rate, the best score (columns fit the words)."""
     if not card.variants:
-        _empty_note(pen, top, _table_panel_h(card), "No finished game yet")
+        # Translators: in the stats card's empty table of games.
+        _empty_note(pen, top, _table_panel_h(card), _("No finished game yet"))
         return
+    records = card.variants
     rows = [
-        (r, short_title(r.variant), plural(r.games, "game"), f"{r.win_rate:.0%} won", f"best {r.best:,}")
-        for r in card.variants
+        (
+            short_title(r.variant),
+            n_("{count} game", "{count} games", r.games),
+            # Translators: a row of the stats card's table: the share of the games won ("38% won").
+            _("{percent}% won", percent=percent(r.win_rate)),
+            # Translators: a row of the stats card's table: the best score in the game.
+            _("best {score}", score=formats.number(r.best)),
+        )
+        for r in records
     ]
+    names, games_room, rates, bests = _columns(rows)
     left = MARGIN + PAD
-    names_end = left + 24 + max(_length(row[1], TEXT_SIZE, Face.BOLD) for row in rows)
-    games_end = names_end + 20 + max(_length(row[2], SMALL_SIZE) for row in rows)
-    bests_start = WIDTH - MARGIN - PAD - max(_length(row[4], SMALL_SIZE) for row in rows)
+    names_end = left + 24 + names
+    games_end = names_end + 20 + games_room
+    bests_start = WIDTH - MARGIN - PAD - bests
     bar = games_end + 20
-    bar_width = min(BAR_W, bests_start - 20 - max(_length(row[3], SMALL_SIZE) for row in rows) - 10 - bar)
-    for n, (record, name, games, rate, best) in enumerate(rows):
+    bar_width = min(BAR_W, bests_start - 20 - rates - 10 - bar)
+    for n, (record, (name, games, rate, best)) in enumerate(zip(records, rows, strict=True)):
         middle = top + PAD + n * ROW_H + (ROW_H - 6) // 2
         pen.dot(left + 7, middle, series_colour(record.variant))
-        pen.text((left + 24, middle), name, TEXT_SIZE, pal.PANEL_TEXT, face=Face.BOLD, anchor="lm")
-        pen.text((games_end, middle), games, SMALL_SIZE, pal.PANEL_TEXT, anchor="rm")
+        pen.text((left + 24, middle), name, TEXT_SIZE, pal.PANEL_TEXT, names, face=Face.BOLD, anchor="lm")
+        pen.text((games_end, middle), games, SMALL_SIZE, pal.PANEL_TEXT, games_room, anchor="rm")
         box = (bar, middle - BAR_H // 2, bar + bar_width, middle + BAR_H // 2)
         pen.box(box, GRID, 6)
         if filled := round(bar_width * record.win_rate):
             pen.box((bar, box[1], bar + max(filled, 12), box[3]), pal.WIN, 6)
-        pen.text((bar + bar_width + 10, middle), rate, SMALL_SIZE, pal.PANEL_TEXT, anchor="lm")
-        pen.text((WIDTH - MARGIN - PAD, middle), best, SMALL_SIZE, pal.PANEL_TEXT, anchor="rm")
+        pen.text((bar + bar_width + 10, middle), rate, SMALL_SIZE, pal.PANEL_TEXT, rates, anchor="lm")
+        pen.text((WIDTH - MARGIN - PAD, middle), best, SMALL_SIZE, pal.PANEL_TEXT, bests, anchor="rm")

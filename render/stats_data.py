@@ -11,8 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
+from languages import formats
+from solitaire.speech import _, n_
 from solitaire.variants import find_variant
-from solitaire.words import plural
 
 SCORES_SHOWN = 30
 """The chart of daily scores shows this many of the member's last dailies."""
@@ -98,7 +99,7 @@ class StatsCard:
 
 
 def short_title(variant: str) -> str:
-    """The variant's name where room is short."""
+    """The variant's name where room is short (in the language spoken: the rules say their names)."""
     rules = find_variant(variant)
     return rules.short_title or rules.title
 
@@ -110,44 +111,90 @@ def clean_name(name: str) -> str:
 
 
 def day_label(day: date, today: date) -> str:
-    """``today``, ``yesterday`` or ``3 Mar``.
+    """``today``, ``yesterday`` or ``3 Mar`` (another language: its date, :func:`languages.formats.day`).
 
     >>> day_label(date(2026, 3, 3), date(2026, 3, 9)), day_label(date(2026, 3, 8), date(2026, 3, 9))
     ('3 Mar', 'yesterday')
     """
     if day == today:
-        return "today"
+        # Translators: a day on the stats card's chart (and in its description).
+        return _("today")
     if day == today - timedelta(days=1):
-        return "yesterday"
-    return f"{day.day} {day:%b}"
+        # Translators: a day on the stats card's chart (and in its description).
+        return _("yesterday")
+    if formats.spoken_locale() is None:
+        return f"{day.day} {day:%b}"
+    return formats.day(day)
+
+
+def _days(count: int) -> str:
+    """``count`` days, in words."""
+    return n_("{count} day", "{count} days", count)
 
 
 def describe_stats_card(card: StatsCard) -> str:
     """The card in words, for its alt text (what a screen reader says instead of the picture)."""
     parts = [
-        f"Stats card of {clean_name(card.name)}.",
-        f"Daily streak {plural(card.streak, 'day')} (best {plural(card.best_streak, 'day')}); "
-        f"dailies played on {card.days_played} of the last {card.days_shown} days.",
+        # Translators: the first sentence of the stats card's description (alt text); {name} is a member's name.
+        _("Stats card of {name}.", name=clean_name(card.name)),
+        # Translators: the stats card's description; {streak} and {best} are "9 days", {played} of {days} are counts.
+        _(
+            "Daily streak {streak} (best {best}); dailies played on {played} of the last {days} days.",
+            streak=_days(card.streak),
+            best=_days(card.best_streak),
+            played=card.days_played,
+            days=card.days_shown,
+        ),
     ]
     shown = card.shown_scores
     if shown:
         scores = [s.score for s in shown]
         parts.append(
-            f"Last {plural(len(shown), 'daily score')} from {day_label(shown[0].day, card.today)} to "
-            f"{day_label(shown[-1].day, card.today)}: lowest {min(scores):,}, highest {max(scores):,}, "
-            f"latest {scores[-1]:,}."
+            n_(
+                "Last {count} daily score from {first} to {last}: lowest {lowest}, highest {highest}, latest {latest}.",
+                "Last {count} daily scores from {first} to {last}: "
+                "lowest {lowest}, highest {highest}, latest {latest}.",
+                len(shown),
+                first=day_label(shown[0].day, card.today),
+                last=day_label(shown[-1].day, card.today),
+                lowest=formats.number(min(scores)),
+                highest=formats.number(max(scores)),
+                latest=formats.number(scores[-1]),
+            )
         )
     else:
-        parts.append("No daily finished yet.")
+        parts.append(_("No daily finished yet."))
     for record in card.variants:
         parts.append(
-            f"{short_title(record.variant)}: {plural(record.games, 'game')}, {record.win_rate:.0%} won, "
-            f"best {record.best:,}."
+            # Translators: a line of the stats card's description: a game, its games played, the share won, the best.
+            n_(
+                "{variant}: {count} game, {percent}% won, best {best}.",
+                "{variant}: {count} games, {percent}% won, best {best}.",
+                record.games,
+                variant=short_title(record.variant),
+                percent=percent(record.win_rate),
+                best=formats.number(record.best),
+            )
         )
     for s in card.ratings:
         if s.ratings:
             parts.append(
-                f"{short_title(s.variant)} race rating {s.ratings[-1]:,.0f} "
-                f"after {plural(len(s.ratings) - 1, 'rated race')} shown (from {s.ratings[0]:,.0f})."
+                n_(
+                    "{variant} race rating {rating} after {count} rated race shown (from {first}).",
+                    "{variant} race rating {rating} after {count} rated races shown (from {first}).",
+                    len(s.ratings) - 1,
+                    variant=short_title(s.variant),
+                    rating=formats.number(round(s.ratings[-1])),
+                    first=formats.number(round(s.ratings[0])),
+                )
             )
     return " ".join(parts)
+
+
+def percent(share: float) -> int:
+    """A share as a whole percentage (``0.375`` is 38, rounded as ``f"{share:.0%}"`` rounds).
+
+    >>> percent(0.375), percent(0.29), percent(1.0)
+    (38, 29, 100)
+    """
+    return round(share * 100)

@@ -5,6 +5,8 @@ only what the player may see, plus the drawing options) or a member's
 :class:`~render.stats_data.StatsCard`; :class:`Pictures` hands it to the heavy-work scheduler as its
 most urgent job, with a short deadline: a picture its worker does not answer in time (stuck, dead,
 or none free) is drawn in this process instead, so the click is still answered within Discord's 3 s.
+Its words are in the language spoken when it is asked for: the scheduler carries that language to the
+worker (or the thread) that draws it (:meth:`bot.heavy.Scheduler.submit`).
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ Picture = BoardPicture | StatsCard
 
 
 def draw(picture: Picture) -> bytes:
-    """Render ``picture`` as PNG bytes (in a worker process, or in a thread here)."""
+    """Render ``picture`` as PNG bytes (in a worker process, or in a thread here), in the language spoken."""
     if isinstance(picture, StatsCard):
         return render_stats_card(picture)
     return render_board(

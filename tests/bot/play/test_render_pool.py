@@ -11,6 +11,8 @@ from typing import Any
 
 from bot.heavy import Scheduler
 from bot.play.render_pool import BoardPicture, Pictures, draw
+from languages import speaking_language
+from languages.pseudo import PSEUDO
 from render import render_board
 from render.samples import sample_stats_card
 from render.stats_card import render_stats_card
@@ -120,3 +122,12 @@ async def test_without_workers_pictures_are_drawn_in_a_thread_here() -> None:
     assert not pool.running and not pool.pids
     assert await Pictures(pool).render(_picture(selected="1")) == render_board(_picture().view, selected="1")
     await pool.close()
+
+
+async def test_a_worker_draws_in_the_language_the_picture_was_asked_in(one_worker: Scheduler) -> None:
+    pictures, picture, card = Pictures(one_worker), _picture(time_left=42.0), sample_stats_card("veteran")
+    english = await pictures.render(picture)
+    with speaking_language(PSEUDO):
+        accented = await pictures.render(picture)
+        assert accented == draw(picture) and await pictures.render(card) == draw(card)
+    assert english == draw(picture) != accented and one_worker.fallbacks == 0
