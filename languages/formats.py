@@ -82,6 +82,6 @@ def listing(items: list[str]) -> str:
     'a game in progress, an open challenge'
     """
     locale = spoken_locale()
-    if locale is None:
-        return ", ".join(items)
+    if locale is None or getattr(spoken(), "language_code", None) == "pseudo":
+        return ", ".join(items)  # the pseudo-language has no "and" of its own (its numbers are German)
     return format_list(items, locale=locale)

@@ -2,7 +2,8 @@
 
 A picture or a message said in it shows at once a sentence that escaped the catalogue (plain ASCII letters) and
 a box too small for a long translation (German is often 30-40 % longer than English). Named fields (``{time}``)
-and Discord's markup (``<t:...>``, ``<@...>``, ``**``, ````` ` `````) are kept as they are.
+Discord's tags (``<t:...>``, ``<@...>``), code spans (a ```/solitaire start``` in backticks) and links are
+kept as they are.
 """
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ ACCENTED = str.maketrans(
 """Each ASCII letter and its accented twin (DejaVu draws them all)."""
 LONGER = 0.4
 """How much longer than the English every pseudo sentence is."""
-KEPT = re.compile(r"\{[^{}]*\}|<[^<>]*>|https?://\S+")
-"""What is not accented: named fields, Discord's tags, links."""
+KEPT = re.compile(r"\{[^{}]*\}|<[^<>]*>|`[^`]*`|https?://\S+")
+"""What is not accented: named fields, Discord's tags, code spans (commands, notation), links."""
 FILLER = "ẍ"
 
 
