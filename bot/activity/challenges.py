@@ -24,6 +24,7 @@ from bot.background import BackgroundTasks
 from bot.compete.challenges import ChallengeService, ChallengeSnapshot, Line, UnknownChallengeError
 from bot.play.session import Clock
 from bot.play.sessions import SessionManager
+from solitaire.speech import _
 
 log = logging.getLogger(__name__)
 
@@ -53,14 +54,14 @@ class OtherServerChallengeError(errors.BotError):
     """A page answered or played a challenge of another server."""
 
     def __init__(self) -> None:
-        super().__init__("That challenge is in another server: open the Activity there to answer or play it.")
+        super().__init__(_("That challenge is in another server: open the Activity there to answer or play it."))
 
 
 class NoServerChallengeError(errors.BotError):
     """A page outside any server (a DM) answered or played a challenge."""
 
     def __init__(self) -> None:
-        super().__init__("Challenges belong to a server: open the Activity in the challenge's server.")
+        super().__init__(_("Challenges belong to a server: open the Activity in the challenge's server."))
 
 
 class ChallengeDesk:
@@ -174,7 +175,8 @@ class ChallengeDesk:
 
     def _who(self, guild_id: int, user_id: int) -> Person:
         """A member's id and name as the server shows it (a neutral name when it is not known here)."""
-        name = self.name_of(guild_id, user_id) or f"member …{str(user_id)[-4:]}"
+        # Translators: a member whose name is not known here, told apart by the last digits of their id.
+        name = self.name_of(guild_id, user_id) or _("member …{digits}", digits=str(user_id)[-4:])
         return {"id": str(user_id), "name": name}
 
 

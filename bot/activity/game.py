@@ -29,9 +29,11 @@ from bot.play.pads import AllUp, Click, pad_for, targets_of
 from bot.play.session import Clock, FinishSource, Outcome, Selection, Session
 from bot.play.sessions import SessionManager
 from bot.storage.games import GameRecord
+from languages import formats, speaking_language
 from solitaire import find_variant
 from solitaire.deals import MAX_DEAL_NUMBER
 from solitaire.dests import drop_move
+from solitaire.speech import _
 from solitaire.view import BoardView
 
 MENU_DAILY_SECONDS = 10.0
@@ -215,13 +217,19 @@ class GameDesk:
             await self._push(session, record)
 
     async def _push(self, session: Session, record: GameRecord | None) -> None:
+        """Send the game as it stands to its player's pages that have not seen it, each in its language."""
         if self._shown(session) is None:
             return  # a race's game left during its countdown: its deal stays secret
-        game = game_frame(session, now=self.now(), record=record)
+        version = session.game.version
+        games: dict[str, GAME] = {}
         for page in self.pages.of_member(session.record.guild_id, session.owner_id):
-            seen = page.shown.get(session.id, -1) >= game["version"] and record is None
+            seen = page.shown.get(session.id, -1) >= version and record is None
             if self._busy.get(page) == session.id or seen:
                 continue
+            game = games.get(page.language.code)
+            if game is None:
+                with speaking_language(page.language):
+                    game = games[page.language.code] = game_frame(session, now=self.now(), record=record)
             await page.send(game_out(None, game))
 
 
@@ -229,28 +237,34 @@ class DealNumberError(errors.BotError):
     """A practice deal number past the last numbered deal."""
 
     def __init__(self, number: int) -> None:
-        super().__init__(f"There is no deal #{number}: practice deals are numbered 1 to {MAX_DEAL_NUMBER:,}.")
+        super().__init__(
+            _(
+                "There is no deal #{number}: practice deals are numbered 1 to {last}.",
+                number=number,
+                last=formats.number(MAX_DEAL_NUMBER),
+            )
+        )
 
 
 class NotYourGameHereError(errors.BotError):
     """A page named a game that is not its player's (or none at all): refused without naming anyone."""
 
     def __init__(self) -> None:
-        super().__init__("That is not one of your games: open yours from the menu.")
+        super().__init__(_("That is not one of your games: open yours from the menu."))
 
 
 class NoSuchSlotError(errors.BotError):
     """A drop named a place that is not on this board (or a source that holds no card to pick up)."""
 
     def __init__(self) -> None:
-        super().__init__("That is not a place on this board: drag a card onto a pile or a foundation.")
+        super().__init__(_("That is not a place on this board: drag a card onto a pile or a foundation."))
 
 
 class OtherServerGameError(errors.BotError):
     """A page asked to play a game of this member kept in another server (or in their DMs)."""
 
     def __init__(self) -> None:
-        super().__init__("That game is played in another server: open the Activity there to play it.")
+        super().__init__(_("That game is played in another server: open the Activity there to play it."))
 
 
 def _seat(page: Socket) -> Seat:

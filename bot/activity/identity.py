@@ -39,6 +39,7 @@ from bot.activity.limits import (
     ActivityCounts,
     Budget,
 )
+from bot.activity.page_words import known_locale
 from bot.activity.verified import (
     DiscordUnavailableError,
     Holder,
@@ -47,6 +48,7 @@ from bot.activity.verified import (
     SignInRefusedError,
     VerificationError,
 )
+from solitaire.speech import N_, _
 
 log = logging.getLogger(__name__)
 
@@ -56,9 +58,24 @@ INSTANCE_ID = re.compile(r"[A-Za-z0-9_-]{1,100}")
 """The shape of Discord's instance ids (``i-1234…-gc-…``): nothing else reaches a URL."""
 KEPT = 10_000
 """Tokens and instances remembered at most (the oldest are forgotten first)."""
-NOT_ANSWERING = "Discord is not answering just now: try again in a moment"
-BUSY = "Too many players are signing in just now: try again in a moment"
-OTHER_APPLICATION = "that sign-in was given to another application: open the Activity again"
+NOT_ANSWERING = N_("Discord is not answering just now: try again in a moment")
+BUSY = N_("Too many players are signing in just now: try again in a moment")
+OTHER_APPLICATION = N_("that sign-in was given to another application: open the Activity again")
+ASKED: dict[str, tuple[str, str]] = {
+    "the sign-in code": (
+        N_("Discord refused the sign-in code: open the Activity again"),
+        N_("Discord's answer about the sign-in code was not understood"),
+    ),
+    "your sign-in": (
+        N_("Discord refused your sign-in: open the Activity again"),
+        N_("Discord's answer about your sign-in was not understood"),
+    ),
+    "this Activity's instance": (
+        N_("Discord refused this Activity's instance: open the Activity again"),
+        N_("Discord's answer about this Activity's instance was not understood"),
+    ),
+}
+"""What Discord is asked about (the logs' words), and the page's sentences when it refuses or is not understood."""
 
 T = TypeVar("T")
 
@@ -120,7 +137,7 @@ class DiscordIdentity:
         data = await self._ask("POST", "/oauth2/token", data=form, what="the sign-in code", refused=SignInRefusedError)
         token = data.get("access_token")
         if not isinstance(token, str) or not token:
-            raise SignInRefusedError("Discord gave no access token for that sign-in code")
+            raise SignInRefusedError(_("Discord gave no access token for that sign-in code"))
         return token
 
     async def verify(self, access_token: str, instance_id: str, claimed_guild: int | None) -> Player:
@@ -132,10 +149,12 @@ class DiscordIdentity:
         holder = await self.holder(access_token)
         instance = await self.instance(instance_id, member=holder.user_id)
         if holder.user_id not in instance.users:
-            raise VerificationError("you are not in this Activity's instance: open it again from Discord")
+            raise VerificationError(_("you are not in this Activity's instance: open it again from Discord"))
         if claimed_guild is not None and claimed_guild != instance.guild_id:
-            raise VerificationError("this page names another server than the Activity's: open it again from Discord")
-        return Player(holder.user_id, holder.name, instance.guild_id, instance.channel_id, instance_id)
+            raise VerificationError(_("this page names another server than the Activity's: open it again from Discord"))
+        return Player(
+            holder.user_id, holder.name, instance.guild_id, instance.channel_id, instance_id, locale=holder.locale
+        )
 
     async def holder(self, access_token: str) -> Holder:
         """Whom Discord gave ``access_token`` to, if it was given to this application with ``identify``.
@@ -165,11 +184,11 @@ class DiscordIdentity:
         scopes = me.get("scopes")
         user = me.get("user")
         if not isinstance(application, dict) or str(application.get("id")) != str(self.application_id):
-            raise SignInRefusedError(OTHER_APPLICATION)
+            raise SignInRefusedError(_(OTHER_APPLICATION))
         if not isinstance(scopes, list) or "identify" not in scopes or not isinstance(user, dict):
-            raise SignInRefusedError("that sign-in does not say who you are: open the Activity again")
+            raise SignInRefusedError(_("that sign-in does not say who you are: open the Activity again"))
         name = user.get("global_name") or user.get("username") or "player"
-        return Holder(_snowflake(user.get("id")), str(name)[:64])
+        return Holder(_snowflake(user.get("id")), str(name)[:64], known_locale(user.get("locale")))
 
     async def instance(self, instance_id: str, *, member: int | None = None) -> Instance:
         """The live instance ``instance_id`` of this application; :raises VerificationError: if it is not live.
@@ -178,7 +197,7 @@ class DiscordIdentity:
         ``member`` is not in it (they may just have joined: Discord is asked again).
         """
         if not INSTANCE_ID.fullmatch(instance_id):
-            raise VerificationError("that is not an Activity instance: open it again from Discord")
+            raise VerificationError(_("that is not an Activity instance: open it again from Discord"))
         kept = _recall(self._instances, instance_id, self.clock())
         if kept is not None and (member is None or member in kept[1].users):
             return kept[1]
@@ -193,7 +212,7 @@ class DiscordIdentity:
         location = data.get("location") or {}
         users = data.get("users") or []
         if not isinstance(location, dict) or not isinstance(users, list):
-            raise VerificationError("Discord's answer about this Activity's instance was not understood")
+            raise VerificationError(_(ASKED["this Activity's instance"][1]))
         return Instance(
             guild_id=_snowflake(location.get("guild_id"), default=0),
             channel_id=_snowflake(location.get("channel_id"), default=0),
@@ -210,7 +229,7 @@ class DiscordIdentity:
         try:
             answer = await ask()
         except BaseException as error:  # the asker's page went (cancelled): the others are told to try again
-            future.set_exception(error if isinstance(error, Exception) else DiscordUnavailableError(NOT_ANSWERING))
+            future.set_exception(error if isinstance(error, Exception) else DiscordUnavailableError(_(NOT_ANSWERING)))
             future.exception()  # retrieved: nobody else may be waiting
             raise
         else:
@@ -230,14 +249,15 @@ class DiscordIdentity:
         data: dict[str, str] | None = None,
         refused: type[VerificationError] = VerificationError,
     ) -> dict[str, Any]:
-        """One call to Discord within the budget; 4xx: ``refused`` naming ``what``; 5xx or no answer: unavailable.
+        """One call to Discord within the budget about ``what`` (one of :data:`ASKED`); 4xx: ``refused`` in its
+        words; 5xx or no answer: unavailable.
 
         Discord's status is never shown to the page (it would make the bot a probe of Discord's API).
         """
         wait = self.budget.reserve(self.clock(), DISCORD_BUDGET_WAIT_SECONDS)
         if wait is None:
             self.counts.shed += 1
-            raise DiscordUnavailableError(BUSY)
+            raise DiscordUnavailableError(_(BUSY))
         if wait > 0:
             await asyncio.sleep(wait)
         await self._in_turn()
@@ -248,15 +268,15 @@ class DiscordIdentity:
         try:
             async with self._session().request(method, self.api + path, headers=headers, data=data) as answer:
                 if answer.status >= 500 or answer.status == 429:
-                    raise DiscordUnavailableError(NOT_ANSWERING)
+                    raise DiscordUnavailableError(_(NOT_ANSWERING))
                 if answer.status >= 400:
-                    raise refused(f"Discord refused {what}: open the Activity again")
+                    raise refused(_(ASKED[what][0]))
                 body = await answer.json(content_type=None)
         except (aiohttp.ClientError, TimeoutError, ValueError, RecursionError) as error:
             log.warning("could not ask Discord about %s: %s", what, type(error).__name__)
-            raise DiscordUnavailableError(NOT_ANSWERING) from None
+            raise DiscordUnavailableError(_(NOT_ANSWERING)) from None
         if not isinstance(body, dict):
-            raise VerificationError(f"Discord's answer about {what} was not understood")
+            raise VerificationError(_(ASKED[what][1]))
         return body
 
     async def _in_turn(self) -> None:
@@ -294,4 +314,4 @@ def _snowflake(value: object, *, default: int | None = None) -> int:
         return default
     if isinstance(value, str) and value.isascii() and value.isdecimal() and len(value) <= 20:
         return int(value)
-    raise VerificationError("Discord's answer named no valid id")
+    raise VerificationError(_("Discord's answer named no valid id"))

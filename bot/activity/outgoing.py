@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Literal, NotRequired, TypedDict
 
 from bot.activity.frames import GameFrame
+from bot.activity.page_words import Word
 
 GAME = GameFrame
 """GAME: the board as the pictures are drawn from it (:func:`bot.activity.frames.game_frame`): never a face-down
@@ -128,21 +129,32 @@ class MenuPart(TypedDict, total=False):
 
 
 class Welcome(TypedDict):
-    """The answer to ``hello``: who signed in, where, and the menu."""
+    """The answer to ``hello``: who signed in, where, the menu, and every word of the page in the player's language
+    (:func:`~bot.activity.page_words.speech_of`: ``locale``, ``words``, ``ordinals``)."""
 
     type: Literal["welcome"]
     user: Person
     guild_id: str
     practice_only: bool
     menu: Menu
+    locale: str
+    words: dict[str, Word]
+    ordinals: dict[str, str]
 
 
 class MenuFrame(TypedDict):
-    """The menu again; pushed (``ref`` ``null``) when one of the listed challenges changed."""
+    """The menu again; pushed (``ref`` ``null``) when one of the listed challenges changed.
+
+    An answer carries the page's words again (``locale``, ``words``, ``ordinals``) when its player's language
+    changed since they were sent.
+    """
 
     type: Literal["menu"]
     ref: int | None
     menu: Menu
+    locale: NotRequired[str]
+    words: NotRequired[dict[str, Word]]
+    ordinals: NotRequired[dict[str, str]]
 
 
 class GameOut(TypedDict):

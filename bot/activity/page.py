@@ -26,6 +26,7 @@ from bot.activity.limits import CLOSE_SECONDS, QUEUED_FRAMES, REQUEST_BURST, REQ
 from bot.activity.outgoing import Bye, Outgoing
 from bot.activity.protocol import Close
 from bot.activity.seat import Seat
+from languages import ENGLISH, Language
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +61,10 @@ class Socket:
     strikes: int = 0
     shown: dict[int, int] = field(default_factory=dict)
     """Per game, the newest version this page was sent (a push of an older one is skipped)."""
+    language: Language = ENGLISH
+    """The language the page is spoken to in: its player's once signed in (before: its browser's, or its hint)."""
+    told: str | None = None
+    """The code of the language whose words the page was sent last (``None``: none yet)."""
     _queue: deque[_Queued] = field(default_factory=deque)
     _ready: asyncio.Event = field(default_factory=asyncio.Event)
     _writer: asyncio.Task[None] | None = None
@@ -196,7 +201,7 @@ class Socket:
             async with asyncio.timeout(CLOSE_SECONDS):
                 if self._writer is not None:
                     await asyncio.shield(self._writer)
-                await self.ws.close(code=int(code), message=reason[:120].encode())
+                await self.ws.close(code=int(code), message=_close_reason(reason))
         except TimeoutError:
             self._cut()
 
@@ -231,6 +236,15 @@ class Socket:
                     await self.ws.close()
             except TimeoutError:
                 self._cut()
+
+
+def _close_reason(reason: str) -> bytes:
+    """``reason`` cut to what a close frame carries (123 bytes): whole characters of its UTF-8, at most 120 bytes.
+
+    >>> _close_reason("é" * 100)[-2:].decode(), len(_close_reason("é" * 100))
+    ('é', 120)
+    """
+    return reason.encode()[:120].decode(errors="ignore").encode()
 
 
 def keep_send_buffer_small(transport: asyncio.Transport | None) -> None:

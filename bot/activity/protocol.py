@@ -54,7 +54,8 @@ class Hello(_Frame):
     """The page's first frame: its player's token and the instance it runs in.
 
     The server asks Discord who owns the token and what the instance is; the page's ``guild_id`` must be the
-    instance's. Answered by ``welcome``, or by ``bye`` and a close.
+    instance's. Answered by ``welcome`` (with the page's words in its player's language), or by ``bye`` and a
+    close.
     """
 
     type: Literal["hello"]
@@ -64,6 +65,9 @@ class Hello(_Frame):
     """Discord's instance id (letters, digits, ``-`` and ``_``): it goes into a URL path, so nothing else."""
     guild_id: Annotated[str, Field(max_length=20, pattern=r"^[0-9]+$")] | None = None
     channel_id: Annotated[str, Field(max_length=20, pattern=r"^[0-9]+$")] | None = None
+    locale: Annotated[str, Field(max_length=16)] | None = None
+    """The locale the player's Discord client reports: a hint for the page's words, taken only if it is one of
+    Discord's (:func:`~bot.activity.page_words.known_locale`), never for anything else."""
 
 
 class MenuAsk(_Frame):

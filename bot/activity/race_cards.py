@@ -8,17 +8,22 @@ from collections.abc import Callable
 from bot.activity.outgoing import Person, Race, Racer
 from bot.activity.pages import Pages
 from bot.compete.race import RaceSnapshot, Standing
-from bot.compete.words import variant_title
 from bot.play.session import Clock
+from solitaire import find_variant
+from solitaire.speech import N_, _
 
-SOMEONE = "a member"
+# Translators: stands for a racer whose name is not known here.
+SOMEONE = N_("a member")
 """A player's name when neither the server's cache nor a page knows it."""
 YOU = ("racer", "watcher")
 """What a page is to a race: one of its racers, or a watcher."""
 
 
 class RaceCards:
-    """Builds a RACE: the names from the server, else from a signed-in page; the times from ``now``."""
+    """Builds a RACE: the names from the server, else from a signed-in page; the times from ``now``.
+
+    Its words (a game's title, a name not known) are said in the language spoken where it is built.
+    """
 
     def __init__(self, pages: Pages, *, now: Clock, name_of: Callable[[int, int], str | None]) -> None:
         self.pages = pages
@@ -32,7 +37,7 @@ class RaceCards:
         return {
             "id": race.id,
             "variant": race.variant,
-            "title": variant_title(race.variant),
+            "title": find_variant(race.variant).title,  # said in the spoken language as it is read
             "status": race.status,
             "host": self._person(race.guild_id, race.host_id),
             "capacity": race.capacity,
@@ -108,7 +113,7 @@ class RaceCards:
         if name is None:
             pages = self.pages.of_member(guild_id, user_id)
             name = next((page.seat.player.name for page in pages if page.seat is not None), None)
-        return {"id": str(user_id), "name": name or SOMEONE}
+        return {"id": str(user_id), "name": name or _(SOMEONE)}
 
 
 def race_texts(body: Race) -> dict[str, str]:

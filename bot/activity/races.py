@@ -8,7 +8,8 @@ move, the clock), at most once per :data:`PUSH_INTERVAL` per race and only when 
 whose player races is a racer; any other page of the channel watches.
 
 Nobody is sent a board but its racer, and only once the race service says the race started: a RACE holds
-counts (score, cards up, time used, moves), never a card.
+counts (score, cards up, time used, moves), never a card. A push is said in each page's language: built once
+per language among the pages it goes to.
 """
 
 from __future__ import annotations
@@ -33,10 +34,12 @@ from bot.compete.channels import check_channel_permissions
 from bot.compete.race import RaceError, RaceService, RaceSnapshot
 from bot.errors import BotError, NotInServerError
 from bot.play.session import Clock, Sleep
+from languages import Language, speaking_language
+from solitaire.speech import N_, _, n_
 
 PUSH_INTERVAL = 1.0
 """At most one RACE push per race in this many seconds (moves between are coalesced into the next)."""
-NO_MESSAGE = (
+NO_MESSAGE = N_(
     "The race is open here, but its message could not be posted in the channel: members outside the Activity "
     "cannot join it with the message's buttons."
 )
@@ -46,17 +49,28 @@ class OtherChannelRaceError(RaceError):
     """A page named a race of another channel (or server) than its instance's."""
 
     def __init__(self) -> None:
-        super().__init__("That race is run in another channel: open the Activity there to take part.")
+        super().__init__(_("That race is run in another channel: open the Activity there to take part."))
 
 
 class TooManyRaceOpensError(RaceError):
     """A page opened races faster than a channel's message rate should carry (each posts a public message)."""
 
-    def __init__(self, where: str) -> None:
-        super().__init__(
-            f"Too many races were opened {where} in the last {RACE_OPEN_MINUTES} minutes: join an open one, "
-            "or try again later."
-        )
+    def __init__(self, *, by_member: bool) -> None:
+        if by_member:
+            words = n_(
+                "Too many races were opened by you in the last {count} minute: join an open one, or try again later.",
+                "Too many races were opened by you in the last {count} minutes: join an open one, or try again later.",
+                RACE_OPEN_MINUTES,
+            )
+        else:
+            words = n_(
+                "Too many races were opened in this channel in the last {count} minute: join an open one, "
+                "or try again later.",
+                "Too many races were opened in this channel in the last {count} minutes: join an open one, "
+                "or try again later.",
+                RACE_OPEN_MINUTES,
+            )
+        super().__init__(words)
 
 
 class NotRankedHereError(BotError):
@@ -64,7 +78,10 @@ class NotRankedHereError(BotError):
 
     def __init__(self) -> None:
         super().__init__(
-            "The bot is not in this server, so races are not run here (they are ranked): ask an admin to add the bot."
+            _(
+                "The bot is not in this server, so races are not run here (they are ranked): "
+                "ask an admin to add the bot."
+            )
         )
 
 
@@ -157,16 +174,16 @@ class RaceDesk:
         if await self.races.post(snapshot.race.id):
             snapshot = await self.races.snapshot(snapshot.race.id)
         else:
-            words = NO_MESSAGE
+            words = _(NO_MESSAGE)
         return {"type": "race", "ref": frame.ref, "race": self._race(snapshot, player.user_id), "words": words}
 
     def _count_open(self, player: Player) -> None:
         """Count a race opened by ``player``; :raises TooManyRaceOpensError: past the member's or channel's share."""
         now, member, channel = self.clock(), (player.guild_id, player.user_id), (player.guild_id, player.channel_id)
         if self._opens_by_member.full(member, now):
-            raise TooManyRaceOpensError("by you")
+            raise TooManyRaceOpensError(by_member=True)
         if self._opens_by_channel.full(channel, now):
-            raise TooManyRaceOpensError("in this channel")
+            raise TooManyRaceOpensError(by_member=False)
         self._opens_by_member.allow(member, now)
         self._opens_by_channel.allow(channel, now)
 
@@ -227,12 +244,20 @@ class RaceDesk:
         pages = self.pages.of_channel(*state.where)
         if not pages:
             return
-        texts = race_texts(self.cards.body(snapshot, placed=state.placed))
+        said: dict[str, dict[str, str]] = {}
         racers = set(snapshot.racers)
         key = f"race:{race_id}"
         for page in pages:
+            texts = said.get(page.language.code)
+            if texts is None:
+                texts = said[page.language.code] = self._texts(snapshot, state.placed, page.language)
             self.pushes_sent += 1
             await page.send_text(texts["racer" if _player(page).user_id in racers else "watcher"], replaces=key)
+
+    def _texts(self, snapshot: RaceSnapshot, placed: dict[int, int], language: Language) -> dict[str, str]:
+        """The pushed RACE in JSON for a racer and for a watcher, said in ``language``."""
+        with speaking_language(language):
+            return race_texts(self.cards.body(snapshot, placed=placed))
 
     def _followed(self, state: _Pushes) -> bool:
         """Whether a page may want the race: one of its channel's or a racer's (unknown before its first snapshot)."""
@@ -258,8 +283,9 @@ class RaceDesk:
                 session = await self.races.board(race_id, user_id)
             except RaceError:
                 continue
-            game = game_frame(session, now=self.now())
             for page in pages:
+                with speaking_language(page.language):
+                    game = game_frame(session, now=self.now())
                 await page.send(game_out(None, game))
         self.changed(race_id)  # the racers are playing now: every page of the channel sees it, moved or not
 

@@ -2,8 +2,8 @@
 
 ``async with refusals(page, ref, counts):`` around a desk's call: a service's or the engine's refusal
 (:class:`~bot.errors.BotError`, :class:`~solitaire.SolitaireError`) becomes one ``refused`` frame in its
-own words, counted; anything else is a bug: logged, and the page told that nothing was changed. The
-socket stays open either way.
+own words (said in the page's language: the socket's task speaks it), counted; anything else is a bug:
+logged, and the page told that nothing was changed. The socket stays open either way.
 """
 
 from __future__ import annotations
@@ -16,24 +16,25 @@ from bot.activity.outgoing import GAME, refused
 from bot.activity.page import Socket
 from bot.errors import BotError
 from solitaire import SolitaireError
+from solitaire.speech import N_, _
 
 log = logging.getLogger(__name__)
 
-UNEXPECTED = "Something went wrong on my side: nothing was changed. Try again in a moment."
+UNEXPECTED = N_("Something went wrong on my side: nothing was changed. Try again in a moment.")
 
 
 class SlowDownError(BotError):
     """A request past the page's rate (it is struck; a page struck too often is closed)."""
 
     def __init__(self) -> None:
-        super().__init__("slow down: too many requests")
+        super().__init__(_("slow down: too many requests"))
 
 
 class AlreadySignedInError(BotError):
     """A second ``hello`` on a signed-in page."""
 
     def __init__(self) -> None:
-        super().__init__("already signed in")
+        super().__init__(_("already signed in"))
 
 
 class refusals:  # noqa: N801 - used as a context manager, like cogs.errors.refusals
@@ -68,6 +69,6 @@ class refusals:  # noqa: N801 - used as a context manager, like cogs.errors.refu
             return True
         if isinstance(error, Exception):  # a bug must not end the page's socket: logged, and the page told
             log.error("the Activity could not answer a %s frame", self.what, exc_info=error)
-            await self.page.send(refused(self.ref, UNEXPECTED))
+            await self.page.send(refused(self.ref, _(UNEXPECTED)))
             return True
         return False

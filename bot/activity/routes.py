@@ -2,7 +2,8 @@
 
 The three desks are peers: the game desk (a page's own games), the race desk and the challenge desk; none
 imports another. Each adds its own part of the MENU, and each answers its own frames; what a desk's call
-raises in a service's words becomes one ``refused`` frame, in one place.
+raises in a service's words becomes one ``refused`` frame, in one place. An answer is said in the language the
+socket's task speaks (its player's); a menu pushed from another task, in its page's.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from bot.activity.game import GameDesk
 from bot.activity.limits import ActivityCounts
 from bot.activity.outgoing import Choose, GameOut, Menu, MenuFrame, MenuPart, Outgoing, Pong
 from bot.activity.page import Socket
+from bot.activity.page_words import speech_of
 from bot.activity.pages import Pages
 from bot.activity.protocol import (
     AllUpAsk,
@@ -41,6 +43,7 @@ from bot.activity.protocol import (
 from bot.activity.races import RaceDesk
 from bot.activity.refusals import AlreadySignedInError, refusals
 from bot.activity.seat import Seat
+from languages import speaking_language
 
 Route = Callable[[Socket, Any], Awaitable[Outgoing]]
 """A desk's answer to one frame of a page: the frame it is sent back."""
@@ -120,9 +123,15 @@ class Routes:
         raise AlreadySignedInError()
 
     async def _menu(self, page: Socket, frame: MenuAsk | ChallengeAnswer) -> MenuFrame:
-        """The MENU, answering ``frame``."""
+        """The MENU, answering ``frame`` (with the page's words, if its player's language changed since)."""
         assert page.seat is not None
-        return {"type": "menu", "ref": frame.ref, "menu": await self.menu(page.seat)}
+        answer: MenuFrame = {"type": "menu", "ref": frame.ref, "menu": await self.menu(page.seat)}
+        if page.told != page.language.code:
+            speech = speech_of(page.language)
+            answer["locale"], answer["words"] = speech["locale"], speech["words"]
+            answer["ordinals"] = speech["ordinals"]
+            page.told = page.language.code
+        return answer
 
     async def _play(self, page: Socket, frame: PlayFrame) -> GameOut | Choose:
         """A drop, a tap, all up or a hint; a GAME back is a move counted."""
@@ -141,4 +150,6 @@ class Routes:
         for user_id in user_ids:
             for page in self.pages.of_member(guild_id, user_id):
                 if page.seat is not None:
-                    await page.send({"type": "menu", "ref": None, "menu": await self.menu(page.seat)})
+                    with speaking_language(page.language):
+                        menu = await self.menu(page.seat)
+                    await page.send({"type": "menu", "ref": None, "menu": menu})

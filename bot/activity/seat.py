@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from bot import errors
 from bot.activity.verified import Player
 from bot.compete.starts import Place
+from solitaire.speech import _
 from solitaire.variants import variant_menu
 
 
@@ -29,8 +30,10 @@ class PracticeOnlyError(errors.BotError):
 
     def __init__(self) -> None:
         super().__init__(
-            "The bot is not in this server, so its games are not ranked here: play a practice deal "
-            "(or ask an admin to add the bot)."
+            _(
+                "The bot is not in this server, so its games are not ranked here: play a practice deal "
+                "(or ask an admin to add the bot)."
+            )
         )
 
 

@@ -7,12 +7,17 @@ it stays open), keeps the trust limits (caps, rates, sizes, idleness), and hands
 :class:`~bot.activity.routes.Routes`, which answers it through the desks. Every frame to a page goes through
 that page's own bounded queue (:class:`~bot.activity.page.Socket`): a page that does not read slows nobody
 but itself.
+
+The page holds no words of its own: it is served those of the language its browser asks for
+(:func:`~bot.activity.page_words.accepted_language`), and its socket's ``welcome`` brings those of its
+player's (:class:`~bot.activity.door.Door`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import html
 import json
 import logging
 import re
@@ -24,7 +29,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from bot.activity.addresses import LOCAL_NETWORKS, Network, client_address
-from bot.activity.door import Door, Where
+from bot.activity.door import Door, Where, said
 from bot.activity.identity import DiscordIdentity
 from bot.activity.limits import (
     CLOSE_SECONDS,
@@ -36,11 +41,15 @@ from bot.activity.limits import (
     Window,
 )
 from bot.activity.page import Socket, keep_send_buffer_small
+from bot.activity.page_words import accepted_language, speech_of
 from bot.activity.protocol import MAX_FRAME_BYTES, BadFrameError, Close, MenuAsk, parse_frame
 from bot.activity.refusals import SlowDownError, refusals
 from bot.activity.routes import Routes
 from bot.activity.verified import DiscordUnavailableError, VerificationError
 from bot.background import BackgroundTasks
+from bot.speakers import Speakers
+from languages import ENGLISH, Language
+from solitaire.speech import N_, _, speak
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +72,7 @@ SIGN_IN_CODE = re.compile(r"[A-Za-z0-9._~+/=-]{1,200}")
 """The shape of an OAuth2 code (RFC 6749's characters, fewer of them): anything else is not sent to Discord."""
 IDLE_SECONDS = 75.0
 """A signed-in page that sends nothing for this long is closed (the page pings every 25 s)."""
+RESTARTING = N_("the bot is restarting: this page reconnects by itself")
 
 
 def build_id(folder: Path = STATIC) -> str:
@@ -84,13 +94,14 @@ class ActivityServer:
         routes: Routes,
         identity: DiscordIdentity,
         where: Where,
+        speakers: Speakers,
         client_id: int,
         prefix: str = "",
         trusted: Sequence[Network] = LOCAL_NETWORKS,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         """Answer frames through ``routes`` (its pages are this server's); verify with ``identity``; ``where``
-        knows the servers.
+        knows the servers; ``speakers`` the language each player reads.
 
         ``prefix`` (a cluster's ``ACTIVITY_ROUTES``): the path this process serves the Activity under, besides
         ``/``. ``trusted``: the fronts believed to name a page's address. ``clock`` (monotonic seconds) times the
@@ -105,8 +116,10 @@ class ActivityServer:
         self.clock = clock
         self.build = build_id()
         self.counts = identity.counts
-        self.door = Door(identity, where, self.pages, routes.menu, prefix=prefix, clock=clock)
+        self.door = Door(identity, where, self.pages, routes.menu, speakers=speakers, prefix=prefix, clock=clock)
         self._page = (STATIC / "index.html").read_text(encoding="utf-8") if (STATIC / "index.html").is_file() else ""
+        self._pages: dict[str, str] = {}
+        """The page with its words, by language (made once each)."""
         self._by_address = Caps(SOCKETS_PER_ADDRESS)
         self._exchanges = Window(TOKEN_EXCHANGES_PER_MINUTE, 60.0)
         self._tasks = BackgroundTasks("activity")
@@ -138,6 +151,7 @@ class ActivityServer:
             self._runner = None
             raise
         self.port = int(self._runner.addresses[0][1])
+        self._page_in(ENGLISH)  # the words of the first pages made now, not while a page waits for them
         self._tasks.spawn(self.door.reverify_forever(), "activity-reverify")
         log.info("Activity on http://%s:%d/ (build %s)", host, self.port, self.build)
         return self.port
@@ -145,8 +159,7 @@ class ActivityServer:
     async def close(self) -> None:
         """Say goodbye to every page at once, within :data:`CLOSE_SECONDS`, and stop listening (safe twice)."""
         await self._tasks.cancel_all()
-        reason = "the bot is restarting: this page reconnects by itself"
-        await asyncio.gather(*(socket.bye(Close.SHUTTING_DOWN, reason) for socket in self.pages))
+        await asyncio.gather(*(socket.bye(Close.SHUTTING_DOWN, said(socket, RESTARTING)) for socket in self.pages))
         if self._runner is not None:
             runner, self._runner = self._runner, None
             await runner.cleanup()
@@ -155,9 +168,21 @@ class ActivityServer:
 
     # -- HTTP ------------------------------------------------------------------------------
     async def _index(self, request: web.Request) -> web.Response:
-        page = self._page.replace("{{build}}", self.build).replace("{{client_id}}", str(self.client_id))
+        page = self._page_in(accepted_language(request.headers.get("Accept-Language")))
         page = page.replace("{{route}}", self.prefix if self.prefix and request.path == f"{self.prefix}/" else "")
-        return web.Response(text=page, content_type="text/html", headers=PAGE_HEADERS)
+        return web.Response(text=page, content_type="text/html", headers=PAGE_HEADERS | {"Vary": "Accept-Language"})
+
+    def _page_in(self, language: Language) -> str:
+        """The page with its words in ``language`` (until its welcome brings its player's), its build and client."""
+        page = self._pages.get(language.code)
+        if page is None:
+            speech = speech_of(language)
+            title = str(speech["words"]["app_name"])
+            script = json.dumps(speech, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
+            page = self._page.replace("{{build}}", self.build).replace("{{client_id}}", str(self.client_id))
+            page = page.replace("{{lang}}", speech["locale"]).replace("{{title}}", html.escape(title))
+            page = self._pages[language.code] = page.replace("{{speech}}", script)
+        return page
 
     async def _into_prefix(self, request: web.Request) -> web.Response:
         """``/c1`` is the page at ``/c1/``: sent there by a relative address (it works behind any proxy's prefix)."""
@@ -203,9 +228,12 @@ class ActivityServer:
         address = client_address(request, self.trusted)
         keep_send_buffer_small(request.transport)
         socket = Socket(ws, address, transport=request.transport, on_slow=self._stopped_reading)
+        socket.language = accepted_language(request.headers.get("Accept-Language"))  # until its player is known
+        speak(socket.language.catalogue())
         if not self._by_address.take(address):
             self.counts.closed["caps"] += 1
-            await socket.bye(Close.TOO_MANY, "too many Activity pages open from this address: close one", final=True)
+            words = _("too many Activity pages open from this address: close one")
+            await socket.bye(Close.TOO_MANY, words, final=True)
             return ws
         self.pages.open(socket)
         self.counts.sockets += 1
@@ -224,7 +252,7 @@ class ActivityServer:
                 message = await socket.ws.receive(timeout=IDLE_SECONDS)
             except TimeoutError:
                 self.counts.closed["idle"] += 1
-                await socket.bye(Close.SILENT, "this page said nothing for too long: it reconnects by itself")
+                await socket.bye(Close.SILENT, _("this page said nothing for too long: it reconnects by itself"))
                 break
             if message.type is not WSMsgType.TEXT:
                 if message.type is WSMsgType.BINARY:
@@ -241,10 +269,12 @@ class ActivityServer:
                 self.counts.closed["frame"] += 1
                 await socket.bye(Close.BAD_FRAME, str(error), final=True)
                 break
-            if isinstance(frame, MenuAsk) and not await self._within_rate(socket, message.data, MENU_COST - 1):
-                if socket.strikes >= STRIKES:
-                    break
-                continue
+            if isinstance(frame, MenuAsk):
+                if not await self._within_rate(socket, message.data, MENU_COST - 1):
+                    if socket.strikes >= STRIKES:
+                        break
+                    continue
+                await self.door.listen_again(socket)  # the player may have chosen another language
             await self.routes.answer(socket, frame)
 
     async def _within_rate(self, socket: Socket, data: Any, cost: float) -> bool:
@@ -255,7 +285,7 @@ class ActivityServer:
         if socket.strikes >= STRIKES:
             self.counts.refusals += 1
             self.counts.closed["rate"] += 1
-            await socket.bye(Close.TOO_MANY, "too many requests: reopen the Activity", final=True)
+            await socket.bye(Close.TOO_MANY, _("too many requests: reopen the Activity"), final=True)
         else:
             async with refusals(socket, _ref_of(data), self.counts):
                 raise SlowDownError()
@@ -274,7 +304,8 @@ class ActivityServer:
 
     # -- who may stay (the door's) ------------------------------------------------------------
     async def member_gone(self, guild_id: int, user_id: int, reason: str) -> None:
-        """Close the pages of a member who is no longer in the server (banned, removed), saying ``reason``."""
+        """Close the pages of a member who is no longer in the server (banned, removed), saying ``reason`` (a
+        sentence marked with ``N_``: said in each page's language)."""
         await self.door.member_gone(guild_id, user_id, reason)
 
     async def server_gone(self, guild_id: int) -> None:

@@ -24,11 +24,12 @@ from bot.activity.limits import (
 )
 from bot.activity.protocol import Close
 from bot.activity.verified import DiscordUnavailableError, Player, SignInRefusedError, VerificationError
+from solitaire.speech import N_, _
 
-ROOM_FULL = "Too many Activity pages are signing in just now: try again in a moment"
-ADDRESS_WAITING = "Too many Activity pages are signing in from this address at once: try again in a moment"
-ADDRESS_SIGN_INS = "Too many sign-ins from this address: wait a minute, then reopen the Activity"
-MEMBER_SIGN_INS = "You signed in too many times this minute: wait a minute, then reopen the Activity"
+ROOM_FULL = N_("Too many Activity pages are signing in just now: try again in a moment")
+ADDRESS_WAITING = N_("Too many Activity pages are signing in from this address at once: try again in a moment")
+ADDRESS_SIGN_INS = N_("Too many sign-ins from this address: wait a minute, then reopen the Activity")
+MEMBER_SIGN_INS = N_("You signed in too many times this minute: wait a minute, then reopen the Activity")
 TRY_AGAIN_SECONDS = 5
 """When a page shed for load comes back."""
 
@@ -62,9 +63,9 @@ class SignIns:
     def enter(self, address: str) -> Refusal | None:
         """A new page of ``address`` waits to sign in, if the room (and its address's share) has space."""
         if self.waiting >= UNIDENTIFIED_SOCKETS:
-            return Refusal(ROOM_FULL, Close.TRY_LATER, retry_in=TRY_AGAIN_SECONDS, counted_as="busy")
+            return Refusal(_(ROOM_FULL), Close.TRY_LATER, retry_in=TRY_AGAIN_SECONDS, counted_as="busy")
         if not self._waiting.take(address):
-            return Refusal(ADDRESS_WAITING, Close.TRY_LATER, retry_in=TRY_AGAIN_SECONDS)
+            return Refusal(_(ADDRESS_WAITING), Close.TRY_LATER, retry_in=TRY_AGAIN_SECONDS)
         self.waiting += 1
         return None
 
@@ -79,9 +80,9 @@ class SignIns:
         """The verified player, or why not (rates first, then Discord within its budget)."""
         now = self.clock()
         if not self._addresses.allow(address, now):
-            return Refusal(ADDRESS_SIGN_INS, Close.TOO_MANY, retry_in=60, counted_as="rate")
+            return Refusal(_(ADDRESS_SIGN_INS), Close.TOO_MANY, retry_in=60, counted_as="rate")
         if not self._tokens.allow(hashlib.sha256(access_token.encode()).digest(), now):
-            return Refusal(MEMBER_SIGN_INS, Close.TOO_MANY, retry_in=60, counted_as="rate")
+            return Refusal(_(MEMBER_SIGN_INS), Close.TOO_MANY, retry_in=60, counted_as="rate")
         try:
             player = await self.identity.verify(access_token, instance_id, claimed_guild)
         except DiscordUnavailableError as error:
@@ -91,5 +92,5 @@ class SignIns:
         except VerificationError as error:  # Discord does not vouch for the page's place
             return Refusal(str(error), Close.FORBIDDEN, final=True, counted_as="verify")
         if not self._members.allow(player.user_id, self.clock()):
-            return Refusal(MEMBER_SIGN_INS, Close.TOO_MANY, retry_in=60, counted_as="rate")
+            return Refusal(_(MEMBER_SIGN_INS), Close.TOO_MANY, retry_in=60, counted_as="rate")
         return player

@@ -26,6 +26,8 @@ class Player:
     guild_id: int
     channel_id: int
     instance_id: str
+    locale: str | None = None
+    """The locale Discord says the player's client is in (one of Discord's), if it says one."""
 
 
 @dataclass(frozen=True)
@@ -39,7 +41,8 @@ class Instance:
 
 @dataclass(frozen=True)
 class Holder:
-    """Whom a token was given to, as Discord says: the user, and their name."""
+    """Whom a token was given to, as Discord says: the user, their name, and their client's locale if it says one."""
 
     user_id: int
     name: str
+    locale: str | None = None

@@ -497,7 +497,7 @@ class SolitaireBot(commands.Bot):
     async def on_member_ban(self, guild: discord.Guild, user: discord.User | discord.Member) -> None:
         """A member banned from a server plays no more there: their open Activity pages are closed."""
         if self.services.activity is not None:
-            await self.services.activity.member_gone(guild.id, user.id, "you were banned from this server")
+            await self.services.activity.member_gone(guild.id, user.id, N_("you were banned from this server"))
 
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         """Log the server left (its open Activity pages closed); after the last one, how to invite the bot again."""

@@ -232,6 +232,7 @@ class Services:
                 bot_may=discord.bot_may,
                 route_of=routes_of.prefix_of if routes_of is not None else lambda guild_id: None,
             ),
+            speakers=self.speakers,
             client_id=discord.application_id,
             prefix=settings.activity_prefix,
             trusted=settings.activity_trusted_proxies,

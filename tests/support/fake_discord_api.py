@@ -32,6 +32,8 @@ class FakePlayer:
     application_id: int = APP_ID
     """The application Discord gave the token to (another one's: a token a stranger could hold)."""
     scopes: tuple[str, ...] = ("identify", "guilds")
+    locale: str | None = None
+    """The locale of the user's client, as their user object says it (``None``: it says none)."""
 
 
 @dataclass
@@ -183,7 +185,8 @@ class FakeDiscordApi:
 
 def _user(player: FakePlayer) -> dict[str, Any]:
     """The player as Discord's user object."""
-    return {"id": str(player.user_id), "username": player.name.lower(), "global_name": player.name, "avatar": None}
+    user = {"id": str(player.user_id), "username": player.name.lower(), "global_name": player.name, "avatar": None}
+    return user | ({"locale": player.locale} if player.locale is not None else {})
 
 
 @web.middleware

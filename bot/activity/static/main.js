@@ -9,13 +9,26 @@ import { wire } from "./app/input.js";
 import { signIn } from "./discord.js";
 import { routerOf } from "./route.js";
 import { Connection, socketUrl } from "./socket.js";
+import { applyWords, setSpeech, word } from "./speech.js";
 
 const TICK_MS = 250;
 
+/** The words the page was served with (its browser's language, until the welcome says its player's). */
+function firstSpeech(doc) {
+  try {
+    return JSON.parse(doc.getElementById("speech").textContent);
+  } catch {
+    return null;
+  }
+}
+
 async function start() {
+  setSpeech(firstSpeech(document));
+  applyWords(document);
   const dom = findDom(document);
   const ui = {
     draw: () => draw(controller.state, dom),
+    retell: () => applyWords(document),
     flyBack,
     letGo,
     focus: (id) => document.getElementById(id).focus(),
@@ -30,10 +43,10 @@ async function start() {
   try {
     ({ hello } = await signIn(clientId, new URL("api/token", document.baseURI).toString()));
   } catch (error) {
-    controller.say(`Could not sign in through Discord: ${error.message || error}`, true);
+    controller.say(word("sign_in_failed", { reason: error.message || String(error) }), true);
     return;
   }
-  controller.say("Connecting to the game…");
+  controller.say(word("connecting_game"));
   const handlers = {
     welcome: (frame, again) => controller.welcome(frame, again),
     push: (frame) => controller.push(frame),

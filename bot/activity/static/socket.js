@@ -2,13 +2,14 @@
 // hello again, asks to `resume`, and re-sends what was never answered (the server refuses a stale version, so
 // nothing is played twice; the page then shows whatever game the server sends).
 
+import { word } from "./speech.js";
+
 const PING_MS = 25000;
 const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
 const FINAL = new Set([4401, 4403]); // unauthorized, forbidden: a new socket would be refused the same way
 // A `bye` may also say `final` (never come back: a new socket would be refused the same way) or `retry_in`
 // (seconds: come back no sooner, as after too many sign-ins, or while Discord or the bot is busy).
 const NOT_HERE = 4421; // another process of the bot runs this server: its `bye` may name the route there
-const UNREACHED = "and this page could not reach it: tell the bot's operator.";
 
 export class Connection {
   /**
@@ -142,18 +143,19 @@ export class Connection {
     if (event.code === NOT_HERE) {
       // no route, a route back here, or a second one before any welcome: said in words, never a loop
       this.stopped = true;
-      this.handlers.closed(`${event.reason || "another process of the bot runs this server"}, ${UNREACHED}`);
+      const reason = (lastBye && lastBye.reason) || event.reason || word("other_process");
+      this.handlers.closed(word("not_reached", { reason }));
       return;
     }
     if (FINAL.has(event.code) || (lastBye && lastBye.final)) {
       this.stopped = true;
-      this.handlers.closed(event.reason || (lastBye && lastBye.reason) || "This game can't be played here.");
+      this.handlers.closed((lastBye && lastBye.reason) || event.reason || word("cannot_play_here"));
       return;
     }
     const backoff = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)] * (1 + Math.random() * 0.3);
     const wait = Math.max(backoff, lastBye && lastBye.retry_in ? lastBye.retry_in * 1000 : 0);
     this.attempt += 1;
-    this.handlers.status("Reconnecting…");
+    this.handlers.status(word("reconnecting"));
     setTimeout(() => this.open(), wait);
   }
 }

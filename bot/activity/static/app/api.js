@@ -1,6 +1,8 @@
 // The page's one seam for the outside: the browser tests, the host and a console read what is on show and act
 // through this, never through the state itself.
 
+import { pageLocale } from "../speech.js";
+
 /** The seam over the controller `c`: a snapshot of what is on show, and the few acts a test or the host needs. */
 export function pageApi(c) {
   return Object.freeze({
@@ -21,6 +23,7 @@ export function pageApi(c) {
         dragging: Boolean(board.drag),
         pending: connection ? connection.pending.size : 0, // requests sent and not answered yet
         stopped: Boolean(connection && connection.stopped), // closed for good: the page will not reconnect
+        locale: pageLocale(), // the language its words are said in, as Intl names it
       };
     },
     /** Send a request on the page's socket (as a button would); resolves with `{frame, resent}`. */

@@ -6,6 +6,7 @@ import { STOCK, dropOf, onlyDropOnto } from "../board/board.js";
 import { clearSelection, dropGame, lightDrag, select, takeGame } from "../board/state.js";
 import { menuAction } from "./actions.js";
 import { listRace, raceOfBoard, received, takeMenuRaces } from "./races.js";
+import { setSpeech } from "../speech.js";
 import { SCREENS, playable, raceScreen, takesPushedGame, takesPushedMenu } from "./screens.js";
 import { createState } from "./state.js";
 import { plain } from "./words.js";
@@ -55,7 +56,7 @@ function handlersOf(c) {
 }
 
 export class Controller {
-  /** `ui`: {draw(), flyBack(els), letGo(els), focus(id)}; `clock`: local monotonic milliseconds. */
+  /** `ui`: {draw(), retell(), flyBack(els), letGo(els), focus(id)}; `clock`: local monotonic milliseconds. */
   constructor(ui, clock = () => performance.now()) {
     this.state = createState();
     this.ui = ui;
@@ -73,6 +74,7 @@ export class Controller {
 
   /** Apply one frame from the server (an answer or a push) through its handler, and draw. */
   take(frame, how = {}) {
+    this.hear(frame);
     const handler = this.handlers[frame.type];
     if (handler) handler(frame, this.clock(), { asked: frame.ref != null, resent: false, ...how });
     this.ui.draw();
@@ -91,9 +93,16 @@ export class Controller {
     return this.take(frame);
   }
 
+  /** Take the words a frame carries (a `welcome`'s, a `menu`'s after the language changed): every word shown again. */
+  hear(frame) {
+    const carries = frame.type === "welcome" || frame.type === "menu"; // a game's or race's `words` are news
+    if (carries && setSpeech(frame) && this.ui.retell) this.ui.retell();
+  }
+
   /** The socket's `welcome` (`again` after a reconnect: the game on show is asked for again). */
   welcome(frame, again) {
     const state = this.state;
+    this.hear(frame);
     state.user = frame.user;
     state.practiceOnly = frame.practice_only;
     if (!again) {

@@ -1,12 +1,13 @@
 // What the page shows: one screen, the board (board/state.js), and what the app adds around it.
 
 import { createBoard } from "../board/state.js";
+import { word } from "../speech.js";
 
 /** What the page shows: a screen, the board (board/state.js), and what the app adds around it. */
 export function createState() {
   return {
     screen: "loading", // one of SCREENS, set by show() alone
-    status: "Connecting to Discord…",
+    status: word("connecting_discord"),
     user: null,
     practiceOnly: false,
     menu: null,

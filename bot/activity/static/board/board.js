@@ -2,6 +2,8 @@
 // its `movable.dests`: `dests` (for each source slot, the slots its card may go to now). A drop is sent as its
 // two slots, and the server names the move. No solitaire rule and no move notation is read here.
 
+import { word } from "../speech.js";
+
 export const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 export const STOCK = "stock"; // the stock's slot: a tap there draws
 
@@ -51,10 +53,10 @@ export function rankOf(card) {
 
 /** A card in words for screen readers ("10 of clubs"). */
 export function cardWords(card) {
-  const names = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
-  const ranks = { A: "ace", J: "jack", Q: "queen", K: "king" };
+  const suits = { S: word("suit_spades"), H: word("suit_hearts"), D: word("suit_diamonds"), C: word("suit_clubs") };
+  const ranks = { A: word("rank_ace"), J: word("rank_jack"), Q: word("rank_queen"), K: word("rank_king") };
   const rank = rankOf(card);
-  return `${ranks[rank] || rank} of ${names[suitOf(card)]}`;
+  return word("card_name", { rank: ranks[rank] || rank, suit: suits[suitOf(card)] });
 }
 
 /** Seconds left on the game's clock, from the server's time at receipt plus the local time elapsed since. */
@@ -75,5 +77,5 @@ export function formatClock(seconds) {
 /** "pass 2 of 3" where the game limits its passes through the stock, else null. */
 export function passWords(game) {
   if (!game || game.max_passes == null) return null;
-  return `pass ${game.pass} of ${game.max_passes}`;
+  return word("pass_of", { pass: game.pass, passes: game.max_passes });
 }

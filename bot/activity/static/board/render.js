@@ -3,6 +3,7 @@
 // id is the server's; which cards may be picked up follows its `dests`.
 
 import { glide, positions } from "./anim.js";
+import { word, speechVersion } from "../speech.js";
 import { STOCK, SUITS, canMoveFrom, cardWords, hasPiles, isLegal, rankOf, suitOf } from "./board.js";
 
 const cards = new Map(); // key -> element
@@ -11,7 +12,8 @@ let built = null; // the layout the table was built for
 /** Draw the board's table (its slots, cards and lights) into `table`. */
 export function renderBoard(board, table) {
   const game = board.game;
-  const layout = `${game.family}:${game.waste_id}:${game.tableau.map((p) => p.id)}:${game.foundations.map((f) => f.id)}`;
+  const slots = `${game.waste_id}:${game.tableau.map((p) => p.id)}:${game.foundations.map((f) => f.id)}`;
+  const layout = `${game.family}:${slots}:${speechVersion()}`; // new words: the slots' labels again
   if (built !== layout) buildTable(table, game, layout);
   table.classList.toggle("four-colour", Boolean(game.four_colour));
   const first = positions(cards);
@@ -41,12 +43,15 @@ function buildTable(table, game, layout) {
   table.className = `table ${game.family}`;
   const waste = game.waste_id;
   const top = div("top-row");
-  top.append(slot(STOCK, { label: "stock", cls: "stock" }), slot(waste, { label: "waste", cls: "waste", source: waste }));
+  const stock = slot(STOCK, { label: word("stock"), cls: "stock" });
+  top.append(stock, slot(waste, { label: word("waste"), cls: "waste", source: waste }));
   top.append(div("spacer"));
   if (hasPiles(game)) {
     for (const f of game.foundations) top.append(foundation(f, false));
     const piles = div("piles");
-    for (const pile of game.tableau) piles.append(slot(pile.id, { label: `pile ${pile.id}`, cls: "pile", source: pile.id }));
+    for (const pile of game.tableau) {
+      piles.append(slot(pile.id, { label: word("pile", { id: pile.id }), cls: "pile", source: pile.id }));
+    }
     table.append(top, piles);
   } else {
     const row = div("foundations13");
@@ -57,7 +62,8 @@ function buildTable(table, game, layout) {
 
 /** A foundation's slot: a source where the server says its card may be picked up; in a row, what it takes. */
 function foundation(f, inRow) {
-  const el = slot(f.id, { label: `${f.label} foundation`, cls: "foundation", source: f.source ? f.id : null });
+  const label = word("foundation", { label: f.label });
+  const el = slot(f.id, { label, cls: "foundation", source: f.source ? f.id : null });
   el.dataset.mark = SUITS[f.label] || f.label;
   if (inRow) {
     const takes = document.createElement("span");
@@ -88,7 +94,8 @@ function renderStock(game, table, place) {
   el.dataset.count = String(game.stock);
   el.classList.toggle("empty", game.stock === 0);
   el.classList.toggle("dim", !isLegal(game, "draw"));
-  el.setAttribute("aria-label", `stock, ${game.stock} cards${isLegal(game, "draw") ? ", draw" : ""}`);
+  const count = { count: game.stock };
+  el.setAttribute("aria-label", isLegal(game, "draw") ? word("stock_cards_draw", count) : word("stock_cards", count));
 }
 
 function renderWaste(board, table, place) {
@@ -105,7 +112,8 @@ function renderWaste(board, table, place) {
   }));
   place(el, list);
   el.dataset.count = String(game.waste_count);
-  el.setAttribute("aria-label", `waste, ${fan.length ? cardWords(fan[fan.length - 1]) : "empty"}`);
+  const top = fan.length ? cardWords(fan[fan.length - 1]) : null;
+  el.setAttribute("aria-label", top ? word("waste_card", { card: top }) : word("waste_empty"));
 }
 
 function renderFoundations(board, table, place) {
@@ -116,10 +124,11 @@ function renderFoundations(board, table, place) {
     place(el, f.top ? [{ key: f.top, card: f.top, source, selected: board.selected === f.id }] : []);
     const takes = el.querySelector(".takes");
     if (takes) {
-      takes.textContent = f.takes ? `takes ${f.takes === "T" ? "10" : f.takes}` : "locked";
+      takes.textContent = f.takes ? word("takes", { rank: f.takes === "T" ? "10" : f.takes }) : word("locked");
       el.classList.toggle("locked", !f.takes);
     }
-    el.setAttribute("aria-label", `${f.label} foundation, ${f.top ? cardWords(f.top) : "empty"}`);
+    const label = f.top ? word("foundation_card", { label: f.label, card: cardWords(f.top) }) : null;
+    el.setAttribute("aria-label", label || word("foundation_empty", { label: f.label }));
   }
 }
 
@@ -143,8 +152,9 @@ function renderPiles(board, table, place) {
     });
     fitPile(el, pile);
     place(el, list);
-    const top = pile.up.length ? cardWords(pile.up[pile.up.length - 1]) : pile.hidden ? "face down" : "empty";
-    el.setAttribute("aria-label", `pile ${id}, ${top}${pile.hidden ? `, ${pile.hidden} hidden` : ""}`);
+    const top = pile.up.length ? cardWords(pile.up[pile.up.length - 1]) : (pile.hidden ? word("face_down") : word("empty"));
+    const fields = { id, top, count: pile.hidden };
+    el.setAttribute("aria-label", pile.hidden ? word("pile_hidden", fields) : word("pile_card", fields));
   }
 }
 

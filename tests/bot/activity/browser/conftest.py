@@ -83,8 +83,12 @@ async def open_in_discord(
     reduced_motion: Literal["reduce", "no-preference"] = "no-preference",
     guild_id: str = str(GUILD),
     channel_id: str = str(CHANNEL),
+    locale: str | None = None,
 ) -> Opened:
-    """The Activity inside the fake Discord client page (served on the Activity's own origin), as its player."""
+    """The Activity inside the fake Discord client page (served on the Activity's own origin), as its player.
+
+    ``locale``: the locale the fake client reports for its user (``None``: it does not say).
+    """
     base = activity.base
     viewport: ViewportSize = {"width": width, "height": height}
     context = await browser.new_context(viewport=viewport, has_touch=touch, reduced_motion=reduced_motion)
@@ -107,6 +111,8 @@ async def open_in_discord(
     await page.route(lambda url: url.startswith(f"{base}fake-discord/"), fake_client)
     place = {"code": activity.player.code, "user_id": str(activity.player.user_id)}
     place |= {"guild_id": guild_id, "channel_id": channel_id, "instance_id": "i-1"}
+    if locale is not None:
+        place["locale"] = locale
     query = "".join(f"&{key}={quote(value)}" for key, value in place.items())
     await page.goto(f"{base}{CLIENT_PATH}?target={quote(base)}{query}")
     opened.frame = await activity_frame(page)

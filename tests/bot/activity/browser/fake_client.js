@@ -1,7 +1,9 @@
 // A fake Discord client for the browser tests: it embeds the Activity in an iframe with the query parameters
 // the Embedded App SDK reads, and speaks the SDK's postMessage RPC: [opcode, payload] with opcodes HANDSHAKE 0,
-// FRAME 1, CLOSE 2; it answers the SDK's HANDSHAKE with the READY dispatch, AUTHORIZE with a code and
-// AUTHENTICATE with the user, each answer carrying the command's nonce. Everything it sees is in window.fakeDiscord.
+// FRAME 1, CLOSE 2; it answers the SDK's HANDSHAKE with the READY dispatch, AUTHORIZE with a code,
+// AUTHENTICATE with the user and USER_SETTINGS_GET_LOCALE with the `locale` it was given (none: an error, as for
+// every command it does not fake), each answer carrying the command's nonce. Everything it sees is in
+// window.fakeDiscord.
 
 (() => {
   const params = new URLSearchParams(location.search);
@@ -49,6 +51,9 @@
           application: { id: seen.handshake.client_id, name: "Solitaire Rush", description: "", icon: null },
         },
       });
+    }
+    if (cmd === "USER_SETTINGS_GET_LOCALE" && params.get("locale")) {
+      return reply({ cmd, evt: null, nonce, data: { locale: params.get("locale") } });
     }
     if (cmd === "CAPTURE_LOG" || cmd === "SUBSCRIBE" || cmd === "UNSUBSCRIBE") {
       return reply({ cmd, evt: null, nonce, data: cmd === "CAPTURE_LOG" ? null : { evt: command.evt } });

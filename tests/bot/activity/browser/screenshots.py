@@ -8,10 +8,17 @@ plays a few moves of each game through the page, on the real server over a tempo
 waiting for the others, its score hidden, and one closed with its results), and a race between two pages
 at desktop and phone size: ``docs/images/activity-race-<lobby|countdown|running|watching|results>-<desktop|phone>.png``
 (watching: a third member's page, the standings without a board).
+
+``python -m tests.bot.activity.browser.screenshots --language de`` instead pictures the page at phone size
+(390x844) said in one language (a catalogue's code: ``de``, ``fr``, ``es_ES``, ``pt_BR``, or ``pseudo``, the
+tests' long accented one, to see long words in their boxes): ``docs/images/activity-<code>-phone.png`` (the menu,
+with a challenge to answer and a race open), ``activity-<code>-game-phone.png`` (a game a few moves in) and
+``activity-<code>-race-phone.png`` (a racer's standings in a race); ``--out FOLDER`` writes them there instead.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import itertools
 import tempfile
@@ -21,11 +28,12 @@ from PIL import Image
 from playwright.async_api import Browser, Frame, Page, async_playwright
 
 from bot.compete.race import RaceSnapshot
+from languages import Language, find
 from tests.bot.activity.browser.conftest import ARGS, CHROMIUM, Activity, Opened, open_in_discord
 from tests.support.activity_stack import CHANNEL, GUILD, Stack, activity_stack
 
 IMAGES = Path(__file__).resolve().parents[4] / "docs" / "images"
-SIZES = {"desktop": (1280, 800), "phone": (360, 740), "pip": (280, 200)}
+SIZES = {"desktop": (1280, 800), "phone": (360, 740), "pip": (280, 200), "language": (390, 844)}
 """The page's sizes; the pictures of every variant are at desktop and phone size, the tile's of draw 3 only."""
 VARIANTS = ("draw3", "draw1", "goldrush", "friday13")
 MOVES = 10
@@ -100,9 +108,10 @@ async def play_up(opened: Opened) -> None:
     await frame.wait_for_function(f"{state}.game.version > {version}")
 
 
-async def picture(page: Page, name: str) -> None:
-    """Screenshot the page into ``docs/images/name``, in 256 colours (a tenth of the bytes of full colour)."""
-    path = IMAGES / name
+async def picture(page: Page, name: str, folder: Path = IMAGES) -> None:
+    """Screenshot the page into ``folder/name`` (``docs/images``), in 256 colours (a tenth of the bytes of full
+    colour)."""
+    path = folder / name
     await page.screenshot(path=path)
     with Image.open(path) as shot:
         shot.convert("RGB").quantize(256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(
@@ -218,8 +227,66 @@ async def race_pictures(browser: Browser, stack: Stack, size: str) -> None:
         await opened.context.close()
 
 
+async def language_pictures(browser: Browser, stack: Stack, language: Language, folder: Path) -> None:
+    """The menu, a game and a race at phone size, said in ``language`` (each member here chose it)."""
+    width, height = SIZES["language"]
+    stack.services.races.post_message = race_message
+    stack.services.races.starts.countdown = 2.0
+    me, rival, other = next(players), next(players), next(players)
+    stack.names.update({me: "Tester", rival: "Grace", other: "Lin"})
+    for user_id in (me, rival):
+        await stack.services.speakers.choose_for_member(user_id, language)
+    await challenge(stack, rival, me)
+    host, racer = (Activity(stack, stack.player(user_id, name=stack.names[user_id])) for user_id in (me, rival))
+    mine, theirs = await asyncio.gather(
+        *(open_in_discord(browser, who, width=width, height=height) for who in (host, racer))
+    )
+    await theirs.frame.click('button[data-action="race-open"]')
+    await mine.frame.wait_for_selector(".challenge")
+    await mine.frame.wait_for_selector("#race-list .race-item")
+    await mine.page.wait_for_timeout(250)
+    await picture(mine.page, f"activity-{language.code}-phone.png", folder)
+    solo = Activity(stack, stack.player(other, name="Lin"))
+    await stack.services.speakers.choose_for_member(other, language)
+    lin = await open_in_discord(browser, solo, width=width, height=height)
+    await lin.frame.click('button[data-variant="draw3"][data-kind="casual"]')
+    await lin.frame.wait_for_selector(".table .card")
+    for _ in range(MOVES):
+        await play_one(lin.frame)
+    await lin.frame.evaluate("window.solitaireRush.hideToast()")
+    await picture(lin.page, f"activity-{language.code}-game-phone.png", folder)
+    await mine.frame.click('#race-list button[data-action="race-join"]')
+    for opened in (mine, theirs):
+        await opened.frame.wait_for_selector(".table .card", timeout=15000)
+    for _ in range(MOVES // 2):
+        await play_up(theirs)
+        await play_up(mine)
+    await mine.frame.click("#opponents .rivals-open")
+    await mine.frame.wait_for_selector('#race[data-phase="running"] .standings')
+    await mine.page.wait_for_timeout(1500)
+    await mine.frame.evaluate("window.solitaireRush.hideToast()")
+    await picture(mine.page, f"activity-{language.code}-race-phone.png", folder)
+    for opened in (mine, theirs, lin):
+        await opened.context.close()
+
+
 async def main() -> None:
-    """Write every picture."""
+    """Write every picture (``--language``: the pictures of one language)."""
+    parser = argparse.ArgumentParser(description="Pictures of the Activity page for the docs.")
+    parser.add_argument("--language", help="picture the page at phone size in this language (de, pseudo ...)")
+    parser.add_argument("--out", type=Path, default=IMAGES, help="the folder to write into (docs/images)")
+    arguments = parser.parse_args()
+    if arguments.language is not None:
+        language = find(arguments.language)
+        if language is None:
+            parser.error(f"no language {arguments.language!r}: a catalogue's code (de, fr, es_ES, pt_BR, pseudo)")
+        arguments.out.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory() as folder:
+            async with activity_stack(Path(folder) / "activity.db") as stack, async_playwright() as playwright:
+                browser = await playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+                await language_pictures(browser, stack, language, arguments.out)
+                await browser.close()
+        return
     IMAGES.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as folder:
         async with activity_stack(Path(folder) / "activity.db") as stack, async_playwright() as playwright:

@@ -30,7 +30,7 @@ async def test_signs_in_through_the_discord_client_and_plays(browser: Browser, s
     await frame.wait_for_selector(".menu button")
     seen = await opened.page.evaluate("window.fakeDiscord")
     assert seen["handshake"]["client_id"] == str(APP_ID)
-    assert [c["cmd"] for c in seen["commands"]] == ["AUTHORIZE", "AUTHENTICATE"]
+    assert [c["cmd"] for c in seen["commands"]] == ["AUTHORIZE", "AUTHENTICATE", "USER_SETTINGS_GET_LOCALE"]
     assert seen["commands"][0]["args"]["scope"] == ["identify", "guilds"]
     assert seen["commands"][1]["args"]["access_token"] == server.player.token
     assert opened.frames("hello") == [

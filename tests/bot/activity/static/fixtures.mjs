@@ -1,4 +1,20 @@
-// GAME, RACE and MENU frames as the server sends them (trimmed to what the page reads), for the page's tests.
+// GAME, RACE and MENU frames as the server sends them (trimmed to what the page reads), for the page's tests, and
+// the page's words as the bot sends them (English, and the tests' pseudo-language), written for these tests by
+// test_page_modules.py (PAGE_SPEECH, PAGE_SPEECH_PSEUDO): the page is spoken to in English unless a test says.
+
+import { readFileSync } from "node:fs";
+
+import { setSpeech } from "../../../../bot/activity/static/speech.js";
+
+function speechFile(name) {
+  if (!process.env[name]) throw new Error(`${name} is not set: run these tests through test_page_modules.py`);
+  return JSON.parse(readFileSync(process.env[name], "utf8"));
+}
+
+/** The bot's speech in English and in the pseudo-language: `{locale, words, ordinals}`. */
+export const ENGLISH = speechFile("PAGE_SPEECH");
+export const PSEUDO = speechFile("PAGE_SPEECH_PSEUDO");
+setSpeech(ENGLISH);
 
 /** A Klondike-shaped GAME: the waste's 5♥ may go on pile 2's 6♠ or up; pile 1's ace up. */
 export function klondikeGame(overrides = {}) {

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import json
+import os
 import re
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+
+from bot.activity.page_words import speech_of
+from languages import ENGLISH
+from languages.pseudo import PSEUDO
 
 HERE = Path(__file__).resolve().parent
 STATIC = HERE.parents[3] / "bot" / "activity" / "static"
@@ -23,13 +29,17 @@ def node_flags(node: str) -> list[str]:
 
 
 @pytest.mark.processes  # node --test, a second or two
-def test_the_pages_pure_modules_pass_their_node_tests() -> None:
+def test_the_pages_pure_modules_pass_their_node_tests(tmp_path: Path) -> None:
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is not installed: Node 20 or later runs the page's module tests (node --test)")
     tests = [str(path) for path in sorted(HERE.glob("*.test.mjs"))]
+    speeches = {"PAGE_SPEECH": speech_of(ENGLISH), "PAGE_SPEECH_PSEUDO": speech_of(PSEUDO)}
+    for name, speech in speeches.items():
+        (tmp_path / f"{name}.json").write_text(json.dumps(speech, ensure_ascii=False), encoding="utf-8")
+    env = os.environ | {name: str(tmp_path / f"{name}.json") for name in speeches}
     result = subprocess.run(
-        [node, *node_flags(node), "--test", *tests], capture_output=True, text=True, timeout=120, check=False
+        [node, *node_flags(node), "--test", *tests], capture_output=True, text=True, timeout=120, check=False, env=env
     )
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
 
@@ -37,9 +47,9 @@ def test_the_pages_pure_modules_pass_their_node_tests() -> None:
 def test_the_board_imports_nothing_of_the_app_and_the_controller_alone_sets_the_screen() -> None:
     board = [path for path in PAGE if path.parent.name == "board"]
     assert board
-    for path in board:
+    for path in board:  # its own modules, and the page's words
         imports = re.findall(r'from "([^"]+)"', path.read_text(encoding="utf-8"))
-        assert all(name.startswith("./") for name in imports), (path.name, imports)
+        assert all(name.startswith("./") or name == "../speech.js" for name in imports), (path.name, imports)
     setters = [
         path.name for path in PAGE if re.search(r"(?<!dataset)\.screen\s*=[^=]", path.read_text(encoding="utf-8"))
     ]

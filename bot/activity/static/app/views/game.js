@@ -1,17 +1,18 @@
 // The game screen around the board: the top bar (title, pass, clock, score, the last move in words) and the
 // toolbar, whose buttons the GAME enables (what it allows now, whether the game has All up and hints).
 
-import { formatClock, isLegal, passWords, secondsLeft } from "../../board/board.js";
+import { formatClock, isLegal, secondsLeft } from "../../board/board.js";
 import { renderBoard } from "../../board/render.js";
+import { number, word } from "../../speech.js";
 
 /** Draw the game screen: the top bar, the toolbar and the board. */
 export function renderGame(state, dom) {
   const game = state.board.game;
   dom.title.textContent = game.title;
-  dom.score.textContent = String(game.score);
-  const pass = passWords(game);
-  dom.pass.hidden = !pass;
-  dom.pass.textContent = pass ? `${pass} · stock ${game.stock}` : "";
+  dom.score.textContent = number(game.score);
+  const passes = game.max_passes != null;
+  dom.pass.hidden = !passes;
+  dom.pass.textContent = passes ? word("pass_stock", { pass: game.pass, passes: game.max_passes, stock: game.stock }) : "";
   dom.words.textContent = state.words || "";
   renderClock(state, dom);
   renderToolbar(game, dom.buttons);

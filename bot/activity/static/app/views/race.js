@@ -3,6 +3,7 @@
 // page only counts seconds down between two frames.
 
 import { formatClock } from "../../board/board.js";
+import { word, wordHtml } from "../../speech.js";
 import { escape, replace } from "../html.js";
 import { phaseOf, secondsTo } from "../races.js";
 import { racingOnBoard } from "../screens.js";
@@ -54,53 +55,63 @@ function tickWords(race, data, now) {
   return formatClock(Number(data.seconds) + (data.clock === "playing" && running ? since : 0));
 }
 
-function raceHtml(state, phase) {
+/** The race screen's markup in `phase`. */
+export function raceHtml(state, phase) {
   const race = state.race;
-  const head = headHtml("Race", race);
-  const back = `<button type="button" class="quiet" data-action="menu">Back to menu</button>`;
+  const head = headHtml(wordHtml("race_title", { title: small(race.title) }));
+  const back = `<button type="button" class="quiet" data-action="menu">${escape(word("back_to_menu"))}</button>`;
   if (phase === "lobby") return `<div class="race-box">${head}${lobbyHtml(race, state.user)}</div>`;
   if (phase === "countdown") {
-    const who = race.you === "racer" ? "Same deal, same clock for every racer." : "You are watching.";
+    const who = race.you === "racer" ? word("same_deal") : word("you_watch");
     return (
-      `<div class="race-box">${head}<p class="countdown-words">Starts in</p>` +
+      `<div class="race-box">${head}<p class="countdown-words">${escape(word("starts_in"))}</p>` +
       `<p class="countdown" role="timer" aria-live="off"><span data-tick="start"></span></p>` +
-      `<p class="note">${who}</p>${racerNames(race)}<p class="race-buttons">${back}</p></div>`
+      `<p class="note">${escape(who)}</p>${racerNames(race)}<p class="race-buttons">${back}</p></div>`
     );
   }
   if (phase === "running") {
     const still = (r) => r.id === userId(state) && (r.status === "playing" || r.status === "waiting");
     const mine = race.you === "racer" && race.racers.some(still);
-    const role = race.you === "racer" ? "" : `<p class="note">Watching: standings and counts only.</p>`;
+    const role = race.you === "racer" ? "" : `<p class="note">${escape(word("watching_note"))}</p>`;
+    const clock = wordHtml("race_time_left", { clock: `<b data-tick="end"></b>` });
     return (
-      `<div class="race-box">${head}<p class="race-clock">time left <b data-tick="end"></b></p>${role}` +
+      `<div class="race-box">${head}<p class="race-clock">${clock}</p>${role}` +
       `${standingsHtml(race, state.user)}${mine ? racerButtons(race, state.leaving) : `<p class="race-buttons">${back}</p>`}</div>`
     );
   }
   if (phase === "results") {
-    const again = `<button type="button" class="big" data-focus data-action="menu">Back to menu</button>`;
-    return `<div class="race-box">${headHtml("Results", race)}${resultsHtml(race, state.user)}${again}</div>`;
+    const again =
+      `<button type="button" class="big" data-focus data-action="menu">${escape(word("back_to_menu"))}</button>`;
+    const results = headHtml(wordHtml("results_title", { title: small(race.title) }));
+    return `<div class="race-box">${results}${resultsHtml(race, state.user)}${again}</div>`;
   }
-  const closed = race.status === "cancelled" ? "This race was cancelled." : "This lobby expired before a start.";
-  return `<div class="race-box">${head}<p>${closed}</p>${back}</div>`;
+  const closed = race.status === "cancelled" ? word("race_cancelled") : word("lobby_expired");
+  return `<div class="race-box">${head}<p>${escape(closed)}</p>${back}</div>`;
 }
 
-function headHtml(word, race) {
-  return `<h2>${word} <small>${escape(race.title)}</small></h2>`;
+function headHtml(words) {
+  return `<h2>${words}</h2>`;
+}
+
+function small(text) {
+  return `<small>${escape(text)}</small>`;
 }
 
 /** A racer's buttons beside the standings: back to the board, or leave the race (asked twice). */
 function racerButtons(race, leaving) {
   const id = `data-race="${race.id}"`;
+  const leave = escape(word("leave_race"));
   if (leaving) {
     return (
-      `<p class="leave-words">Leave the race now? You are ranked after everyone who stays.</p><p class="race-buttons">` +
-      `<button type="button" class="danger" data-action="race-leave" ${id}>Leave race</button>` +
-      `<button type="button" data-focus data-action="race-keep">Keep racing</button></p>`
+      `<p class="leave-words">${escape(word("leave_confirm"))}</p><p class="race-buttons">` +
+      `<button type="button" class="danger" data-action="race-leave" ${id}>${leave}</button>` +
+      `<button type="button" data-focus data-action="race-keep">${escape(word("keep_racing"))}</button></p>`
     );
   }
   return (
-    `<p class="race-buttons"><button type="button" data-focus data-action="resume">Back to my board</button>` +
-    `<button type="button" class="danger" data-action="race-leave-ask">Leave race</button></p>`
+    `<p class="race-buttons">` +
+    `<button type="button" data-focus data-action="resume">${escape(word("back_to_board"))}</button>` +
+    `<button type="button" class="danger" data-action="race-leave-ask">${leave}</button></p>`
   );
 }
 
@@ -109,34 +120,31 @@ function lobbyHtml(race, user) {
   const count = race.racers.length;
   const rows = race.racers
     .map((r) => {
-      const tags = [r.id === race.host.id ? "host" : "", r.id === me ? "you" : ""].filter(Boolean);
-      return `<li>${escape(r.name)}${tags.map((t) => ` <small class="tag">${t}</small>`).join("")}</li>`;
+      const tags = [r.id === race.host.id ? word("tag_host") : "", r.id === me ? word("tag_you") : ""].filter(Boolean);
+      return `<li>${escape(r.name)}${tags.map((t) => ` <small class="tag">${escape(t)}</small>`).join("")}</li>`;
     })
     .join("");
   const id = `data-race="${race.id}"`;
+  const button = (cls, action, label, extra = "") =>
+    `<button type="button" class="${cls}"${cls === "big" ? " data-focus" : ""} data-action="${action}"${extra}>` +
+    `${escape(label)}</button>`;
   const buttons = [];
   if (race.you === "racer" && race.host.id === me) {
-    const start = count >= 2 ? "" : " disabled";
-    buttons.push(`<button type="button" class="big" data-focus data-action="race-start" ${id}${start}>Start</button>`);
-    buttons.push(`<button type="button" class="danger" data-action="race-cancel" ${id}>Cancel race</button>`);
+    buttons.push(button("big", "race-start", word("start"), ` ${id}${count >= 2 ? "" : " disabled"}`));
+    buttons.push(button("danger", "race-cancel", word("cancel_race"), ` ${id}`));
   } else if (race.you === "racer") {
-    buttons.push(`<button type="button" class="danger" data-action="race-leave" ${id}>Leave</button>`);
+    buttons.push(button("danger", "race-leave", word("leave"), ` ${id}`));
   } else {
-    const full = count >= race.capacity ? " disabled" : "";
-    buttons.push(`<button type="button" class="big" data-focus data-action="race-join" ${id}${full}>Join</button>`);
+    buttons.push(button("big", "race-join", word("join"), ` ${id}${count >= race.capacity ? " disabled" : ""}`));
   }
-  buttons.push(`<button type="button" class="quiet" data-action="menu">Back to menu</button>`);
-  const waiting =
-    race.you !== "racer"
-      ? "Join to race on the same deal."
-      : race.host.id === me
-        ? count >= 2
-          ? "Start when everyone is in (it starts by itself when full)."
-          : "Waiting for a second racer…"
-        : `Waiting for ${escape(race.host.name)} to start (it starts by itself when full).`;
+  buttons.push(button("quiet", "menu", word("back_to_menu")));
+  let waiting = word("join_note");
+  if (race.you === "racer" && race.host.id === me) waiting = count >= 2 ? word("start_note") : word("waiting_second");
+  else if (race.you === "racer") waiting = word("waiting_host", { name: race.host.name });
+  const capacity = wordHtml("lobby_count", { count: `<b>${count}</b>`, capacity: race.capacity }, count);
   return (
-    `<p class="capacity"><b>${count}</b>/${race.capacity} racers</p><ul class="lobby-racers">${rows}</ul>` +
-    `<p class="note">${waiting}</p><p class="race-buttons">${buttons.join("")}</p>`
+    `<p class="capacity">${capacity}</p><ul class="lobby-racers">${rows}</ul>` +
+    `<p class="note">${escape(waiting)}</p><p class="race-buttons">${buttons.join("")}</p>`
   );
 }
 
