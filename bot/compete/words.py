@@ -37,7 +37,7 @@ def format_time(seconds: int | None) -> str:
 
 def variant_title(variant: str) -> str:
     """Return the variant's display title, in the spoken language (the titles are marked where they are defined)."""
-    return _(find_variant(variant).title)
+    return find_variant(variant).title  # said in the spoken language as it is read
 
 
 def _percent(ratio: float) -> str:
