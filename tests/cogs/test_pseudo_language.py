@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from languages.pseudo import PSEUDO
+from render.sprites import watching
 from tests.support.decks import EASY_NUMBER
 from tests.support.pseudo_words import english_words, message_texts
 
@@ -29,6 +30,10 @@ def check(message: Any, names: tuple[str, ...], seen: list[str]) -> None:
         if where == "button label":
             assert len(text) <= LABEL, text
         seen.append(text)
+    for attachment in message.attachments:
+        alt = attachment.description or ""
+        assert alt and not english_words(alt, names=names), f"English in a picture's alt text: {alt}"
+        seen.append(alt)
     for embed in message.embeds:
         assert len(embed.title or "") <= EMBED["title"]
         assert len(embed.description or "") <= EMBED["description"]
@@ -68,6 +73,17 @@ async def test_the_casual_flow_in_the_pseudo_language(simcord_env, guild, channe
         check(message, names, seen)  # the message as the click left it
         return result
 
+    with watching() as drawn:
+        await play(command, click)
+    assert len(seen) > 40, seen
+    assert len(drawn) > 20, drawn  # the words drawn on every board and the stats card
+    for written in drawn:
+        assert not english_words(written.value, names=names), f"English drawn on a picture: {written.value!r}"
+        assert written.width <= written.room + 0.5, f"{written.value!r} crosses its box"
+
+
+async def play(command: Any, click: Any) -> None:
+    """The casual flow: help, two games (one resumed), the buttons, settings, rules and stats."""
     await command("solitaire help")
     await command("solitaire start", variant="draw3", deal=EASY_NUMBER)
     offer = await command("solitaire start", variant="draw3")  # one running already: resume or end it
@@ -82,4 +98,3 @@ async def test_the_casual_flow_in_the_pseudo_language(simcord_env, guild, channe
     await command("solitaire settings", four_colour=True)
     await command("solitaire rules", variant="draw3")
     await command("solitaire stats")
-    assert len(seen) > 40, seen
