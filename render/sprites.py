@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
 from render import palette as pal
-from render.fonts import Face, fit, font
+from render.fonts import MIN_SIZE, Face, fit, font
 from render.layout import CARD_H, CARD_W, RADIUS, TAB_H, TAB_TUCK, UP_OFFSET
 from solitaire.cards import SUIT_SYMBOLS, Card
 
@@ -263,19 +263,23 @@ TAB_ROOM = CARD_W - 12
 
 def tab(value: str, size: int, fg: pal.RGB, bg: pal.RGB) -> Sprite:
     """Return a card-wide tab with rounded top corners and ``value`` centred: a pile's or foundation's name."""
-    fitted = fit(value, Face.BOLD, size, TAB_ROOM)
+    face = Face.BOLD
+    fitted = fit(value, face, size, TAB_ROOM)
+    if fitted.value != value:  # a long word (DÉFAUSSE) is written narrower before it is cut
+        face = Face.CONDENSED
+        fitted = fit(value, face, size, TAB_ROOM, MIN_SIZE)
     if _watches:
-        _note(fitted.value, Face.BOLD, fitted.size, fitted.width, TAB_ROOM)
-    return _tab(fitted.value, fitted.size, fg, bg)
+        _note(fitted.value, face, fitted.size, fitted.width, TAB_ROOM)
+    return _tab(fitted.value, fitted.size, fg, bg, face)
 
 
 @functools.lru_cache(maxsize=256)
-def _tab(value: str, size: int, fg: pal.RGB, bg: pal.RGB) -> Sprite:
+def _tab(value: str, size: int, fg: pal.RGB, bg: pal.RGB, face: Face = Face.BOLD) -> Sprite:
     s = SUPERSAMPLE
     image = Image.new("RGBA", (CARD_W * s, TAB_H * s), (0, 0, 0, 0))
     draw = ImageDraw.Draw(image)
     draw.rounded_rectangle((0, 0, CARD_W * s - 1, (TAB_H + RADIUS) * s), RADIUS * s, fill=bg)
-    draw.text((CARD_W * s / 2, (TAB_H - TAB_TUCK) * s / 2), value, font=font(Face.BOLD, size * s), fill=fg, anchor="mm")
+    draw.text((CARD_W * s / 2, (TAB_H - TAB_TUCK) * s / 2), value, font=font(face, size * s), fill=fg, anchor="mm")
     return _from_rgba(_scaled(image, (CARD_W, TAB_H)))
 
 
