@@ -15,6 +15,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from bot.background import BackgroundTasks
 from bot.storage import Database, StorageError
 from bot.storage import languages as stored
 from languages import ENGLISH, Language, find, for_discord
@@ -44,6 +45,8 @@ class Speakers:
         self._server_locale = server_locale
         self._members: dict[int, _Known] = {}
         self._servers: dict[int, tuple[str | None, float]] = {}
+        self._writes = BackgroundTasks("speakers")
+        """The locales remembered: written after the answer, never before it."""
 
     async def _member(self, user_id: int) -> stored.MemberLanguage:
         known = self._members.get(user_id)
@@ -55,22 +58,36 @@ class Speakers:
     async def member(self, user_id: int, discord_locale: object | None = None) -> Language:
         """The language a member reads privately; ``discord_locale`` (their client's, if known) is remembered.
 
-        A database that fails here costs the member their stored choice for this answer, never the answer:
-        their client's locale is used.
+        The remembering is written in the background: a member's answer never waits for it. A database that
+        fails here costs the member their stored choice for this answer, never the answer: their client's
+        locale is used.
         """
         locale = str(getattr(discord_locale, "value", discord_locale) or "") or None
         try:
             member = await self._member(user_id)
-            if locale is not None and locale != member.discord_locale:
-                await stored.remember_locale(self._db, user_id, locale)
-                member = stored.MemberLanguage(member.choice, locale)
-                self._members[user_id] = _Known(member, self._now())
         except StorageError as error:
-            log.warning(
-                "the language of member %d is not known now (%s): their client's locale is used", user_id, error
-            )
+            log.warning("member %d's language is not known now (%s): their client's locale is used", user_id, error)
             return for_discord(locale)
+        if locale is not None and locale != member.discord_locale:
+            member = stored.MemberLanguage(member.choice, locale)
+            self._members[user_id] = _Known(member, self._now())
+            self._writes.spawn(self._remember(user_id, locale), name=f"remember-locale-{user_id}")
         return find(member.choice) or for_discord(member.discord_locale)
+
+    async def _remember(self, user_id: int, locale: str) -> None:
+        try:
+            await stored.remember_locale(self._db, user_id, locale)
+        except StorageError as error:
+            log.warning("member %d's locale %s is not remembered (%s): it is asked again later", user_id, locale, error)
+            self._members.pop(user_id, None)
+
+    async def settled(self) -> None:
+        """Wait until every locale being remembered is written."""
+        await self._writes.settle("remember-locale-")
+
+    async def close(self) -> None:
+        """Finish writing the locales being remembered."""
+        await self.settled()
 
     async def speak_to_member(self, user_id: int, discord_locale: object | None) -> Language:
         """Speak a member's language for the rest of this task (an interaction's); return it."""

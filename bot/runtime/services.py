@@ -149,6 +149,7 @@ class Services:
             now=needs.now,
             server_locale=discord.server_locale if discord is not None else lambda guild_id: None,
         )
+        stack.push_async_callback(self.speakers.close)
         self.sessions = SessionManager(self.db, now=needs.now, sleep=needs.sleep, language_of=self.speakers.member)
         stack.push_async_callback(self.sessions.close)
         self.sessions.add_finish_listener(finished)

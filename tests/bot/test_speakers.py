@@ -55,7 +55,9 @@ async def test_a_member_reads_their_clients_locale_until_they_choose_their_own(s
 
 async def test_a_direct_message_is_written_in_the_last_locale_discord_reported(db: Database) -> None:
     """Outside an interaction (a reminder), the member's last locale is the one stored, even after a restart."""
-    await Speakers(db, now=Clock(), server_locale=lambda guild_id: None).member(7, "es-419")
+    before = Speakers(db, now=Clock(), server_locale=lambda guild_id: None)
+    await before.member(7, "es-419")
+    await before.close()
     restarted = Speakers(db, now=Clock(), server_locale=lambda guild_id: None)
     assert (await restarted.member(7)).code == "es_ES"
     assert await restarted.member(8) is ENGLISH
@@ -106,8 +108,12 @@ async def test_a_locked_database_costs_the_stored_choice_not_the_answer(
 ) -> None:
     faults = WriteFaults(monkeypatch, tables=("player_settings",))
     faults.fail(at=1, message=LOCKED)
-    assert await speakers.member(7, "de") is GERMAN
-    assert "their client's locale is used" in caplog.text
+    assert await speakers.member(7, "de") is GERMAN  # answered before the locale is written
+    await speakers.settled()
+    assert "is not remembered" in caplog.text
+    assert await speakers.member(7, "de") is GERMAN  # asked again: written this time
+    await speakers.settled()
+    assert (await Speakers(speakers._db, now=Clock(), server_locale=lambda guild_id: None).member(7)) is GERMAN
     faults.fail(at=1, message=LOCKED)
     with pytest.raises(sqlite3.OperationalError):
         await speakers.choose_for_member(7, FRENCH)
