@@ -68,7 +68,8 @@ class Speakers:
         except StorageError as error:
             log.warning("member %d's language is not known now (%s): their client's locale is used", user_id, error)
             return for_discord(locale)
-        if locale is not None and locale != member.discord_locale:
+        if locale is not None and for_discord(locale) != for_discord(member.discord_locale):
+            # a new language (en-US after nothing known is still English: nothing to write)
             member = stored.MemberLanguage(member.choice, locale)
             self._members[user_id] = _Known(member, self._now())
             self._writes.spawn(self._remember(user_id, locale), name=f"remember-locale-{user_id}")

@@ -124,3 +124,13 @@ async def test_speaking_to_a_member_lasts_for_the_rest_of_the_task(speakers: Spe
     await speakers.choose_for_member(7, PSEUDO)
     assert await speakers.speak_to_member(7, "de") is PSEUDO
     assert spoken() is not None and _("Undo").startswith("Úñđó")
+
+
+async def test_a_locale_that_changes_no_language_is_not_written(speakers: Speakers, db: Database) -> None:
+    """An English client's first click writes nothing: English is what an unknown member reads anyway."""
+    assert await speakers.member(7, "en-GB") is ENGLISH
+    await speakers.settled()
+    assert await db.fetchone("SELECT 1 FROM player_settings WHERE user_id = 7") is None
+    assert await speakers.member(7, "de") is GERMAN
+    await speakers.settled()
+    assert await db.fetchone("SELECT discord_locale FROM player_settings WHERE user_id = 7") is not None
