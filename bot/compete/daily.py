@@ -135,7 +135,7 @@ class DailyService:
             self._refill_spares_soon(variant)
 
     async def close(self) -> None:
-        """Stop the loop and the deals being solved ahead (safe to call twice)."""
+        """Stop the loop, the deals being solved ahead and those being found (safe to call twice)."""
         self._closed = True
         for task in (self._task, self._presolver, *self._spare_refills.values()):
             if task is not None:
@@ -143,6 +143,10 @@ class DailyService:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
         self._task = self._presolver = None
+        finding = list(self._deal_tasks.values())
+        for task in finding:
+            task.cancel()
+        await asyncio.gather(*finding, return_exceptions=True)  # a waiting player's ask has its answer or its error
 
     async def _recover(self) -> None:
         """Queue the lines of dailies a crash left unqueued (the outbox posts them)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import threading
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
@@ -275,6 +276,28 @@ async def test_deals_are_shared_stored_and_solved_ahead_for_active_servers(db):
     assert await competition_db.cached_deal(db, GUILD, "draw3", "2026-01-03") is not None
     assert await competition_db.cached_deal(db, GUILD, "goldrush", "2026-01-02") is None
     await service.close()
+
+
+async def test_closing_stops_a_deal_being_found_before_its_database_closes(db):
+    """A deal still being found when the bot stops is cancelled with the service, never left to fail later."""
+    clock = Clock(utc(2026, 1, 1, 12))
+    solving, released = threading.Event(), threading.Event()
+
+    def slow(request: DealRequest) -> ProvenDeal:
+        solving.set()
+        released.wait(10)  # a solve that would outlive the database
+        return solve(request)
+
+    service = DailyService(
+        db, make_deal_bank(), announcements=Announcements(db, now=clock), now=clock, secret=lambda: "k", solve=slow
+    )
+    finding = asyncio.create_task(service.deal(GUILD, "draw3", date(2026, 1, 1)))
+    await asyncio.to_thread(solving.wait, 10)
+    await service.close()
+    released.set()
+    assert service._deal_tasks and all(task.cancelled() for task in service._deal_tasks.values())
+    with pytest.raises(asyncio.CancelledError):
+        await finding
 
 
 async def test_a_game_stuck_playing_past_its_deadline_holds_the_podium_only_briefly(db):
