@@ -144,8 +144,8 @@ class DailyService:
                     await task
         self._task = self._presolver = None
         finding = list(self._deal_tasks.values())
-        for task in finding:
-            task.cancel()
+        for deal_task in finding:
+            deal_task.cancel()
         await asyncio.gather(*finding, return_exceptions=True)  # a waiting player's ask has its answer or its error
 
     async def _recover(self) -> None:
