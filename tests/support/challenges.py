@@ -7,7 +7,7 @@ import sqlite3
 import pytest
 
 from bot.compete.challenges import ChallengeService, ChallengeSnapshot
-from bot.outbox.announcements import Announcement, Announcements, Delivery
+from bot.outbox.announcements import Announcement, Announcements, Delivery, Readers
 from bot.play.sessions import SessionManager
 from bot.storage import Database
 from bot.storage import challenges as challenges_db
@@ -26,15 +26,16 @@ MESSAGE = 9000
 class World:
     """A session manager and a challenge service on one database and one fake clock (rebuilt at a restart)."""
 
-    def __init__(self, db: Database, clock: FakeTime) -> None:
-        self.db, self.clock = db, clock
+    def __init__(self, db: Database, clock: FakeTime, *, speakers: Readers | None = None) -> None:
+        """``speakers``: the servers' languages its posts are said in (none: English)."""
+        self.db, self.clock, self.speakers = db, clock, speakers
         self.results: list[ChallengeSnapshot] = []
         self.updates: list[ChallengeSnapshot] = []
         self.build()
 
     def build(self) -> None:
         self.sessions = SessionManager(self.db, now=self.clock, sleep=self.clock.sleep)
-        self.announcements = Announcements(self.db, now=self.clock)
+        self.announcements = Announcements(self.db, now=self.clock, speakers=self.speakers)
         self.announcements.add_listener(self.post, kinds=("challenge",))
         self.challenges = ChallengeService(
             self.db,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.compete import race as races
 from bot.compete.race import RaceService, RaceSnapshot
-from bot.outbox.announcements import Announcement, Announcements, Delivery
+from bot.outbox.announcements import Announcement, Announcements, Delivery, Readers
 from bot.play.sessions import SessionManager
 from bot.storage import Database
 from tests.conftest import make_deal_bank
@@ -31,8 +31,9 @@ class World:
     The results go through the stored announcements, to :meth:`post` (``outcomes`` scripts failures).
     """
 
-    def __init__(self, db: Database, clock: FakeTime) -> None:
-        self.db, self.clock = db, clock
+    def __init__(self, db: Database, clock: FakeTime, *, speakers: Readers | None = None) -> None:
+        """``speakers``: the servers' languages its posts are said in (none: English)."""
+        self.db, self.clock, self.speakers = db, clock, speakers
         self.published = Published()
         self.times: list[float] = []
         self.outcomes: list[Delivery] = []
@@ -40,7 +41,7 @@ class World:
 
     def build(self) -> None:
         self.sessions = SessionManager(self.db, now=self.clock, sleep=self.clock.sleep)
-        self.announcements = Announcements(self.db, now=self.clock)
+        self.announcements = Announcements(self.db, now=self.clock, speakers=self.speakers)
         self.announcements.add_listener(self.post, kinds=("race",))
         self.races = RaceService(
             self.db,

@@ -20,7 +20,7 @@ from bot.compete import race as races
 from bot.compete.challenges import (
     AlreadyAnsweredError,
     ChallengerAnswerError,
-    ChallengeService,
+    ChallengeSnapshot,
     DeclinedError,
     NoMoreAttemptsError,
     NotNamedError,
@@ -44,7 +44,7 @@ from bot.compete.channels import ChannelPermissionsError
 from bot.compete.daily import DailyService
 from bot.compete.onboarding import champion_warning, outbox_warning, setup_note
 from bot.compete.placing import Entry, rated_players
-from bot.compete.race import RaceService
+from bot.compete.race import RaceSnapshot
 from bot.compete.reminders import DmOutcome, Reminder, Reminders
 from bot.compete.words import (
     already_played_line,
@@ -56,7 +56,6 @@ from bot.compete.words import (
     stats_lines,
 )
 from bot.outbox.announcements import PARK_AFTER, Announcement, Announcements, Delivery
-from bot.play.sessions import SessionManager
 from bot.rules.calendar import DayClock, Period
 from bot.rules.ranking import DailyResult, Leaderboard, Podium, Ranked
 from bot.rules.stats import MemberStats, VariantStats
@@ -76,7 +75,6 @@ from tests.conftest import make_deal_bank
 from tests.support import challenges as challenge_world
 from tests.support import races as race_world
 from tests.support.daily import CHANNEL, GUILD, Channel, Clock, finish, solve, start_daily, utc
-from tests.support.decks import EASY_NUMBER
 from tests.support.fake_time import FakeTime, counted_database
 from tests.support.pseudo_words import escaped
 
@@ -385,25 +383,19 @@ async def test_a_reminder_is_sent_in_its_members_language(world_db: Database) ->
 
 
 class RaceWorld(race_world.World):
-    """The races' world, its outbox and its service speaking the servers' languages."""
+    """The races' world speaking the servers' languages, what it publishes and posts heard with the language."""
 
     def __init__(self, db: Database, clock: FakeTime, speakers: Speakers) -> None:
-        self.speakers, self.heard = speakers, Heard()
-        super().__init__(db, clock)
+        self.heard = Heard()
+        super().__init__(db, clock, speakers=speakers)
 
-    def build(self) -> None:
-        self.sessions = SessionManager(self.db, now=self.clock, sleep=self.clock.sleep)
-        self.announcements = Announcements(self.db, now=self.clock, speakers=self.speakers)
-        self.announcements.add_listener(self.heard.post, kinds=("race",))
-        self.races = RaceService(
-            self.db,
-            self.sessions,
-            make_deal_bank(numbers=lambda: EASY_NUMBER),
-            now=self.clock,
-            sleep=self.clock.sleep,
-            publish=self.heard.publish,  # type: ignore[arg-type]
-            announcements=self.announcements,
-        )
+    async def publish(self, snapshot: RaceSnapshot) -> None:
+        await self.heard.publish(snapshot)
+        await super().publish(snapshot)
+
+    async def post(self, announcement: Announcement) -> Delivery:
+        await self.heard.post(announcement)
+        return await super().post(announcement)
 
 
 async def test_a_races_message_and_results_are_said_in_its_servers_language(
@@ -431,25 +423,19 @@ async def test_a_races_message_and_results_are_said_in_its_servers_language(
 
 
 class ChallengeWorld(challenge_world.World):
-    """The challenges' world, its outbox and its service speaking the servers' languages."""
+    """The challenges' world speaking the servers' languages, what it publishes and posts heard with the language."""
 
     def __init__(self, db: Database, clock: FakeTime, speakers: Speakers) -> None:
-        self.speakers, self.heard = speakers, Heard()
-        super().__init__(db, clock)
+        self.heard = Heard()
+        super().__init__(db, clock, speakers=speakers)
 
-    def build(self) -> None:
-        self.sessions = SessionManager(self.db, now=self.clock, sleep=self.clock.sleep)
-        self.announcements = Announcements(self.db, now=self.clock, speakers=self.speakers)
-        self.announcements.add_listener(self.heard.post, kinds=("challenge",))
-        self.challenges = ChallengeService(
-            self.db,
-            self.sessions,
-            make_deal_bank(numbers=lambda: EASY_NUMBER),
-            now=self.clock,
-            sleep=self.clock.sleep,
-            announcements=self.announcements,
-            publish=self.heard.publish,  # type: ignore[arg-type]
-        )
+    async def publish(self, snapshot: ChallengeSnapshot) -> None:
+        await self.heard.publish(snapshot)
+        await super().publish(snapshot)
+
+    async def post(self, announcement: Announcement) -> Delivery:
+        await self.heard.post(announcement)
+        return await super().post(announcement)
 
 
 async def test_a_challenges_message_and_results_are_said_in_its_servers_language(
