@@ -160,6 +160,12 @@ def _name_commands(sentences: Sentences) -> None:
             catalog[key] = COMMAND_PATH.sub(localized, text)
 
 
+def read_every_catalogue() -> None:
+    """Read every language's catalogue now (at start-up), not on the first sentence said in it (15-30 ms each)."""
+    for language in LANGUAGES:
+        language.catalogue()
+
+
 @contextmanager
 def speaking_language(language: Language) -> Iterator[None]:
     """Say everything in the block in ``language``."""

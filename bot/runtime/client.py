@@ -43,6 +43,7 @@ from bot.storage.deadlines import patience
 from bot.storage.games import GameRecord
 from bot.storage.health import database_answers
 from bot.version import version_line
+from languages.catalogues import read_every_catalogue
 from solitaire.deals import solve_request
 from solitaire.speech import N_, _
 
@@ -343,6 +344,7 @@ class SolitaireBot(commands.Bot):
         player's deadline: a slow query then must not stop the bot.
         """
         self.setting_up.set()
+        read_every_catalogue()  # before any member is answered: a first German answer never waits for its reading
         await self.tree.set_translator(CommandWords())
         with patience(STARTUP_PATIENCE):
             await self._set_up()

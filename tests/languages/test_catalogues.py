@@ -114,3 +114,15 @@ def test_a_command_in_a_translation_is_written_as_the_members_discord_shows_it()
         f"/{name('command name', 'solitaire')} {name('command name', 'settings')} {name('command name', 'language')}:"
     )
     assert f"`{path}`" in said and "/solitaire" not in said
+
+
+def test_every_catalogue_is_read_once_at_start_up() -> None:
+    """The bot reads them all before answering anyone; a sentence said later is a dictionary look-up."""
+    from languages.catalogues import _catalogue, read_every_catalogue
+
+    read_every_catalogue()
+    before = _catalogue.cache_info()
+    assert before.currsize == len(LANGUAGES) - 1  # English, the source, has none
+    with speaking_language(find("de")):  # type: ignore[arg-type]
+        _("Undo")
+    assert _catalogue.cache_info().misses == before.misses
