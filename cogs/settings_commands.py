@@ -12,7 +12,7 @@ from bot.compete.reminders import MIN_STREAK, REMIND_BEFORE
 from bot.storage import StorageError
 from cogs.base import SolitaireCogBase
 from cogs.errors import answer_privately, refusals
-from languages import LANGUAGES, Language, find, for_discord
+from languages import LANGUAGES, Language, for_discord
 from solitaire.speech import N_, _
 
 log = logging.getLogger(__name__)
@@ -32,8 +32,13 @@ def language_choices(automatic: str) -> list[app_commands.Choice[str]]:
 
 
 def chosen_language(value: str) -> Language | None:
-    """The language a ``language:`` value names (``None``: automatic, also for a value no language has)."""
-    return None if value == AUTOMATIC else find(value)
+    """The language a ``language:`` value names among those offered (``None``: automatic, also for a forged value
+    no offered language has: the tests' pseudo-language is never a member's or a server's to choose).
+
+    >>> chosen_language("de").name, chosen_language("pseudo"), chosen_language(AUTOMATIC)
+    ('Deutsch', None, None)
+    """
+    return None if value == AUTOMATIC else next((language for language in LANGUAGES if language.code == value), None)
 
 
 def four_colour_text(four_colour: bool, *, changed: bool) -> str:

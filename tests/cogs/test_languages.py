@@ -137,3 +137,9 @@ def test_the_language_choices_are_valid_for_discord():
         assert [choice.value for choice in option.choices] == ["auto", "en", "de", "fr", "es_ES", "pt_BR"]
         assert all(len(choice.name) <= 100 for choice in option.choices)
         assert option.choices[0].name.startswith("Automatic (")
+
+
+def test_a_forged_language_value_is_automatic_never_the_tests_pseudo_language():
+    assert cogs.settings_commands.chosen_language("pseudo") is None
+    assert cogs.settings_commands.chosen_language("xx") is None
+    assert cogs.settings_commands.chosen_language("pt_BR") == find("pt_BR")
