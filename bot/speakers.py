@@ -12,6 +12,7 @@ look-up; a choice made in this process is seen at once.
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -23,6 +24,8 @@ from solitaire.speech import speak
 
 log = logging.getLogger(__name__)
 
+KEPT = 50_000
+"""Members whose language is kept in memory at most (the least recently seen are forgotten first, read again)."""
 FRESH_FOR = 60.0
 """Seconds a member's or a server's stored choice is trusted before it is read again."""
 
@@ -43,7 +46,7 @@ class Speakers:
         self._db = db
         self._now = now
         self._server_locale = server_locale
-        self._members: dict[int, _Known] = {}
+        self._members: OrderedDict[int, _Known] = OrderedDict()
         self._servers: dict[int, tuple[str | None, float]] = {}
         self._writes = BackgroundTasks("speakers")
         """The locales remembered: written after the answer, never before it."""
@@ -52,8 +55,17 @@ class Speakers:
         known = self._members.get(user_id)
         if known is None or self._now() - known.read_at > FRESH_FOR:
             known = _Known(await stored.member_language(self._db, user_id), self._now())
-            self._members[user_id] = known
+            self._keep(user_id, known)
+        else:
+            self._members.move_to_end(user_id)
         return known.member
+
+    def _keep(self, user_id: int, known: _Known) -> None:
+        """Keep what is known of a member, forgetting the least recently seen beyond :data:`KEPT`."""
+        self._members[user_id] = known
+        self._members.move_to_end(user_id)
+        while len(self._members) > KEPT:
+            self._members.popitem(last=False)
 
     async def member(self, user_id: int, discord_locale: object | None = None) -> Language:
         """The language a member reads privately; ``discord_locale`` (their client's, if known) is remembered.
@@ -71,7 +83,7 @@ class Speakers:
         if locale is not None and for_discord(locale) != for_discord(member.discord_locale):
             # a new language (en-US after nothing known is still English: nothing to write)
             member = stored.MemberLanguage(member.choice, locale)
-            self._members[user_id] = _Known(member, self._now())
+            self._keep(user_id, _Known(member, self._now()))
             self._writes.spawn(self._remember(user_id, locale), name=f"remember-locale-{user_id}")
         return find(member.choice) or for_discord(member.discord_locale)
 

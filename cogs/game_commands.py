@@ -19,7 +19,7 @@ from bot.runtime.client import UNEXPECTED
 from bot.storage import StorageError
 from bot.storage.games import GameRecord
 from cogs.base import SolitaireCogBase
-from cogs.board import build_board, edit_stored_board, ending_word, selection_edit
+from cogs.board import Board, build_board, edit_stored_board, ending_word, selection_edit
 from cogs.buttons import offer_view, origin_of
 from cogs.errors import answer_privately, refusals
 from cogs.speaking import speaking_to
@@ -154,15 +154,7 @@ class GameCommands(SolitaireCogBase):
         After ``interaction.response.defer(...)`` the deferred answer becomes the board, unless
         ``followup`` (the deferred answer was private and already says something): a new message then.
         """
-        board = await build_board(
-            session.record,
-            session.view(),
-            session.game.version,
-            now=self.bot.now(),
-            renders=self.bot.renders,
-            four_colour=session.four_colour,
-            play_here=self.play_here,
-        )
+        board = await self._board_of(session)
         if tip := await self.first_board_tip(interaction.user.id, session.game.family):
             board = board.with_tip(tip)
         message: discord.Message | None
@@ -182,16 +174,20 @@ class GameCommands(SolitaireCogBase):
     async def refresh_board(self, session: Session, record: GameRecord | None = None) -> bool:
         """Redraw the stored board message of ``session`` as the game stands (``record``: its final row)."""
         async with speaking_to(self.bot, session.owner_id):  # also when the clock, not the player, redraws it
-            board = await build_board(
-                record or session.record,
-                session.view(),
-                session.game.version,
-                now=self.bot.now(),
-                renders=self.bot.renders,
-                four_colour=session.four_colour,
-                play_here=self.play_here,
-            )
+            board = await self._board_of(session, record)
         return await edit_stored_board(self.bot, session, board, now=self.bot.now())
+
+    async def _board_of(self, session: Session, record: GameRecord | None = None) -> Board:
+        """The board message of ``session`` as the game stands (``record``: its final row), in the language spoken."""
+        return await build_board(
+            record or session.record,
+            session.view(),
+            session.game.version,
+            now=self.bot.now(),
+            renders=self.bot.renders,
+            four_colour=session.four_colour,
+            play_here=self.play_here,
+        )
 
     async def _refresh_finished_board(self, session: Session, record: GameRecord, source: FinishSource) -> None:
         """Show the result on the board; if Discord refuses the edit, tell the player at their next command."""

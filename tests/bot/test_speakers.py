@@ -134,3 +134,15 @@ async def test_a_locale_that_changes_no_language_is_not_written(speakers: Speake
     assert await speakers.member(7, "de") is GERMAN
     await speakers.settled()
     assert await db.fetchone("SELECT discord_locale FROM player_settings WHERE user_id = 7") is not None
+
+
+async def test_the_members_kept_in_memory_are_bounded(speakers: Speakers, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One process meets any number of members: the least recently seen are forgotten (and read again if back)."""
+    monkeypatch.setattr("bot.speakers.KEPT", 3)
+    for user_id in (1, 2, 3):
+        await speakers.member(user_id, "de")
+    await speakers.member(1, "de")  # seen again: kept
+    await speakers.member(4, "fr")
+    assert list(speakers._members) == [3, 1, 4]
+    await speakers.settled()
+    assert await speakers.member(2) is GERMAN  # read again from the database
